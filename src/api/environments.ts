@@ -1,0 +1,56 @@
+// The Environments resource: the four calls the API offers, with the list unwrapped from any envelope.
+import type { Context } from '../context.js';
+import type { ResolvedSettings } from '../config/settings.js';
+import { ProtocolError } from '../errors.js';
+import { printable } from '../text/sanitize.js';
+import { createHttp } from './http.js';
+
+export type Environment = Record<string, unknown>;
+
+export interface EnvironmentsApi {
+  readonly settings: ResolvedSettings;
+  list(): Promise<unknown[]>;
+  create(payload: Record<string, unknown>): Promise<unknown>;
+  update(id: string, payload: Record<string, unknown>): Promise<unknown>;
+  remove(id: string): Promise<void>;
+}
+
+const ENVELOPES = ['value', 'items', 'data', 'results'] as const;
+
+/** The API may answer a list as a bare array or wrapped in {value|items|data|results: [...]}. */
+export function unwrapList(data: unknown): unknown[] | undefined {
+  if (Array.isArray(data)) return data;
+  if (typeof data === 'object' && data !== null) {
+    for (const key of ENVELOPES) {
+      const inner = (data as Record<string, unknown>)[key];
+      if (Array.isArray(inner)) return inner;
+    }
+  }
+  return undefined;
+}
+
+function itemPath(id: string): string {
+  return `Environments/${encodeURIComponent(id)}`;
+}
+
+export function createEnvironmentsApi(ctx: Context, settings: ResolvedSettings): EnvironmentsApi {
+  const http = createHttp(ctx, settings);
+  return {
+    settings,
+    async list() {
+      const { data } = await http.request('GET', 'Environments', 'list environments');
+      const items = unwrapList(data ?? []);
+      if (!items) throw new ProtocolError('cannot list environments: the API answered with something that is not a list');
+      return items;
+    },
+    async create(payload) {
+      return (await http.request('POST', 'Environments', 'create the environment', payload)).data;
+    },
+    async update(id, payload) {
+      return (await http.request('PUT', itemPath(id), `update environment '${printable(id)}'`, payload)).data;
+    },
+    async remove(id) {
+      await http.request('DELETE', itemPath(id), `delete environment '${printable(id)}'`);
+    },
+  };
+}

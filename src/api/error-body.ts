@@ -1,0 +1,71 @@
+// Turns an error response body into one readable message. The API sits behind Azure API Management, so a
+// body can be APIM's {statusCode,message}, ASP.NET ProblemDetails, {message}, {error}, plain text, HTML or nothing.
+import { oneLine, truncate } from '../text/sanitize.js';
+
+const MAX_MESSAGE = 500;
+
+function str(value: unknown): string | undefined {
+  return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
+}
+
+function validationErrors(errors: unknown): string | undefined {
+  if (Array.isArray(errors)) {
+    const items = errors.map((item) => str(item) ?? (typeof item === 'object' && item ? str((item as Record<string, unknown>).message) : undefined));
+    const messages = items.filter((item): item is string => item !== undefined);
+    return messages.length ? messages.join('; ') : undefined;
+  }
+  if (typeof errors !== 'object' || errors === null) return str(errors);
+  const parts: string[] = [];
+  for (const [field, value] of Object.entries(errors)) {
+    const messages = (Array.isArray(value) ? value : [value]).map(str).filter((item): item is string => item !== undefined);
+    if (messages.length) parts.push(field === '' || field === '$' ? messages.join(' ') : `${field}: ${messages.join(' ')}`);
+  }
+  return parts.length ? parts.join('; ') : undefined;
+}
+
+function fromObject(body: Record<string, unknown>): string | undefined {
+  // ProblemDetails: title, then detail, then the per-field validation errors.
+  const title = str(body.title);
+  const detail = str(body.detail);
+  const errors = validationErrors(body.errors);
+  const message = str(body.message) ?? str(body.Message) ?? str(body.error_description);
+  const nestedError = typeof body.error === 'object' && body.error !== null
+    ? fromObject(body.error as Record<string, unknown>)
+    : str(body.error);
+  const head = [title, detail && detail !== title ? detail : undefined, title || detail ? undefined : message ?? nestedError]
+    .filter((part): part is string => part !== undefined)
+    .map((part) => part.replace(/[.:]$/, '').trim());
+  if (!head.length && !errors) return undefined;
+  const headText = head.join(': ');
+  if (!errors) return headText;
+  return headText ? `${headText} (${errors})` : errors;
+}
+
+function fromHtml(body: string): string {
+  const title = /<title[^>]*>([^<]*)<\/title>/i.exec(body)?.[1]?.trim();
+  return title ? `an HTML page titled '${title}'` : 'an HTML page';
+}
+
+/** The message the server sent, on one line without control characters; undefined when it sent none. */
+export function errorMessageFromBody(body: string, contentType = ''): string | undefined {
+  const text = body.trim();
+  if (!text) return undefined;
+  let message: string | undefined;
+  if (/^[[{"]/.test(text)) {
+    try {
+      const parsed: unknown = JSON.parse(text);
+      if (typeof parsed === 'string') message = str(parsed);
+      else if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) message = fromObject(parsed as Record<string, unknown>);
+    } catch {
+      message = undefined;
+    }
+    if (message === undefined && /json/i.test(contentType)) return undefined;
+  }
+  if (message === undefined) {
+    if (/html/i.test(contentType) || /^<(!doctype|html|\?xml|head|body)/i.test(text)) message = fromHtml(text);
+    else if (!/json/i.test(contentType) && !/^[[{]/.test(text)) message = text.split(/\r?\n/).find((line) => line.trim() !== '');
+  }
+  if (message === undefined) return undefined;
+  const clean = oneLine(message);
+  return clean ? truncate(clean, MAX_MESSAGE) : undefined;
+}

@@ -1,0 +1,96 @@
+import type { Context } from '../../context.js';
+import { ApiError, CipError, UsageError, withHint } from '../../errors.js';
+import { allowHttp, namedProfile } from '../../config/settings.js';
+import { DEFAULT_BASE_URL, SECRETS_URL, checkBaseUrl, checkEnterpriseId, checkProfileName } from '../../config/validate.js';
+import { readInput } from '../io.js';
+import { withSpinner } from '../spinner.js';
+
+export interface LoginOptions {
+  apiKeyFile?: string;
+  subscriptionKeyFile?: string;
+  verify: boolean;
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  return value === undefined || value.trim() === '' ? undefined : value.trim();
+}
+
+async function readKey(ctx: Context, path: string, flag: string): Promise<string> {
+  const key = (await readInput(ctx, path, flag)).trim();
+  if (!key) throw new UsageError(`${flag} ${path === '-' ? '(stdin)' : path} is empty`);
+  if (/\s/.test(key)) throw new UsageError(`${flag}: a key is one word; the file holds more than one line or word`);
+  return key;
+}
+
+export async function login(ctx: Context, options: LoginOptions): Promise<void> {
+  const { globals, env } = ctx;
+  const name = checkProfileName(namedProfile(ctx) ?? 'default');
+  if (options.apiKeyFile === '-' && options.subscriptionKeyFile === '-') {
+    throw new UsageError('only one of --api-key-file and --subscription-key-file can read stdin');
+  }
+  const store = await ctx.store();
+  // Read first: a broken config file stops us before we ask for anything.
+  const existing = store.read().profiles[name];
+
+  const baseUrlFlag = nonEmpty(globals.baseUrl) ? '--base-url' : nonEmpty(env.CIP_BASE_URL) ? 'CIP_BASE_URL' : 'the base URL';
+  const baseUrl = checkBaseUrl(nonEmpty(globals.baseUrl) ?? nonEmpty(env.CIP_BASE_URL) ?? existing?.baseUrl ?? DEFAULT_BASE_URL, baseUrlFlag, allowHttp(ctx));
+  let enterpriseId = nonEmpty(globals.enterpriseId) ?? nonEmpty(env.CIP_ENTERPRISE_ID);
+  const enterpriseSource = nonEmpty(globals.enterpriseId) ? '--enterprise-id' : nonEmpty(env.CIP_ENTERPRISE_ID) ? 'CIP_ENTERPRISE_ID' : 'the enterprise id';
+  if (enterpriseId) enterpriseId = checkEnterpriseId(enterpriseId, enterpriseSource);
+  enterpriseId ??= existing?.enterpriseId;
+  let apiKey = options.apiKeyFile !== undefined ? await readKey(ctx, options.apiKeyFile, '--api-key-file') : nonEmpty(env.CIP_API_KEY);
+  let subscriptionKey = options.subscriptionKeyFile !== undefined
+    ? await readKey(ctx, options.subscriptionKeyFile, '--subscription-key-file')
+    : nonEmpty(env.CIP_SUBSCRIPTION_KEY);
+
+  const missing = [
+    enterpriseId ? undefined : 'enterprise id (--enterprise-id or CIP_ENTERPRISE_ID)',
+    apiKey ? undefined : 'API key (--api-key-file or CIP_API_KEY)',
+    subscriptionKey ? undefined : 'subscription key (--subscription-key-file or CIP_SUBSCRIPTION_KEY)',
+  ].filter((item): item is string => item !== undefined);
+  if (missing.length) {
+    if (!ctx.canPrompt) {
+      throw new UsageError(`missing ${missing.join(', ')}`, `there is no terminal to ask; find your keys at ${SECRETS_URL}`);
+    }
+    const { ask, askHidden } = await import('../prompt.js');
+    ctx.io.stderr.write(`Find your API key and subscription key at ${SECRETS_URL}\n`);
+    while (!enterpriseId) {
+      const answer = await ask(ctx, 'Enterprise id (GUID): ');
+      try {
+        enterpriseId = checkEnterpriseId(answer, 'the enterprise id');
+      } catch (error) {
+        if (!(error instanceof CipError)) throw error;
+        ctx.io.stderr.write(`${error.message}\n`);
+      }
+    }
+    while (!apiKey) apiKey = nonEmpty(await askHidden(ctx, 'API key (hidden): '));
+    while (!subscriptionKey) subscriptionKey = nonEmpty(await askHidden(ctx, 'Subscription key (hidden): '));
+  }
+  const profile = { baseUrl, enterpriseId: enterpriseId!, apiKey: apiKey!, subscriptionKey: subscriptionKey! };
+
+  if (options.verify) {
+    const { createEnvironmentsApi } = await import('../../api/environments.js');
+    const api = createEnvironmentsApi(ctx, { profile: name, ...profile });
+    try {
+      await withSpinner(ctx, 'Checking the keys', () => api.list());
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 403) {
+        ctx.warn('the keys were accepted, but they may not list environments (HTTP 403)');
+      } else if (error instanceof CipError) {
+        throw withHint(error, `nothing was saved; check the keys at ${SECRETS_URL}, or pass --no-verify to save them unchecked`);
+      } else {
+        throw error;
+      }
+    }
+  }
+
+  let active = false;
+  store.update((data) => {
+    data.profiles[name] = profile;
+    if (!data.activeProfile || !data.profiles[data.activeProfile]) data.activeProfile = name;
+    active = data.activeProfile === name;
+  });
+  ctx.info(
+    `Logged in: profile '${name}' (enterprise ${profile.enterpriseId}, ${baseUrl})${active ? ' is active.' : ` saved; make it active with 'cip auth switch ${name}'.`}`,
+  );
+}

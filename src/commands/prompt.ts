@@ -1,0 +1,59 @@
+// Questions at a terminal, on stderr. Only called when ctx.canPrompt is true.
+import { createInterface } from 'node:readline';
+import type { Context } from '../context.js';
+import { InterruptedError } from '../errors.js';
+
+type RawInput = NodeJS.ReadStream & { setRawMode?: (mode: boolean) => void };
+
+export function ask(ctx: Context, question: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const rl = createInterface({ input: ctx.io.stdin, output: ctx.io.stderr, terminal: true });
+    let answered = false;
+    rl.on('SIGINT', () => rl.close());
+    rl.on('close', () => {
+      if (!answered) {
+        ctx.io.stderr.write('\n');
+        reject(new InterruptedError());
+      }
+    });
+    rl.question(question, (answer) => {
+      answered = true;
+      rl.close();
+      resolve(answer.trim());
+    });
+  });
+}
+
+export async function confirm(ctx: Context, question: string): Promise<boolean> {
+  const answer = await ask(ctx, `${question} [y/N] `);
+  return /^y(es)?$/i.test(answer);
+}
+
+/** Reads a line without echoing it: for keys. */
+export function askHidden(ctx: Context, question: string): Promise<string> {
+  const input = ctx.io.stdin as RawInput;
+  return new Promise((resolve, reject) => {
+    let value = '';
+    const finish = (error?: Error) => {
+      input.off('data', onData);
+      input.setRawMode?.(false);
+      input.pause();
+      ctx.io.stderr.write('\n');
+      if (error) reject(error);
+      else resolve(value.trim());
+    };
+    const onData = (chunk: Buffer | string) => {
+      for (const char of chunk.toString('utf8')) {
+        if (char === '\r' || char === '\n') return finish();
+        if (char === '\u0003') return finish(new InterruptedError());
+        if (char === '\u0004' && value === '') return finish(new InterruptedError());
+        if (char === '\u007f' || char === '\b') value = value.slice(0, -1);
+        else if (char >= ' ') value += char;
+      }
+    };
+    ctx.io.stderr.write(question);
+    input.setRawMode?.(true);
+    input.resume();
+    input.on('data', onData);
+  });
+}

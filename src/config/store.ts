@@ -1,0 +1,118 @@
+// The profile store: one JSON file managed by conf, private to its owner (file 0600, folder 0700).
+// A file we cannot read or that does not have the shape we wrote is never reset: we stop and name it.
+import { chmodSync, mkdirSync, statSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import Conf from 'conf';
+import { ConfigError } from '../errors.js';
+import type { Env } from '../context.js';
+
+export interface Profile {
+  baseUrl?: string;
+  enterpriseId: string;
+  apiKey: string;
+  subscriptionKey: string;
+}
+
+export interface StoreData {
+  activeProfile?: string;
+  profiles: Record<string, Profile>;
+}
+
+export interface ProfileStore {
+  readonly path: string;
+  /** A fresh read of the file on every call: another cip process may have written it. */
+  read(): StoreData;
+  /** Read, change, write back atomically. */
+  update(change: (data: StoreData) => void): StoreData;
+}
+
+const CONFIG_NAME = 'config';
+
+/** CIP_CONFIG_DIR, else the platform's per-user config folder. */
+export function configDir(env: Env): string {
+  if (env.CIP_CONFIG_DIR) return env.CIP_CONFIG_DIR;
+  const home = env.HOME || homedir();
+  if (process.platform === 'win32') return join(env.APPDATA || join(home, 'AppData', 'Roaming'), 'cip', 'Config');
+  if (process.platform === 'darwin') return join(home, 'Library', 'Preferences', 'cip');
+  return join(env.XDG_CONFIG_HOME || join(home, '.config'), 'cip');
+}
+
+export function configFilePath(dir: string): string {
+  return join(dir, `${CONFIG_NAME}.json`);
+}
+
+function ensurePrivateDir(dir: string): void {
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  if (process.platform !== 'win32' && (statSync(dir).mode & 0o077) !== 0) chmodSync(dir, 0o700);
+}
+
+const PROFILE_FIELDS = ['enterpriseId', 'apiKey', 'subscriptionKey'] as const;
+
+function checkShape(raw: unknown, path: string): StoreData {
+  const broken = (what: string) =>
+    new ConfigError(`the config file ${path} is not valid: ${what}`, 'fix or remove it by hand; cip will not overwrite it');
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw broken('expected a JSON object');
+  const data = raw as Record<string, unknown>;
+  const profiles = data.profiles ?? {};
+  if (typeof profiles !== 'object' || profiles === null || Array.isArray(profiles)) throw broken('"profiles" is not an object');
+  for (const [name, profile] of Object.entries(profiles)) {
+    if (typeof profile !== 'object' || profile === null) throw broken(`profile '${name}' is not an object`);
+    const fields = profile as Record<string, unknown>;
+    for (const field of PROFILE_FIELDS) {
+      if (typeof fields[field] !== 'string') throw broken(`profile '${name}' has no ${field}`);
+    }
+    if (fields.baseUrl !== undefined && typeof fields.baseUrl !== 'string') throw broken(`profile '${name}' has a bad baseUrl`);
+  }
+  if (data.activeProfile !== undefined && typeof data.activeProfile !== 'string') throw broken('"activeProfile" is not a string');
+  return { ...(data as object), profiles: profiles as Record<string, Profile> } as StoreData;
+}
+
+export function openProfileStore(dir: string): ProfileStore {
+  const path = configFilePath(dir);
+  let conf: Conf<Record<string, unknown>>;
+  try {
+    ensurePrivateDir(dir);
+    conf = new Conf({
+      cwd: dir,
+      configName: CONFIG_NAME,
+      projectName: 'cip',
+      configFileMode: 0o600,
+      accessPropertiesByDotNotation: false,
+      clearInvalidConfig: false,
+    });
+  } catch (error) {
+    throw describeFailure(error, path);
+  }
+  const read = (): StoreData => {
+    try {
+      return checkShape(conf.store, path);
+    } catch (error) {
+      throw describeFailure(error, path);
+    }
+  };
+  return {
+    path,
+    read,
+    update(change) {
+      const data = read();
+      change(data);
+      try {
+        conf.store = data as unknown as Record<string, unknown>;
+      } catch (error) {
+        throw describeFailure(error, path);
+      }
+      return data;
+    },
+  };
+}
+
+function describeFailure(error: unknown, path: string): Error {
+  if (error instanceof ConfigError) return error;
+  if (error instanceof SyntaxError) {
+    return new ConfigError(`the config file ${path} is not valid JSON`, 'fix or remove it by hand; cip will not overwrite it');
+  }
+  const code = (error as NodeJS.ErrnoException)?.code;
+  const reason = code ?? (error instanceof Error ? error.message : String(error));
+  return new ConfigError(`cannot use the config file ${path}: ${reason}`);
+}

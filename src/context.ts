@@ -1,0 +1,139 @@
+// The factory every command receives: streams and what they are (terminal or not), the environment,
+// global options, and lazily built dependencies (profile store, API client, styles). Nothing here reads
+// process.*; main.ts hands it in, so tests can run commands with fake streams and a temp config dir.
+import type { Readable, Writable } from 'node:stream';
+import type { ChalkInstance } from 'chalk';
+import { UsageError } from './errors.js';
+import type { ProfileStore } from './config/store.js';
+import type { ResolvedSettings } from './config/settings.js';
+import type { EnvironmentsApi } from './api/environments.js';
+
+export type Env = Readonly<Record<string, string | undefined>>;
+export type OutputFormat = 'table' | 'json';
+
+export interface IO {
+  stdout: Writable;
+  stderr: Writable;
+  stdin: Readable;
+  stdoutIsTTY: boolean;
+  stderrIsTTY: boolean;
+  stdinIsTTY: boolean;
+  /** Terminal width of stdout, when it is a terminal. */
+  columns: number | undefined;
+}
+
+export interface GlobalOptions {
+  profile?: string;
+  output?: OutputFormat;
+  json?: boolean;
+  baseUrl?: string;
+  enterpriseId?: string;
+  timeout: number;
+  verbose: boolean;
+  quiet: boolean;
+  color: boolean;
+}
+
+export const DEFAULT_GLOBALS: GlobalOptions = { timeout: 30, verbose: false, quiet: false, color: true };
+
+const OUTPUT_FORMATS: readonly OutputFormat[] = ['table', 'json'];
+
+export function isTruthyEnv(value: string | undefined): boolean {
+  return value !== undefined && value !== '' && value !== '0' && value.toLowerCase() !== 'false';
+}
+
+export class Context {
+  globals: GlobalOptions = { ...DEFAULT_GLOBALS };
+  #store: Promise<ProfileStore> | undefined;
+  #api: Promise<EnvironmentsApi> | undefined;
+  #settings: Promise<ResolvedSettings> | undefined;
+  #style: ChalkInstance | undefined;
+
+  constructor(
+    readonly io: IO,
+    readonly env: Env,
+    readonly version: string,
+    /** A signal that aborts when the user interrupts (Ctrl-C); requests and prompts listen to it. */
+    readonly signal: AbortSignal = new AbortController().signal,
+  ) {}
+
+  get isCI(): boolean {
+    return isTruthyEnv(this.env.CI);
+  }
+
+  /** Flag > CIP_OUTPUT > table on a terminal, JSON in a pipe. */
+  get outputFormat(): OutputFormat {
+    if (this.globals.json) return 'json';
+    if (this.globals.output) return this.globals.output;
+    const fromEnv = this.env.CIP_OUTPUT?.trim().toLowerCase();
+    if (fromEnv) {
+      if (!OUTPUT_FORMATS.includes(fromEnv as OutputFormat)) {
+        throw new UsageError(`CIP_OUTPUT must be one of ${OUTPUT_FORMATS.join(', ')}, not '${this.env.CIP_OUTPUT}'`);
+      }
+      return fromEnv as OutputFormat;
+    }
+    return this.io.stdoutIsTTY ? 'table' : 'json';
+  }
+
+  /** Colour level for a stream: FORCE_COLOR wins, then --no-color/NO_COLOR/CI/--quiet, then the terminal. */
+  colorLevel(isTTY: boolean): 0 | 1 | 2 | 3 {
+    const force = this.env.FORCE_COLOR;
+    if (force !== undefined && force !== '') {
+      if (force === '0' || force === 'false') return 0;
+      const level = Number(force);
+      return level >= 1 && level <= 3 ? (level as 1 | 2 | 3) : 1;
+    }
+    if (!this.globals.color || this.env.NO_COLOR !== undefined && this.env.NO_COLOR !== '') return 0;
+    if (this.isCI || this.globals.quiet || !isTTY) return 0;
+    if (this.env.TERM === 'dumb') return 0;
+    return this.env.COLORTERM === 'truecolor' ? 3 : 2;
+  }
+
+  /** Whether we may ask the user something: a terminal on both ends, not CI, not --quiet. */
+  get canPrompt(): boolean {
+    return this.io.stdinIsTTY && this.io.stderrIsTTY && !this.isCI && !this.globals.quiet;
+  }
+
+  /** Spinners only on a terminal's stderr, for people reading tables. */
+  get spinnerEnabled(): boolean {
+    return this.io.stderrIsTTY && !this.isCI && !this.globals.quiet && this.outputFormat === 'table'
+      && this.env.TERM !== 'dumb';
+  }
+
+  async style(): Promise<ChalkInstance> {
+    if (!this.#style) {
+      const { Chalk } = await import('chalk');
+      this.#style = new Chalk({ level: this.colorLevel(this.io.stderrIsTTY) });
+    }
+    return this.#style;
+  }
+
+  /** Human messages: stderr, silenced by --quiet. */
+  info(message: string): void {
+    if (!this.globals.quiet) this.io.stderr.write(`${message}\n`);
+  }
+
+  /** Warnings survive --quiet: they are about the result. */
+  warn(message: string): void {
+    this.io.stderr.write(`warning: ${message}\n`);
+  }
+
+  store(): Promise<ProfileStore> {
+    this.#store ??= import('./config/store.js').then(({ openProfileStore, configDir }) =>
+      openProfileStore(configDir(this.env)),
+    );
+    return this.#store;
+  }
+
+  settings(): Promise<ResolvedSettings> {
+    this.#settings ??= import('./config/settings.js').then(({ resolveSettings }) => resolveSettings(this));
+    return this.#settings;
+  }
+
+  api(): Promise<EnvironmentsApi> {
+    this.#api ??= Promise.all([this.settings(), import('./api/environments.js')]).then(
+      ([settings, { createEnvironmentsApi }]) => createEnvironmentsApi(this, settings),
+    );
+    return this.#api;
+  }
+}

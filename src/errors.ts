@@ -1,0 +1,96 @@
+// Typed errors and the one table that maps them to exit codes. Help, README and tests all read EXIT_CODES.
+
+export const EXIT_CODES = [
+  { code: 0, name: 'ok', meaning: 'success' },
+  { code: 1, name: 'unexpected', meaning: 'unexpected error (a bug)' },
+  { code: 2, name: 'usage', meaning: 'usage or invalid local input: unknown command/option, bad JSON, bad GUID, missing confirmation' },
+  { code: 3, name: 'auth', meaning: 'not authenticated: no credentials, or the API answered 401' },
+  { code: 4, name: 'forbidden', meaning: 'forbidden: the API answered 403' },
+  { code: 5, name: 'not-found', meaning: 'not found: the API answered 404' },
+  { code: 6, name: 'rejected', meaning: 'rejected: the API answered another 4xx (400, 409, 422, ...)' },
+  { code: 7, name: 'server', meaning: 'server error: 5xx, or a response that is not what the API promises' },
+  { code: 8, name: 'network', meaning: 'network error or timeout' },
+  { code: 130, name: 'interrupted', meaning: 'interrupted (Ctrl-C)' },
+] as const;
+
+export type ExitCodeName = (typeof EXIT_CODES)[number]['name'];
+
+export function exitCode(name: ExitCodeName): number {
+  return EXIT_CODES.find((row) => row.name === name)!.code;
+}
+
+/** A failure the user can act on: printed as one `error:` line, never with a stack. */
+export class CipError extends Error {
+  readonly exitCode: number;
+  readonly hint: string | undefined;
+  constructor(kind: ExitCodeName, message: string, hint?: string) {
+    super(message);
+    this.name = new.target.name;
+    this.exitCode = exitCode(kind);
+    this.hint = hint;
+  }
+}
+
+/** The same failure (same exit code) with different advice. */
+export function withHint(error: CipError, hint: string): CipError {
+  const copy = Object.create(Object.getPrototypeOf(error) as object) as CipError;
+  Object.assign(copy, error);
+  Object.defineProperty(copy, 'message', { value: error.message });
+  Object.defineProperty(copy, 'hint', { value: hint });
+  return copy;
+}
+
+export class UsageError extends CipError {
+  constructor(message: string, hint?: string) {
+    super('usage', message, hint);
+  }
+}
+
+/** The profile store is unreadable or hand-broken; we refuse rather than reset it. */
+export class ConfigError extends CipError {
+  constructor(message: string, hint?: string) {
+    super('usage', message, hint);
+  }
+}
+
+export class AuthError extends CipError {
+  constructor(message: string, hint = "run 'cip auth login', or set CIP_API_KEY, CIP_SUBSCRIPTION_KEY and CIP_ENTERPRISE_ID") {
+    super('auth', message, hint);
+  }
+}
+
+/** An HTTP answer that is not success; kind follows the status. */
+export class ApiError extends CipError {
+  readonly status: number;
+  constructor(status: number, message: string, hint?: string) {
+    super(apiErrorKind(status), message, hint);
+    this.status = status;
+  }
+}
+
+export function apiErrorKind(status: number): ExitCodeName {
+  if (status === 401) return 'auth';
+  if (status === 403) return 'forbidden';
+  if (status === 404) return 'not-found';
+  if (status >= 400 && status < 500) return 'rejected';
+  return 'server';
+}
+
+/** A response that breaks the API's promise (invalid JSON, wrong shape, a redirect). */
+export class ProtocolError extends CipError {
+  constructor(message: string, hint?: string) {
+    super('server', message, hint);
+  }
+}
+
+export class NetworkError extends CipError {
+  constructor(message: string, hint?: string) {
+    super('network', message, hint);
+  }
+}
+
+export class InterruptedError extends CipError {
+  constructor(message = 'interrupted') {
+    super('interrupted', message);
+  }
+}

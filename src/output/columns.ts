@@ -1,0 +1,73 @@
+// Column choice for records whose schema we do not know: id first, then name-like fields, then other
+// scalars, then nested values (summarised in cells).
+import { escapeControls } from '../text/sanitize.js';
+
+export const VALUE_COLUMN = 'value';
+
+const NAME_LIKE = /name|title|label/i;
+const SHORT_LIST = 40;
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function isScalar(value: unknown): boolean {
+  return value === null || value === undefined || typeof value !== 'object';
+}
+
+export function chooseColumns(rows: readonly unknown[]): string[] {
+  const order: string[] = [];
+  const nested = new Set<string>();
+  const seen = new Set<string>();
+  let hasNonRecord = false;
+  for (const row of rows) {
+    if (!isRecord(row)) {
+      hasNonRecord = true;
+      continue;
+    }
+    for (const key in row) {
+      if (!seen.has(key)) {
+        seen.add(key);
+        order.push(key);
+      }
+      if (!isScalar(row[key])) nested.add(key);
+    }
+  }
+  if (hasNonRecord && order.length === 0) return [VALUE_COLUMN];
+  const id = order.find((key) => key.toLowerCase() === 'id') ?? order.find((key) => /id$/i.test(key) && !nested.has(key));
+  const rest = order.filter((key) => key !== id);
+  const names = rest.filter((key) => NAME_LIKE.test(key) && !nested.has(key));
+  const scalars = rest.filter((key) => !NAME_LIKE.test(key) && !nested.has(key));
+  const others = rest.filter((key) => nested.has(key));
+  return [...(id ? [id] : []), ...names, ...scalars, ...others];
+}
+
+/** One cell: scalars as text, short lists of scalars joined, other nested values summarised. */
+export function cellText(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  if (typeof value === 'string') return escapeControls(value);
+  if (typeof value !== 'object') return String(value);
+  if (Array.isArray(value)) {
+    if (value.length === 0) return '';
+    if (value.every((item) => isScalar(item) && item !== null)) {
+      const joined = value.map((item) => cellText(item)).join(', ');
+      if (joined.length <= SHORT_LIST) return joined;
+    }
+    return `[${value.length} item${value.length === 1 ? '' : 's'}]`;
+  }
+  const size = Object.keys(value).length;
+  return `{${size} field${size === 1 ? '' : 's'}}`;
+}
+
+export function cellsOf(row: unknown, columns: readonly string[]): string[] {
+  if (!isRecord(row)) return columns.map((column) => (column === VALUE_COLUMN ? cellText(row) : ''));
+  return columns.map((column) => cellText(row[column]));
+}
+
+/** Header text: camelCase and snake_case split into upper-case words, as gh and doctl show them. */
+export function headerText(column: string): string {
+  return escapeControls(column)
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/[_-]+/g, ' ')
+    .toUpperCase();
+}

@@ -1,0 +1,32 @@
+// One record as a two-column FIELD/VALUE table: the view after create and update. Values can be long, so
+// cli-table3 wraps them within the terminal width instead of cutting them.
+import Table from 'cli-table3';
+import { cellText } from './columns.js';
+import { escapeControls } from '../text/sanitize.js';
+
+const CHARS = {
+  top: '', 'top-mid': '', 'top-left': '', 'top-right': '',
+  bottom: '', 'bottom-mid': '', 'bottom-left': '', 'bottom-right': '',
+  left: '', 'left-mid': '', mid: '', 'mid-mid': '', right: '', 'right-mid': '',
+  middle: '  ',
+};
+
+/** Nested values are shown as compact JSON here: a single record has room for them. */
+function valueText(value: unknown): string {
+  if (value !== null && typeof value === 'object') return escapeControls(JSON.stringify(value));
+  return cellText(value);
+}
+
+export function renderRecord(record: Record<string, unknown>, maxWidth: number | undefined, styleKey: (text: string) => string): string {
+  const keys = Object.keys(record);
+  if (keys.length === 0) return '';
+  const keyWidth = Math.max(...keys.map((key) => escapeControls(key).length));
+  const valueWidth = maxWidth ? Math.max(10, maxWidth - keyWidth - 2) : undefined;
+  const table = new Table({
+    chars: CHARS,
+    style: { head: [], border: [], compact: true, 'padding-left': 0, 'padding-right': 0 },
+    ...(valueWidth ? { colWidths: [keyWidth, valueWidth], wordWrap: true, wrapOnWordBoundary: false } : {}),
+  });
+  for (const key of keys) table.push([styleKey(escapeControls(key)), valueText(record[key])]);
+  return `${table.toString().split('\n').map((line) => line.trimEnd()).join('\n')}\n`;
+}

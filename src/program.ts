@@ -1,0 +1,207 @@
+// The command tree. A fresh commander program is built for every run (commander objects keep parse state).
+// Actions import their module only when they run, so start-up pays for the one command used.
+import { Argument, Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import type { Context, GlobalOptions } from './context.js';
+import { EXIT_CODES } from './errors.js';
+import { DEFAULT_BASE_URL, SECRETS_URL } from './config/validate.js';
+
+export const OUTPUT_FORMATS = ['table', 'json'] as const;
+export const SHELLS = ['bash', 'zsh', 'fish'] as const;
+
+function parseTimeout(value: string): number {
+  const seconds = Number(value);
+  if (!Number.isFinite(seconds) || seconds <= 0 || seconds > 2_000_000) {
+    throw new InvalidArgumentError('expected a positive number of seconds');
+  }
+  return seconds;
+}
+
+function parsePort(value: string): number {
+  const port = Number(value);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new InvalidArgumentError('expected a port number 0-65535');
+  return port;
+}
+
+function parseCount(value: string): number {
+  const count = Number(value);
+  if (!Number.isInteger(count) || count < 0 || count > 1_000_000) throw new InvalidArgumentError('expected a whole number 0-1000000');
+  return count;
+}
+
+function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
+}
+
+function parseColumns(value: string): string[] {
+  const columns = value.split(',').map((column) => column.trim()).filter(Boolean);
+  if (!columns.length) throw new InvalidArgumentError('expected a comma-separated list of field names');
+  return columns;
+}
+
+const EXIT_CODE_HELP = `\nExit codes:\n${EXIT_CODES.map(({ code, meaning }) => `  ${String(code).padStart(3)}  ${meaning}`).join('\n')}`;
+
+const ENVIRONMENT_HELP = `
+Environment variables:
+  CIP_PROFILE            profile to use (like --profile)
+  CIP_API_KEY            API key (overrides the profile's)
+  CIP_SUBSCRIPTION_KEY   APIM subscription key (overrides the profile's)
+  CIP_ENTERPRISE_ID      enterprise GUID (like --enterprise-id)
+  CIP_BASE_URL           API base URL (like --base-url; default ${DEFAULT_BASE_URL})
+  CIP_OUTPUT             table or json (like --output)
+  CIP_CONFIG_DIR         where profiles are stored
+  CIP_ALLOW_HTTP=1       allow http:// base URLs to hosts other than this machine
+  NO_COLOR, FORCE_COLOR, CI
+With CIP_API_KEY, CIP_SUBSCRIPTION_KEY and CIP_ENTERPRISE_ID all set, no profile is needed.`;
+
+const PAYLOAD_HELP = `
+The JSON object sent is built from --file, then --data, then each --field and --raw-field in turn
+(later values win). --field values are typed: true, false, null, numbers and JSON ("[1,2]", '{"a":1}');
+--raw-field values are always strings.`;
+
+type Runner = (ctx: Context, ...rest: unknown[]) => Promise<void>;
+
+/** Wraps a lazily imported command runner as a commander action: positionals, then the options object. */
+function lazy<M>(ctx: Context, load: () => Promise<M>, name: keyof M & string) {
+  return async (...args: unknown[]) => {
+    const command = args[args.length - 1] as Command;
+    const positionals = args.slice(0, -2);
+    const options = command.opts();
+    const runner = (await load())[name] as unknown as Runner;
+    await runner(ctx, ...positionals, options);
+  };
+}
+
+export function buildProgram(ctx: Context): Command {
+  const program = new Command('cip');
+  program
+    .description('Manage environments of the Copyl Integration Platform from the command line.')
+    .version(ctx.version, '-V, --version', 'print the version')
+    .helpOption('-h, --help', 'show help for a command')
+    .helpCommand(false)
+    .option('-p, --profile <name>', 'profile to use (default: the active one)')
+    .addOption(new Option('-o, --output <format>', 'output format (default: table on a terminal, json otherwise)').choices(OUTPUT_FORMATS))
+    .option('--json', 'same as --output json')
+    .option('--base-url <url>', `API base URL (default: ${DEFAULT_BASE_URL})`)
+    .option('--enterprise-id <guid>', 'enterprise GUID sent in the EnterpriseId header')
+    .option('--timeout <seconds>', 'seconds to wait for each answer', parseTimeout, 30)
+    .option('--verbose', 'log each request and response to stderr (keys redacted)')
+    .option('-q, --quiet', 'print no progress or notes, only data and errors')
+    .option('--no-color', 'plain text without colour')
+    .showSuggestionAfterError(true)
+    .configureHelp({ showGlobalOptions: true, sortSubcommands: false })
+    .configureOutput({
+      writeOut: (text) => ctx.io.stdout.write(text),
+      writeErr: (text) => ctx.io.stderr.write(text),
+      // commander's usage errors, on one line like ours
+      outputError: (text, write) => write(`${text.replace(/\s*\n\s*(?=\S)/g, ' ').trimEnd()}\n`),
+    })
+    .exitOverride()
+    .addHelpText('after', `${ENVIRONMENT_HELP}\n${EXIT_CODE_HELP}\n`)
+    .hook('preAction', (_program, action) => {
+      ctx.globals = action.optsWithGlobals<GlobalOptions>();
+    });
+
+  const auth = program.command('auth').description('log in, inspect and switch profiles');
+  auth
+    .command('login')
+    .description('store API keys and an enterprise id as a profile')
+    .option('--api-key-file <path>', "read the API key from a file ('-' for stdin)")
+    .option('--subscription-key-file <path>', "read the subscription key from a file ('-' for stdin)")
+    .option('--no-verify', 'save without checking the keys against the API')
+    .addHelpText(
+      'after',
+      `
+The profile is named by --profile (default: 'default'); the first one stored becomes active.
+--base-url and --enterprise-id set the profile's values. Keys come from the files above, else from
+CIP_API_KEY and CIP_SUBSCRIPTION_KEY, else from a hidden prompt at a terminal. They are never taken
+as plain option values, so they stay out of shell history and process lists.
+Find your keys at ${SECRETS_URL}
+
+Examples:
+  cip auth login --enterprise-id 3f2b8c1e-9a4d-4e6f-8b7a-1c2d3e4f5a6b
+  cip auth login --profile staging --base-url https://staging.example.com/ms --api-key-file key.txt \\
+    --subscription-key-file sub.txt --enterprise-id 3f2b8c1e-9a4d-4e6f-8b7a-1c2d3e4f5a6b`,
+    )
+    .action(lazy(ctx, () => import('./commands/auth/login.js'), 'login'));
+  auth
+    .command('status')
+    .description('show every profile, with keys masked')
+    .action(lazy(ctx, () => import('./commands/auth/status.js'), 'status'));
+  auth
+    .command('switch')
+    .description('make a profile the active one')
+    .argument('<name>', 'profile name')
+    .action(lazy(ctx, () => import('./commands/auth/switch.js'), 'switchProfile'));
+  auth
+    .command('logout')
+    .description('remove a profile (default: the active one; name another with --profile)')
+    .action(lazy(ctx, () => import('./commands/auth/logout.js'), 'logout'));
+
+  const env = program.command('env').description('list, create, update and delete environments');
+  env
+    .command('list')
+    .alias('ls')
+    .description('list all environments')
+    .option('--columns <fields>', 'comma-separated fields to show in the table', parseColumns)
+    .addHelpText('after', `
+Examples:
+  cip env list
+  cip env list --columns id,name,type
+  cip env list --json | jq -r '.[].id'`)
+    .action(lazy(ctx, () => import('./commands/env/list.js'), 'list'));
+  const payloadOptions = (command: Command) =>
+    command
+      .option('--data <json>', 'the payload as a JSON object')
+      .option('--file <path>', "read the payload from a JSON file ('-' for stdin)")
+      .option('-F, --field <key=value>', 'set a typed field (repeatable)', collect, [])
+      .option('-f, --raw-field <key=value>', 'set a string field (repeatable)', collect, []);
+  payloadOptions(env.command('create').description('create an environment'))
+    .addHelpText('after', `${PAYLOAD_HELP}
+
+Examples:
+  cip env create -f name=staging -F isActive=true
+  cip env create --data '{"name":"staging","description":"pre-production"}'
+  cip env create --file env.json`)
+    .action(lazy(ctx, () => import('./commands/env/create.js'), 'create'));
+  payloadOptions(env.command('update').description('replace an environment (HTTP PUT)').argument('<id>', 'environment id'))
+    .addHelpText('after', `${PAYLOAD_HELP}
+
+Examples:
+  cip env update 7d1c... -f name=staging -F isActive=false
+  cip env list --json | jq '.[0] | .description = "new"' | cip env update 7d1c... --file -`)
+    .action(lazy(ctx, () => import('./commands/env/update.js'), 'update'));
+  env
+    .command('delete')
+    .alias('rm')
+    .description('delete environments (asks first at a terminal)')
+    .argument('<id...>', 'environment ids')
+    .option('-y, --yes', 'do not ask for confirmation (required without a terminal)')
+    .action(lazy(ctx, () => import('./commands/env/delete.js'), 'remove'));
+
+  program
+    .command('completion')
+    .description('print a shell completion script')
+    .addArgument(new Argument('<shell>', 'bash, zsh or fish').choices(SHELLS))
+    .addHelpText('after', `
+Examples:
+  cip completion bash > ~/.local/share/bash-completion/completions/cip
+  cip completion zsh > "\${fpath[1]}/_cip"
+  cip completion fish > ~/.config/fish/completions/cip.fish`)
+    .action(lazy(ctx, () => import('./commands/completion.js'), 'completion'));
+
+  program
+    .command('sandbox')
+    .description('run an offline sandbox of the API on this machine (Ctrl-C stops it)')
+    .option('--port <n>', 'port to listen on (default: a free one)', parsePort, 0)
+    .option('--seed <n>', 'number of sample environments to start with', parseCount, 3)
+    .action(lazy(ctx, () => import('./commands/sandbox.js'), 'sandbox'));
+
+  program
+    .command('__complete', { hidden: true })
+    .argument('<what>')
+    .action(lazy(ctx, () => import('./commands/completion.js'), 'completeValues'));
+
+  return program;
+}
+
+export { CommanderError };
