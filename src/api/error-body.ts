@@ -32,11 +32,9 @@ function fromObject(body: Record<string, unknown>): string | undefined {
   const nestedError = typeof body.error === 'object' && body.error !== null
     ? fromObject(body.error as Record<string, unknown>)
     : str(body.error);
-  const head = [title, detail && detail !== title ? detail : undefined, title || detail ? undefined : message ?? nestedError]
-    .filter((part): part is string => part !== undefined)
-    .map((part) => part.replace(/[.:]$/, '').trim());
-  if (!head.length && !errors) return undefined;
-  const headText = head.join(': ');
+  // A ProblemDetails title is often only the reason phrase ("Not Found"); the detail says more.
+  const headText = (detail ?? title ?? message ?? nestedError ?? '').replace(/[.:]$/, '').trim();
+  if (!headText && !errors) return undefined;
   if (!errors) return headText;
   return headText ? `${headText} (${errors})` : errors;
 }

@@ -11,6 +11,7 @@ export const RETRY_LIMIT = 2;
 const RETRY_STATUS = [408, 429, 500, 502, 503, 504];
 /** POST is never retried: a retried create can duplicate an environment. */
 const RETRY_METHODS = ['get', 'put', 'delete', 'head', 'options'];
+const SECRET_HEADERS = new Set(['authorization', 'ocp-apim-subscription-key']);
 const NULL_BODY_STATUS = new Set([101, 204, 205, 304]);
 
 export interface HttpResult {
@@ -87,7 +88,10 @@ export function createHttp(ctx: Context, settings: ResolvedSettings): Http {
   const bufferedFetch = async (input: Request | URL | string, init?: RequestInit): Promise<Response> => {
     const request = input instanceof Request ? input : new Request(input, init);
     const started = performance.now();
-    if (verbose) log(`> ${request.method} ${request.url}`);
+    if (verbose) {
+      log(`> ${request.method} ${request.url}`);
+      for (const [name, value] of request.headers) log(`>   ${name}: ${SECRET_HEADERS.has(name) ? '***' : value}`);
+    }
     try {
       const response = await fetch(request, { redirect: 'manual' });
       const body = NULL_BODY_STATUS.has(response.status) ? null : await response.arrayBuffer();
@@ -123,12 +127,6 @@ export function createHttp(ctx: Context, settings: ResolvedSettings): Http {
     },
     hooks: verbose
       ? {
-          beforeRequest: [
-            (request) => {
-              log(`  Authorization: ApiKey ***\n  Ocp-Apim-Subscription-Key: ***\n  EnterpriseId: ${settings.enterpriseId}`);
-              if (request.headers.get('content-type')) log(`  Content-Type: ${request.headers.get('content-type')}`);
-            },
-          ],
           beforeRetry: [
             ({ error, retryCount }) => {
               const reason = error instanceof HTTPError ? `HTTP ${error.response.status}` : networkReason(error);

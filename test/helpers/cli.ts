@@ -1,0 +1,80 @@
+// Runs the built cip binary the way a user or a CI job would: a clean environment, a private config dir,
+// no terminal. Returns what the user would see.
+import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { execa, type ResultPromise } from 'execa';
+import { afterAll } from 'vitest';
+import type { Sandbox } from '../../src/sandbox/index.js';
+
+export const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
+export const CIP = join(ROOT, 'bin', 'cip.js');
+
+export interface CipResult {
+  exitCode: number;
+  stdout: string;
+  stderr: string;
+}
+
+export interface CipOptions {
+  env?: Record<string, string | undefined>;
+  input?: string;
+  configDir?: string;
+}
+
+const tempDirs: string[] = [];
+afterAll(() => {
+  for (const dir of tempDirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+export function tempDir(prefix = 'cip-test-'): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  tempDirs.push(dir);
+  return dir;
+}
+
+function baseEnv(options: CipOptions): Record<string, string | undefined> {
+  return { PATH: process.env.PATH, HOME: options.configDir ?? tempDir(), CIP_CONFIG_DIR: options.configDir ?? tempDir(), ...options.env };
+}
+
+export function spawnCip(args: string[], options: CipOptions = {}): ResultPromise<{ reject: false }> {
+  return execa('node', [CIP, ...args], {
+    env: baseEnv(options),
+    extendEnv: false,
+    reject: false,
+    stripFinalNewline: false,
+    input: options.input,
+    stdin: options.input === undefined ? 'ignore' : undefined,
+    timeout: 60_000,
+  } as never) as unknown as ResultPromise<{ reject: false }>;
+}
+
+export async function cip(args: string[], options: CipOptions = {}): Promise<CipResult> {
+  const result = await spawnCip(args, options);
+  return { exitCode: result.exitCode ?? -1, stdout: String(result.stdout), stderr: String(result.stderr) };
+}
+
+/** The three credentials and the base URL of a sandbox, as a CI job would set them. */
+export function sandboxEnv(sandbox: Sandbox, overrides: Record<string, string | undefined> = {}): Record<string, string | undefined> {
+  return {
+    CIP_BASE_URL: sandbox.url,
+    CIP_API_KEY: sandbox.keys.apiKey,
+    CIP_SUBSCRIPTION_KEY: sandbox.keys.subscriptionKey,
+    CIP_ENTERPRISE_ID: sandbox.keys.enterpriseId,
+    ...overrides,
+  };
+}
+
+export function readConfig(configDir: string): unknown {
+  const path = join(configDir, 'config.json');
+  return existsSync(path) ? JSON.parse(readFileSync(path, 'utf8')) : undefined;
+}
+
+/** Every error is one line starting with `error:` and never carries a stack trace. */
+export function expectOneErrorLine(stderr: string): string {
+  const lines = stderr.trimEnd().split('\n').filter((line) => line.startsWith('error:'));
+  if (lines.length !== 1) throw new Error(`expected exactly one error line, got:\n${stderr}`);
+  if (/^\s+at /m.test(stderr)) throw new Error(`stderr has a stack trace:\n${stderr}`);
+  return lines[0]!;
+}
