@@ -1,0 +1,187 @@
+// The HTTP contract: retries for idempotent calls only, time-outs, broken answers, redirects, and secrets
+// kept out of every output, including --verbose.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { cip, expectOneErrorLine, sandboxEnv } from '../helpers/cli.js';
+
+let sandbox: Sandbox;
+let env: Record<string, string | undefined>;
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ seed: 2 });
+  env = sandboxEnv(sandbox);
+});
+afterAll(() => sandbox.close());
+beforeEach(() => {
+  sandbox.reset();
+});
+
+describe('retries', () => {
+  it('GET is retried after a 503 and succeeds', async () => {
+    sandbox.inject({ fault: { kind: 'status', status: 503, body: 'busy' }, times: 2 });
+    const result = await cip(['env', 'list'], { env });
+    expect(result.exitCode).toBe(0);
+    expect(JSON.parse(result.stdout)).toHaveLength(2);
+    expect(sandbox.requests).toHaveLength(3);
+  });
+
+  it('GET gives up after two retries with exit 7 and the server message', async () => {
+    sandbox.inject({ fault: { kind: 'status', status: 500, body: '{"message":"database unavailable"}' }, times: Infinity });
+    const result = await cip(['env', 'list'], { env });
+    expect(result.exitCode).toBe(7);
+    expect(expectOneErrorLine(result.stderr)).toBe('error: cannot list environments: the API failed (HTTP 500): database unavailable');
+    expect(sandbox.requests).toHaveLength(3);
+  });
+
+  it('429 with Retry-After waits as asked, then retries', async () => {
+    sandbox.inject({ fault: { kind: 'status', status: 429, headers: { 'retry-after': '1' }, body: '{"statusCode":429,"message":"Rate limit is exceeded. Try again in 1 seconds."}' } });
+    const result = await cip(['env', 'list'], { env });
+    expect(result.exitCode).toBe(0);
+    expect(sandbox.requests).toHaveLength(2);
+  });
+
+  it('PUT and DELETE are retried after a network reset', async () => {
+    const [id] = sandbox.environments.keys();
+    sandbox.inject({ fault: { kind: 'reset-before' }, method: 'PUT' }, { fault: { kind: 'reset-before' }, method: 'DELETE' });
+    const updated = await cip(['env', 'update', id!, '-f', 'name=retried'], { env });
+    expect(updated.exitCode).toBe(0);
+    const deleted = await cip(['env', 'delete', id!, '--yes'], { env });
+    expect(deleted.exitCode).toBe(0);
+    expect(sandbox.requests.map((request) => request.method)).toEqual(['PUT', 'PUT', 'DELETE', 'DELETE']);
+  });
+
+  it('POST is never retried: one request, exit 7', async () => {
+    sandbox.inject({ fault: { kind: 'status', status: 503, body: 'unavailable' }, times: Infinity });
+    const before = sandbox.environments.size;
+    const result = await cip(['env', 'create', '-f', 'name=once'], { env });
+    expect(result.exitCode).toBe(7);
+    expect(sandbox.requests).toHaveLength(1);
+    expect(sandbox.environments.size).toBe(before);
+    expect(expectOneErrorLine(result.stderr)).toMatch(/HTTP 503\): unavailable/);
+  });
+
+  it('POST after a connection reset is exit 8 with a single request', async () => {
+    sandbox.inject({ fault: { kind: 'reset-before' }, times: Infinity });
+    const result = await cip(['env', 'create', '-f', 'name=once'], { env });
+    expect(result.exitCode).toBe(8);
+    expect(sandbox.requests).toHaveLength(1);
+  });
+});
+
+describe('broken answers', () => {
+  it('a slow answer past --timeout is exit 8', async () => {
+    sandbox.inject({ fault: { kind: 'delay', ms: 5_000 }, times: Infinity });
+    const result = await cip(['env', 'list', '--timeout', '0.5'], { env });
+    expect(result.exitCode).toBe(8);
+    expect(expectOneErrorLine(result.stderr)).toMatch(/no answer from 127\.0\.0\.1:\d+ within 0\.5s/);
+  });
+
+  it('invalid JSON in a 200 is exit 7', async () => {
+    sandbox.inject({ fault: { kind: 'invalid-json' }, times: Infinity });
+    const result = await cip(['env', 'list'], { env });
+    expect(result.exitCode).toBe(7);
+    expect(expectOneErrorLine(result.stderr)).toMatch(/not valid JSON/);
+    expect(result.stdout).toBe('');
+  });
+
+  it('a body cut off mid-way is retried for GET', async () => {
+    sandbox.inject({ fault: { kind: 'reset-mid-body' } });
+    const result = await cip(['env', 'list'], { env });
+    expect(result.exitCode).toBe(0);
+    expect(sandbox.requests).toHaveLength(2);
+  });
+
+  it('an HTML error page is summarised, never dumped', async () => {
+    sandbox.inject({ fault: { kind: 'status', status: 502, body: '<!DOCTYPE html><html><head><title>502 Bad Gateway</title></head><body><script>x</script></body></html>' }, times: Infinity });
+    const result = await cip(['env', 'list'], { env });
+    expect(result.exitCode).toBe(7);
+    const line = expectOneErrorLine(result.stderr);
+    expect(line).toMatch(/HTTP 502\): an HTML page titled '502 Bad Gateway'/);
+    expect(line).not.toContain('<script>');
+  });
+
+  it('a redirect is not followed, so the keys never leave for another host (exit 7)', async () => {
+    const elsewhere = await startSandbox();
+    try {
+      sandbox.inject({ fault: { kind: 'status', status: 302, headers: { location: `${elsewhere.url}/Environments` } } });
+      const result = await cip(['env', 'list'], { env });
+      expect(result.exitCode).toBe(7);
+      expect(expectOneErrorLine(result.stderr)).toMatch(/redirect \(HTTP 302\).*does not follow redirects/);
+      expect(elsewhere.requests).toHaveLength(0);
+    } finally {
+      await elsewhere.close();
+    }
+  });
+
+  it('a refused connection is exit 8', async () => {
+    const closed = await startSandbox();
+    await closed.close();
+    const result = await cip(['env', 'list'], { env: sandboxEnv(closed) });
+    expect(result.exitCode).toBe(8);
+    expect(expectOneErrorLine(result.stderr)).toMatch(/cannot reach 127\.0\.0\.1:\d+: connection refused \(ECONNREFUSED\)/);
+  });
+});
+
+describe('API errors', () => {
+  const cases: [string, Record<string, string>, string[], number, RegExp][] = [
+    ['a missing subscription key (APIM)', { CIP_SUBSCRIPTION_KEY: 'wrong-subscription-key-000' }, ['env', 'list'], 3,
+      /HTTP 401\): Access denied due to invalid subscription key.*\(check the keys, or run 'cip auth login'\)$/],
+    ['a bad API key', { CIP_API_KEY: 'wrong-api-key-0000000000' }, ['env', 'list'], 3, /HTTP 401\): The API key is invalid/],
+    ['a read-only key on a write', { CIP_API_KEY: 'sandbox-readonly-key-0123456789' }, ['env', 'create', '-f', 'name=x'], 4,
+      /forbidden \(HTTP 403\): The API key lacks sufficient permissions/],
+    ['another enterprise', { CIP_ENTERPRISE_ID: '99999999-9999-4999-8999-999999999999' }, ['env', 'list'], 4, /HTTP 403/],
+  ];
+  for (const [what, overrides, args, code, message] of cases) {
+    it(`${what} is exit ${code}`, async () => {
+      const result = await cip(args, { env: { ...env, ...overrides } });
+      expect(result.exitCode).toBe(code);
+      expect(expectOneErrorLine(result.stderr)).toMatch(message);
+      expect(result.stdout).toBe('');
+    });
+  }
+
+  it('a 409 is exit 6', async () => {
+    sandbox.inject({ fault: { kind: 'status', status: 409, body: '{"title":"Conflict","detail":"An environment with that name exists."}', headers: { 'content-type': 'application/problem+json' } } });
+    const result = await cip(['env', 'create', '-f', 'name=dup'], { env });
+    expect(result.exitCode).toBe(6);
+    expect(expectOneErrorLine(result.stderr)).toMatch(/HTTP 409\): An environment with that name exists$/);
+  });
+
+  it('a bad enterprise id from the environment is exit 2 before any request', async () => {
+    const result = await cip(['env', 'list'], { env: { ...env, CIP_ENTERPRISE_ID: 'acme' } });
+    expect(result.exitCode).toBe(2);
+    expect(expectOneErrorLine(result.stderr)).toMatch(/CIP_ENTERPRISE_ID must be a GUID/);
+    expect(sandbox.requests).toHaveLength(0);
+  });
+
+  it('http:// to a host other than this machine is refused (exit 2)', async () => {
+    const result = await cip(['env', 'list', '--base-url', 'http://api.example.com/ms'], { env });
+    expect(result.exitCode).toBe(2);
+    expect(expectOneErrorLine(result.stderr)).toMatch(/cleartext/);
+  });
+});
+
+describe('secrets', () => {
+  it('never appear in stdout or stderr, even with --verbose and a server that echoes them', async () => {
+    const echo = JSON.stringify({ message: `bad key ${sandbox.keys.apiKey} / ${sandbox.keys.subscriptionKey}` });
+    sandbox.inject({ fault: { kind: 'status', status: 400, body: echo } });
+    const runs = [
+      await cip(['env', 'list', '--verbose'], { env }),
+      await cip(['env', 'create', '-f', 'name=x', '--verbose'], { env }),
+      await cip(['env', 'list', '--verbose', '-o', 'table'], { env }),
+    ];
+    expect(runs[0]!.exitCode).toBe(6);
+    expect(runs[0]!.stderr).toMatch(/bad key \*\*\* \/ \*\*\*/);
+    for (const run of runs) {
+      for (const secret of [sandbox.keys.apiKey, sandbox.keys.subscriptionKey]) {
+        expect(run.stdout).not.toContain(secret);
+        expect(run.stderr).not.toContain(secret);
+      }
+    }
+    // --verbose shows what was sent, with the keys replaced.
+    expect(runs[1]!.stderr).toMatch(/^> POST http:\/\/127\.0\.0\.1:\d+\/ms\/Environments$/m);
+    expect(runs[1]!.stderr).toMatch(/^>\s+authorization: \*\*\*$/m);
+    expect(runs[1]!.stderr).toMatch(/^>\s+ocp-apim-subscription-key: \*\*\*$/m);
+    expect(runs[1]!.stderr).toMatch(/^< 201 Created \(\d+ ms, \d+ bytes\)$/m);
+  });
+});
