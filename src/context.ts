@@ -94,10 +94,10 @@ export class Context {
     return this.io.stdinIsTTY && this.io.stderrIsTTY && !this.isCI && !this.globals.quiet;
   }
 
-  /** Spinners only on a terminal's stderr, for people reading tables. */
+  /** Spinners only on a terminal's stderr, for people reading tables; NO_COLOR asks for a plain terminal. */
   get spinnerEnabled(): boolean {
     return this.io.stderrIsTTY && !this.isCI && !this.globals.quiet && this.outputFormat === 'table'
-      && this.env.TERM !== 'dumb';
+      && this.env.TERM !== 'dumb' && this.globals.color && !this.env.NO_COLOR;
   }
 
   async style(): Promise<ChalkInstance> {

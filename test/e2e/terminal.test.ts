@@ -1,0 +1,163 @@
+// What people at a terminal see: tables by default, colour, spinners and prompts; and that none of these
+// appear in a pipe, under CI, NO_COLOR or --quiet. A pseudo-terminal comes from util-linux `script`.
+import { execa } from 'execa';
+import { existsSync } from 'node:fs';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { CIP, cip, readConfig, sandboxEnv, tempDir } from '../helpers/cli.js';
+
+const SCRIPT = '/usr/bin/script';
+let sandbox: Sandbox;
+let env: Record<string, string | undefined>;
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ seed: 3 });
+  env = sandboxEnv(sandbox);
+});
+afterAll(() => sandbox.close());
+beforeEach(() => sandbox.reset());
+
+const quote = (arg: string) => `'${arg.replace(/'/g, `'\\''`)}'`;
+
+/** Runs cip on a pseudo-terminal (stdin, stdout and stderr all terminals); returns the screen output. */
+async function onTerminal(args: string[], options: { env?: Record<string, string | undefined>; input?: string; columns?: number } = {}) {
+  const command = `stty cols ${options.columns ?? 200} rows 50 2>/dev/null; exec node ${quote(CIP)} ${args.map(quote).join(' ')}`;
+  const result = await execa(SCRIPT, ['-qfec', command, '/dev/null'], {
+    env: { PATH: process.env.PATH, HOME: tempDir(), CIP_CONFIG_DIR: tempDir(), TERM: 'xterm-256color', ...env, ...options.env },
+    extendEnv: false,
+    reject: false,
+    input: options.input ?? '',
+    timeout: 30_000,
+  });
+  return { exitCode: result.exitCode, output: String(result.stdout).replace(/\r\n/g, '\n') };
+}
+
+describe.skipIf(!existsSync(SCRIPT))('at a terminal', () => {
+  it('env list shows a bold-headed table that fits the width, never cutting the id', async () => {
+    const { exitCode, output } = await onTerminal(['env', 'list'], { columns: 70 });
+    expect(exitCode).toBe(0);
+    expect(output).toContain('\u001b[1mID');
+    const lines = output.split('\n').filter((line) => /^[0-9a-f]{8}-/.test(line));
+    expect(lines).toHaveLength(3);
+    for (const id of sandbox.environments.keys()) expect(output).toContain(id);
+    // eslint-disable-next-line no-control-regex
+    for (const line of lines) expect(line.replace(/\u001b\[[0-9;]*m/g, '').length).toBeLessThanOrEqual(70);
+    expect(output).toMatch(/columns? hidden to fit the terminal/);
+  });
+
+  it('shows a spinner on stderr while waiting, but not under CI, --quiet, NO_COLOR, nor with JSON', async () => {
+    sandbox.inject({ fault: { kind: 'delay', ms: 600 }, times: Infinity });
+    const spinning = await onTerminal(['env', 'list']);
+    expect(spinning.exitCode).toBe(0);
+    expect(spinning.output).toContain('Loading environments');
+    for (const [args, extra] of [[['env', 'list'], { CI: 'true' }], [['env', 'list', '-q'], {}], [['env', 'list', '--json'], {}], [['env', 'list'], { NO_COLOR: '1' }]] as const) {
+      const quiet = await onTerminal([...args], { env: extra });
+      expect(quiet.exitCode).toBe(0);
+      expect(quiet.output).not.toContain('Loading environments');
+    }
+  });
+
+  it('NO_COLOR, --no-color and CI give plain text', async () => {
+    for (const [args, extra] of [[[], { NO_COLOR: '1' }], [['--no-color'], {}], [[], { CI: '1' }]] as const) {
+      const { exitCode, output } = await onTerminal(['env', 'list', ...args], { env: extra });
+      expect(exitCode).toBe(0);
+      expect(output).not.toContain('\u001b[1m');
+      expect(output).toMatch(/^ID\s+NAME/m);
+    }
+  });
+
+  it('delete asks first, and deletes only on yes', async () => {
+    const [first, second] = sandbox.environments.keys();
+    const declined = await onTerminal(['env', 'delete', first!], { input: 'n\n' });
+    expect(declined.output).toMatch(/Delete environment [0-9a-f-]+\? This cannot be undone\. \[y\/N\]/);
+    expect(declined.exitCode).toBe(2);
+    expect(sandbox.environments.has(first!)).toBe(true);
+    const accepted = await onTerminal(['env', 'delete', second!], { input: 'y\n' });
+    expect(accepted.exitCode).toBe(0);
+    expect(sandbox.environments.has(second!)).toBe(false);
+  });
+
+  it('auth login asks for what is missing, hiding the keys as they are typed', async () => {
+    const configDir = tempDir();
+    const command = `stty cols 200 rows 50 2>/dev/null; exec node ${quote(CIP)} auth login --base-url ${quote(sandbox.url)}`;
+    const child = execa(SCRIPT, ['-qfec', command, '/dev/null'], {
+      env: { PATH: process.env.PATH, HOME: tempDir(), CIP_CONFIG_DIR: configDir, TERM: 'xterm-256color' },
+      extendEnv: false,
+      reject: false,
+      stdin: 'pipe',
+      timeout: 30_000,
+    });
+    // Answer each question only once it is on screen, as a person would (and after echo is off).
+    const answers: [string, string][] = [
+      ['Enterprise id (GUID): ', `${sandbox.keys.enterpriseId}\r`],
+      ['API key (hidden): ', `${sandbox.keys.apiKey}\r`],
+      ['Subscription key (hidden): ', `${sandbox.keys.subscriptionKey}\r`],
+    ];
+    let screen = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      screen += chunk.toString();
+      const next = answers[0];
+      if (next && screen.includes(next[0])) {
+        answers.shift();
+        setTimeout(() => child.stdin!.write(next[1]), 100);
+      }
+    });
+    const result = await child;
+    expect(screen).toContain('https://app.copyl.com/en/itops/secrets');
+    expect(screen).toContain('API key (hidden):');
+    expect(screen).not.toContain(sandbox.keys.apiKey);
+    expect(screen).not.toContain(sandbox.keys.subscriptionKey);
+    expect(result.exitCode).toBe(0);
+    expect(readConfig(configDir)).toMatchObject({ profiles: { default: { apiKey: sandbox.keys.apiKey, subscriptionKey: sandbox.keys.subscriptionKey, enterpriseId: sandbox.keys.enterpriseId } } });
+  });
+});
+
+describe('in a pipe', () => {
+  it('FORCE_COLOR colours a table even in a pipe; nothing else does', async () => {
+    const forced = await cip(['env', 'list', '-o', 'table'], { env: { ...env, FORCE_COLOR: '1' } });
+    expect(forced.stdout).toContain('\u001b[1mID');
+    const plain = await cip(['env', 'list', '-o', 'table'], { env });
+    expect(plain.stdout).not.toContain('\u001b[');
+  });
+
+  it('a table in a pipe is never cut', async () => {
+    const long = 'x'.repeat(300);
+    const wide = await startSandbox({ seed: [{ id: 'one', name: 'wide', description: long }] });
+    try {
+      const result = await cip(['env', 'list', '-o', 'table'], { env: sandboxEnv(wide) });
+      expect(result.stdout).toContain(long);
+    } finally {
+      await wide.close();
+    }
+  });
+
+  it('control characters and ANSI escapes from the server are neutralised in tables', async () => {
+    const hostile = await startSandbox({ seed: [{ id: 'evil', name: 'a\u001b[31mred\u001b]0;pwned\u0007', description: 'line1\nline2' }] });
+    try {
+      const result = await cip(['env', 'list', '-o', 'table'], { env: sandboxEnv(hostile) });
+      expect(result.exitCode).toBe(0);
+      expect(result.stdout).not.toContain('\u001b');
+      expect(result.stdout).not.toContain('\u0007');
+      expect(result.stdout).toContain('a\\u001b[31mred');
+      expect(result.stdout).toContain('line1\\nline2');
+    } finally {
+      await hostile.close();
+    }
+  });
+
+  it('a reader that goes away (| head) ends quietly', async () => {
+    const big = await startSandbox({ seed: 20_000 });
+    try {
+      const result = await execa('bash', ['-o', 'pipefail', '-c', `node ${quote(CIP)} env list -o table | head -n 2`], {
+        env: { PATH: process.env.PATH, HOME: tempDir(), CIP_CONFIG_DIR: tempDir(), ...sandboxEnv(big) },
+        extendEnv: false,
+        reject: false,
+      });
+      expect(String(result.stdout).split('\n')).toHaveLength(2);
+      expect(String(result.stderr)).toBe('');
+      expect(result.exitCode).toBe(0);
+    } finally {
+      await big.close();
+    }
+  });
+});
