@@ -11,6 +11,7 @@ export const EXIT_CODES = [
   { code: 7, name: 'server', meaning: 'server error: 5xx, or a response that is not what the API promises' },
   { code: 8, name: 'network', meaning: 'network error or timeout' },
   { code: 130, name: 'interrupted', meaning: 'interrupted (Ctrl-C)' },
+  { code: 143, name: 'terminated', meaning: 'terminated (SIGTERM)' },
 ] as const;
 
 export type ExitCodeName = (typeof EXIT_CODES)[number]['name'];

@@ -63,7 +63,7 @@ export async function main(): Promise<number> {
   }
   // Ctrl-C and SIGTERM abort what is under way; config writes are atomic renames, so leaving cannot
   // leave a half-written file. A command that does not stop within a moment is ended.
-  const signals = { SIGINT: 130, SIGTERM: 143 } as const;
+  const signals = { SIGINT: exitCode('interrupted'), SIGTERM: exitCode('terminated') };
   for (const [signal, code] of Object.entries(signals)) {
     process.once(signal, () => {
       process.exitCode = code;

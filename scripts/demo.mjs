@@ -1,0 +1,58 @@
+// `npm run demo`: the main job, offline. Starts the sandbox on a free loopback port, logs in to a throw-away
+// profile in a temporary config directory, then creates, lists, updates and deletes an environment, showing
+// each command and what it printed. Everything it made is removed at the end.
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+const root = fileURLToPath(new URL('..', import.meta.url));
+const { startSandbox } = await import(join(root, 'dist', 'sandbox.js'));
+
+const work = mkdtempSync(join(tmpdir(), 'cip-demo-'));
+const sandbox = await startSandbox({ seed: 2 });
+const env = { ...process.env, CIP_CONFIG_DIR: join(work, 'config'), CIP_OUTPUT: 'table', FORCE_COLOR: '0' };
+for (const name of ['CIP_PROFILE', 'CIP_API_KEY', 'CIP_SUBSCRIPTION_KEY', 'CIP_ENTERPRISE_ID', 'CIP_BASE_URL']) delete env[name];
+
+async function cip(...args) {
+  process.stdout.write(`\n$ cip ${args.map((arg) => (/[\s"'{}$]/.test(arg) ? `'${arg}'` : arg)).join(' ')}\n`);
+  try {
+    const { stdout, stderr } = await run(process.execPath, [join(root, 'bin', 'cip.js'), ...args], { env, maxBuffer: 64 << 20 });
+    process.stdout.write(stdout + stderr);
+    return stdout;
+  } catch (error) {
+    process.stdout.write(`${error.stdout ?? ''}${error.stderr ?? ''}`);
+    throw new Error(`cip ${args.join(' ')} exited ${error.code}`);
+  }
+}
+
+let failed = false;
+try {
+  process.stdout.write(`Sandbox API on ${sandbox.url}; profiles go to a temporary directory.\n`);
+  writeFileSync(join(work, 'api-key.txt'), `${sandbox.keys.apiKey}\n`, { mode: 0o600 });
+  writeFileSync(join(work, 'subscription-key.txt'), `${sandbox.keys.subscriptionKey}\n`, { mode: 0o600 });
+  process.chdir(work);
+  await cip('auth', 'login', '--profile', 'demo', '--base-url', sandbox.url, '--enterprise-id', sandbox.keys.enterpriseId,
+    '--api-key-file', 'api-key.txt', '--subscription-key-file', 'subscription-key.txt');
+  await cip('auth', 'status');
+  const created = await cip('env', 'create', '-f', 'name=demo-staging', '-f', 'description=Created by npm run demo', '-F', 'isActive=true', '--json');
+  const { id } = JSON.parse(created);
+  await cip('env', 'list', '--columns', 'id,name,description,isActive');
+  await cip('env', 'update', id, '--data', '{"name":"demo-production","description":"Promoted"}', '-F', 'isActive=false');
+  await cip('env', 'list', '--columns', 'id,name,description,isActive');
+  await cip('env', 'delete', id, '--yes');
+  await cip('env', 'list', '--columns', 'id,name');
+  await cip('auth', 'logout');
+  process.stdout.write('\nDemo finished: the sandbox is stopped and its temporary profile removed.\n');
+} catch (error) {
+  failed = true;
+  process.stderr.write(`demo failed: ${error.message}\n`);
+} finally {
+  await sandbox.close();
+  process.chdir(root);
+  rmSync(work, { recursive: true, force: true });
+}
+process.exitCode = failed ? 1 : 0;

@@ -1,0 +1,78 @@
+// The exit-code contract, pinned: each documented code from a real run, and the table in --help and the
+// README equal to the one in src/errors.ts.
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EXIT_CODES } from '../../src/errors.js';
+import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { ROOT, cip, expectOneErrorLine, sandboxEnv, spawnCip, tempDir } from '../helpers/cli.js';
+
+let sandbox: Sandbox;
+let env: Record<string, string | undefined>;
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ seed: 1 });
+  env = sandboxEnv(sandbox);
+});
+afterAll(() => sandbox.close());
+
+describe('every exit code from a real run', () => {
+  const scenarios: [number, string, () => Promise<{ exitCode: number; stderr: string }>][] = [
+    [0, 'success', () => cip(['env', 'list'], { env })],
+    [2, 'an unknown option', () => cip(['env', 'list', '--nope'], { env })],
+    [2, 'bad JSON', () => cip(['env', 'create', '--data', '{'], { env })],
+    [2, 'a bad GUID', () => cip(['env', 'list'], { env: { ...env, CIP_ENTERPRISE_ID: 'x' } })],
+    [2, 'a missing confirmation', () => cip(['env', 'delete', 'x'], { env })],
+    [3, 'no credentials', () => cip(['env', 'list'], {})],
+    [3, 'a 401', () => cip(['env', 'list'], { env: { ...env, CIP_API_KEY: 'bad-key-1234567890' } })],
+    [4, 'a 403', () => cip(['env', 'delete', 'x', '-y'], { env: { ...env, CIP_API_KEY: sandbox.keys.readOnlyApiKey } })],
+    [5, 'a 404', () => cip(['env', 'delete', 'x', '-y'], { env })],
+    [6, 'a 400', () => cip(['env', 'create', '-F', 'name=42'], { env })],
+    [7, 'a 500', () => {
+      sandbox.inject({ fault: { kind: 'status', status: 500 }, method: 'POST' });
+      return cip(['env', 'create', '-f', 'name=x'], { env });
+    }],
+    [8, 'a refused connection', () => cip(['env', 'create', '-f', 'name=x'], { env: { ...env, CIP_BASE_URL: 'http://127.0.0.1:1/ms' } })],
+  ];
+  for (const [code, what, run] of scenarios) {
+    it(`${code}: ${what}`, async () => {
+      const result = await run();
+      expect(result.exitCode).toBe(code);
+      if (code === 0) expect(result.stderr).toBe('');
+      else expectOneErrorLine(result.stderr);
+    });
+  }
+
+  for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
+    it(`${code}: ${signal} during a request ends the run at once, without a stack trace or a config write`, async () => {
+      sandbox.reset();
+      sandbox.inject({ fault: { kind: 'delay', ms: 20_000 } });
+      const configDir = tempDir();
+      const child = spawnCip(['env', 'list'], { env, configDir });
+      while (sandbox.requests.length === 0) await new Promise((resolve) => setTimeout(resolve, 20));
+      child.kill(signal);
+      const result = await child;
+      expect(result.exitCode).toBe(code);
+      expect(String(result.stderr)).not.toMatch(/^\s+at /m);
+      expect(String(result.stdout)).toBe('');
+      expect(readdirSync(configDir)).toEqual([]);
+      sandbox.clearFaults();
+    });
+  }
+
+  it('1 is kept for bugs; --help, the README and errors.ts agree on the whole table', async () => {
+    const help = await cip(['--help']);
+    expect(help.exitCode).toBe(0);
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    for (const { code, meaning } of EXIT_CODES) {
+      expect(help.stdout).toMatch(new RegExp(`^\\s+${code}  ${escape(meaning)}$`, 'm'));
+      expect(readme).toMatch(new RegExp(`^\\| ${code} \\| ${escape(meaning)} \\|$`, 'm'));
+    }
+    expect(EXIT_CODES.map(({ code }) => code)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 130, 143]);
+  });
+});
+
+function escape(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
