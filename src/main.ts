@@ -1,6 +1,6 @@
 // The only module that touches process.*: it builds the context from the real streams and environment,
 // runs the program and maps whatever happened to one exit code.
-import { Context, type IO } from './context.js';
+import { Context, isTruthyEnv, type IO } from './context.js';
 import { CipError, InterruptedError, exitCode } from './errors.js';
 import { VERSION } from './version.js';
 
@@ -28,7 +28,7 @@ function report(error: unknown, ctx: Context): number {
     return error.exitCode === 0 ? 0 : exitCode('usage');
   }
   if (ctx.signal.aborted || error instanceof InterruptedError) return exitCode('interrupted');
-  const debug = Boolean(ctx.env.CIP_DEBUG);
+  const debug = isTruthyEnv(ctx.env.CIP_DEBUG);
   if (error instanceof CipError) {
     const hint = error.hint ? ` (${error.hint})` : '';
     ctx.io.stderr.write(`error: ${error.message}${hint}\n`);

@@ -4,6 +4,7 @@ import { Argument, Command, CommanderError, InvalidArgumentError, Option } from 
 import type { Context, GlobalOptions } from './context.js';
 import { EXIT_CODES } from './errors.js';
 import { DEFAULT_BASE_URL, SECRETS_URL } from './config/validate.js';
+import type { FieldAssignment } from './commands/env/payload.js';
 
 export const OUTPUT_FORMATS = ['table', 'json'] as const;
 export const SHELLS = ['bash', 'zsh', 'fish'] as const;
@@ -28,9 +29,6 @@ function parseCount(value: string): number {
   return count;
 }
 
-function collect(value: string, previous: string[]): string[] {
-  return [...previous, value];
-}
 
 function parseColumns(value: string): string[] {
   const columns = value.split(',').map((column) => column.trim()).filter(Boolean);
@@ -149,12 +147,22 @@ Examples:
   cip env list --columns id,name,type
   cip env list --json | jq -r '.[].id'`)
     .action(lazy(ctx, () => import('./commands/env/list.js'), 'list'));
-  const payloadOptions = (command: Command) =>
-    command
+  const payloadOptions = (command: Command) => {
+    // -F and -f apply in the order given, so both collect into one list (the `fields` option).
+    const fields: FieldAssignment[] = [];
+    const add = (raw: boolean) => (text: string) => {
+      fields.push({ raw, text });
+      return fields;
+    };
+    return command
       .option('--data <json>', 'the payload as a JSON object')
       .option('--file <path>', "read the payload from a JSON file ('-' for stdin)")
-      .option('-F, --field <key=value>', 'set a typed field (repeatable)', collect, [])
-      .option('-f, --raw-field <key=value>', 'set a string field (repeatable)', collect, []);
+      .addOption(new Option('-F, --field <key=value>', 'set a typed field (repeatable)').argParser(add(false)))
+      .addOption(new Option('-f, --raw-field <key=value>', 'set a string field (repeatable)').argParser(add(true)))
+      .hook('preAction', (_command, action) => {
+        action.setOptionValue('fields', fields);
+      });
+  };
   payloadOptions(env.command('create').description('create an environment'))
     .addHelpText('after', `${PAYLOAD_HELP}
 

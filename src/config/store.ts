@@ -80,6 +80,11 @@ export function openProfileStore(dir: string): ProfileStore {
       configFileMode: 0o600,
       accessPropertiesByDotNotation: false,
       clearInvalidConfig: false,
+      // conf would turn a top-level array or string into an object and then write that back.
+      deserialize: (text: string) => {
+        const value: unknown = JSON.parse(text);
+        return checkShape(value, path) as unknown as Record<string, unknown>;
+      },
     });
   } catch (error) {
     throw describeFailure(error, path);

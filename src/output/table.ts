@@ -47,7 +47,11 @@ export function layoutColumns(natural: readonly number[], maxWidth: number | und
   for (const index of shown) {
     if (index !== protectedIndex) widths[index] = Math.min(widths[index]!, Math.max(SOFT_MAX_COLUMN, 0));
   }
-  while (total() > maxWidth && shown.length > 2) {
+  const minimal = () =>
+    shown.reduce((sum, index) => sum + (index === protectedIndex ? widths[index]! : Math.min(widths[index]!, MIN_COLUMN)), 0)
+    + GAP * Math.max(0, shown.length - 1);
+  // Hide from the right; keep a second column while it fits at its narrowest.
+  while (total() > maxWidth && shown.length > 1 && (shown.length > 2 || minimal() > maxWidth)) {
     const last = [...shown].reverse().find((index) => index !== protectedIndex)!;
     shown = shown.filter((index) => index !== last);
   }
@@ -82,15 +86,11 @@ export function renderTable(headers: readonly string[], rows: readonly string[][
     }),
   );
   const { shown, widths } = layoutColumns(natural, options.maxWidth, options.protectedIndex ?? 0);
-  const last = shown.length - 1;
   const line = (cells: readonly string[], known?: number[]) =>
     shown
-      .map((index, position) => {
-        const cell = cells[index] ?? '';
-        const fitted = fitWidth(cell, widths[index]!, known?.[index]);
-        return position === last ? fitted.trimEnd() : fitted;
-      })
-      .join(' '.repeat(GAP));
+      .map((index) => fitWidth(cells[index] ?? '', widths[index]!, known?.[index]))
+      .join(' '.repeat(GAP))
+      .trimEnd();
   const style = options.styleHeader ?? ((text: string) => text);
   const lines = [style(line(headers))];
   for (let index = 0; index < rows.length; index++) lines.push(line(rows[index]!, cellWidths[index]));

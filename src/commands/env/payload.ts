@@ -3,11 +3,16 @@
 import { UsageError } from '../../errors.js';
 import { printable } from '../../text/sanitize.js';
 
+/** One --field (typed) or --raw-field (string) assignment, in command-line order. */
+export interface FieldAssignment {
+  raw: boolean;
+  text: string;
+}
+
 export interface PayloadOptions {
   data?: string;
   file?: string;
-  field?: string[];
-  rawField?: string[];
+  fields?: FieldAssignment[];
 }
 
 export type ReadSource = (path: string) => Promise<string>;
@@ -57,9 +62,8 @@ export function typedValue(raw: string, key: string): unknown {
 }
 
 export async function buildPayload(options: PayloadOptions, readSource: ReadSource): Promise<Record<string, unknown>> {
-  const fields = options.field ?? [];
-  const rawFields = options.rawField ?? [];
-  if (options.data === undefined && options.file === undefined && !fields.length && !rawFields.length) {
+  const fields = options.fields ?? [];
+  if (options.data === undefined && options.file === undefined && !fields.length) {
     throw new UsageError('nothing to send: give --data, --file, --field or --raw-field');
   }
   const payload: Record<string, unknown> = {};
@@ -69,13 +73,10 @@ export async function buildPayload(options: PayloadOptions, readSource: ReadSour
   }
   if (options.data !== undefined) Object.assign(payload, parseObject(options.data, '--data'));
   // Parse every assignment before applying any, so one bad value stops the whole command.
-  const assignments = [
-    ...fields.map((field) => {
-      const [key, raw] = splitAssignment(field, '--field');
-      return [key, typedValue(raw, key)] as const;
-    }),
-    ...rawFields.map((field) => splitAssignment(field, '--raw-field')),
-  ];
+  const assignments = fields.map(({ raw, text }) => {
+    const [key, value] = splitAssignment(text, raw ? '--raw-field' : '--field');
+    return [key, raw ? value : typedValue(value, key)] as const;
+  });
   for (const [key, value] of assignments) payload[key] = value;
   return payload;
 }

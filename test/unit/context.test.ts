@@ -1,0 +1,272 @@
+import { describe, it, expect } from 'vitest';
+import { PassThrough, Writable } from 'node:stream';
+import { Context, DEFAULT_GLOBALS, type Env, type GlobalOptions, type IO } from '../../src/context.js';
+import { run } from '../../src/main.js';
+import { EXIT_CODES, apiErrorKind, exitCode, CipError, UsageError } from '../../src/errors.js';
+import { startSandbox } from '../../src/sandbox/index.js';
+
+interface TTYs {
+  stdout?: boolean;
+  stderr?: boolean;
+  stdin?: boolean;
+}
+
+function makeIO(ttys: TTYs = {}, stdout: Writable = new PassThrough()): IO & { stdout: Writable; stderr: PassThrough } {
+  return {
+    stdout,
+    stderr: new PassThrough(),
+    stdin: new PassThrough(),
+    stdoutIsTTY: ttys.stdout ?? false,
+    stderrIsTTY: ttys.stderr ?? false,
+    stdinIsTTY: ttys.stdin ?? false,
+    columns: ttys.stdout ? 100 : undefined,
+  };
+}
+
+function makeContext(env: Env = {}, globals: Partial<GlobalOptions> = {}, ttys: TTYs = {}): Context {
+  const ctx = new Context(makeIO(ttys), env, '0.0.0');
+  ctx.globals = { ...DEFAULT_GLOBALS, ...globals };
+  return ctx;
+}
+
+const ALL_TTY: TTYs = { stdout: true, stderr: true, stdin: true };
+
+function read(stream: PassThrough | Writable): string {
+  const chunk = (stream as PassThrough).read() as Buffer | string | null;
+  return chunk === null ? '' : chunk.toString();
+}
+
+describe('Context.outputFormat', () => {
+  it.each([
+    ['--json', {}, { json: true }, {}, 'json'],
+    ['--json over -o table', {}, { json: true, output: 'table' }, ALL_TTY, 'json'],
+    ['-o table in a pipe', {}, { output: 'table' }, {}, 'table'],
+    ['-o json at a terminal', {}, { output: 'json' }, ALL_TTY, 'json'],
+    ['-o over CIP_OUTPUT', { CIP_OUTPUT: 'json' }, { output: 'table' }, {}, 'table'],
+    ['CIP_OUTPUT=table in a pipe', { CIP_OUTPUT: 'table' }, {}, {}, 'table'],
+    ['CIP_OUTPUT=json at a terminal', { CIP_OUTPUT: 'json' }, {}, ALL_TTY, 'json'],
+    ['CIP_OUTPUT in capitals with spaces', { CIP_OUTPUT: ' JSON ' }, {}, ALL_TTY, 'json'],
+    ['an empty CIP_OUTPUT', { CIP_OUTPUT: '' }, {}, ALL_TTY, 'table'],
+    ['a terminal', {}, {}, ALL_TTY, 'table'],
+    ['stdout a terminal, stderr not', {}, {}, { stdout: true }, 'table'],
+    ['a pipe', {}, {}, {}, 'json'],
+    ['stdout piped, stderr a terminal', {}, {}, { stderr: true, stdin: true }, 'json'],
+  ] as const)('%s → %s', (_name, env, globals, ttys, expected) => {
+    expect(makeContext(env, globals as Partial<GlobalOptions>, ttys).outputFormat).toBe(expected);
+  });
+
+  it.each([['yaml'], ['csv'], ['tables']])('refuses CIP_OUTPUT=%s with exit code 2, naming the variable', (value) => {
+    const ctx = makeContext({ CIP_OUTPUT: value }, {}, ALL_TTY);
+    let caught: unknown;
+    try {
+      void ctx.outputFormat;
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(UsageError);
+    expect((caught as CipError).exitCode).toBe(2);
+    expect((caught as CipError).message).toContain('CIP_OUTPUT');
+    expect((caught as CipError).message).toContain(value);
+  });
+
+  it('does not look at a bad CIP_OUTPUT when a flag decides', () => {
+    expect(makeContext({ CIP_OUTPUT: 'yaml' }, { json: true }).outputFormat).toBe('json');
+    expect(makeContext({ CIP_OUTPUT: 'yaml' }, { output: 'table' }).outputFormat).toBe('table');
+  });
+});
+
+describe('Context.colorLevel', () => {
+  it.each([
+    ['a plain terminal', {}, {}, true, 2],
+    ['a truecolor terminal', { COLORTERM: 'truecolor' }, {}, true, 3],
+    ['a pipe', {}, {}, false, 0],
+    ['NO_COLOR', { NO_COLOR: '1' }, {}, true, 0],
+    ['NO_COLOR with any value', { NO_COLOR: 'no' }, {}, true, 0],
+    ['an empty NO_COLOR (ignored)', { NO_COLOR: '' }, {}, true, 2],
+    ['--no-color', {}, { color: false }, true, 0],
+    ['CI', { CI: 'true' }, {}, true, 0],
+    ['CI=1', { CI: '1' }, {}, true, 0],
+    ['CI=false (ignored)', { CI: 'false' }, {}, true, 2],
+    ['CI=0 (ignored)', { CI: '0' }, {}, true, 2],
+    ['--quiet', {}, { quiet: true }, true, 0],
+    ['TERM=dumb', { TERM: 'dumb' }, {}, true, 0],
+    ['FORCE_COLOR=1 in a pipe', { FORCE_COLOR: '1' }, {}, false, 1],
+    ['FORCE_COLOR=2 over NO_COLOR', { FORCE_COLOR: '2', NO_COLOR: '1' }, {}, false, 2],
+    ['FORCE_COLOR=3 over CI', { FORCE_COLOR: '3', CI: 'true' }, {}, false, 3],
+    ['FORCE_COLOR over --no-color and --quiet', { FORCE_COLOR: '1' }, { color: false, quiet: true }, false, 1],
+    ['FORCE_COLOR=true', { FORCE_COLOR: 'true' }, {}, false, 1],
+    ['FORCE_COLOR=0 at a terminal', { FORCE_COLOR: '0' }, {}, true, 0],
+    ['FORCE_COLOR=false at a terminal', { FORCE_COLOR: 'false' }, {}, true, 0],
+    ['an empty FORCE_COLOR (ignored)', { FORCE_COLOR: '' }, {}, true, 2],
+  ] as const)('%s → %i', (_name, env, globals, isTTY, expected) => {
+    expect(makeContext(env, globals as Partial<GlobalOptions>).colorLevel(isTTY)).toBe(expected);
+  });
+});
+
+describe('Context.canPrompt and spinnerEnabled', () => {
+  it('both on at a terminal with table output', () => {
+    const ctx = makeContext({}, {}, ALL_TTY);
+    expect(ctx.canPrompt).toBe(true);
+    expect(ctx.spinnerEnabled).toBe(true);
+  });
+
+  it.each([
+    ['CI', { CI: 'true' }, {}, ALL_TTY],
+    ['--quiet', {}, { quiet: true }, ALL_TTY],
+    ['stdin not a terminal', {}, {}, { stdout: true, stderr: true, stdin: false }],
+    ['stderr not a terminal', {}, {}, { stdout: true, stderr: false, stdin: true }],
+    ['no terminal at all', {}, {}, {}],
+  ] as const)('canPrompt is false under %s', (_name, env, globals, ttys) => {
+    expect(makeContext(env, globals as Partial<GlobalOptions>, ttys).canPrompt).toBe(false);
+  });
+
+  it.each([
+    ['CI', { CI: '1' }, {}, ALL_TTY],
+    ['--quiet', {}, { quiet: true }, ALL_TTY],
+    ['--json', {}, { json: true }, ALL_TTY],
+    ['-o json', {}, { output: 'json' }, ALL_TTY],
+    ['CIP_OUTPUT=json', { CIP_OUTPUT: 'json' }, {}, ALL_TTY],
+    ['stdout piped (json output)', {}, {}, { stdout: false, stderr: true, stdin: true }],
+    ['stderr not a terminal', {}, {}, { stdout: true, stderr: false, stdin: true }],
+    ['TERM=dumb', { TERM: 'dumb' }, {}, ALL_TTY],
+    ['no terminal at all', {}, {}, {}],
+  ] as const)('spinnerEnabled is false under %s', (_name, env, globals, ttys) => {
+    expect(makeContext(env, globals as Partial<GlobalOptions>, ttys).spinnerEnabled).toBe(false);
+  });
+});
+
+describe('run (in process)', () => {
+  it('prints the version on stdout for --version and -V, exit 0', async () => {
+    for (const flag of ['--version', '-V']) {
+      const io = makeIO();
+      const ctx = new Context(io, {}, '9.8.7');
+      expect(await run([flag], ctx)).toBe(0);
+      expect(read(io.stdout)).toBe('9.8.7\n');
+      expect(read(io.stderr)).toBe('');
+    }
+  });
+
+  it.each([
+    [['--bogus']],
+    [['env', 'list', '--bogus']],
+    [['env', 'frobnicate']],
+    [['nosuchcommand']],
+    [['--output', 'yaml', 'env', 'list']],
+    [['--timeout', 'soon', 'env', 'list']],
+  ])('%j → exit 2 with one error: line on stderr and nothing on stdout', async (argv) => {
+    const io = makeIO();
+    const ctx = new Context(io, {}, '0.0.0');
+    expect(await run(argv, ctx)).toBe(2);
+    const stderr = read(io.stderr);
+    const lines = stderr.replace(/\n$/, '').split('\n');
+    expect(lines, stderr).toHaveLength(1);
+    expect(lines[0]).toMatch(/^error: /);
+    expect(read(io.stdout)).toBe('');
+  });
+
+  it('a CipError becomes its exit code and one error: line with its hint', async () => {
+    const io = makeIO();
+    const ctx = new Context(io, { CIP_CONFIG_DIR: '/nonexistent/cip-unit-test' }, '0.0.0');
+    // no credentials anywhere
+    expect(await run(['env', 'list'], ctx)).toBe(3);
+    const stderr = read(io.stderr);
+    expect(stderr).toMatch(/^error: [^\n]+\n$/);
+    expect(stderr).toContain('cip auth login');
+  });
+
+  const throwingStdout = () =>
+    Object.assign(new Writable(), {
+      write: (): boolean => {
+        throw new Error('boom');
+      },
+    });
+
+  const stackLines = (text: string) => text.split('\n').filter((line) => /^\s+at /.test(line));
+
+  it('reports an unexpected failure as exit 1 and one line, without a stack', async () => {
+    const io = makeIO({}, throwingStdout());
+    const ctx = new Context(io, {}, '0.0.0');
+    expect(await run(['--version'], ctx)).toBe(1);
+    const stderr = read(io.stderr);
+    expect(stderr).toMatch(/^error: unexpected failure[^\n]*\n$/);
+    expect(stderr).toContain('boom');
+    expect(stderr).toContain('CIP_DEBUG');
+    expect(stackLines(stderr)).toStrictEqual([]);
+  });
+
+  it('adds the stack under CIP_DEBUG=1', async () => {
+    const io = makeIO({}, throwingStdout());
+    const ctx = new Context(io, { CIP_DEBUG: '1' }, '0.0.0');
+    expect(await run(['--version'], ctx)).toBe(1);
+    const stderr = read(io.stderr);
+    expect(stderr.split('\n')[0]).toMatch(/^error: unexpected failure/);
+    expect(stackLines(stderr).length).toBeGreaterThan(0);
+  });
+
+  it.each([['0'], ['false'], ['']])('shows no stack with CIP_DEBUG=%j', async (value) => {
+    const io = makeIO({}, throwingStdout());
+    const ctx = new Context(io, { CIP_DEBUG: value }, '0.0.0');
+    expect(await run(['--version'], ctx)).toBe(1);
+    expect(stackLines(read(io.stderr))).toStrictEqual([]);
+  });
+
+  it('reports a failure while writing env list output as exit 1, one line, no stack', async () => {
+    const sandbox = await startSandbox({ seed: 2 });
+    try {
+      const io = makeIO({}, throwingStdout());
+      const ctx = new Context(
+        io,
+        {
+          CIP_API_KEY: sandbox.keys.apiKey,
+          CIP_SUBSCRIPTION_KEY: sandbox.keys.subscriptionKey,
+          CIP_ENTERPRISE_ID: sandbox.keys.enterpriseId,
+          CIP_CONFIG_DIR: '/nonexistent/cip-unit-test',
+        },
+        '0.0.0',
+      );
+      expect(await run(['--base-url', sandbox.url, 'env', 'list'], ctx)).toBe(1);
+      const stderr = read(io.stderr);
+      expect(stderr).toMatch(/^error: unexpected failure[^\n]*\n$/);
+      expect(stackLines(stderr)).toStrictEqual([]);
+      expect(sandbox.requests.map((request) => request.method)).toStrictEqual(['GET']);
+    } finally {
+      await sandbox.close();
+    }
+  });
+});
+
+describe('errors', () => {
+  it('pins the exit codes, in order', () => {
+    expect(EXIT_CODES.map((row) => row.code)).toStrictEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 130, 143]);
+    expect(EXIT_CODES.map((row) => row.name)).toStrictEqual([
+      'ok',
+      'unexpected',
+      'usage',
+      'auth',
+      'forbidden',
+      'not-found',
+      'rejected',
+      'server',
+      'network',
+      'interrupted',
+      'terminated',
+    ]);
+    for (const row of EXIT_CODES) expect(exitCode(row.name)).toBe(row.code);
+  });
+
+  it.each([
+    [401, 'auth', 3],
+    [403, 'forbidden', 4],
+    [404, 'not-found', 5],
+    [400, 'rejected', 6],
+    [409, 'rejected', 6],
+    [422, 'rejected', 6],
+    [429, 'rejected', 6],
+    [500, 'server', 7],
+    [502, 'server', 7],
+    [503, 'server', 7],
+  ] as const)('apiErrorKind(%i) is %s (exit %i)', (status, kind, code) => {
+    expect(apiErrorKind(status)).toBe(kind);
+    expect(exitCode(apiErrorKind(status))).toBe(code);
+  });
+});

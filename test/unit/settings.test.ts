@@ -1,0 +1,408 @@
+import { describe, it, expect, beforeEach, afterEach } from 'vitest';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { Context, DEFAULT_GLOBALS, type Env, type GlobalOptions, type IO } from '../../src/context.js';
+import { resolveSettings } from '../../src/config/settings.js';
+import { openProfileStore, type Profile } from '../../src/config/store.js';
+import { DEFAULT_BASE_URL } from '../../src/config/validate.js';
+import { AuthError, CipError, ConfigError, UsageError } from '../../src/errors.js';
+
+const GUID_A = '3f2b8c1e-9a4d-4e6f-8b7a-1c2d3e4f5a6b';
+const GUID_B = '0b7e4c52-3d1f-4a8e-9c6b-2f5d8e1a7c34';
+const GUID_C = 'aaaaaaaa-bbbb-4ccc-8ddd-eeeeeeeeeeee';
+const GUID_D = '11111111-2222-4333-8444-555555555555';
+
+const POSIX = process.platform !== 'win32';
+
+let dir: string;
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'cip-settings-'));
+});
+
+afterEach(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function makeIO(): IO {
+  return {
+    stdout: new PassThrough(),
+    stderr: new PassThrough(),
+    stdin: new PassThrough(),
+    stdoutIsTTY: false,
+    stderrIsTTY: false,
+    stdinIsTTY: false,
+    columns: undefined,
+  };
+}
+
+function makeContext(env: Env = {}, globals: Partial<GlobalOptions> = {}): Context {
+  const ctx = new Context(makeIO(), { CIP_CONFIG_DIR: dir, ...env }, '0.0.0');
+  ctx.globals = { ...DEFAULT_GLOBALS, ...globals };
+  return ctx;
+}
+
+const configPath = () => join(dir, 'config.json');
+
+function writeConfig(data: unknown): void {
+  writeFileSync(configPath(), typeof data === 'string' ? data : JSON.stringify(data, null, 2), { mode: 0o600 });
+}
+
+const profileA: Profile = { baseUrl: 'https://profile-a.example.com/ms', enterpriseId: GUID_A, apiKey: 'profile-a-api', subscriptionKey: 'profile-a-sub' };
+const profileB: Profile = { baseUrl: 'https://profile-b.example.com/ms', enterpriseId: GUID_B, apiKey: 'profile-b-api', subscriptionKey: 'profile-b-sub' };
+const defaultProfile: Profile = { enterpriseId: GUID_C, apiKey: 'default-api', subscriptionKey: 'default-sub' };
+
+const envCredentials = { CIP_API_KEY: 'env-api', CIP_SUBSCRIPTION_KEY: 'env-sub', CIP_ENTERPRISE_ID: GUID_D };
+
+async function failure(promise: Promise<unknown>): Promise<CipError> {
+  let caught: unknown;
+  try {
+    await promise;
+  } catch (error) {
+    caught = error;
+  }
+  expect(caught, 'expected a CipError').toBeInstanceOf(CipError);
+  return caught as CipError;
+}
+
+const said = (error: CipError) => `${error.message} ${error.hint ?? ''}`;
+
+describe('resolveSettings: precedence flag > environment > profile > default', () => {
+  beforeEach(() => writeConfig({ activeProfile: 'a', profiles: { a: profileA } }));
+
+  it.each([
+    ['the flag', { baseUrl: 'https://flag.example.com/ms/' }, { CIP_BASE_URL: 'https://env.example.com/ms' }, 'https://flag.example.com/ms'],
+    ['the environment', {}, { CIP_BASE_URL: 'https://env.example.com/ms/' }, 'https://env.example.com/ms'],
+    ['the profile', {}, {}, 'https://profile-a.example.com/ms'],
+    ['a blank flag falls through to the environment', { baseUrl: '  ' }, { CIP_BASE_URL: 'https://env.example.com/ms' }, 'https://env.example.com/ms'],
+    ['a blank environment value falls through to the profile', {}, { CIP_BASE_URL: '' }, 'https://profile-a.example.com/ms'],
+  ])('base URL from %s', async (_name, globals, env, expected) => {
+    const settings = await resolveSettings(makeContext(env, globals));
+    expect(settings.baseUrl).toBe(expected);
+    expect(settings.profile).toBe('a');
+  });
+
+  it('base URL defaults when the profile has none', async () => {
+    writeConfig({ activeProfile: 'd', profiles: { d: defaultProfile } });
+    expect((await resolveSettings(makeContext())).baseUrl).toBe(DEFAULT_BASE_URL);
+    expect(DEFAULT_BASE_URL).toBe('https://api.copyl.com/ms');
+  });
+
+  it('base URL defaults when only the environment gives credentials', async () => {
+    rmSync(configPath());
+    expect((await resolveSettings(makeContext(envCredentials))).baseUrl).toBe(DEFAULT_BASE_URL);
+  });
+
+  it.each([
+    ['the flag', { enterpriseId: GUID_C }, { CIP_ENTERPRISE_ID: GUID_D }, GUID_C],
+    ['the environment', {}, { CIP_ENTERPRISE_ID: GUID_D }, GUID_D],
+    ['the profile', {}, {}, GUID_A],
+    ['the environment, trimmed', {}, { CIP_ENTERPRISE_ID: ` ${GUID_D}\n` }, GUID_D],
+  ])('enterprise id from %s', async (_name, globals, env, expected) => {
+    expect((await resolveSettings(makeContext(env, globals))).enterpriseId).toBe(expected);
+  });
+
+  it.each([
+    ['the environment', { CIP_API_KEY: 'env-api' }, 'env-api'],
+    ['the profile', {}, 'profile-a-api'],
+    ['the profile when the environment value is blank', { CIP_API_KEY: ' ' }, 'profile-a-api'],
+  ])('API key from %s', async (_name, env, expected) => {
+    const settings = await resolveSettings(makeContext(env));
+    expect(settings.apiKey).toBe(expected);
+    expect(settings.subscriptionKey).toBe('profile-a-sub');
+  });
+
+  it.each([
+    ['the environment', { CIP_SUBSCRIPTION_KEY: 'env-sub' }, 'env-sub'],
+    ['the profile', {}, 'profile-a-sub'],
+  ])('subscription key from %s', async (_name, env, expected) => {
+    const settings = await resolveSettings(makeContext(env));
+    expect(settings.subscriptionKey).toBe(expected);
+    expect(settings.apiKey).toBe('profile-a-api');
+  });
+
+  it('mixes sources value by value', async () => {
+    const settings = await resolveSettings(
+      makeContext({ CIP_SUBSCRIPTION_KEY: 'env-sub', CIP_BASE_URL: 'https://env.example.com/ms' }, { enterpriseId: GUID_C }),
+    );
+    expect(settings).toStrictEqual({
+      profile: 'a',
+      baseUrl: 'https://env.example.com/ms',
+      enterpriseId: GUID_C,
+      apiKey: 'profile-a-api',
+      subscriptionKey: 'env-sub',
+    });
+  });
+
+  it('takes everything from the environment when all three credentials are there', async () => {
+    const settings = await resolveSettings(makeContext(envCredentials));
+    expect(settings).toMatchObject({ apiKey: 'env-api', subscriptionKey: 'env-sub', enterpriseId: GUID_D });
+  });
+});
+
+describe('resolveSettings: which profile', () => {
+  beforeEach(() =>
+    writeConfig({ activeProfile: 'a', profiles: { a: profileA, b: profileB, default: defaultProfile } }),
+  );
+
+  it.each([
+    ['--profile', { CIP_PROFILE: 'default' }, { profile: 'b' }, 'b', 'profile-b-api'],
+    ['CIP_PROFILE', { CIP_PROFILE: 'b' }, {}, 'b', 'profile-b-api'],
+    ['the active profile', {}, {}, 'a', 'profile-a-api'],
+  ])('uses %s', async (_name, env, globals, profile, apiKey) => {
+    const settings = await resolveSettings(makeContext(env, globals));
+    expect(settings.profile).toBe(profile);
+    expect(settings.apiKey).toBe(apiKey);
+  });
+
+  it("falls back to 'default' without an active profile", async () => {
+    writeConfig({ profiles: { a: profileA, default: defaultProfile } });
+    const settings = await resolveSettings(makeContext());
+    expect(settings.profile).toBe('default');
+    expect(settings.apiKey).toBe('default-api');
+  });
+
+  it("falls back to 'default' when the active profile no longer exists", async () => {
+    writeConfig({ activeProfile: 'gone', profiles: { a: profileA, default: defaultProfile } });
+    expect((await resolveSettings(makeContext())).profile).toBe('default');
+  });
+
+  it('reads a named profile even when the environment holds every credential', async () => {
+    const settings = await resolveSettings(makeContext({ ...envCredentials, CIP_PROFILE: 'b' }));
+    expect(settings.profile).toBe('b');
+    // environment values still win over the profile's
+    expect(settings.apiKey).toBe('env-api');
+    expect(settings.baseUrl).toBe('https://profile-b.example.com/ms');
+  });
+
+  it.each([
+    ['--profile', {}, { profile: 'nope' }],
+    ['CIP_PROFILE', { CIP_PROFILE: 'nope' }, {}],
+  ])('refuses an unknown profile named by %s, listing the known ones', async (_name, env, globals) => {
+    const error = await failure(resolveSettings(makeContext(env, globals)));
+    expect(error).toBeInstanceOf(UsageError);
+    expect(error.exitCode).toBe(2);
+    expect(error.message).toContain("'nope'");
+    for (const name of ['a', 'b', 'default']) expect(said(error)).toContain(name);
+  });
+
+  it('refuses an unknown profile when none exist, saying how to create it', async () => {
+    rmSync(configPath());
+    const error = await failure(resolveSettings(makeContext({}, { profile: 'nope' })));
+    expect(error.exitCode).toBe(2);
+    expect(said(error)).toContain('cip auth login');
+  });
+});
+
+describe('resolveSettings: missing or bad credentials', () => {
+  it('fails with exit code 3 when there are no credentials at all', async () => {
+    const error = await failure(resolveSettings(makeContext()));
+    expect(error).toBeInstanceOf(AuthError);
+    expect(error.exitCode).toBe(3);
+    expect(said(error)).toContain('cip auth login');
+  });
+
+  it('fails with exit code 3 when the store has profiles but none is active or default', async () => {
+    writeConfig({ profiles: { a: profileA } });
+    const error = await failure(resolveSettings(makeContext()));
+    expect(error.exitCode).toBe(3);
+  });
+
+  it.each([
+    [{ CIP_API_KEY: 'k' }, ['subscription key', 'enterprise id'], ['API key']],
+    [{ CIP_API_KEY: 'k', CIP_SUBSCRIPTION_KEY: 's' }, ['enterprise id', 'CIP_ENTERPRISE_ID'], ['API key', 'subscription key']],
+    [{ CIP_SUBSCRIPTION_KEY: 's', CIP_ENTERPRISE_ID: GUID_A }, ['API key', 'CIP_API_KEY'], ['subscription key', 'enterprise id']],
+  ])('fails with exit code 3 naming what is missing from %j', async (env, missing, present) => {
+    const error = await failure(resolveSettings(makeContext(env)));
+    expect(error).toBeInstanceOf(AuthError);
+    expect(error.exitCode).toBe(3);
+    for (const what of missing) expect(error.message).toContain(what);
+    for (const what of present) expect(error.message).not.toContain(what);
+  });
+
+  it('names the profile a partial credential set came from', async () => {
+    writeConfig({ activeProfile: 'a', profiles: { a: { ...profileA, apiKey: '' } } });
+    const error = await failure(resolveSettings(makeContext()));
+    expect(error.exitCode).toBe(3);
+    expect(error.message).toContain('API key');
+    expect(error.message).toContain("'a'");
+  });
+
+  it.each([
+    ['CIP_ENTERPRISE_ID', { ...envCredentials, CIP_ENTERPRISE_ID: 'not-a-guid' }, {}],
+    ['CIP_ENTERPRISE_ID', { ...envCredentials, CIP_ENTERPRISE_ID: `{${GUID_A}}` }, {}],
+    ['--enterprise-id', envCredentials, { enterpriseId: '1234' }],
+  ])('fails with exit code 2 for a bad GUID from %s', async (source, env, globals) => {
+    const error = await failure(resolveSettings(makeContext(env, globals)));
+    expect(error).toBeInstanceOf(UsageError);
+    expect(error.exitCode).toBe(2);
+    expect(error.message).toContain(source);
+  });
+
+  it('fails with exit code 2 for a bad GUID stored in a profile, naming the profile', async () => {
+    writeConfig({ activeProfile: 'a', profiles: { a: { ...profileA, enterpriseId: 'oops' } } });
+    const error = await failure(resolveSettings(makeContext()));
+    expect(error.exitCode).toBe(2);
+    expect(error.message).toContain("'a'");
+  });
+
+  it.each([
+    [{ CIP_BASE_URL: 'http://api.example.com/ms' }, 'CIP_BASE_URL'],
+    [{ CIP_BASE_URL: 'ftp://x' }, 'CIP_BASE_URL'],
+  ])('fails with exit code 2 for a refused base URL %j', async (env, source) => {
+    const error = await failure(resolveSettings(makeContext({ ...envCredentials, ...env })));
+    expect(error.exitCode).toBe(2);
+    expect(error.message).toContain(source);
+  });
+
+  it('allows http to another host with CIP_ALLOW_HTTP=1', async () => {
+    const settings = await resolveSettings(makeContext({ ...envCredentials, CIP_BASE_URL: 'http://api.example.com/ms', CIP_ALLOW_HTTP: '1' }));
+    expect(settings.baseUrl).toBe('http://api.example.com/ms');
+  });
+});
+
+describe('resolveSettings: a corrupted config file', () => {
+  beforeEach(() => writeConfig('{not json'));
+
+  it('is not read when the environment holds every credential and no profile is named', async () => {
+    const settings = await resolveSettings(makeContext(envCredentials));
+    expect(settings).toStrictEqual({ profile: undefined, baseUrl: DEFAULT_BASE_URL, enterpriseId: GUID_D, apiKey: 'env-api', subscriptionKey: 'env-sub' });
+    expect(readFileSync(configPath(), 'utf8')).toBe('{not json');
+  });
+
+  it('fails with exit code 2 naming the file when CIP_PROFILE is set', async () => {
+    const error = await failure(resolveSettings(makeContext({ ...envCredentials, CIP_PROFILE: 'a' })));
+    expect(error).toBeInstanceOf(ConfigError);
+    expect(error.exitCode).toBe(2);
+    expect(error.message).toContain(configPath());
+    expect(readFileSync(configPath(), 'utf8')).toBe('{not json');
+  });
+
+  it('fails with exit code 2 naming the file when a credential must come from it', async () => {
+    const error = await failure(resolveSettings(makeContext({ CIP_API_KEY: 'k' })));
+    expect(error.exitCode).toBe(2);
+    expect(error.message).toContain(configPath());
+  });
+});
+
+describe('openProfileStore', () => {
+  it.runIf(POSIX)('creates the folder 0700 and the file 0600', () => {
+    const storeDir = join(dir, 'nested', 'cip');
+    const store = openProfileStore(storeDir);
+    store.update((data) => {
+      data.profiles.a = profileA;
+    });
+    expect(store.path).toBe(join(storeDir, 'config.json'));
+    expect(statSync(storeDir).mode & 0o777).toBe(0o700);
+    expect(statSync(store.path).mode & 0o777).toBe(0o600);
+  });
+
+  it.runIf(POSIX)('makes an existing open folder private', () => {
+    const storeDir = join(dir, 'open');
+    mkdirSync(storeDir, { mode: 0o755 });
+    chmodSync(storeDir, 0o755);
+    openProfileStore(storeDir).update((data) => {
+      data.activeProfile = 'a';
+      data.profiles.a = profileA;
+    });
+    expect(statSync(storeDir).mode & 0o777).toBe(0o700);
+    expect(statSync(join(storeDir, 'config.json')).mode & 0o777).toBe(0o600);
+  });
+
+  it.runIf(POSIX)('leaves the file 0600 after an update, even if someone opened it up', () => {
+    writeConfig({ profiles: { a: profileA } });
+    chmodSync(configPath(), 0o644);
+    openProfileStore(dir).update((data) => {
+      data.activeProfile = 'a';
+    });
+    expect(statSync(configPath()).mode & 0o777).toBe(0o600);
+    expect(JSON.parse(readFileSync(configPath(), 'utf8'))).toMatchObject({ activeProfile: 'a', profiles: { a: profileA } });
+  });
+
+  it('reads an empty store when there is no file', () => {
+    const store = openProfileStore(join(dir, 'empty'));
+    expect(store.read().profiles).toStrictEqual({});
+    expect(store.read().activeProfile).toBeUndefined();
+  });
+
+  it('round-trips updates, and a fresh store sees them', () => {
+    const storeDir = join(dir, 'rt');
+    const store = openProfileStore(storeDir);
+    const returned = store.update((data) => {
+      data.activeProfile = 'b';
+      data.profiles.a = profileA;
+      data.profiles.b = profileB;
+    });
+    expect(returned).toMatchObject({ activeProfile: 'b', profiles: { a: profileA, b: profileB } });
+    const again = openProfileStore(storeDir).read();
+    expect(again.activeProfile).toBe('b');
+    expect(again.profiles).toStrictEqual({ a: profileA, b: profileB });
+
+    store.update((data) => {
+      delete data.profiles.a;
+      data.activeProfile = undefined;
+    });
+    const after = openProfileStore(storeDir).read();
+    expect(after.profiles).toStrictEqual({ b: profileB });
+    expect(after.activeProfile).toBeUndefined();
+  });
+
+  it('reads a change another process made after opening', () => {
+    const storeDir = join(dir, 'shared');
+    const store = openProfileStore(storeDir);
+    store.update((data) => {
+      data.profiles.a = profileA;
+    });
+    openProfileStore(storeDir).update((data) => {
+      data.profiles.b = profileB;
+    });
+    expect(Object.keys(store.read().profiles).sort()).toStrictEqual(['a', 'b']);
+  });
+
+  function expectConfigError(fn: () => unknown, path: string): ConfigError {
+    let caught: unknown;
+    try {
+      fn();
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught, 'expected a ConfigError').toBeInstanceOf(ConfigError);
+    expect((caught as ConfigError).exitCode).toBe(2);
+    expect((caught as ConfigError).message).toContain(path);
+    return caught as ConfigError;
+  }
+
+  it.each([
+    ['invalid JSON', '{not json'],
+    ['a truncated file', '{"profiles": {"a": {"apiKey": "x"'],
+    ['profiles as an array', '{"profiles": []}'],
+    ['a profile missing apiKey', JSON.stringify({ profiles: { a: { enterpriseId: GUID_A, subscriptionKey: 's' } } })],
+    ['a profile that is a string', JSON.stringify({ profiles: { a: 'x' } })],
+    ['a numeric activeProfile', JSON.stringify({ activeProfile: 1, profiles: {} })],
+    ['a bad baseUrl', JSON.stringify({ profiles: { a: { ...profileA, baseUrl: 5 } } })],
+    ['a top-level array', '[]'],
+    ['a top-level string', '"text"'],
+    ['a top-level number', '42'],
+    ['a top-level null', 'null'],
+  ])('refuses %s with a ConfigError naming the file, and never overwrites it', (_name, content) => {
+    writeFileSync(configPath(), content, { mode: 0o600 });
+    const error = expectConfigError(() => {
+      const store = openProfileStore(dir);
+      store.update((data) => {
+        data.profiles.fresh = profileA;
+      });
+    }, configPath());
+    expect(error.hint ?? '').toMatch(/by hand/);
+    expect(readFileSync(configPath(), 'utf8')).toBe(content);
+    expectConfigError(() => openProfileStore(dir).read(), configPath());
+    expect(readFileSync(configPath(), 'utf8')).toBe(content);
+  });
+
+  it('leaves no file behind when update is never called', () => {
+    const storeDir = join(dir, 'untouched');
+    openProfileStore(storeDir).read();
+    expect(existsSync(join(storeDir, 'config.json'))).toBe(false);
+  });
+});
