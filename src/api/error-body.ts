@@ -1,8 +1,10 @@
 // Turns an error response body into one readable message. The API sits behind Azure API Management, so a
 // body can be APIM's {statusCode,message}, ASP.NET ProblemDetails, {message}, {error}, plain text, HTML or nothing.
+import { STATUS_CODES } from 'node:http';
 import { oneLine, truncate } from '../text/sanitize.js';
 
 const MAX_MESSAGE = 500;
+const REASON_PHRASES = new Set(Object.values(STATUS_CODES).map((phrase) => (phrase ?? '').toLowerCase()));
 
 function str(value: unknown): string | undefined {
   return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
@@ -32,8 +34,12 @@ function fromObject(body: Record<string, unknown>): string | undefined {
   const nestedError = typeof body.error === 'object' && body.error !== null
     ? fromObject(body.error as Record<string, unknown>)
     : str(body.error);
-  // A ProblemDetails title is often only the reason phrase ("Not Found"); the detail says more.
-  const headText = (detail ?? title ?? message ?? nestedError ?? '').replace(/[.:]$/, '').trim();
+  // A ProblemDetails title is often only the reason phrase ("Not Found"), which our message already says;
+  // a title of its own ("Name conflict") is kept before the detail.
+  const ownTitle = title && !REASON_PHRASES.has(title.toLowerCase()) ? title : undefined;
+  const headText = (detail ? [ownTitle, detail].filter(Boolean).join(': ') : title ?? message ?? nestedError ?? '')
+    .replace(/[.:]$/, '')
+    .trim();
   if (!headText && !errors) return undefined;
   if (!errors) return headText;
   return headText ? `${headText} (${errors})` : errors;

@@ -31,6 +31,11 @@ describe('errorMessageFromBody', () => {
     expect(message).not.toContain('rfc9110');
   });
 
+  it('keeps a ProblemDetails title of its own before the detail', () => {
+    const body = JSON.stringify({ title: 'Name conflict', status: 409, detail: 'An environment named prod exists.' });
+    expect(errorMessageFromBody(body, 'application/problem+json')).toBe('Name conflict: An environment named prod exists');
+  });
+
   it('shows a ProblemDetails title when there is no detail', () => {
     const body = JSON.stringify({ type: 'about:blank', title: 'Forbidden', status: 403 });
     expect(errorMessageFromBody(body, PROBLEM_TYPE)).toBe('Forbidden');
