@@ -8,7 +8,22 @@ const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url),
 // Chunk names carry content hashes: start clean so old chunks do not pile up.
 rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
 
+// commander requires child_process at load time, for executable subcommands that cip does not have; loading
+// it (and net, dgram, streams...) costs every run a few milliseconds. Give commander a lazy stand-in.
+const lazyChildProcess = {
+  name: 'lazy-child-process',
+  setup(builder) {
+    builder.onResolve({ filter: /^(node:)?child_process$/ }, (args) =>
+      args.importer.includes('node_modules/commander/') ? { path: 'child_process', namespace: 'lazy-child-process' } : undefined);
+    builder.onLoad({ filter: /.*/, namespace: 'lazy-child-process' }, () => ({
+      contents: "let real; module.exports = new Proxy({}, { get: (_target, key) => (real ??= require('node:child_process'))[key] });",
+      loader: 'js',
+    }));
+  },
+};
+
 await build({
+  plugins: [lazyChildProcess],
   entryPoints: { main: 'src/main.ts', sandbox: 'src/sandbox/index.ts' },
   outdir: 'dist',
   bundle: true,
@@ -17,6 +32,9 @@ await build({
   platform: 'node',
   target: 'node20',
   sourcemap: false,
+  // Less to parse at start-up; identifiers are kept so CIP_DEBUG stack traces stay readable.
+  minifyWhitespace: true,
+  minifySyntax: true,
   legalComments: 'none',
   logLevel: 'warning',
   chunkNames: 'chunks/[name]-[hash]',

@@ -1,12 +1,13 @@
 // The factory every command receives: streams and what they are (terminal or not), the environment,
-// global options, and lazily built dependencies (profile store, API client, styles). Nothing here reads
+// global options, and lazily built dependencies (profile store, API client, styles): each is built, and its
+// third-party package loaded, only when a command first asks for it. Nothing here reads
 // process.*; main.ts hands it in, so tests can run commands with fake streams and a temp config dir.
 import type { Readable, Writable } from 'node:stream';
 import type { ChalkInstance } from 'chalk';
 import { UsageError } from './errors.js';
-import type { ProfileStore } from './config/store.js';
-import type { ResolvedSettings } from './config/settings.js';
-import type { EnvironmentsApi } from './api/environments.js';
+import { configDir, openProfileStore, type ProfileStore } from './config/store.js';
+import { resolveSettings, type ResolvedSettings } from './config/settings.js';
+import { createEnvironmentsApi, type EnvironmentsApi } from './api/environments.js';
 
 export type Env = Readonly<Record<string, string | undefined>>;
 export type OutputFormat = 'table' | 'json';
@@ -119,21 +120,17 @@ export class Context {
   }
 
   store(): Promise<ProfileStore> {
-    this.#store ??= import('./config/store.js').then(({ openProfileStore, configDir }) =>
-      openProfileStore(configDir(this.env)),
-    );
+    this.#store ??= openProfileStore(configDir(this.env));
     return this.#store;
   }
 
   settings(): Promise<ResolvedSettings> {
-    this.#settings ??= import('./config/settings.js').then(({ resolveSettings }) => resolveSettings(this));
+    this.#settings ??= resolveSettings(this);
     return this.#settings;
   }
 
   api(): Promise<EnvironmentsApi> {
-    this.#api ??= Promise.all([this.settings(), import('./api/environments.js')]).then(
-      ([settings, { createEnvironmentsApi }]) => createEnvironmentsApi(this, settings),
-    );
+    this.#api ??= this.settings().then((settings) => createEnvironmentsApi(this, settings));
     return this.#api;
   }
 }

@@ -1,48 +1,17 @@
-// The only module that touches process.*: it builds the context from the real streams and environment,
-// runs the program and maps whatever happened to one exit code.
-import { Context, isTruthyEnv, type IO } from './context.js';
-import { CipError, InterruptedError, exitCode } from './errors.js';
+// The only module that touches process.*: it builds the context from the real streams and environment and
+// hands it to run(). It loads nothing else up front, so `cip --version` costs little more than Node itself.
+import type { IO } from './context.js';
 import { VERSION } from './version.js';
-
-type CommanderLike = { code: string; exitCode: number };
-
-function isCommanderError(error: unknown): error is CommanderLike & Error {
-  return error instanceof Error && typeof (error as Partial<CommanderLike>).code === 'string'
-    && (error as Partial<CommanderLike>).code!.startsWith('commander.');
-}
-
-/** Runs cip with argv (without node and script) and returns the exit code. Never throws. */
-export async function run(argv: string[], ctx: Context): Promise<number> {
-  try {
-    const { buildProgram } = await import('./program.js');
-    await buildProgram(ctx).parseAsync(argv, { from: 'user' });
-    return 0;
-  } catch (error) {
-    return report(error, ctx);
-  }
-}
-
-function report(error: unknown, ctx: Context): number {
-  if (isCommanderError(error)) {
-    // commander has already printed its message (help, version, or a usage error).
-    return error.exitCode === 0 ? 0 : exitCode('usage');
-  }
-  if (ctx.signal.aborted || error instanceof InterruptedError) return exitCode('interrupted');
-  const debug = isTruthyEnv(ctx.env.CIP_DEBUG);
-  if (error instanceof CipError) {
-    const hint = error.hint ? ` (${error.hint})` : '';
-    ctx.io.stderr.write(`error: ${error.message}${hint}\n`);
-    if (debug && error.stack) ctx.io.stderr.write(`${error.stack}\n`);
-    return error.exitCode;
-  }
-  const message = error instanceof Error ? error.message : String(error);
-  ctx.io.stderr.write(`error: unexpected failure: ${message.split('\n')[0]} (this is a bug; set CIP_DEBUG=1 to see details)\n`);
-  if (debug && error instanceof Error && error.stack) ctx.io.stderr.write(`${error.stack}\n`);
-  return exitCode('unexpected');
-}
 
 /** Entry point for bin/cip.js. */
 export async function main(): Promise<number> {
+  const argv = process.argv.slice(2);
+  // The most frequent call in scripts needs no command tree.
+  if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
+    process.stdout.write(`${VERSION}\n`);
+    return 0;
+  }
+  const { run, Context, InterruptedError, exitCode } = await import('./run.js');
   const controller = new AbortController();
   const { stdout, stderr, stdin } = process;
   const io: IO = {
@@ -73,7 +42,7 @@ export async function main(): Promise<number> {
   }
 
   const ctx = new Context(io, process.env, VERSION, controller.signal);
-  const code = await run(process.argv.slice(2), ctx);
+  const code = await run(argv, ctx);
   if (controller.signal.aborted) return process.exitCode as number;
   return code;
 }

@@ -1,10 +1,21 @@
 // The command tree. A fresh commander program is built for every run (commander objects keep parse state).
-// Actions import their module only when they run, so start-up pays for the one command used.
+// Commands are small and bundled together; what is heavy (third-party packages, Node's HTTP server) is
+// imported where it is used, so start-up pays only for what the command being run needs.
 import { Argument, Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import type { Context, GlobalOptions } from './context.js';
 import { EXIT_CODES } from './errors.js';
 import { DEFAULT_BASE_URL, SECRETS_URL } from './config/validate.js';
 import type { FieldAssignment } from './commands/env/payload.js';
+import { login } from './commands/auth/login.js';
+import { logout } from './commands/auth/logout.js';
+import { status } from './commands/auth/status.js';
+import { switchProfile } from './commands/auth/switch.js';
+import { completeValues, completion } from './commands/completion.js';
+import { create } from './commands/env/create.js';
+import { remove } from './commands/env/delete.js';
+import { list } from './commands/env/list.js';
+import { update } from './commands/env/update.js';
+import { sandbox } from './commands/sandbox.js';
 
 export const OUTPUT_FORMATS = ['table', 'json'] as const;
 export const SHELLS = ['bash', 'zsh', 'fish'] as const;
@@ -56,16 +67,13 @@ The JSON object sent is built from --file, then --data, then each --field and --
 (later values win). --field values are typed: true, false, null, numbers and JSON ("[1,2]", '{"a":1}');
 --raw-field values are always strings.`;
 
-type Runner = (ctx: Context, ...rest: unknown[]) => Promise<void>;
+type Runner = (ctx: Context, ...rest: never[]) => Promise<void>;
 
-/** Wraps a lazily imported command runner as a commander action: positionals, then the options object. */
-function lazy<M>(ctx: Context, load: () => Promise<M>, name: keyof M & string) {
+/** Adapts a command runner to commander: the context, the positionals, then the options object. */
+function action(ctx: Context, runner: Runner) {
   return async (...args: unknown[]) => {
     const command = args[args.length - 1] as Command;
-    const positionals = args.slice(0, -2);
-    const options = command.opts();
-    const runner = (await load())[name] as unknown as Runner;
-    await runner(ctx, ...positionals, options);
+    await (runner as (ctx: Context, ...rest: unknown[]) => Promise<void>)(ctx, ...args.slice(0, -2), command.opts());
   };
 }
 
@@ -120,20 +128,20 @@ Examples:
   cip auth login --profile staging --base-url https://staging.example.com/ms --api-key-file key.txt \\
     --subscription-key-file sub.txt --enterprise-id 3f2b8c1e-9a4d-4e6f-8b7a-1c2d3e4f5a6b`,
     )
-    .action(lazy(ctx, () => import('./commands/auth/login.js'), 'login'));
+    .action(action(ctx, login));
   auth
     .command('status')
     .description('show every profile, with keys masked')
-    .action(lazy(ctx, () => import('./commands/auth/status.js'), 'status'));
+    .action(action(ctx, status));
   auth
     .command('switch')
     .description('make a profile the active one')
     .argument('<name>', 'profile name')
-    .action(lazy(ctx, () => import('./commands/auth/switch.js'), 'switchProfile'));
+    .action(action(ctx, switchProfile));
   auth
     .command('logout')
     .description('remove a profile (default: the active one; name another with --profile)')
-    .action(lazy(ctx, () => import('./commands/auth/logout.js'), 'logout'));
+    .action(action(ctx, logout));
 
   const env = program.command('env').description('list, create, update and delete environments');
   env
@@ -146,7 +154,7 @@ Examples:
   cip env list
   cip env list --columns id,name,type
   cip env list --json | jq -r '.[].id'`)
-    .action(lazy(ctx, () => import('./commands/env/list.js'), 'list'));
+    .action(action(ctx, list));
   const payloadOptions = (command: Command) => {
     // -F and -f apply in the order given, so both collect into one list (the `fields` option).
     const fields: FieldAssignment[] = [];
@@ -170,21 +178,21 @@ Examples:
   cip env create -f name=staging -F isActive=true
   cip env create --data '{"name":"staging","description":"pre-production"}'
   cip env create --file env.json`)
-    .action(lazy(ctx, () => import('./commands/env/create.js'), 'create'));
+    .action(action(ctx, create));
   payloadOptions(env.command('update').description('replace an environment (HTTP PUT)').argument('<id>', 'environment id'))
     .addHelpText('after', `${PAYLOAD_HELP}
 
 Examples:
   cip env update 7d1c... -f name=staging -F isActive=false
   cip env list --json | jq '.[0] | .description = "new"' | cip env update 7d1c... --file -`)
-    .action(lazy(ctx, () => import('./commands/env/update.js'), 'update'));
+    .action(action(ctx, update));
   env
     .command('delete')
     .alias('rm')
     .description('delete environments (asks first at a terminal)')
     .argument('<id...>', 'environment ids')
     .option('-y, --yes', 'do not ask for confirmation (required without a terminal)')
-    .action(lazy(ctx, () => import('./commands/env/delete.js'), 'remove'));
+    .action(action(ctx, remove));
 
   program
     .command('completion')
@@ -195,19 +203,19 @@ Examples:
   cip completion bash > ~/.local/share/bash-completion/completions/cip
   cip completion zsh > "\${fpath[1]}/_cip"
   cip completion fish > ~/.config/fish/completions/cip.fish`)
-    .action(lazy(ctx, () => import('./commands/completion.js'), 'completion'));
+    .action(action(ctx, completion));
 
   program
     .command('sandbox')
     .description('run an offline sandbox of the API on this machine (Ctrl-C stops it)')
     .option('--port <n>', 'port to listen on (default: a free one)', parsePort, 0)
     .option('--seed <n>', 'number of sample environments to start with', parseCount, 3)
-    .action(lazy(ctx, () => import('./commands/sandbox.js'), 'sandbox'));
+    .action(action(ctx, sandbox));
 
   program
     .command('__complete', { hidden: true })
     .argument('<what>')
-    .action(lazy(ctx, () => import('./commands/completion.js'), 'completeValues'));
+    .action(action(ctx, completeValues));
 
   return program;
 }

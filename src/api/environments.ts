@@ -33,8 +33,8 @@ function itemPath(id: string): string {
   return `Environments/${encodeURIComponent(id)}`;
 }
 
-export function createEnvironmentsApi(ctx: Context, settings: ResolvedSettings): EnvironmentsApi {
-  const http = createHttp(ctx, settings);
+export async function createEnvironmentsApi(ctx: Context, settings: ResolvedSettings): Promise<EnvironmentsApi> {
+  const http = await createHttp(ctx, settings);
   return {
     settings,
     async list() {

@@ -1,10 +1,15 @@
 // Turns an error response body into one readable message. The API sits behind Azure API Management, so a
 // body can be APIM's {statusCode,message}, ASP.NET ProblemDetails, {message}, {error}, plain text, HTML or nothing.
-import { STATUS_CODES } from 'node:http';
 import { oneLine, truncate } from '../text/sanitize.js';
 
 const MAX_MESSAGE = 500;
-const REASON_PHRASES = new Set(Object.values(STATUS_CODES).map((phrase) => (phrase ?? '').toLowerCase()));
+// HTTP reason phrases that ASP.NET puts in ProblemDetails titles (node:http has them, but costs start-up).
+const REASON_PHRASES = new Set([
+  'bad request', 'unauthorized', 'forbidden', 'not found', 'method not allowed', 'not acceptable', 'request timeout',
+  'conflict', 'gone', 'precondition failed', 'payload too large', 'unsupported media type', 'unprocessable entity',
+  'unprocessable content', 'too many requests', 'internal server error', 'not implemented', 'bad gateway',
+  'service unavailable', 'gateway timeout',
+]);
 
 function str(value: unknown): string | undefined {
   return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;

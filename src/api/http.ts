@@ -1,6 +1,6 @@
 // The one HTTP client of a run: ky with the base URL, the three auth headers, a timeout, retries for
 // idempotent methods only, and failures turned into typed errors. Nothing else in cip imports ky.
-import ky, { HTTPError, TimeoutError, type KyInstance } from 'ky';
+import type { KyInstance } from 'ky';
 import type { Context } from '../context.js';
 import type { ResolvedSettings } from '../config/settings.js';
 import { ApiError, CipError, InterruptedError, NetworkError, ProtocolError } from '../errors.js';
@@ -78,7 +78,8 @@ function statusHint(status: number, settings: ResolvedSettings): string | undefi
   return undefined;
 }
 
-export function createHttp(ctx: Context, settings: ResolvedSettings): Http {
+export async function createHttp(ctx: Context, settings: ResolvedSettings): Promise<Http> {
+  const { default: ky, HTTPError, TimeoutError } = await import('ky');
   const redact = redactor([settings.apiKey, settings.subscriptionKey]);
   const { verbose, timeout } = ctx.globals;
   const log = (line: string) => ctx.io.stderr.write(`${redact(line)}\n`);

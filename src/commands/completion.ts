@@ -3,7 +3,8 @@
 import { existsSync } from 'node:fs';
 import type { Argument, Command, Option } from 'commander';
 import type { Context } from '../context.js';
-import type { SHELLS } from '../program.js';
+import { buildProgram, type SHELLS } from '../program.js';
+import { configDir, configFilePath } from '../config/store.js';
 
 export type Shell = (typeof SHELLS)[number];
 
@@ -545,7 +546,6 @@ ${lines.join('\n')}
 }
 
 export async function completion(ctx: Context, shell: string): Promise<void> {
-  const { buildProgram } = await import('../program.js');
   ctx.io.stdout.write(generateCompletion(buildProgram(ctx), shell as Shell));
 }
 
@@ -555,7 +555,6 @@ export async function completeValues(ctx: Context, what: string): Promise<void> 
   let names: string[];
   try {
     // Pressing Tab must not create the config folder: look before opening the store.
-    const { configDir, configFilePath } = await import('../config/store.js');
     if (!existsSync(configFilePath(configDir(ctx.env)))) return;
     names = Object.keys((await ctx.store()).read().profiles);
   } catch {

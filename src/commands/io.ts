@@ -1,5 +1,5 @@
 // Reading files and stdin for commands, with errors a user can act on.
-import { readFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
 import type { Readable } from 'node:stream';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
@@ -24,7 +24,7 @@ export async function readInput(ctx: Context, path: string, flag: string): Promi
     return readStream(ctx.io.stdin);
   }
   try {
-    return await readFile(path, 'utf8');
+    return readFileSync(path, 'utf8');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? '';
     throw new UsageError(`cannot read ${flag} ${printable(path)}: ${REASONS[code] ?? code}`);

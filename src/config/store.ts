@@ -3,7 +3,6 @@
 import { chmodSync, mkdirSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import Conf from 'conf';
 import { ConfigError } from '../errors.js';
 import type { Env } from '../context.js';
 
@@ -68,9 +67,11 @@ function checkShape(raw: unknown, path: string): StoreData {
   return { ...(data as object), profiles: profiles as Record<string, Profile> } as StoreData;
 }
 
-export function openProfileStore(dir: string): ProfileStore {
+export async function openProfileStore(dir: string): Promise<ProfileStore> {
   const path = configFilePath(dir);
-  let conf: Conf<Record<string, unknown>>;
+  // conf (with ajv) is the heaviest package cip uses: loaded only by commands that need profiles.
+  const { default: Conf } = await import('conf');
+  let conf: InstanceType<typeof Conf<Record<string, unknown>>>;
   try {
     ensurePrivateDir(dir);
     conf = new Conf({

@@ -1,6 +1,5 @@
 // One record as a two-column FIELD/VALUE table: the view after create and update. Values can be long, so
 // cli-table3 wraps them within the terminal width instead of cutting them.
-import Table from 'cli-table3';
 import { cellText } from './columns.js';
 import { escapeControls } from '../text/sanitize.js';
 
@@ -17,7 +16,8 @@ function valueText(value: unknown): string {
   return cellText(value);
 }
 
-export function renderRecord(record: Record<string, unknown>, maxWidth: number | undefined, styleKey: (text: string) => string): string {
+export async function renderRecord(record: Record<string, unknown>, maxWidth: number | undefined, styleKey: (text: string) => string): Promise<string> {
+  const { default: Table } = await import('cli-table3');
   const keys = Object.keys(record);
   if (keys.length === 0) return '';
   const keyWidth = Math.max(...keys.map((key) => escapeControls(key).length));

@@ -2,6 +2,7 @@
 // stdout gets data only; notes about the data (hidden columns, empty lists) go to stderr.
 import type { Context } from '../context.js';
 import { cellsOf, chooseColumns, headerText } from './columns.js';
+import { renderRecord } from './record.js';
 
 export function writeJson(ctx: Context, data: unknown): void {
   ctx.io.stdout.write(`${JSON.stringify(data, null, 2)}\n`);
@@ -28,6 +29,7 @@ export async function writeList(ctx: Context, rows: unknown[], options: ListOutp
     return;
   }
   const columns = options.columns?.length ? options.columns : chooseColumns(rows);
+  // table.ts imports nothing of ours, so it and string-width load as one small chunk, only for tables.
   const { renderTable } = await import('./table.js');
   const idIndex = columns.findIndex((column) => column.toLowerCase() === 'id');
   const { text, hiddenColumns } = renderTable(
@@ -51,7 +53,6 @@ export async function writeRecord(ctx: Context, record: unknown): Promise<void> 
   if (ctx.outputFormat === 'json' || typeof record !== 'object' || record === null || Array.isArray(record)) {
     return writeJson(ctx, record);
   }
-  const { renderRecord } = await import('./record.js');
   const style = await headerStyle(ctx);
-  ctx.io.stdout.write(renderRecord(record as Record<string, unknown>, ctx.io.stdoutIsTTY ? ctx.io.columns : undefined, style));
+  ctx.io.stdout.write(await renderRecord(record as Record<string, unknown>, ctx.io.stdoutIsTTY ? ctx.io.columns : undefined, style));
 }

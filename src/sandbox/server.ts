@@ -51,6 +51,12 @@ export interface SandboxOptions {
   basePath?: string;
   seed?: number | Environment[];
   envelope?: 'value' | 'items' | 'data' | 'results';
+  /**
+   * Keep the serialized list between requests until the sandbox itself changes it (benchmarks, where
+   * serializing 100,000 records on every request would be measured instead of the client). Changes made
+   * directly to `environments` are then not seen by GET.
+   */
+  cacheList?: boolean;
   apiKey?: string;
   readOnlyApiKey?: string;
   subscriptionKey?: string;
@@ -218,10 +224,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     return methodNotAllowed('PUT, DELETE');
   };
 
+  let cachedList: string | undefined;
   const list = (): Reply => {
+    if (cachedList !== undefined) return json(200, cachedList);
     const records = [...environments.values()];
-    const payload = options.envelope ? { [options.envelope]: records } : records;
-    return json(200, JSON.stringify(payload));
+    const body = JSON.stringify(options.envelope ? { [options.envelope]: records } : records);
+    if (options.cacheList) cachedList = body;
+    return json(200, body);
   };
 
   const create = (req: IncomingMessage, body: string): Reply => {
@@ -230,6 +239,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     const now = new Date().toISOString();
     const record: Environment = { id: randomUUID(), ...input.fields, createdAt: now, updatedAt: now };
     environments.set(record.id, record);
+    cachedList = undefined;
     return json(201, JSON.stringify(record), { Location: `${baseUrl}/Environments/${encodeURIComponent(record.id)}` });
   };
 
@@ -246,11 +256,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       updatedAt: new Date().toISOString(),
     };
     environments.set(id, record);
+    cachedList = undefined;
     return json(200, JSON.stringify(record));
   };
 
   const remove = (id: string): Reply => {
     if (!environments.delete(id)) return notFound(id);
+    cachedList = undefined;
     return { status: 204 };
   };
 

@@ -1,7 +1,7 @@
 import { describe, it, expect } from 'vitest';
 import { PassThrough, Writable } from 'node:stream';
 import { Context, DEFAULT_GLOBALS, type Env, type GlobalOptions, type IO } from '../../src/context.js';
-import { run } from '../../src/main.js';
+import { run } from '../../src/run.js';
 import { EXIT_CODES, apiErrorKind, exitCode, CipError, UsageError } from '../../src/errors.js';
 import { startSandbox } from '../../src/sandbox/index.js';
 

@@ -3,7 +3,7 @@ import { PassThrough } from 'node:stream';
 import { buildPayload, typedValue, type ReadSource } from '../../src/commands/env/payload.js';
 import { CipError, UsageError } from '../../src/errors.js';
 import { Context, type IO } from '../../src/context.js';
-import { run } from '../../src/main.js';
+import { run } from '../../src/run.js';
 import { startSandbox } from '../../src/sandbox/index.js';
 
 /** A readSource that serves files from a map and records every path asked for. */

@@ -287,10 +287,10 @@ describe('resolveSettings: a corrupted config file', () => {
   });
 });
 
-describe('openProfileStore', () => {
-  it.runIf(POSIX)('creates the folder 0700 and the file 0600', () => {
+describe('openProfileStore', async () => {
+  it.runIf(POSIX)('creates the folder 0700 and the file 0600', async () => {
     const storeDir = join(dir, 'nested', 'cip');
-    const store = openProfileStore(storeDir);
+    const store = (await openProfileStore(storeDir));
     store.update((data) => {
       data.profiles.a = profileA;
     });
@@ -299,11 +299,11 @@ describe('openProfileStore', () => {
     expect(statSync(store.path).mode & 0o777).toBe(0o600);
   });
 
-  it.runIf(POSIX)('makes an existing open folder private', () => {
+  it.runIf(POSIX)('makes an existing open folder private', async () => {
     const storeDir = join(dir, 'open');
     mkdirSync(storeDir, { mode: 0o755 });
     chmodSync(storeDir, 0o755);
-    openProfileStore(storeDir).update((data) => {
+    (await openProfileStore(storeDir)).update((data) => {
       data.activeProfile = 'a';
       data.profiles.a = profileA;
     });
@@ -311,32 +311,32 @@ describe('openProfileStore', () => {
     expect(statSync(join(storeDir, 'config.json')).mode & 0o777).toBe(0o600);
   });
 
-  it.runIf(POSIX)('leaves the file 0600 after an update, even if someone opened it up', () => {
+  it.runIf(POSIX)('leaves the file 0600 after an update, even if someone opened it up', async () => {
     writeConfig({ profiles: { a: profileA } });
     chmodSync(configPath(), 0o644);
-    openProfileStore(dir).update((data) => {
+    (await openProfileStore(dir)).update((data) => {
       data.activeProfile = 'a';
     });
     expect(statSync(configPath()).mode & 0o777).toBe(0o600);
     expect(JSON.parse(readFileSync(configPath(), 'utf8'))).toMatchObject({ activeProfile: 'a', profiles: { a: profileA } });
   });
 
-  it('reads an empty store when there is no file', () => {
-    const store = openProfileStore(join(dir, 'empty'));
+  it('reads an empty store when there is no file', async () => {
+    const store = (await openProfileStore(join(dir, 'empty')));
     expect(store.read().profiles).toStrictEqual({});
     expect(store.read().activeProfile).toBeUndefined();
   });
 
-  it('round-trips updates, and a fresh store sees them', () => {
+  it('round-trips updates, and a fresh store sees them', async () => {
     const storeDir = join(dir, 'rt');
-    const store = openProfileStore(storeDir);
+    const store = (await openProfileStore(storeDir));
     const returned = store.update((data) => {
       data.activeProfile = 'b';
       data.profiles.a = profileA;
       data.profiles.b = profileB;
     });
     expect(returned).toMatchObject({ activeProfile: 'b', profiles: { a: profileA, b: profileB } });
-    const again = openProfileStore(storeDir).read();
+    const again = (await openProfileStore(storeDir)).read();
     expect(again.activeProfile).toBe('b');
     expect(again.profiles).toStrictEqual({ a: profileA, b: profileB });
 
@@ -344,27 +344,27 @@ describe('openProfileStore', () => {
       delete data.profiles.a;
       data.activeProfile = undefined;
     });
-    const after = openProfileStore(storeDir).read();
+    const after = (await openProfileStore(storeDir)).read();
     expect(after.profiles).toStrictEqual({ b: profileB });
     expect(after.activeProfile).toBeUndefined();
   });
 
-  it('reads a change another process made after opening', () => {
+  it('reads a change another process made after opening', async () => {
     const storeDir = join(dir, 'shared');
-    const store = openProfileStore(storeDir);
+    const store = (await openProfileStore(storeDir));
     store.update((data) => {
       data.profiles.a = profileA;
     });
-    openProfileStore(storeDir).update((data) => {
+    (await openProfileStore(storeDir)).update((data) => {
       data.profiles.b = profileB;
     });
     expect(Object.keys(store.read().profiles).sort()).toStrictEqual(['a', 'b']);
   });
 
-  function expectConfigError(fn: () => unknown, path: string): ConfigError {
+  async function expectConfigError(fn: () => unknown, path: string): Promise<ConfigError> {
     let caught: unknown;
     try {
-      fn();
+      await fn();
     } catch (error) {
       caught = error;
     }
@@ -386,23 +386,23 @@ describe('openProfileStore', () => {
     ['a top-level string', '"text"'],
     ['a top-level number', '42'],
     ['a top-level null', 'null'],
-  ])('refuses %s with a ConfigError naming the file, and never overwrites it', (_name, content) => {
+  ])('refuses %s with a ConfigError naming the file, and never overwrites it', async (_name, content) => {
     writeFileSync(configPath(), content, { mode: 0o600 });
-    const error = expectConfigError(() => {
-      const store = openProfileStore(dir);
+    const error = await expectConfigError(async () => {
+      const store = await openProfileStore(dir);
       store.update((data) => {
         data.profiles.fresh = profileA;
       });
     }, configPath());
     expect(error.hint ?? '').toMatch(/by hand/);
     expect(readFileSync(configPath(), 'utf8')).toBe(content);
-    expectConfigError(() => openProfileStore(dir).read(), configPath());
+    await expectConfigError(async () => (await openProfileStore(dir)).read(), configPath());
     expect(readFileSync(configPath(), 'utf8')).toBe(content);
   });
 
-  it('leaves no file behind when update is never called', () => {
+  it('leaves no file behind when update is never called', async () => {
     const storeDir = join(dir, 'untouched');
-    openProfileStore(storeDir).read();
+    (await openProfileStore(storeDir)).read();
     expect(existsSync(join(storeDir, 'config.json'))).toBe(false);
   });
 });

@@ -2,7 +2,9 @@ import type { Context } from '../../context.js';
 import { ApiError, CipError, UsageError, withHint } from '../../errors.js';
 import { allowHttp, namedProfile } from '../../config/settings.js';
 import { DEFAULT_BASE_URL, SECRETS_URL, checkBaseUrl, checkEnterpriseId, checkProfileName } from '../../config/validate.js';
+import { createEnvironmentsApi } from '../../api/environments.js';
 import { readInput } from '../io.js';
+import { ask, askHidden } from '../prompt.js';
 import { withSpinner } from '../spinner.js';
 
 export interface LoginOptions {
@@ -52,7 +54,6 @@ export async function login(ctx: Context, options: LoginOptions): Promise<void> 
     if (!ctx.canPrompt) {
       throw new UsageError(`missing ${missing.join(', ')}`, `there is no terminal to ask; find your keys at ${SECRETS_URL}`);
     }
-    const { ask, askHidden } = await import('../prompt.js');
     ctx.io.stderr.write(`Find your API key and subscription key at ${SECRETS_URL}\n`);
     while (!enterpriseId) {
       const answer = await ask(ctx, 'Enterprise id (GUID): ');
@@ -69,8 +70,7 @@ export async function login(ctx: Context, options: LoginOptions): Promise<void> 
   const profile = { baseUrl, enterpriseId: enterpriseId!, apiKey: apiKey!, subscriptionKey: subscriptionKey! };
 
   if (options.verify) {
-    const { createEnvironmentsApi } = await import('../../api/environments.js');
-    const api = createEnvironmentsApi(ctx, { profile: name, ...profile });
+    const api = await createEnvironmentsApi(ctx, { profile: name, ...profile });
     try {
       await withSpinner(ctx, 'Checking the keys', () => api.list());
     } catch (error) {

@@ -1,6 +1,7 @@
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { printable } from '../../text/sanitize.js';
+import { confirm } from '../prompt.js';
 import { withSpinner } from '../spinner.js';
 
 export interface DeleteOptions {
@@ -16,7 +17,6 @@ export async function remove(ctx: Context, ids: string[], options: DeleteOptions
     if (!ctx.canPrompt) {
       throw new UsageError(`refusing to delete ${what} without confirmation`, 'pass --yes to confirm');
     }
-    const { confirm } = await import('../prompt.js');
     if (!(await confirm(ctx, `Delete ${what}? This cannot be undone.`))) {
       throw new UsageError('nothing deleted: not confirmed');
     }

@@ -1,0 +1,45 @@
+// Runs the command tree with a context and maps whatever happened to one exit code: the one place where
+// errors become exit codes and the `error:` line. Tests call run() in-process with fake streams.
+import { isTruthyEnv, type Context } from './context.js';
+import { CipError, InterruptedError, exitCode } from './errors.js';
+import { buildProgram } from './program.js';
+
+// main.ts loads this module and everything it needs in one dynamic import.
+export { Context } from './context.js';
+export { InterruptedError, exitCode } from './errors.js';
+
+type CommanderLike = { code: string; exitCode: number };
+
+function isCommanderError(error: unknown): error is CommanderLike & Error {
+  return error instanceof Error && typeof (error as Partial<CommanderLike>).code === 'string'
+    && (error as Partial<CommanderLike>).code!.startsWith('commander.');
+}
+
+/** Runs cip with argv (without node and script) and returns the exit code. Never throws. */
+export async function run(argv: string[], ctx: Context): Promise<number> {
+  try {
+    await buildProgram(ctx).parseAsync(argv, { from: 'user' });
+    return 0;
+  } catch (error) {
+    return report(error, ctx);
+  }
+}
+
+function report(error: unknown, ctx: Context): number {
+  if (isCommanderError(error)) {
+    // commander has already printed its message (help, version, or a usage error).
+    return error.exitCode === 0 ? 0 : exitCode('usage');
+  }
+  if (ctx.signal.aborted || error instanceof InterruptedError) return exitCode('interrupted');
+  const debug = isTruthyEnv(ctx.env.CIP_DEBUG);
+  if (error instanceof CipError) {
+    const hint = error.hint ? ` (${error.hint})` : '';
+    ctx.io.stderr.write(`error: ${error.message}${hint}\n`);
+    if (debug && error.stack) ctx.io.stderr.write(`${error.stack}\n`);
+    return error.exitCode;
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  ctx.io.stderr.write(`error: unexpected failure: ${message.split('\n')[0]} (this is a bug; set CIP_DEBUG=1 to see details)\n`);
+  if (debug && error instanceof Error && error.stack) ctx.io.stderr.write(`${error.stack}\n`);
+  return exitCode('unexpected');
+}

@@ -1,0 +1,147 @@
+// `npm run bench`: start-up, list and create timings of the built cip against floors measured in the same
+// run, interleaved run by run so that drift in machine load hits both sides alike. Prints a Markdown table,
+// writes it to test/bench/RESULTS.md and into the README between the bench markers.
+// BENCH_RUNS (default 10) sets the runs per measurement; the 100,000-row ones use a third of them.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const CIP = join(root, 'bin', 'cip.js');
+const FLOOR = join(root, 'test', 'bench', 'floor-fetch.mjs');
+const GNU_TIME = '/usr/bin/time';
+const RUNS = Math.max(3, Number(process.env.BENCH_RUNS ?? 10));
+const WARMUP = 2;
+const scratch = mkdtempSync(join(tmpdir(), 'cip-bench-'));
+const hasTime = existsSync(GNU_TIME);
+
+/** One run: wall time in ms (spawn to exit) and peak RSS in MiB (GNU time), output drained from a pipe. */
+function once(args, env) {
+  const rssFile = join(scratch, 'rss');
+  const [command, argv] = hasTime ? [GNU_TIME, ['-f', '%M', '-o', rssFile, process.execPath, ...args]] : [process.execPath, args];
+  return new Promise((resolve, reject) => {
+    const started = process.hrtime.bigint();
+    const child = spawn(command, argv, { env: { PATH: process.env.PATH, HOME: scratch, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stdout.on('data', () => {});
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      if (code !== 0) return reject(new Error(`node ${args.join(' ')} exited ${code}: ${stderr}`));
+      const rss = hasTime ? Number(readFileSync(rssFile, 'utf8').trim().split('\n').pop()) / 1024 : NaN;
+      resolve({ ms, rss });
+    });
+  });
+}
+
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+};
+
+function summary(runs) {
+  const ms = runs.map((run) => run.ms);
+  return { median: median(ms), min: Math.min(...ms), max: Math.max(...ms), rss: Math.max(...runs.map((run) => run.rss)) };
+}
+
+/** Subject and floor, alternating, after warm-up runs of each. */
+async function compare({ subject, floor, env = {}, runs = RUNS }) {
+  for (let i = 0; i < WARMUP; i++) {
+    await once(subject, env);
+    await once(floor, env);
+  }
+  const a = [];
+  const b = [];
+  for (let i = 0; i < runs; i++) {
+    a.push(await once(subject, env));
+    b.push(await once(floor, env));
+  }
+  return { subject: summary(a), floor: summary(b), runs };
+}
+
+async function serve(seed) {
+  const child = spawn(process.execPath, [join(root, 'test', 'bench', 'serve.mjs'), String(seed)], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const line = await new Promise((resolve) => child.stdout.once('data', (chunk) => resolve(String(chunk))));
+  const { url, keys } = JSON.parse(line);
+  return {
+    env: { CIP_BASE_URL: url, CIP_API_KEY: keys.apiKey, CIP_SUBSCRIPTION_KEY: keys.subscriptionKey, CIP_ENTERPRISE_ID: keys.enterpriseId },
+    stop: () => child.stdin.end(),
+  };
+}
+
+const rows = [];
+function record(name, floorName, result, target, check) {
+  const ratio = result.subject.median / result.floor.median;
+  const rssRatio = result.subject.rss / result.floor.rss;
+  const verdict = check({ ratio, rssRatio, result });
+  rows.push({ name, floorName, result, ratio, rssRatio, target, verdict });
+  const fmt = (value) => value.toFixed(0);
+  process.stderr.write(
+    `${verdict ? 'ok  ' : 'MISS'} ${name}: ${fmt(result.subject.median)} ms vs ${fmt(result.floor.median)} ms = ${ratio.toFixed(2)}x` +
+      ` (RSS ${fmt(result.subject.rss)} vs ${fmt(result.floor.rss)} MiB = ${rssRatio.toFixed(2)}x), target ${target}\n`,
+  );
+}
+
+const started = Date.now();
+try {
+  const cipEnvNoCreds = { CIP_CONFIG_DIR: join(scratch, 'config') };
+  record('`cip --version`', '`node -e 0`', await compare({ subject: [CIP, '--version'], floor: ['-e', '0'], env: cipEnvNoCreds }), '≤ 1.25x', ({ ratio }) => ratio <= 1.25);
+  record('`cip --help`', '`node -e 0`', await compare({ subject: [CIP, '--help'], floor: ['-e', '0'], env: cipEnvNoCreds }), '≤ 1.35x', ({ ratio }) => ratio <= 1.35);
+
+  const perRow = {};
+  for (const seed of [10, 1_000, 100_000]) {
+    const server = await serve(seed);
+    const env = { ...server.env, CIP_CONFIG_DIR: join(scratch, 'config') };
+    const runs = seed >= 100_000 ? Math.max(3, Math.round(RUNS / 3)) : RUNS;
+    const label = seed.toLocaleString('en-US');
+    try {
+      const json = await compare({ subject: [CIP, 'env', 'list', '-o', 'json'], floor: [FLOOR, 'list'], env, runs });
+      if (seed === 10) record(`\`cip env list -o json\`, ${label} environments`, 'bare fetch script', json, '≤ 1.25x', ({ ratio }) => ratio <= 1.25);
+      else if (seed === 100_000) {
+        record(`\`cip env list -o json\`, ${label} environments`, 'bare fetch script', json, '≤ 1.3x time and RSS', ({ ratio, rssRatio }) => ratio <= 1.3 && rssRatio <= 1.3);
+      } else record(`\`cip env list -o json\`, ${label} environments`, 'bare fetch script', json, '(informative)', () => true);
+      if (seed === 10) {
+        record(`bare fetch script, ${label} environments`, '`node -e 0`', await compare({ subject: [FLOOR, 'list'], floor: ['-e', '0'], env, runs }), '(the floor itself)', () => true);
+      }
+      if (seed >= 1_000) {
+        const table = await compare({ subject: [CIP, 'env', 'list', '-o', 'table'], floor: [CIP, 'env', 'list', '-o', 'json'], env, runs });
+        perRow[seed] = table.subject.median / seed;
+        record(`\`cip env list -o table\`, ${label} rows`, '`cip env list -o json`, same list', table, seed === 100_000 ? '< 2x' : '(informative)', ({ ratio }) => seed !== 100_000 || ratio < 2);
+      }
+      if (seed === 10) {
+        record('`cip env create`', 'bare fetch POST', await compare({ subject: [CIP, 'env', 'create', '-f', 'name=bench', '-o', 'json'], floor: [FLOOR, 'create'], env, runs }), '(informative)', () => true);
+      }
+    } finally {
+      server.stop();
+    }
+  }
+  const growth = perRow[100_000] / perRow[1_000];
+  process.stderr.write(`${growth <= 1.5 ? 'ok  ' : 'MISS'} table time per row: ${(perRow[1_000] * 1000).toFixed(1)} µs at 1,000 rows, ${(perRow[100_000] * 1000).toFixed(1)} µs at 100,000 rows = ${growth.toFixed(2)}x (target ≤ 1.5x)\n`);
+
+  const cpu = cpus()[0]?.model.trim() ?? 'unknown CPU';
+  const lines = [
+    `Measured ${new Date().toISOString().slice(0, 10)} on ${cpus().length} × ${cpu}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, ${process.platform}; ` +
+      `${RUNS} runs per row after ${WARMUP} warm-ups (100,000-row rows: ${Math.max(3, Math.round(RUNS / 3))}), subject and floor alternating. Regenerate with \`npm run bench\`.`,
+    '',
+    '| command | floor | cip median (min–max) | floor median | ratio | peak RSS cip / floor | target |',
+    '|---|---|---|---|---|---|---|',
+    ...rows.map(({ name, floorName, result, ratio, rssRatio, target, verdict }) =>
+      `| ${name} | ${floorName} | ${result.subject.median.toFixed(0)} ms (${result.subject.min.toFixed(0)}–${result.subject.max.toFixed(0)}) | ${result.floor.median.toFixed(0)} ms | ${ratio.toFixed(2)}x | ${result.subject.rss.toFixed(0)} / ${result.floor.rss.toFixed(0)} MiB (${rssRatio.toFixed(2)}x) | ${target}${target.startsWith('(') ? '' : verdict ? ' ✓' : ' ✗'} |`),
+    '',
+    `Table time per row: ${(perRow[1_000] * 1000).toFixed(1)} µs at 1,000 rows and ${(perRow[100_000] * 1000).toFixed(1)} µs at 100,000 rows, ${growth.toFixed(2)}x (target ≤ 1.5x${growth <= 1.5 ? ' ✓' : ' ✗'}).`,
+  ];
+  const markdown = `${lines.join('\n')}\n`;
+  process.stdout.write(`\n${markdown}`);
+  writeFileSync(join(root, 'test', 'bench', 'RESULTS.md'), `# Benchmark results\n\n${markdown}`);
+  const readmePath = join(root, 'README.md');
+  const readme = readFileSync(readmePath, 'utf8');
+  const marked = /(<!-- bench:start -->\n)[\s\S]*?(<!-- bench:end -->)/;
+  if (marked.test(readme)) writeFileSync(readmePath, readme.replace(marked, `$1${markdown}$2`));
+  process.stderr.write(`done in ${((Date.now() - started) / 1000).toFixed(0)} s\n`);
+} finally {
+  rmSync(scratch, { recursive: true, force: true });
+}
