@@ -30,18 +30,19 @@ export async function writeList(ctx: Context, rows: unknown[], options: ListOutp
   }
   const columns = options.columns?.length ? options.columns : chooseColumns(rows);
   // table.ts imports nothing of ours, so it and string-width load as one small chunk, only for tables.
-  const { renderTable } = await import('./table.js');
+  const { streamTable } = await import('./table.js');
   const idIndex = columns.findIndex((column) => column.toLowerCase() === 'id');
-  const { text, hiddenColumns } = renderTable(
+  const hiddenColumns = streamTable(
     columns.map(headerText),
-    rows.map((row) => cellsOf(row, columns)),
+    rows.length,
+    (row) => cellsOf(rows[row], columns),
+    (chunk) => ctx.io.stdout.write(chunk),
     {
       maxWidth: ctx.io.stdoutIsTTY ? ctx.io.columns : undefined,
       protectedIndex: idIndex >= 0 ? idIndex : 0,
       styleHeader: await headerStyle(ctx),
     },
   );
-  ctx.io.stdout.write(text);
   if (hiddenColumns.length) {
     ctx.info(`(${hiddenColumns.length} column${hiddenColumns.length === 1 ? '' : 's'} hidden to fit the terminal: ${hiddenColumns.map((index) => columns[index]).join(', ')}; use --columns or -o json)`);
   }

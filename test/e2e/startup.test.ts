@@ -1,0 +1,93 @@
+// Structural facts behind start-up speed (timings live in `npm run bench`, not here): the bundle exists, and
+// each command loads only the code it needs. A loader hook records every module a real run loads.
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { execa } from 'execa';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { CIP, ROOT, sandboxEnv, tempDir } from '../helpers/cli.js';
+
+const DIST = join(ROOT, 'dist');
+const TRACE = join(ROOT, 'test', 'helpers', 'trace-imports.mjs');
+// Strings that occur only in one package's code, to tell which chunk holds it.
+const MARKERS = {
+  conf: 'Config schema violation',
+  ora: 'isSpinning',
+  ky: 'option cannot be greater than',
+  commander: 'commander.unknownOption',
+  cliTable3: 'truncateWidth',
+};
+type Package = keyof typeof MARKERS;
+
+let sandbox: Sandbox;
+beforeAll(async () => {
+  sandbox = await startSandbox({ seed: 2 });
+});
+afterAll(() => sandbox.close());
+
+/** The packages whose code a run of cip loaded, and how many of cip's files it read. */
+async function loads(args: string[], env: Record<string, string | undefined> = {}) {
+  const file = join(tempDir(), 'trace');
+  const result = await execa('node', ['--import', TRACE, CIP, ...args], {
+    env: { PATH: process.env.PATH, HOME: tempDir(), CIP_CONFIG_DIR: tempDir(), TRACE_IMPORTS_FILE: file, ...env },
+    extendEnv: false,
+    reject: false,
+  });
+  const urls = existsSync(file) ? readFileSync(file, 'utf8').trim().split('\n') : [];
+  const ours = urls.filter((url) => url.includes('/dist/')).map((url) => new URL(url).pathname);
+  const packages = new Set<Package>();
+  for (const path of ours) {
+    const code = readFileSync(path, 'utf8');
+    for (const [name, marker] of Object.entries(MARKERS)) if (code.includes(marker)) packages.add(name as Package);
+  }
+  return { exitCode: result.exitCode, files: ours.length, packages, nodeModules: urls.filter((url) => url.includes('/node_modules/')) };
+}
+
+describe('the bundle', () => {
+  it('is built: bin/cip.js loads dist/main.js, and each package lives in the bundle, not node_modules', async () => {
+    expect(existsSync(join(DIST, 'main.js'))).toBe(true);
+    const all = readdirSync(join(DIST, 'chunks')).map((name) => readFileSync(join(DIST, 'chunks', name), 'utf8')).join('\n');
+    for (const marker of Object.values(MARKERS)) expect(all).toContain(marker);
+    const run = await loads(['--help']);
+    expect(run.exitCode).toBe(0);
+    expect(run.nodeModules).toEqual([]);
+  });
+});
+
+describe('what each command loads', () => {
+  it('--version reads two files and no package at all', async () => {
+    const run = await loads(['--version']);
+    expect(run.exitCode).toBe(0);
+    expect(run.packages).toEqual(new Set());
+    expect(run.files).toBeLessThanOrEqual(2);
+  });
+
+  it('--help loads commander and nothing heavier', async () => {
+    const run = await loads(['--help']);
+    expect(run.packages).toEqual(new Set(['commander']));
+  });
+
+  it('the CI path (all credentials in the environment) never loads the profile store or spinner code', async () => {
+    const run = await loads(['env', 'list'], sandboxEnv(sandbox, { CI: 'true' }));
+    expect(run.exitCode).toBe(0);
+    expect(run.packages).toEqual(new Set(['commander', 'ky']));
+    const table = await loads(['env', 'list', '-o', 'table'], sandboxEnv(sandbox, { CI: 'true' }));
+    expect(table.packages.has('conf')).toBe(false);
+    expect(table.packages.has('ora')).toBe(false);
+  });
+
+  it('commands that need profiles do load the store (so the check above can fail)', async () => {
+    const configDir = tempDir();
+    const run = await loads(['auth', 'status'], { CIP_CONFIG_DIR: configDir });
+    expect(run.exitCode).toBe(3);
+    expect(run.packages.has('conf')).toBe(true);
+    expect(run.packages.has('ky')).toBe(false);
+  });
+
+  it('the record view after create loads cli-table3; JSON output does not', async () => {
+    const table = await loads(['env', 'create', '-f', 'name=t', '-o', 'table'], sandboxEnv(sandbox));
+    expect(table.packages.has('cliTable3')).toBe(true);
+    const json = await loads(['env', 'create', '-f', 'name=j'], sandboxEnv(sandbox));
+    expect(json.packages.has('cliTable3')).toBe(false);
+  });
+});
