@@ -49,6 +49,7 @@ export class Context {
   #api: Promise<EnvironmentsApi> | undefined;
   #settings: Promise<ResolvedSettings> | undefined;
   #style: ChalkInstance | undefined;
+  readonly #secrets = new Set<string>();
 
   constructor(
     readonly io: IO,
@@ -56,7 +57,32 @@ export class Context {
     readonly version: string,
     /** A signal that aborts when the user interrupts (Ctrl-C); requests and prompts listen to it. */
     readonly signal: AbortSignal = new AbortController().signal,
-  ) {}
+  ) {
+    this.addSecret(env.CIP_API_KEY);
+    this.addSecret(env.CIP_SUBSCRIPTION_KEY);
+  }
+
+  /** Registers a key: from then on redact() replaces it, wherever it came from (a server may echo it). */
+  addSecret(value: string | undefined): void {
+    const secret = value?.trim();
+    // Very short values would blank out ordinary words; keys are long.
+    if (secret && secret.length >= 6) this.#secrets.add(secret);
+  }
+
+  /**
+   * Under GitHub Actions, a value cip must print (the sandbox's keys) is first declared a mask, so the job
+   * log shows *** wherever it appears, in this step or later ones.
+   */
+  maskInCI(value: string): void {
+    if (this.env.GITHUB_ACTIONS === 'true') this.io.stdout.write(`::add-mask::${value}\n`);
+  }
+
+  /** Text with every registered key replaced by ***: for anything cip prints that it did not write itself. */
+  redact(text: string): string {
+    let out = text;
+    for (const secret of this.#secrets) if (out.includes(secret)) out = out.split(secret).join('***');
+    return out;
+  }
 
   get isCI(): boolean {
     return isTruthyEnv(this.env.CI);

@@ -34,12 +34,12 @@ function report(error: unknown, ctx: Context): number {
   const debug = isTruthyEnv(ctx.env.CIP_DEBUG);
   if (error instanceof CipError) {
     const hint = error.hint ? ` (${error.hint})` : '';
-    ctx.io.stderr.write(`error: ${error.message}${hint}\n`);
-    if (debug && error.stack) ctx.io.stderr.write(`${error.stack}\n`);
+    ctx.io.stderr.write(ctx.redact(`error: ${error.message}${hint}\n`));
+    if (debug && error.stack) ctx.io.stderr.write(ctx.redact(`${error.stack}\n`));
     return error.exitCode;
   }
   const message = error instanceof Error ? error.message : String(error);
-  ctx.io.stderr.write(`error: unexpected failure: ${message.split('\n')[0]} (this is a bug; set CIP_DEBUG=1 to see details)\n`);
-  if (debug && error instanceof Error && error.stack) ctx.io.stderr.write(`${error.stack}\n`);
+  ctx.io.stderr.write(ctx.redact(`error: unexpected failure: ${message.split('\n')[0]} (this is a bug; set CIP_DEBUG=1 to see details)\n`));
+  if (debug && error instanceof Error && error.stack) ctx.io.stderr.write(ctx.redact(`${error.stack}\n`));
   return exitCode('unexpected');
 }

@@ -24,12 +24,6 @@ export interface Http {
   request(method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, what: string, body?: unknown): Promise<HttpResult>;
 }
 
-/** Replaces every occurrence of the keys in text, so nothing the server echoes can leak them. */
-export function redactor(secrets: string[]): (text: string) => string {
-  const present = secrets.filter((secret) => secret.length >= 4);
-  return (text) => present.reduce((out, secret) => out.split(secret).join('***'), text);
-}
-
 const NETWORK_CODES: Record<string, string> = {
   ECONNREFUSED: 'connection refused',
   ECONNRESET: 'connection reset',
@@ -80,7 +74,9 @@ function statusHint(status: number, settings: ResolvedSettings): string | undefi
 
 export async function createHttp(ctx: Context, settings: ResolvedSettings): Promise<Http> {
   const { default: ky, HTTPError, TimeoutError } = await import('ky');
-  const redact = redactor([settings.apiKey, settings.subscriptionKey]);
+  ctx.addSecret(settings.apiKey);
+  ctx.addSecret(settings.subscriptionKey);
+  const redact = (text: string) => ctx.redact(text);
   const { verbose, timeout } = ctx.globals;
   const log = (line: string) => ctx.io.stderr.write(`${redact(line)}\n`);
   const host = new URL(settings.baseUrl).host;

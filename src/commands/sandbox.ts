@@ -10,7 +10,9 @@ export async function sandbox(ctx: Context, options: SandboxCommandOptions): Pro
   const { startSandbox } = await import('../sandbox/index.js');
   const server = await startSandbox({ port: options.port, seed: options.seed });
   const { keys } = server;
-  // The keys are the sandbox's own fixed values, not secrets; printing them is the point.
+  // The keys are the sandbox's own fixed values, not secrets; printing them is the point. Still, CI logs
+  // should not teach anyone to paste keys: GitHub Actions masks them.
+  for (const key of [keys.apiKey, keys.subscriptionKey, keys.readOnlyApiKey]) ctx.maskInCI(key);
   ctx.io.stdout.write(
     [
       `export CIP_BASE_URL=${server.url}`,

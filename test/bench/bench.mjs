@@ -112,13 +112,13 @@ async function tableStage() {
   const out = join(scratch, 'table-stage.mjs');
   await build({
     stdin: {
-      contents: "export { renderTable } from './src/output/table.ts'; export { cellsOf, chooseColumns, headerText } from './src/output/columns.ts'; export { startSandbox } from './src/sandbox/index.ts';",
+      contents: "export { streamTable } from './src/output/table.ts'; export { cellsOf, chooseColumns, headerText } from './src/output/columns.ts'; export { startSandbox } from './src/sandbox/index.ts';",
       resolveDir: root,
       loader: 'ts',
     },
     bundle: true, format: 'esm', platform: 'node', outfile: out, logLevel: 'warning',
   });
-  const { renderTable, cellsOf, chooseColumns, headerText, startSandbox } = await import(out);
+  const { streamTable, cellsOf, chooseColumns, headerText, startSandbox } = await import(out);
   const times = {};
   for (const [rows, repeats] of [[1_000, 50], [100_000, 5]]) {
     const sandbox = await startSandbox({ seed: rows });
@@ -127,7 +127,8 @@ async function tableStage() {
     const once = () => {
       const started = process.hrtime.bigint();
       const columns = chooseColumns(records);
-      renderTable(columns.map(headerText), records.map((record) => cellsOf(record, columns)));
+      let written = 0;
+      streamTable(columns.map(headerText), records.length, (row) => cellsOf(records[row], columns), (chunk) => (written += chunk.length));
       return Number(process.hrtime.bigint() - started) / 1e6;
     };
     once();

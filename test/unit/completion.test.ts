@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
 import { Context, type IO } from '../../src/context.js';
 import { buildProgram, SHELLS } from '../../src/program.js';
-import { generateCompletion, type Shell } from '../../src/commands/completion.js';
+import { generateCompletion, type Shell } from '../../src/commands/completion-script.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const CIP = join(ROOT, 'bin', 'cip.js');

@@ -68,6 +68,8 @@ export async function login(ctx: Context, options: LoginOptions): Promise<void> 
     while (!subscriptionKey) subscriptionKey = nonEmpty(await askHidden(ctx, 'Subscription key (hidden): '));
   }
   const profile = { baseUrl, enterpriseId: enterpriseId!, apiKey: apiKey!, subscriptionKey: subscriptionKey! };
+  ctx.addSecret(profile.apiKey);
+  ctx.addSecret(profile.subscriptionKey);
 
   if (options.verify) {
     const api = await createEnvironmentsApi(ctx, { profile: name, ...profile });
