@@ -146,7 +146,7 @@ export class Context {
   }
 
   store(): Promise<ProfileStore> {
-    this.#store ??= openProfileStore(configDir(this.env));
+    this.#store ??= openProfileStore(configDir(this.env), (message) => this.warn(message));
     return this.#store;
   }
 

@@ -33,8 +33,11 @@ export async function main(): Promise<number> {
   // Ctrl-C and SIGTERM abort what is under way; config writes are atomic renames, so leaving cannot
   // leave a half-written file. A command that does not stop within a moment is ended.
   const signals = { SIGINT: exitCode('interrupted'), SIGTERM: exitCode('terminated') };
+  // The handler stays installed (`on`, not `once`): libraries that watch signals (conf's atomic writer)
+  // re-raise a signal nobody else handles, which would kill the process before it can exit cleanly.
   for (const [signal, code] of Object.entries(signals)) {
-    process.once(signal, () => {
+    process.on(signal, () => {
+      if (controller.signal.aborted) process.exit(code);
       process.exitCode = code;
       controller.abort(new InterruptedError());
       setTimeout(() => process.exit(code), 200).unref();

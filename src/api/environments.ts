@@ -39,7 +39,8 @@ export async function createEnvironmentsApi(ctx: Context, settings: ResolvedSett
     settings,
     async list() {
       const { data } = await http.request('GET', 'Environments', 'list environments');
-      const items = unwrapList(data ?? []);
+      if (data === undefined) throw new ProtocolError('cannot list environments: the API answered with an empty body instead of a list');
+      const items = unwrapList(data);
       if (!items) throw new ProtocolError('cannot list environments: the API answered with something that is not a list');
       return items;
     },
@@ -50,7 +51,8 @@ export async function createEnvironmentsApi(ctx: Context, settings: ResolvedSett
       return (await http.request('PUT', itemPath(id), `update environment '${printable(id)}'`, payload)).data;
     },
     async remove(id) {
-      await http.request('DELETE', itemPath(id), `delete environment '${printable(id)}'`);
+      // Any 2xx means the environment is gone; what the body says (if anything) changes nothing.
+      await http.request('DELETE', itemPath(id), `delete environment '${printable(id)}'`, undefined, false);
     },
   };
 }

@@ -6,6 +6,7 @@ import type { ResolvedSettings } from '../config/settings.js';
 import { ApiError, CipError, InterruptedError, NetworkError, ProtocolError } from '../errors.js';
 import { oneLine, truncate } from '../text/sanitize.js';
 import { errorMessageFromBody } from './error-body.js';
+import { useProxyFromEnv } from './proxy.js';
 
 export const RETRY_LIMIT = 2;
 const RETRY_STATUS = [408, 429, 500, 502, 503, 504];
@@ -21,7 +22,8 @@ export interface HttpResult {
 }
 
 export interface Http {
-  request(method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, what: string, body?: unknown): Promise<HttpResult>;
+  /** With readBody false the answer's body is not parsed: a call whose result cip does not use. */
+  request(method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, what: string, body?: unknown, readBody?: boolean): Promise<HttpResult>;
 }
 
 const NETWORK_CODES: Record<string, string> = {
@@ -74,6 +76,7 @@ function statusHint(status: number, settings: ResolvedSettings): string | undefi
 
 export async function createHttp(ctx: Context, settings: ResolvedSettings): Promise<Http> {
   const { default: ky, HTTPError, TimeoutError } = await import('ky');
+  await useProxyFromEnv(ctx.env);
   ctx.addSecret(settings.apiKey);
   ctx.addSecret(settings.subscriptionKey);
   const redact = (text: string) => ctx.redact(text);
@@ -161,14 +164,14 @@ export async function createHttp(ctx: Context, settings: ResolvedSettings): Prom
   };
 
   return {
-    async request(method, path, what, body) {
+    async request(method, path, what, body, readBody = true) {
       let response: Response;
       try {
         response = await client(path, { method, json: body });
       } catch (error) {
         return fail(error, what);
       }
-      const text = await response.text();
+      const text = readBody ? await response.text() : '';
       if (text.trim() === '') return { status: response.status, data: undefined };
       try {
         return { status: response.status, data: JSON.parse(text) };

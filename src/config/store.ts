@@ -22,8 +22,11 @@ export interface ProfileStore {
   readonly path: string;
   /** A fresh read of the file on every call: another cip process may have written it. */
   read(): StoreData;
-  /** Read, change, write back atomically. */
-  update(change: (data: StoreData) => void): StoreData;
+  /**
+   * Read, change, write back atomically, holding a lock across the three so that two cip processes writing
+   * at once (parallel logins in a CI matrix) cannot lose each other's changes.
+   */
+  update(change: (data: StoreData) => void): Promise<StoreData>;
 }
 
 const CONFIG_NAME = 'config';
@@ -41,10 +44,33 @@ export function configFilePath(dir: string): string {
   return join(dir, `${CONFIG_NAME}.json`);
 }
 
-function ensurePrivateDir(dir: string): void {
+export type Warn = (message: string) => void;
+
+/** Folder 0700 and file 0600 whatever the umask; a wider mode found on either is tightened, and said. */
+function ensurePrivate(dir: string, path: string, warn: Warn): void {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
-  if (process.platform !== 'win32' && (statSync(dir).mode & 0o077) !== 0) chmodSync(dir, 0o700);
+  if (process.platform === 'win32') return;
+  for (const [target, mode] of [[dir, 0o700], [path, 0o600]] as const) {
+    let current: number;
+    try {
+      current = statSync(target).mode & 0o777;
+    } catch {
+      continue;
+    }
+    if ((current & 0o077) !== 0) {
+      chmodSync(target, mode);
+      warn(`${target} was readable by others (mode ${current.toString(8)}); cip made it private (${mode.toString(8)})`);
+    }
+  }
 }
+
+const LOCK_OPTIONS = {
+  realpath: false,
+  // A lock whose holder died is taken over after 10 s; a live holder refreshes it every 2 s.
+  stale: 10_000,
+  update: 2_000,
+  retries: { retries: 300, factor: 1, minTimeout: 20, maxTimeout: 80, randomize: true },
+};
 
 const PROFILE_FIELDS = ['enterpriseId', 'apiKey', 'subscriptionKey'] as const;
 
@@ -67,13 +93,13 @@ function checkShape(raw: unknown, path: string): StoreData {
   return { ...(data as object), profiles: profiles as Record<string, Profile> } as StoreData;
 }
 
-export async function openProfileStore(dir: string): Promise<ProfileStore> {
+export async function openProfileStore(dir: string, warn: Warn = () => {}): Promise<ProfileStore> {
   const path = configFilePath(dir);
   // conf (with ajv) is the heaviest package cip uses: loaded only by commands that need profiles.
   const { default: Conf } = await import('conf');
   let conf: InstanceType<typeof Conf<Record<string, unknown>>>;
   try {
-    ensurePrivateDir(dir);
+    ensurePrivate(dir, path, warn);
     conf = new Conf({
       cwd: dir,
       configName: CONFIG_NAME,
@@ -100,15 +126,38 @@ export async function openProfileStore(dir: string): Promise<ProfileStore> {
   return {
     path,
     read,
-    update(change) {
-      const data = read();
-      change(data);
+    async update(change) {
+      const { default: lockfile } = await import('proper-lockfile');
+      let compromised: Error | undefined;
+      let release: () => Promise<void>;
       try {
-        conf.store = data as unknown as Record<string, unknown>;
+        release = await lockfile.lock(path, {
+          ...LOCK_OPTIONS,
+          lockfilePath: `${path}.lock`,
+          onCompromised: (error) => {
+            compromised = error;
+          },
+        });
       } catch (error) {
-        throw describeFailure(error, path);
+        throw new ConfigError(
+          `cannot lock the config file ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`,
+          `another cip is writing it; if none is running, remove ${path}.lock`,
+        );
       }
-      return data;
+      try {
+        // Read under the lock: another process may have written since this one opened the store.
+        const data = read();
+        change(data);
+        if (compromised) throw new ConfigError(`lost the lock on the config file ${path}; nothing was written`);
+        try {
+          conf.store = data as unknown as Record<string, unknown>;
+        } catch (error) {
+          throw describeFailure(error, path);
+        }
+        return data;
+      } finally {
+        await release().catch(() => undefined);
+      }
     },
   };
 }

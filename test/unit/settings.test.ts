@@ -291,7 +291,7 @@ describe('openProfileStore', async () => {
   it.runIf(POSIX)('creates the folder 0700 and the file 0600', async () => {
     const storeDir = join(dir, 'nested', 'cip');
     const store = (await openProfileStore(storeDir));
-    store.update((data) => {
+    await store.update((data) => {
       data.profiles.a = profileA;
     });
     expect(store.path).toBe(join(storeDir, 'config.json'));
@@ -303,7 +303,7 @@ describe('openProfileStore', async () => {
     const storeDir = join(dir, 'open');
     mkdirSync(storeDir, { mode: 0o755 });
     chmodSync(storeDir, 0o755);
-    (await openProfileStore(storeDir)).update((data) => {
+    await (await openProfileStore(storeDir)).update((data) => {
       data.activeProfile = 'a';
       data.profiles.a = profileA;
     });
@@ -314,7 +314,7 @@ describe('openProfileStore', async () => {
   it.runIf(POSIX)('leaves the file 0600 after an update, even if someone opened it up', async () => {
     writeConfig({ profiles: { a: profileA } });
     chmodSync(configPath(), 0o644);
-    (await openProfileStore(dir)).update((data) => {
+    await (await openProfileStore(dir)).update((data) => {
       data.activeProfile = 'a';
     });
     expect(statSync(configPath()).mode & 0o777).toBe(0o600);
@@ -330,7 +330,7 @@ describe('openProfileStore', async () => {
   it('round-trips updates, and a fresh store sees them', async () => {
     const storeDir = join(dir, 'rt');
     const store = (await openProfileStore(storeDir));
-    const returned = store.update((data) => {
+    const returned = await store.update((data) => {
       data.activeProfile = 'b';
       data.profiles.a = profileA;
       data.profiles.b = profileB;
@@ -340,7 +340,7 @@ describe('openProfileStore', async () => {
     expect(again.activeProfile).toBe('b');
     expect(again.profiles).toStrictEqual({ a: profileA, b: profileB });
 
-    store.update((data) => {
+    await store.update((data) => {
       delete data.profiles.a;
       data.activeProfile = undefined;
     });
@@ -352,10 +352,10 @@ describe('openProfileStore', async () => {
   it('reads a change another process made after opening', async () => {
     const storeDir = join(dir, 'shared');
     const store = (await openProfileStore(storeDir));
-    store.update((data) => {
+    await store.update((data) => {
       data.profiles.a = profileA;
     });
-    (await openProfileStore(storeDir)).update((data) => {
+    await (await openProfileStore(storeDir)).update((data) => {
       data.profiles.b = profileB;
     });
     expect(Object.keys(store.read().profiles).sort()).toStrictEqual(['a', 'b']);
@@ -390,7 +390,7 @@ describe('openProfileStore', async () => {
     writeFileSync(configPath(), content, { mode: 0o600 });
     const error = await expectConfigError(async () => {
       const store = await openProfileStore(dir);
-      store.update((data) => {
+      await store.update((data) => {
         data.profiles.fresh = profileA;
       });
     }, configPath());

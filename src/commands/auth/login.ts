@@ -87,7 +87,7 @@ export async function login(ctx: Context, options: LoginOptions): Promise<void> 
   }
 
   let active = false;
-  store.update((data) => {
+  await store.update((data) => {
     data.profiles[name] = profile;
     if (!data.activeProfile || !data.profiles[data.activeProfile]) data.activeProfile = name;
     active = data.activeProfile === name;

@@ -6,7 +6,7 @@ export async function logout(ctx: Context): Promise<void> {
   const store = await ctx.store();
   let removed = '';
   let nowActive: string | undefined;
-  store.update((data) => {
+  await store.update((data) => {
     const name = namedProfile(ctx) ?? data.activeProfile;
     if (!name) throw new UsageError('no active profile to log out of', 'name one with --profile');
     removed = pickProfile(data, name)!;

@@ -3,7 +3,7 @@ import { pickProfile } from '../../config/settings.js';
 
 export async function switchProfile(ctx: Context, name: string): Promise<void> {
   const store = await ctx.store();
-  store.update((data) => {
+  await store.update((data) => {
     pickProfile(data, name);
     data.activeProfile = name;
   });
