@@ -1,0 +1,191 @@
+// The fault matrix: every operation (GET list, POST create, PUT update, DELETE) against every fault the
+// network or the gateway can throw at it, with the fault injected on every attempt. Each cell states, as data,
+// the exit code and the number of requests the retry policy in src/api/http.ts implies:
+//   - GET/PUT/DELETE are retried twice (3 attempts) on 408/429/500/502/503/504 and on network errors, a body cut
+//     off mid-way included; POST is never retried; a time-out is never retried; a redirect is never followed;
+//   - exit 6 for 408/429 (other 4xx), 7 for 5xx / a broken answer / a redirect, 8 for network errors and time-outs;
+//   - DELETE ignores the answer's body; GET needs a list, so an empty body is exit 7.
+// Every case runs on its own sandbox with a profile in its own config dir, and checks that the failure is one
+// clean `error:` line without secrets and that the config was left exactly as it was.
+import { readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { startSandbox, type Fault, type Sandbox } from '../../src/sandbox/index.js';
+import { cip, expectOneErrorLine, tempDir } from '../helpers/cli.js';
+
+type Operation = 'GET' | 'POST' | 'PUT' | 'DELETE';
+type FaultName =
+  | '500'
+  | '502'
+  | '503'
+  | '503 Retry-After: 1'
+  | '429 Retry-After: 1'
+  | '408'
+  | 'timeout'
+  | 'reset before the answer'
+  | 'reset mid-body'
+  | 'truncated JSON'
+  | 'non-JSON 200'
+  | 'HTML error page'
+  | 'empty 200'
+  | 'redirect';
+
+interface Outcome {
+  exitCode: number;
+  /** Requests the sandbox sees with the operation's method. */
+  requests: number;
+}
+
+const OPERATIONS: readonly Operation[] = ['GET', 'POST', 'PUT', 'DELETE'];
+
+const HTML_PAGE = '<!DOCTYPE html><html><head><title>Bad gateway</title></head><body><h1>502</h1><p>The gateway could not reach the service.</p></body></html>';
+
+/** The fault to inject; `redirectTo` is the second sandbox's URL, only used by the redirect. */
+const FAULTS: Record<FaultName, (redirectTo: string) => Fault> = {
+  '500': () => ({ kind: 'status', status: 500, body: '{"message":"database unavailable"}' }),
+  '502': () => ({ kind: 'status', status: 502, body: '{"statusCode":502,"message":"Bad gateway"}' }),
+  '503': () => ({ kind: 'status', status: 503, body: 'Service Unavailable' }),
+  '503 Retry-After: 1': () => ({ kind: 'status', status: 503, body: 'Service Unavailable', headers: { 'Retry-After': '1' } }),
+  '429 Retry-After: 1': () => ({
+    kind: 'status',
+    status: 429,
+    body: '{"statusCode":429,"message":"Rate limit is exceeded. Try again in 1 seconds."}',
+    headers: { 'Retry-After': '1' },
+  }),
+  '408': () => ({ kind: 'status', status: 408, body: '{"statusCode":408,"message":"Request timeout"}' }),
+  timeout: () => ({ kind: 'delay', ms: 3_000 }),
+  'reset before the answer': () => ({ kind: 'reset-before' }),
+  'reset mid-body': () => ({ kind: 'reset-mid-body' }),
+  'truncated JSON': () => ({ kind: 'invalid-json' }),
+  'non-JSON 200': () => ({ kind: 'status', status: 200, body: 'not json', headers: { 'Content-Type': 'application/json' } }),
+  'HTML error page': () => ({ kind: 'status', status: 502, body: HTML_PAGE, headers: { 'Content-Type': 'text/html' } }),
+  'empty 200': () => ({ kind: 'status', status: 200 }),
+  redirect: (redirectTo) => ({ kind: 'status', status: 302, headers: { Location: redirectTo } }),
+};
+
+// Shorthands for the table: retried (3 attempts) for GET/PUT/DELETE, a single attempt for POST.
+const retried = (exitCode: number): Record<Operation, Outcome> => ({
+  GET: { exitCode, requests: 3 },
+  POST: { exitCode, requests: 1 },
+  PUT: { exitCode, requests: 3 },
+  DELETE: { exitCode, requests: 3 },
+});
+const once = (GET: number, POST: number, PUT: number, DELETE: number): Record<Operation, Outcome> => ({
+  GET: { exitCode: GET, requests: 1 },
+  POST: { exitCode: POST, requests: 1 },
+  PUT: { exitCode: PUT, requests: 1 },
+  DELETE: { exitCode: DELETE, requests: 1 },
+});
+
+/** operation × fault → expected outcome. */
+const EXPECTED: Record<FaultName, Record<Operation, Outcome>> = {
+  '500': retried(7),
+  '502': retried(7),
+  '503': retried(7),
+  '503 Retry-After: 1': retried(7),
+  '429 Retry-After: 1': retried(6),
+  '408': retried(6),
+  // ky does not retry a time-out.
+  timeout: once(8, 8, 8, 8),
+  'reset before the answer': retried(8),
+  // The body is read inside fetch (DELETE's too, even though it is then ignored), so a cut-off body is a
+  // network error and retried like one.
+  'reset mid-body': retried(8),
+  // A 200 is never retried; GET/POST/PUT parse the body, DELETE ignores it.
+  'truncated JSON': once(7, 7, 7, 0),
+  'non-JSON 200': once(7, 7, 7, 0),
+  'HTML error page': retried(7),
+  // An empty list answer breaks the API's promise; an empty create/update answer prints nothing and succeeds.
+  'empty 200': once(7, 0, 0, 0),
+  redirect: once(7, 7, 7, 7),
+};
+
+const FAULT_NAMES = Object.keys(EXPECTED) as FaultName[];
+let tried = 0;
+let survived = 0;
+
+afterAll(() => {
+  console.log(`fault matrix: ${tried} faults tried, ${survived} survived with the documented outcome`);
+});
+
+// Control characters other than the newline that ends each line.
+const CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/;
+const OLD_TIME = new Date('2020-01-02T03:04:05Z');
+
+function writeProfile(sandbox: Sandbox): { dir: string; path: string } {
+  const dir = tempDir('cip-faults-');
+  const path = join(dir, 'config.json');
+  const profile = {
+    baseUrl: sandbox.url,
+    enterpriseId: sandbox.keys.enterpriseId,
+    apiKey: sandbox.keys.apiKey,
+    subscriptionKey: sandbox.keys.subscriptionKey,
+  };
+  writeFileSync(path, `${JSON.stringify({ activeProfile: 'p', profiles: { p: profile } }, null, 2)}\n`, { mode: 0o600 });
+  // An mtime far in the past, so any rewrite shows even within the file system's time resolution.
+  utimesSync(path, OLD_TIME, OLD_TIME);
+  return { dir, path };
+}
+
+function argsFor(operation: Operation, id: string, timeout: boolean): string[] {
+  const args: Record<Operation, string[]> = {
+    GET: ['env', 'list'],
+    POST: ['env', 'create', '-f', 'name=x'],
+    PUT: ['env', 'update', id, '-f', 'name=y'],
+    DELETE: ['env', 'delete', id, '--yes'],
+  };
+  return timeout ? [...args[operation], '--timeout', '0.5'] : args[operation];
+}
+
+describe.concurrent('fault matrix', () => {
+  for (const operation of OPERATIONS) {
+    for (const faultName of FAULT_NAMES) {
+      const expected = EXPECTED[faultName][operation];
+      const outcome = expected.exitCode === 0 ? 'exit 0' : `exit ${expected.exitCode}`;
+      it(`${operation} × ${faultName}: ${outcome} after ${expected.requests} request${expected.requests === 1 ? '' : 's'}`, async () => {
+        tried += 1;
+        const sandbox = await startSandbox({ seed: 1 });
+        const elsewhere = await startSandbox({ seed: 1 });
+        try {
+          const [id] = sandbox.environments.keys();
+          const redirectTo = `${elsewhere.url}/Environments${operation === 'PUT' || operation === 'DELETE' ? `/${id!}` : ''}`;
+          sandbox.inject({ fault: FAULTS[faultName](redirectTo), method: operation, times: Infinity });
+
+          const { dir, path } = writeProfile(sandbox);
+          const bytesBefore = readFileSync(path);
+          const statBefore = statSync(path);
+          const filesBefore = readdirSync(dir).sort();
+
+          const result = await cip(argsFor(operation, id!, faultName === 'timeout'), { configDir: dir });
+
+          expect({ exitCode: result.exitCode, stderr: result.stderr }).toEqual({ exitCode: expected.exitCode, stderr: expect.any(String) });
+          if (expected.exitCode === 0) {
+            expect(result.stderr).not.toMatch(/^error:/m);
+            if (operation !== 'GET') expect(result.stdout).toBe('');
+          } else {
+            expectOneErrorLine(result.stderr);
+            expect(result.stdout).toBe('');
+          }
+          expect(result.stderr).not.toMatch(CONTROL);
+          for (const secret of [sandbox.keys.apiKey, sandbox.keys.subscriptionKey]) {
+            expect(result.stderr).not.toContain(secret);
+            expect(result.stdout).not.toContain(secret);
+          }
+
+          expect(sandbox.requests.filter((request) => request.method === operation)).toHaveLength(expected.requests);
+          expect(sandbox.requests.map((request) => request.method)).toEqual(Array<string>(expected.requests).fill(operation));
+          expect(elsewhere.requests).toHaveLength(0);
+
+          expect(readFileSync(path).equals(bytesBefore)).toBe(true);
+          const statAfter = statSync(path);
+          expect(statAfter.mtimeMs).toBe(statBefore.mtimeMs);
+          expect(statAfter.mode & 0o777).toBe(0o600);
+          expect(readdirSync(dir).sort()).toEqual(filesBefore);
+          survived += 1;
+        } finally {
+          await Promise.all([sandbox.close(), elsewhere.close()]);
+        }
+      });
+    }
+  }
+});
