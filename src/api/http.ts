@@ -38,19 +38,31 @@ const NETWORK_CODES: Record<string, string> = {
   UND_ERR_SOCKET: 'connection closed by the server',
   UND_ERR_CONNECT_TIMEOUT: 'connection timed out',
   CERT_HAS_EXPIRED: 'the server certificate has expired',
-  DEPTH_ZERO_SELF_SIGNED_CERT: 'the server certificate is self-signed',
+  DEPTH_ZERO_SELF_SIGNED_CERT: 'the server certificate is self-signed (set NODE_EXTRA_CA_CERTS to trust it)',
   SELF_SIGNED_CERT_IN_CHAIN: 'a certificate in the chain is self-signed (set NODE_EXTRA_CA_CERTS for a corporate CA)',
   UNABLE_TO_VERIFY_LEAF_SIGNATURE: 'the server certificate cannot be verified (set NODE_EXTRA_CA_CERTS for a corporate CA)',
   ERR_TLS_CERT_ALTNAME_INVALID: 'the server certificate does not match the host name',
 };
 
-function networkReason(error: unknown): string {
+function errorCode(error: unknown): string | undefined {
   let current: unknown = error;
   for (let depth = 0; depth < 5 && current; depth++) {
     const code = (current as { code?: unknown }).code;
-    if (typeof code === 'string' && code) return NETWORK_CODES[code] ? `${NETWORK_CODES[code]} (${code})` : code;
+    if (typeof code === 'string' && code) return code;
     current = (current as { cause?: unknown }).cause;
   }
+  return undefined;
+}
+
+/** Certificate problems do not go away by asking again. */
+function isCertificateError(error: unknown): boolean {
+  const code = errorCode(error) ?? '';
+  return /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|ERR_TLS/.test(code);
+}
+
+function networkReason(error: unknown): string {
+  const code = errorCode(error);
+  if (code) return NETWORK_CODES[code] ? `${NETWORK_CODES[code]} (${code})` : code;
   const message = error instanceof Error ? error.message : String(error);
   return message === 'terminated' ? 'connection closed before the answer was complete' : message;
 }
@@ -124,6 +136,7 @@ export async function createHttp(ctx: Context, settings: ResolvedSettings): Prom
       afterStatusCodes: [413, 429, 503],
       maxRetryAfter: 30_000,
       backoffLimit: 5_000,
+      shouldRetry: ({ error }) => (isCertificateError(error) ? false : undefined),
     },
     hooks: verbose
       ? {

@@ -24,6 +24,25 @@ export function proxySettings(env: Env): ProxySettings | undefined {
 export async function useProxyFromEnv(env: Env): Promise<void> {
   const settings = proxySettings(env);
   if (!settings) return;
-  const { EnvHttpProxyAgent, setGlobalDispatcher } = await import('undici');
-  setGlobalDispatcher(new EnvHttpProxyAgent(settings));
+  // undici is CommonJS: its exports arrive as the default export once bundled.
+  const { EnvHttpProxyAgent, setGlobalDispatcher } = (await import('undici')).default;
+  setGlobalDispatcher(quietly('UNDICI-EHPA', () => new EnvHttpProxyAgent(settings)));
+}
+
+/**
+ * Runs make() without the one warning named: undici calls EnvHttpProxyAgent experimental on stderr at every
+ * run, which a user behind a proxy can do nothing about. Other warnings pass through.
+ */
+function quietly<T>(code: string, make: () => T): T {
+  const emitWarning = process.emitWarning;
+  process.emitWarning = ((warning: string | Error, ...rest: unknown[]) => {
+    const options = rest[0];
+    const warningCode = typeof options === 'object' && options !== null ? (options as { code?: string }).code : rest[1];
+    if (warningCode !== code) (emitWarning as (...args: unknown[]) => void).call(process, warning, ...rest);
+  }) as typeof process.emitWarning;
+  try {
+    return make();
+  } finally {
+    process.emitWarning = emitWarning;
+  }
 }

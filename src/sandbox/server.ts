@@ -2,6 +2,7 @@
 // tests and the demo. It reproduces the status codes and the three error-body shapes the real service mixes:
 // APIM's {statusCode, message}, ASP.NET ProblemDetails, and whatever a fault rule injects.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 
@@ -61,6 +62,8 @@ export interface SandboxOptions {
   readOnlyApiKey?: string;
   subscriptionKey?: string;
   enterpriseId?: string;
+  /** Serve HTTPS with this key and certificate (PEM) instead of plain HTTP; `url` then starts with https://. */
+  tls?: { key: string | Buffer; cert: string | Buffer };
 }
 
 export interface Sandbox {
@@ -274,13 +277,16 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     send(res, route(req, body));
   };
 
-  const server = createServer((req, res) => {
+  const handler = (req: IncomingMessage, res: ServerResponse): void => {
     handle(req, res).catch(() => {
       // A client that vanished mid-request lands here too; answering a destroyed socket is a no-op.
       if (res.headersSent) res.destroy();
       else send(res, problem(500));
     });
-  });
+  };
+  const server = options.tls
+    ? createHttpsServer({ key: options.tls.key, cert: options.tls.cert }, handler)
+    : createServer(handler);
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -290,7 +296,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     });
   });
   const port = (server.address() as AddressInfo).port;
-  baseUrl = `http://${host.includes(':') ? `[${host}]` : host}:${port}${basePath}`;
+  baseUrl = `${options.tls ? 'https' : 'http'}://${host.includes(':') ? `[${host}]` : host}:${port}${basePath}`;
 
   let closing: Promise<void> | undefined;
   return {

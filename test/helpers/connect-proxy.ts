@@ -1,0 +1,87 @@
+// A minimal forward proxy on 127.0.0.1, as a corporate proxy looks to a client: HTTPS goes through a CONNECT
+// tunnel, so the proxy sees only the target host:port and then opaque TLS bytes. Plain absolute-form HTTP
+// requests are recorded and answered 502; cip's tests only use HTTPS through it.
+import { createServer } from 'node:http';
+import { connect, type AddressInfo, type Socket } from 'node:net';
+
+export interface ConnectProxy {
+  readonly url: string;
+  /** host:port of each CONNECT request, in order. */
+  readonly tunnels: string[];
+  /** Absolute-form plain HTTP requests ("METHOD url"), in order. */
+  readonly requests: string[];
+  close(): Promise<void>;
+}
+
+export async function startConnectProxy(): Promise<ConnectProxy> {
+  const tunnels: string[] = [];
+  const requests: string[] = [];
+  const sockets = new Set<Socket>();
+  const track = (socket: Socket): void => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  };
+
+  const server = createServer((req, res) => {
+    requests.push(`${req.method ?? ''} ${req.url ?? ''}`);
+    res.writeHead(502, { 'Content-Type': 'text/plain', Connection: 'close' });
+    res.end('this test proxy only tunnels CONNECT\n');
+  });
+  server.on('connection', track);
+
+  server.on('connect', (req, client: Socket, head: Buffer) => {
+    const target = req.url ?? '';
+    tunnels.push(target);
+    const match = /^\[?([^\]]+?)\]?:(\d+)$/.exec(target);
+    if (!match) {
+      client.end('HTTP/1.1 400 Bad Request\r\n\r\n');
+      return;
+    }
+    const upstream = connect(Number(match[2]), match[1]);
+    track(upstream);
+    let established = false;
+    upstream.once('connect', () => {
+      established = true;
+      client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+      if (head.length > 0) upstream.write(head);
+      upstream.pipe(client);
+      client.pipe(upstream);
+    });
+    upstream.on('error', () => {
+      // Before the tunnel is up the client still speaks HTTP and can be told why; after, only a cut says it.
+      if (!established && client.writable) client.end('HTTP/1.1 502 Bad Gateway\r\n\r\n');
+      else client.destroy();
+    });
+    client.on('error', () => upstream.destroy());
+    client.once('close', () => upstream.destroy());
+    upstream.once('close', () => {
+      if (established) client.destroy();
+    });
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+
+  let closing: Promise<void> | undefined;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    tunnels,
+    requests,
+    close() {
+      closing ??= new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        // Tunnelled sockets are detached from the HTTP server, so closeAllConnections alone would miss them.
+        for (const socket of sockets) socket.destroy();
+        sockets.clear();
+        server.closeAllConnections();
+      });
+      return closing;
+    },
+  };
+}
