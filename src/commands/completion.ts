@@ -1,10 +1,11 @@
 // `cip completion` prints the script from completion-script.ts; the hidden `cip __complete <what>` gives the
 // scripts the values they cannot know statically.
-import { existsSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import type { Context } from '../context.js';
 import type { Shell } from './completion-script.js';
 import { buildProgram } from '../program.js';
 import { configDir, configFilePath } from '../config/store.js';
+import { isProfileName } from '../config/validate.js';
 
 export async function completion(ctx: Context, shell: string): Promise<void> {
   const { generateCompletion } = await import('./completion-script.js');
@@ -14,11 +15,14 @@ export async function completion(ctx: Context, shell: string): Promise<void> {
 /** Values the completion scripts cannot know statically, one per line. Silent on any failure: it runs on Tab. */
 export async function completeValues(ctx: Context, what: string): Promise<void> {
   if (what !== 'profiles') return;
+  // Pressing Tab must change nothing and say nothing: read the file as it is, without the store (which
+  // creates folders, fixes permissions and loads conf), and stay silent if it is missing or broken.
   let names: string[];
   try {
-    // Pressing Tab must not create the config folder: look before opening the store.
-    if (!existsSync(configFilePath(configDir(ctx.env)))) return;
-    names = Object.keys((await ctx.store()).read().profiles);
+    const data: unknown = JSON.parse(readFileSync(configFilePath(configDir(ctx.env)), 'utf8'));
+    const profiles = (data as { profiles?: unknown }).profiles;
+    // Only names cip could have stored: a hand-made one with a newline or quote must not reach the shell.
+    names = typeof profiles === 'object' && profiles !== null && !Array.isArray(profiles) ? Object.keys(profiles).filter(isProfileName) : [];
   } catch {
     return;
   }

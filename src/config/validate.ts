@@ -53,8 +53,12 @@ export function checkBaseUrl(value: string, source: string, allowHttp: boolean):
 
 const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
+export function isProfileName(name: string): boolean {
+  return PROFILE_NAME.test(name);
+}
+
 export function checkProfileName(name: string): string {
-  if (!PROFILE_NAME.test(name)) {
+  if (!isProfileName(name)) {
     throw new UsageError(
       `invalid profile name '${printable(name)}': use up to 64 letters, digits, '.', '_' or '-', starting with a letter or digit`,
     );

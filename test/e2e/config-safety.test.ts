@@ -5,7 +5,7 @@ import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, 
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
-import { CIP, cip, expectOneErrorLine, readConfig, sandboxEnv, spawnCip, tempDir } from '../helpers/cli.js';
+import { CIP, cip, expectOneErrorLine, readConfig, sandboxEnv, sandboxOutput, spawnCip, tempDir } from '../helpers/cli.js';
 
 let sandbox: Sandbox;
 beforeAll(async () => {
@@ -112,14 +112,7 @@ describe('keys outside the config', () => {
 
   it('under GitHub Actions, the sandbox declares its keys as masks before printing them', async () => {
     const server = spawnCip(['sandbox'], { env: { GITHUB_ACTIONS: 'true' } });
-    let stdout = '';
-    await new Promise<void>((resolve, reject) => {
-      server.stdout!.on('data', (chunk: Buffer) => {
-        stdout += chunk.toString();
-        if (stdout.includes('CIP_ENTERPRISE_ID=')) resolve();
-      });
-      server.once('exit', () => reject(new Error('sandbox exited early')));
-    });
+    const stdout = await sandboxOutput(server);
     server.kill('SIGINT');
     await server;
     const lines = stdout.split('\n');

@@ -1,18 +1,11 @@
 // `cip sandbox`: the foreground server prints what points cip at it, serves the contract, and stops on Ctrl-C.
 import { describe, expect, it } from 'vitest';
-import { cip, spawnCip } from '../helpers/cli.js';
+import { cip, sandboxOutput, spawnCip } from '../helpers/cli.js';
 
 describe('cip sandbox', () => {
   it('prints export lines that a second cip can use, and stops on Ctrl-C', async () => {
     const server = spawnCip(['sandbox', '--seed', '4']);
-    let stdout = '';
-    await new Promise<void>((resolve, reject) => {
-      server.stdout!.on('data', (chunk: Buffer) => {
-        stdout += chunk.toString();
-        if (stdout.includes('CIP_ENTERPRISE_ID=')) resolve();
-      });
-      server.once('exit', () => reject(new Error('sandbox exited early')));
-    });
+    const stdout = await sandboxOutput(server);
     const env = Object.fromEntries(
       [...stdout.matchAll(/^export (CIP_[A-Z_]+)=(.*)$/gm)].map(([, name, value]) => [name!, value!]),
     );

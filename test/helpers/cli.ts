@@ -78,3 +78,15 @@ export function expectOneErrorLine(stderr: string): string {
   if (/^\s+at /m.test(stderr)) throw new Error(`stderr has a stack trace:\n${stderr}`);
   return lines[0]!;
 }
+
+/** Waits until a running `cip sandbox` has printed its export lines; returns what it printed so far. */
+export function sandboxOutput(server: ReturnType<typeof spawnCip>): Promise<string> {
+  let stdout = '';
+  return new Promise((resolve, reject) => {
+    server.stdout!.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+      if (stdout.includes('CIP_ENTERPRISE_ID=')) resolve(stdout);
+    });
+    server.once('exit', () => reject(new Error('the sandbox exited before printing its settings')));
+  });
+}

@@ -5,12 +5,12 @@ import { execa, execaSync } from 'execa';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
-import { Context, type IO } from '../../src/context.js';
+import { Context } from '../../src/context.js';
 import { buildProgram, SHELLS } from '../../src/program.js';
 import { generateCompletion, type Shell } from '../../src/commands/completion-script.js';
+import { fakeIO } from '../helpers/io.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const CIP = join(ROOT, 'bin', 'cip.js');
@@ -22,17 +22,6 @@ const installed = (name: string) => execaSync('sh', ['-c', `command -v ${name}`]
 const hasZsh = installed('zsh');
 const hasFish = installed('fish');
 
-function fakeIO(): IO {
-  return {
-    stdout: new PassThrough(),
-    stderr: new PassThrough(),
-    stdin: new PassThrough(),
-    stdoutIsTTY: false,
-    stderrIsTTY: false,
-    stdinIsTTY: false,
-    columns: undefined,
-  };
-}
 
 const program = (version = '0.0.0') => buildProgram(new Context(fakeIO(), {}, version));
 

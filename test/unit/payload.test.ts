@@ -2,9 +2,10 @@ import { describe, it, expect } from 'vitest';
 import { PassThrough } from 'node:stream';
 import { buildPayload, typedValue, type ReadSource } from '../../src/commands/env/payload.js';
 import { CipError, UsageError } from '../../src/errors.js';
-import { Context, type IO } from '../../src/context.js';
+import { Context } from '../../src/context.js';
 import { run } from '../../src/run.js';
 import { startSandbox } from '../../src/sandbox/index.js';
+import { fakeIO } from '../helpers/io.js';
 
 /** A readSource that serves files from a map and records every path asked for. */
 function fakeFiles(files: Record<string, string>): ReadSource & { calls: string[] } {
@@ -251,17 +252,8 @@ describe('cip env create: --field and --raw-field interleaved on the command lin
   ])('env create %j stores code %j', async (args, expected) => {
     const sandbox = await startSandbox();
     try {
-      const stdout = new PassThrough();
       const stderr = new PassThrough();
-      const io: IO = {
-        stdout,
-        stderr,
-        stdin: new PassThrough(),
-        stdoutIsTTY: false,
-        stderrIsTTY: false,
-        stdinIsTTY: false,
-        columns: undefined,
-      };
+      const io = fakeIO({ stderr });
       const ctx = new Context(
         io,
         {

@@ -2,12 +2,12 @@ import { describe, it, expect, beforeEach, afterEach } from 'vitest';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
-import { Context, DEFAULT_GLOBALS, type Env, type GlobalOptions, type IO } from '../../src/context.js';
+import { Context, DEFAULT_GLOBALS, type Env, type GlobalOptions } from '../../src/context.js';
 import { resolveSettings } from '../../src/config/settings.js';
 import { openProfileStore, type Profile } from '../../src/config/store.js';
 import { DEFAULT_BASE_URL } from '../../src/config/validate.js';
 import { AuthError, CipError, ConfigError, UsageError } from '../../src/errors.js';
+import { fakeIO } from '../helpers/io.js';
 
 const GUID_A = '3f2b8c1e-9a4d-4e6f-8b7a-1c2d3e4f5a6b';
 const GUID_B = '0b7e4c52-3d1f-4a8e-9c6b-2f5d8e1a7c34';
@@ -26,20 +26,9 @@ afterEach(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-function makeIO(): IO {
-  return {
-    stdout: new PassThrough(),
-    stderr: new PassThrough(),
-    stdin: new PassThrough(),
-    stdoutIsTTY: false,
-    stderrIsTTY: false,
-    stdinIsTTY: false,
-    columns: undefined,
-  };
-}
 
 function makeContext(env: Env = {}, globals: Partial<GlobalOptions> = {}): Context {
-  const ctx = new Context(makeIO(), { CIP_CONFIG_DIR: dir, ...env }, '0.0.0');
+  const ctx = new Context(fakeIO(), { CIP_CONFIG_DIR: dir, ...env }, '0.0.0');
   ctx.globals = { ...DEFAULT_GLOBALS, ...globals };
   return ctx;
 }
