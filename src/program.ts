@@ -4,6 +4,7 @@
 import { Argument, Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import type { Context, GlobalOptions } from './context.js';
 import { EXIT_CODES } from './errors.js';
+import { escapeControls } from './text/sanitize.js';
 import { DEFAULT_BASE_URL, SECRETS_URL } from './config/validate.js';
 import type { FieldAssignment } from './commands/env/payload.js';
 import { login } from './commands/auth/login.js';
@@ -99,7 +100,7 @@ export function buildProgram(ctx: Context): Command {
       writeOut: (text) => ctx.io.stdout.write(text),
       writeErr: (text) => ctx.io.stderr.write(text),
       // commander's usage errors, on one line like ours
-      outputError: (text, write) => write(`${text.replace(/\s*\n\s*(?=\S)/g, ' ').trimEnd()}\n`),
+      outputError: (text, write) => write(`${escapeControls(text.replace(/\s*\n\s*(?=\S)/g, ' ').trimEnd())}\n`),
     })
     .exitOverride()
     .addHelpText('after', `${ENVIRONMENT_HELP}\n${EXIT_CODE_HELP}\n`)

@@ -41,7 +41,8 @@ export function checkBaseUrl(value: string, source: string, allowHttp: boolean):
     throw new UsageError(`${source} must be an https:// URL, not '${printable(value)}'`);
   }
   if (url.username || url.password) throw new UsageError(`${source} must not contain a user name or password`);
-  if (url.search || url.hash) throw new UsageError(`${source} must not contain a query or fragment`);
+  // A bare '?' or '#' leaves search and hash empty but would still swallow the /Environments appended later.
+  if (url.search || url.hash || /[?#]/.test(value)) throw new UsageError(`${source} must not contain a query or fragment`);
   if (url.protocol === 'http:' && !isLoopbackHost(url.hostname) && !allowHttp) {
     throw new UsageError(
       `${source} uses http:// to a host that is not this machine; the API keys would travel in cleartext`,

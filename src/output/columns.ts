@@ -61,7 +61,8 @@ export function cellText(value: unknown): string {
 
 export function cellsOf(row: unknown, columns: readonly string[]): string[] {
   if (!isRecord(row)) return columns.map((column) => (column === VALUE_COLUMN ? cellText(row) : ''));
-  return columns.map((column) => cellText(row[column]));
+  // Own fields only: a column named like an Object.prototype member must not show the inherited one.
+  return columns.map((column) => cellText(Object.hasOwn(row, column) ? row[column] : undefined));
 }
 
 /** Header text: camelCase and snake_case split into upper-case words, as gh and doctl show them. */

@@ -19,17 +19,21 @@ function padding(count: number): string {
   return (PADDING[count] ??= ' '.repeat(count));
 }
 
+let graphemes: Intl.Segmenter | undefined;
+
 /** Cuts text to at most width cells, marking the cut with an ellipsis. */
 export function fitWidth(text: string, width: number, textWidth = displayWidth(text)): string {
   if (textWidth <= width) return textWidth === width ? text : text + padding(width - textWidth);
   if (PRINTABLE_ASCII.test(text)) return `${text.slice(0, Math.max(0, width - 1))}…`;
+  // Cut between graphemes, measured whole: an emoji with its variation selector is two cells, not one.
+  graphemes ??= new Intl.Segmenter(undefined, { granularity: 'grapheme' });
   let out = '';
   let used = 0;
-  for (const char of text) {
-    const charWidth = stringWidth(char);
-    if (used + charWidth > width - 1) break;
-    out += char;
-    used += charWidth;
+  for (const { segment } of graphemes.segment(text)) {
+    const segmentWidth = stringWidth(segment);
+    if (used + segmentWidth > width - 1) break;
+    out += segment;
+    used += segmentWidth;
   }
   return `${out}…${' '.repeat(Math.max(0, width - 1 - used))}`;
 }

@@ -69,14 +69,26 @@ export async function buildPayload(options: PayloadOptions, readSource: ReadSour
   const payload: Record<string, unknown> = {};
   if (options.file !== undefined) {
     const source = options.file === '-' ? 'the JSON on stdin' : `--file ${printable(options.file)}`;
-    Object.assign(payload, parseObject(await readSource(options.file), source));
+    merge(payload, parseObject(await readSource(options.file), source));
   }
-  if (options.data !== undefined) Object.assign(payload, parseObject(options.data, '--data'));
+  if (options.data !== undefined) merge(payload, parseObject(options.data, '--data'));
   // Parse every assignment before applying any, so one bad value stops the whole command.
   const assignments = fields.map(({ raw, text }) => {
     const [key, value] = splitAssignment(text, raw ? '--raw-field' : '--field');
     return [key, raw ? value : typedValue(value, key)] as const;
   });
-  for (const [key, value] of assignments) payload[key] = value;
+  for (const [key, value] of assignments) setOwn(payload, key, value);
   return payload;
+}
+
+/**
+ * Sets a key as the payload's own data, whatever its name: a plain assignment to `__proto__` would change
+ * the object's prototype and the key would silently vanish from what is sent.
+ */
+function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
+  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
+function merge(target: Record<string, unknown>, source: Record<string, unknown>): void {
+  for (const key of Object.keys(source)) setOwn(target, key, source[key]);
 }

@@ -1,0 +1,916 @@
+// Property-based tests (fast-check) for the pieces that take arbitrary input: payload building, error bodies,
+// tables, user-typed settings, text sanitising, and `cip env create` end to end against the sandbox.
+// Every predicate bumps `cases`; afterAll prints how many cases were generated.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { PassThrough } from 'node:stream';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { buildPayload, typedValue, type FieldAssignment, type ReadSource } from '../../src/commands/env/payload.js';
+import { errorMessageFromBody } from '../../src/api/error-body.js';
+import { cellText, cellsOf, chooseColumns, headerText, VALUE_COLUMN } from '../../src/output/columns.js';
+import { displayWidth, fitWidth, layoutColumns, renderTable, streamTable } from '../../src/output/table.js';
+import { checkBaseUrl, checkEnterpriseId, checkProfileName, isGuid, isLoopbackHost } from '../../src/config/validate.js';
+import { escapeControls, oneLine, printable } from '../../src/text/sanitize.js';
+import { UsageError } from '../../src/errors.js';
+import { Context, type IO } from '../../src/context.js';
+import { run } from '../../src/run.js';
+import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
+
+// ---------------------------------------------------------------------------------------------------------------
+// Bookkeeping
+
+let cases = 0;
+let properties = 0;
+
+afterAll(() => {
+  console.log(`property tests: ${cases} generated cases across ${properties} properties`);
+});
+
+async function holds<Ts>(property: fc.IProperty<Ts> | fc.IAsyncProperty<Ts>, numRuns: number): Promise<void> {
+  properties++;
+  await fc.assert(property, { numRuns });
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Shared helpers and arbitraries
+
+// C0, DEL, C1 (includes ESC \u001b, BEL \u0007, CSI \u009b), and the Unicode line/paragraph separators.
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Calls fn; a throw must be a UsageError with exit code 2 (and a clean message). Returns ok/value. */
+function usageOr<T>(fn: () => T): { ok: true; value: T } | { ok: false; error: UsageError } {
+  try {
+    return { ok: true, value: fn() };
+  } catch (error) {
+    expect(error).toBeInstanceOf(UsageError);
+    expect((error as UsageError).exitCode).toBe(2);
+    return { ok: false, error: error as UsageError };
+  }
+}
+
+async function usageOrAsync<T>(fn: () => Promise<T>): Promise<{ ok: true; value: T } | { ok: false; error: UsageError }> {
+  try {
+    return { ok: true, value: await fn() };
+  } catch (error) {
+    expect(error).toBeInstanceOf(UsageError);
+    expect((error as UsageError).exitCode).toBe(2);
+    return { ok: false, error: error as UsageError };
+  }
+}
+
+/** A value that survives JSON unchanged: null, booleans, finite numbers, strings, arrays and plain objects of them. */
+function isJsonValue(value: unknown): boolean {
+  if (value === null || typeof value === 'boolean' || typeof value === 'string') return true;
+  if (typeof value === 'number') return Number.isFinite(value);
+  if (Array.isArray(value)) return value.every(isJsonValue);
+  if (isRecord(value)) return Object.getPrototypeOf(value) === Object.prototype && Object.values(value).every(isJsonValue);
+  return false;
+}
+
+/** What the value looks like after a trip through JSON (-0 becomes 0, and so on). */
+function viaJson(value: unknown): unknown {
+  return JSON.parse(JSON.stringify(value)) as unknown;
+}
+
+const SPECIALS = [
+  '\u001b[31m', '\u001b[0m', '\u001b]0;title\u0007', '\u009b31m', '\u0007', '\u0000', '\u007f', '\u0085', '\u009f',
+  '\n', '\r\n', '\r', '\t', '\u000b', '\u2028', '\u2029', '\u200d', '\u200b', '\ufeff', '\u202e', '\u00a0',
+  '❤️', '1️⃣', '☀️', '👨‍👩‍👧', '👍🏽', '🇺🇸', '漢字', 'e\u0301', '\u0301', '\u1100\u1161', '\ud800', '\udc00',
+  ' ', '  ', '=', '==', '"', '{', '[', '\\', '…', '.', ':', 'id', 'null', 'true', '-1', '1e400', '12345678901234567890',
+];
+const piece = fc.oneof(
+  fc.string({ unit: 'binary', maxLength: 12 }),
+  fc.string({ maxLength: 12 }),
+  fc.constantFrom(...SPECIALS),
+);
+/** Short strings full of control characters, escapes, wide and zero-width characters and lone surrogates. */
+const nasty = fc.array(piece, { maxLength: 6 }).map((parts) => parts.join(''));
+const repeated = fc.tuple(piece, fc.integer({ min: 2, max: 60 })).map(([part, count]) => part.repeat(count));
+const huge = fc
+  .tuple(nasty, fc.integer({ min: 1_000, max: 10_000 }))
+  .map(([text, size]) => (text || 'x').repeat(Math.ceil(size / Math.max(1, text.length))).slice(0, size));
+const cellString = fc.oneof({ weight: 6, arbitrary: nasty }, { weight: 2, arbitrary: repeated }, { weight: 1, arbitrary: huge });
+
+const KEYS = [
+  'id', 'ID', 'Id', 'name', 'displayName', 'title', 'label', 'envId', 'status', 'description', 'created_at',
+  'constructor', 'toString', '__proto__', 'hasOwnProperty', 'valueOf', 'value',
+];
+const keyArb = fc.oneof(fc.constantFrom(...KEYS), nasty);
+
+const { json } = fc.letrec<{ json: unknown }>((tie) => ({
+  json: fc.oneof(
+    { depthSize: 'small', maxDepth: 8 },
+    cellString,
+    fc.integer(),
+    fc.double(),
+    fc.boolean(),
+    fc.constant(null),
+    fc.array(tie('json'), { maxLength: 5 }),
+    fc.dictionary(keyArb, tie('json'), { maxKeys: 6 }),
+  ),
+}));
+/** Rows as the CLI gets them: whatever JSON.parse makes of a server's answer. */
+const rowsArb = fc
+  .array(
+    fc.oneof(
+      { weight: 5, arbitrary: fc.dictionary(keyArb, json, { maxKeys: 8 }) },
+      { weight: 1, arbitrary: json },
+      { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 4 }) },
+    ),
+    { maxLength: 8 },
+  )
+  .map((rows) => viaJson(rows) as unknown[]);
+
+// ---------------------------------------------------------------------------------------------------------------
+// 1. payload.ts
+
+describe('payload: typedValue and buildPayload', () => {
+  const anyText = fc.oneof(nasty, fc.string({ unit: 'binary' }), fc.jsonValue().map((v) => JSON.stringify(v)));
+
+  it('typedValue returns a JSON value or throws UsageError(2), for any text', async () => {
+    await holds(
+      fc.property(anyText, nasty, (raw, key) => {
+        cases++;
+        const result = usageOr(() => typedValue(raw, key));
+        if (result.ok) expect(isJsonValue(result.value)).toBe(true);
+        else expect(result.error.message).not.toMatch(CONTROL);
+      }),
+      1000,
+    );
+  });
+
+  it('-F of JSON.stringify(v) gives back v (big integers written without exponent stay the text)', async () => {
+    await holds(
+      fc.property(fc.jsonValue(), (value) => {
+        cases++;
+        const text = JSON.stringify(value);
+        const typed = typedValue(text, 'k');
+        if (typeof value === 'number' && !Number.isSafeInteger(value) && typed === text) {
+          // Intended: an integer beyond 2^53 written out in digits would change if made a double, so it stays text.
+          expect(Number.isInteger(value)).toBe(true);
+          expect(/^-?\d+$/.test(text)).toBe(true);
+          return;
+        }
+        expect(typed).toStrictEqual(viaJson(value));
+      }),
+      1000,
+    );
+  });
+
+  it('-F of a safe integer, boolean, null, string, array or object round-trips exactly', async () => {
+    const safe = fc.oneof(fc.jsonValue().filter((v) => typeof v !== 'number'), fc.maxSafeInteger());
+    await holds(
+      fc.property(safe, (value) => {
+        cases++;
+        expect(typedValue(JSON.stringify(value), 'k')).toStrictEqual(viaJson(value));
+      }),
+      500,
+    );
+  });
+
+  it('a raw field is the text after the first =, whatever it holds', async () => {
+    await holds(
+      fc.asyncProperty(nasty.filter((k) => k.length > 0 && !k.includes('=')), fc.string({ unit: 'binary' }), async (key, value) => {
+        cases++;
+        const payload = await buildPayload({ fields: [{ raw: true, text: `${key}=${value}` }] }, noFiles);
+        expect(Object.keys(payload)).toStrictEqual([key]);
+        expect(Object.getOwnPropertyDescriptor(payload, key)?.value).toBe(value);
+      }),
+      500,
+    );
+  });
+
+  it('keys are split at the first =: no key contains =; no = or a leading = is a UsageError', async () => {
+    const assignment = fc.record({ raw: fc.boolean(), text: nasty });
+    await holds(
+      fc.asyncProperty(fc.array(assignment, { minLength: 1, maxLength: 6 }), async (fields) => {
+        cases++;
+        const result = await usageOrAsync(() => buildPayload({ fields }, noFiles));
+        const malformed = fields.some(({ text }) => text.indexOf('=') <= 0);
+        if (malformed) expect(result.ok).toBe(false);
+        if (!result.ok) return;
+        for (const key of Object.keys(result.value)) expect(key).not.toContain('=');
+        for (const { raw, text } of fields) {
+          const key = text.slice(0, text.indexOf('='));
+          expect(Object.hasOwn(result.value, key)).toBe(true);
+          if (raw && fields.filter((f) => f.text.startsWith(`${key}=`)).at(-1)!.text === text) {
+            expect(result.value[key]).toBe(text.slice(key.length + 1));
+          }
+        }
+      }),
+      500,
+    );
+  });
+
+  it('for any sequence of -F/-f assignments the last one per key wins', async () => {
+    const key = fc.oneof(fc.constantFrom('a', 'b', 'name', 'Name', '__proto__'), nasty.filter((k) => k.length > 0 && !k.includes('=')));
+    const typed = fc.oneof(fc.jsonValue({ maxDepth: 2 }).filter((v) => typeof v !== 'number'), fc.maxSafeInteger());
+    const step = fc.oneof(
+      fc.record({ raw: fc.constant(true as const), key, value: fc.string({ unit: 'binary' }) }),
+      fc.record({ raw: fc.constant(false as const), key, value: typed }),
+    );
+    await holds(
+      fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 10 }), async (steps) => {
+        cases++;
+        const fields: FieldAssignment[] = steps.map((s) => ({
+          raw: s.raw,
+          text: `${s.key}=${s.raw ? (s.value as string) : JSON.stringify(s.value)}`,
+        }));
+        const payload = await buildPayload({ fields }, noFiles);
+        const expected = new Map<string, unknown>();
+        for (const s of steps) expected.set(s.key, s.raw ? s.value : viaJson(s.value));
+        expect(Object.keys(payload).sort()).toStrictEqual([...expected.keys()].sort());
+        for (const [k, v] of expected) expect(Object.getOwnPropertyDescriptor(payload, k)?.value).toStrictEqual(v);
+      }),
+      500,
+    );
+  });
+
+  it('buildPayload with arbitrary --data returns a plain object or throws UsageError(2)', async () => {
+    const data = fc.oneof(nasty, fc.string({ unit: 'binary' }), fc.jsonValue().map((v) => JSON.stringify(v)));
+    const fields = fc.array(fc.record({ raw: fc.boolean(), text: nasty }), { maxLength: 3 });
+    await holds(
+      fc.asyncProperty(data, fields, async (text, assignments) => {
+        cases++;
+        const result = await usageOrAsync(() => buildPayload({ data: text, fields: assignments }, noFiles));
+        if (!result.ok) {
+          expect(result.error.message).not.toMatch(CONTROL);
+          return;
+        }
+        expect(Object.getPrototypeOf(result.value)).toBe(Object.prototype);
+        expect(isJsonValue(result.value)).toBe(true);
+      }),
+      800,
+    );
+  });
+
+  it('--data JSON.stringify(obj) plus fields gives exactly obj merged with the fields (what goes on the wire)', async () => {
+    const obj = fc.dictionary(keyArb, fc.jsonValue({ maxDepth: 3 }), { maxKeys: 8 });
+    const field = fc.record({
+      raw: fc.constant(true),
+      key: fc.oneof(fc.constantFrom(...KEYS), nasty.filter((k) => k.length > 0 && !k.includes('='))),
+      value: nasty,
+    });
+    await holds(
+      fc.asyncProperty(obj, fc.array(field, { maxLength: 4 }), async (object, steps) => {
+        cases++;
+        const payload = await buildPayload(
+          { data: JSON.stringify(object), fields: steps.map((s) => ({ raw: true, text: `${s.key}=${s.value}` })) },
+          noFiles,
+        );
+        // The model: own data properties, defined (not assigned) in order, so every key is an ordinary key.
+        const expected: Record<string, unknown> = {};
+        const define = (k: string, v: unknown) =>
+          Object.defineProperty(expected, k, { value: v, enumerable: true, writable: true, configurable: true });
+        for (const [k, v] of Object.entries(viaJson(object) as Record<string, unknown>)) define(k, v);
+        for (const s of steps) define(s.key, s.value);
+        expect(Object.getPrototypeOf(payload)).toBe(Object.prototype);
+        expect(JSON.stringify(payload)).toBe(JSON.stringify(expected));
+      }),
+      500,
+    );
+  });
+
+  it('--file goes through readSource; whatever the file holds, the result is an object or a UsageError', async () => {
+    await holds(
+      fc.asyncProperty(fc.oneof(nasty, fc.jsonValue().map((v) => JSON.stringify(v))), nasty, async (content, path) => {
+        cases++;
+        const read: ReadSource = async () => content;
+        const result = await usageOrAsync(() => buildPayload({ file: path }, read));
+        if (result.ok) expect(isRecord(result.value)).toBe(true);
+        else expect(result.error.message).not.toMatch(CONTROL);
+      }),
+      300,
+    );
+  });
+});
+
+const noFiles: ReadSource = async (path) => {
+  throw new Error(`readSource must not be called (asked for ${path})`);
+};
+
+// ---------------------------------------------------------------------------------------------------------------
+// 2. error-body.ts
+
+describe('errorMessageFromBody', () => {
+  const contentType = fc.constantFrom('', 'application/json', 'application/problem+json', 'text/plain', 'text/html');
+
+  function expectCleanMessage(message: unknown): void {
+    if (message === undefined) return;
+    expect(typeof message).toBe('string');
+    const text = message as string;
+    expect(text.length).toBeGreaterThan(0);
+    expect(text.length).toBeLessThanOrEqual(500);
+    expect(text).not.toMatch(CONTROL);
+    expect(text).not.toContain('\u001b');
+  }
+
+  it('any text body gives undefined or one clean line of at most 500 characters', async () => {
+    const body = fc.oneof(
+      nasty,
+      huge,
+      fc.string(),
+      fc.string({ unit: 'binary' }),
+      fc.uint8Array({ maxLength: 600 }).map((bytes) => Buffer.from(bytes).toString('utf8')),
+      fc.tuple(nasty, nasty).map(([title, rest]) => `<!doctype html><html><title>${title}</title>${rest}`),
+    );
+    await holds(
+      fc.property(body, contentType, (text, type) => {
+        cases++;
+        expectCleanMessage(errorMessageFromBody(text, type));
+      }),
+      1000,
+    );
+  });
+
+  it('any JSON body gives undefined or one clean line of at most 500 characters', async () => {
+    const body = fc.oneof(fc.jsonValue(), fc.jsonValue({ maxDepth: 6 }), json).map((v) => JSON.stringify(v) ?? '');
+    await holds(
+      fc.property(body, contentType, (text, type) => {
+        cases++;
+        expectCleanMessage(errorMessageFromBody(text, type));
+      }),
+      1000,
+    );
+  });
+
+  it('deeply nested {"error": {...}} bodies never throw', async () => {
+    await holds(
+      fc.property(fc.integer({ min: 1, max: 5_000 }), nasty, contentType, (depth, message, type) => {
+        cases++;
+        const body = `${'{"error":'.repeat(depth)}${JSON.stringify({ message })}${'}'.repeat(depth)}`;
+        expectCleanMessage(errorMessageFromBody(body, type));
+      }),
+      40,
+    );
+  });
+
+  // What the message is made of, cleaned the way the module promises: trimmed, no trailing '.' or ':', one line.
+  const cleaned = (text: string) => oneLine(text.trim().replace(/[.:]$/, '').trim());
+  const short = fc.oneof(nasty, fc.string({ maxLength: 60 })).map((s) => s.slice(0, 80));
+
+  it('APIM {statusCode, message}: the message is the cleaned message', async () => {
+    await holds(
+      fc.property(fc.integer({ min: 400, max: 599 }), short, contentType, (statusCode, message, type) => {
+        cases++;
+        const result = errorMessageFromBody(JSON.stringify({ statusCode, message }), type);
+        expectCleanMessage(result);
+        const expected = cleaned(message);
+        if (expected) expect(result).toBe(expected);
+        else if (!/html/.test(type)) expect(result).toBeUndefined();
+      }),
+      500,
+    );
+  });
+
+  it('ProblemDetails: the cleaned detail and every validation message are in the message', async () => {
+    const title = fc.oneof(short, fc.constantFrom('Not Found', 'Bad Request', 'One or more validation errors occurred.'));
+    const errors = fc.dictionary(
+      fc.oneof(fc.constantFrom('Name', '$', '', 'EnterpriseId'), short),
+      fc.array(short, { maxLength: 3 }),
+      { maxKeys: 3 },
+    );
+    const problem = fc.record(
+      {
+        type: fc.constant('https://tools.ietf.org/html/rfc9110#section-15.5.1'),
+        title,
+        status: fc.integer({ min: 400, max: 599 }),
+        detail: short,
+        traceId: short,
+        errors,
+      },
+      { requiredKeys: ['type', 'title', 'status'] },
+    );
+    await holds(
+      fc.property(problem, contentType, (body, type) => {
+        cases++;
+        const result = errorMessageFromBody(JSON.stringify(body), type);
+        expectCleanMessage(result);
+        const detail = body.detail === undefined ? '' : cleaned(body.detail);
+        const messages = Object.values(body.errors ?? {}).flat().map((m) => oneLine(m.trim())).filter(Boolean);
+        if (detail) {
+          expect(result).toBeDefined();
+          expect(result).toContain(detail);
+        }
+        if (messages.length) {
+          expect(result).toBeDefined();
+          if (!result!.endsWith('…')) for (const m of messages) expect(result).toContain(m);
+        }
+      }),
+      600,
+    );
+  });
+
+  it('{message}, {error}, {error: {message}}, {error_description}: the message comes from that field', async () => {
+    const shape = fc.oneof(
+      short.map((m) => ({ body: { message: m } as Record<string, unknown>, text: m })),
+      short.map((m) => ({ body: { Message: m } as Record<string, unknown>, text: m })),
+      short.map((m) => ({ body: { error: m } as Record<string, unknown>, text: m })),
+      short.map((m) => ({ body: { error: { message: m } } as Record<string, unknown>, text: m })),
+      short.map((m) => ({ body: { error_description: m } as Record<string, unknown>, text: m })),
+    );
+    await holds(
+      fc.property(shape, contentType, ({ body, text }, type) => {
+        cases++;
+        const result = errorMessageFromBody(JSON.stringify(body), type);
+        expectCleanMessage(result);
+        const expected = oneLine(text.trim()).replace(/[.:]$/, '').trim();
+        if (expected) expect(result).toContain(expected.slice(0, 20).trim());
+      }),
+      400,
+    );
+  });
+});
+
+// ---------------------------------------------------------------------------------------------------------------
+// 3. columns.ts and table.ts
+
+describe('columns and tables', () => {
+  function tableOf(rows: unknown[]) {
+    const columns = chooseColumns(rows);
+    const headers = columns.map(headerText);
+    const cells = rows.map((row) => cellsOf(row, columns));
+    const idIndex = columns.findIndex((column) => column.toLowerCase() === 'id');
+    return { columns, headers, cells, protectedIndex: idIndex >= 0 ? idIndex : 0 };
+  }
+
+  function linesOf(text: string, rowCount: number): string[] {
+    expect(text.endsWith('\n')).toBe(true);
+    const lines = text.split('\n');
+    expect(lines.pop()).toBe('');
+    expect(lines).toHaveLength(rowCount + 1);
+    for (const line of lines) {
+      expect(line).not.toMatch(CONTROL);
+      expect(line).not.toContain('\u001b');
+    }
+    return lines;
+  }
+
+  it('chooseColumns: no duplicates, every key shown, an id key first when any row has one', async () => {
+    await holds(
+      fc.property(rowsArb, (rows) => {
+        cases++;
+        const columns = chooseColumns(rows);
+        expect(new Set(columns).size).toBe(columns.length);
+        const keys = new Set(rows.filter(isRecord).flatMap((row) => Object.keys(row)));
+        for (const key of keys) expect(columns).toContain(key);
+        if (keys.size === 0) expect(columns).toStrictEqual(rows.length && rows.some((r) => !isRecord(r)) ? [VALUE_COLUMN] : []);
+        if ([...keys].some((key) => key.toLowerCase() === 'id')) expect(columns[0]!.toLowerCase()).toBe('id');
+      }),
+      500,
+    );
+  });
+
+  it('cells and headers are single lines without control characters', async () => {
+    await holds(
+      fc.property(rowsArb, (rows) => {
+        cases++;
+        const { headers, cells, columns } = tableOf(rows);
+        expect(headers).toHaveLength(columns.length);
+        for (const text of [...headers, ...cells.flat()]) {
+          expect(typeof text).toBe('string');
+          expect(text).not.toMatch(CONTROL);
+        }
+        for (const row of cells) expect(row).toHaveLength(columns.length);
+      }),
+      400,
+    );
+  });
+
+  it("a record's cell shows only its own field: a missing field is an empty cell", async () => {
+    await holds(
+      fc.property(rowsArb, (rows) => {
+        cases++;
+        const { columns, cells } = tableOf(rows);
+        rows.forEach((row, r) => {
+          if (!isRecord(row)) return;
+          columns.forEach((column, c) => {
+            expect(cells[r]![c]).toBe(cellText(Object.hasOwn(row, column) ? row[column] : undefined));
+          });
+        });
+      }),
+      400,
+    );
+  });
+
+  it('renderTable without maxWidth: one header + one line per row, every cell in full, no controls', async () => {
+    await holds(
+      fc.property(rowsArb, (rows) => {
+        cases++;
+        const { headers, cells } = tableOf(rows);
+        const { text, hiddenColumns } = renderTable(headers, cells);
+        expect(hiddenColumns).toStrictEqual([]);
+        const lines = linesOf(text, rows.length);
+        // Lines are trimEnd()ed, so a cell's trailing whitespace at the end of a line is (intentionally) dropped.
+        headers.forEach((header) => expect(lines[0]).toContain(header.trimEnd()));
+        cells.forEach((row, r) => row.forEach((cell) => expect(lines[r + 1]).toContain(cell.trimEnd())));
+      }),
+      300,
+    );
+  });
+
+  it('renderTable text equals the concatenated streamTable chunks', async () => {
+    await holds(
+      fc.property(rowsArb, fc.option(fc.integer({ min: 0, max: 300 }), { nil: undefined }), (rows, maxWidth) => {
+        cases++;
+        const { headers, cells, protectedIndex } = tableOf(rows);
+        const options = { maxWidth, protectedIndex };
+        const chunks: string[] = [];
+        const hidden = streamTable(headers, cells.length, (r) => [...cells[r]!], (chunk) => chunks.push(chunk), options);
+        const rendered = renderTable(headers, cells, options);
+        expect(chunks.join('')).toBe(rendered.text);
+        expect(hidden).toStrictEqual(rendered.hiddenColumns);
+        linesOf(rendered.text, rows.length);
+      }),
+      300,
+    );
+  });
+
+  it('with maxWidth >= id width + 10: every line fits and the id column is shown uncut', async () => {
+    await holds(
+      fc.property(rowsArb, fc.integer({ min: 0, max: 120 }), (rows, extra) => {
+        cases++;
+        const { headers, cells, protectedIndex } = tableOf(rows);
+        const idWidth = headers.length
+          ? Math.max(displayWidth(headers[protectedIndex]!), ...cells.map((row) => displayWidth(row[protectedIndex]!)))
+          : 0;
+        const maxWidth = idWidth + 10 + extra;
+        const { text, hiddenColumns } = renderTable(headers, cells, { maxWidth, protectedIndex });
+        const lines = linesOf(text, rows.length);
+        for (const line of lines) expect(displayWidth(line)).toBeLessThanOrEqual(maxWidth);
+        if (!headers.length) return;
+        expect(hiddenColumns).not.toContain(protectedIndex);
+        cells.forEach((row, r) => expect(lines[r + 1]).toContain(row[protectedIndex]!.trimEnd()));
+      }),
+      300,
+    );
+  });
+
+  it('fitWidth(text, w) is never wider than w cells', async () => {
+    const text = fc.oneof(cellString, fc.string({ unit: 'grapheme' }), fc.string({ unit: 'grapheme-composite' }));
+    await holds(
+      fc.property(text.map(escapeControls), fc.integer({ min: 1, max: 80 }), (cell, width) => {
+        cases++;
+        expect(displayWidth(fitWidth(cell, width))).toBeLessThanOrEqual(width);
+      }),
+      800,
+    );
+  });
+
+  it('layoutColumns: with room for the protected column + 10, the shown columns fit and it keeps full width', async () => {
+    await holds(
+      fc.property(
+        fc.array(fc.integer({ min: 0, max: 300 }), { minLength: 1, maxLength: 12 }),
+        fc.nat(),
+        fc.integer({ min: 0, max: 200 }),
+        (natural, pick, extra) => {
+          cases++;
+          const protectedIndex = pick % natural.length;
+          const maxWidth = natural[protectedIndex]! + 10 + extra;
+          const { shown, widths } = layoutColumns(natural, maxWidth, protectedIndex);
+          expect(shown).toContain(protectedIndex);
+          expect(widths[protectedIndex]).toBe(natural[protectedIndex]);
+          expect([...shown].sort((a, b) => a - b)).toStrictEqual(shown);
+          const total = shown.reduce((sum, i) => sum + widths[i]!, 0) + 2 * Math.max(0, shown.length - 1);
+          expect(total).toBeLessThanOrEqual(maxWidth);
+        },
+      ),
+      1000,
+    );
+  });
+});
+
+// ---------------------------------------------------------------------------------------------------------------
+// 4. validate.ts
+
+describe('validate', () => {
+  const REFERENCE_GUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
+  const anyCase = (text: string, flips: boolean[]) =>
+    [...text].map((ch, i) => (flips[i % Math.max(1, flips.length)] ? ch.toUpperCase() : ch.toLowerCase())).join('');
+  const uuidAnyCase = fc.tuple(fc.uuid(), fc.array(fc.boolean(), { minLength: 1, maxLength: 36 })).map(([u, f]) => anyCase(u, f));
+  const whitespace = fc.constantFrom('', ' ', '  ', '\t', '\n', '\r\n', '\u00a0', '\ufeff', '\u2028', '\u000b');
+  const guidLike = fc.oneof(
+    uuidAnyCase,
+    fc.tuple(whitespace, uuidAnyCase, whitespace).map(([a, u, b]) => a + u + b),
+    fc.tuple(uuidAnyCase, fc.nat(35), piece).map(([u, at, p]) => u.slice(0, at) + p + u.slice(at + 1)),
+    fc.tuple(uuidAnyCase, piece).map(([u, p]) => u + p),
+    nasty,
+    fc.string(),
+  );
+
+  it('isGuid agrees with a reference regex', async () => {
+    await holds(
+      fc.property(guidLike, (text) => {
+        cases++;
+        expect(isGuid(text)).toBe(REFERENCE_GUID.test(text));
+      }),
+      1000,
+    );
+  });
+
+  it('isGuid accepts every uuid in any case', async () => {
+    await holds(
+      fc.property(uuidAnyCase, (text) => {
+        cases++;
+        expect(isGuid(text)).toBe(true);
+      }),
+      300,
+    );
+  });
+
+  it('checkEnterpriseId returns the trimmed GUID or throws UsageError(2) with a clean message', async () => {
+    await holds(
+      fc.property(guidLike, (text) => {
+        cases++;
+        const result = usageOr(() => checkEnterpriseId(text, '--enterprise-id'));
+        expect(result.ok).toBe(REFERENCE_GUID.test(text.trim()));
+        if (result.ok) expect(result.value).toBe(text.trim());
+        else expect(result.error.message).not.toMatch(CONTROL);
+      }),
+      1000,
+    );
+  });
+
+  const urlText = fc.oneof(
+    { weight: 4, arbitrary: fc
+      .tuple(
+        fc.constantFrom('https://', 'http://', 'HTTPS://', 'HtTp://', 'ftp://', 'file://', '', 'https:', 'http:/', 'javascript:', 'https:///'),
+        fc.constantFrom('', '', '', 'user@', 'u:p@', ':@', '@', ':pw@'),
+        fc.oneof(
+          fc.constantFrom('api.copyl.com', 'localhost', 'LOCALHOST', '127.0.0.1', '127.1', '127.255.0.9', '[::1]', '0x7f.0.0.1',
+            '2130706433', 'localhost.', 'example.com', '10.0.0.1', '[::ffff:127.0.0.1]', '', 'a b', 'xn--nxasmq6b', 'münchen.de'),
+          nasty,
+        ),
+        fc.constantFrom('', '', ':8080', ':', ':0', ':65535', ':99999', ':x'),
+        fc.array(fc.oneof(fc.constantFrom('/ms', '/', '//', '/%2F', '/a b', '/..', '/.', '/Environments', '\\', '/é', '/%'), piece), { maxLength: 3 }),
+        fc.constantFrom('', '', '', '?', '#', '?a=1', '#x', '/?', '/#', '?#', ' ', '\n', '\t', '%', '//'),
+      )
+      .map(([scheme, user, host, port, path, suffix]) => `${scheme}${user}${host}${port}${path.join('')}${suffix}`) },
+    { weight: 1, arbitrary: nasty },
+    { weight: 1, arbitrary: fc.webUrl({ withQueryParameters: true, withFragments: true }) },
+  );
+  const padded = fc.tuple(whitespace, urlText, whitespace).map(([a, u, b]) => a + u + b);
+
+  it('checkBaseUrl: UsageError(2) or a parseable https (or allowed http) URL without a trailing slash', async () => {
+    await holds(
+      fc.property(padded, fc.boolean(), (text, allowHttp) => {
+        cases++;
+        const result = usageOr(() => checkBaseUrl(text, 'CIP_BASE_URL', allowHttp));
+        if (!result.ok) {
+          expect(result.error.message).not.toMatch(CONTROL);
+          return;
+        }
+        const url = new URL(result.value);
+        expect(['https:', 'http:']).toContain(url.protocol);
+        if (url.protocol === 'http:' && !allowHttp) expect(isLoopbackHost(url.hostname)).toBe(true);
+        expect(result.value.endsWith('/')).toBe(false);
+        expect(url.username).toBe('');
+        expect(url.password).toBe('');
+      }),
+      1000,
+    );
+  });
+
+  it('checkBaseUrl: an accepted base URL has no query or fragment, so /Environments appends to its path', async () => {
+    await holds(
+      fc.property(padded, fc.boolean(), (text, allowHttp) => {
+        cases++;
+        const result = usageOr(() => checkBaseUrl(text, 'CIP_BASE_URL', allowHttp));
+        if (!result.ok) return;
+        const base = new URL(result.value);
+        const collection = new URL(`${result.value}/Environments`);
+        expect(result.value).not.toMatch(/[?#]/);
+        expect(collection.search).toBe('');
+        expect(collection.hash).toBe('');
+        expect(collection.pathname).toBe(`${base.pathname.replace(/\/+$/, '')}/Environments`);
+      }),
+      1000,
+    );
+  });
+
+  it('checkProfileName accepts exactly /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/', async () => {
+    const PROFILE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+    const valid = fc.stringMatching(PROFILE);
+    const name = fc.oneof(
+      valid,
+      fc.tuple(valid, piece).map(([v, p]) => v + p),
+      fc.tuple(piece, valid).map(([p, v]) => p + v),
+      fc.tuple(valid, fc.constantFrom('\n', ' ', '/', '..', 'x'.repeat(64))).map(([v, s]) => v + s),
+      nasty,
+      fc.string(),
+    );
+    await holds(
+      fc.property(name, (text) => {
+        cases++;
+        const result = usageOr(() => checkProfileName(text));
+        expect(result.ok).toBe(PROFILE.test(text));
+        if (result.ok) expect(result.value).toBe(text);
+        else expect(result.error.message).not.toMatch(CONTROL);
+      }),
+      1000,
+    );
+  });
+});
+
+// ---------------------------------------------------------------------------------------------------------------
+// 5. sanitize.ts
+
+describe('sanitize', () => {
+  const text = fc.oneof(nasty, huge, fc.string({ unit: 'binary' }));
+  const controlChar = fc
+    .oneof(fc.integer({ min: 0, max: 0x1f }), fc.integer({ min: 0x7f, max: 0x9f }), fc.constantFrom(0x2028, 0x2029))
+    .map((code) => String.fromCharCode(code));
+
+  it('oneLine: no control characters, no double spaces, trimmed, idempotent', async () => {
+    await holds(
+      fc.property(text, (s) => {
+        cases++;
+        const out = oneLine(s);
+        expect(out).not.toMatch(CONTROL);
+        expect(out).not.toContain('  ');
+        expect(out).toBe(out.trim());
+        expect(oneLine(out)).toBe(out);
+      }),
+      600,
+    );
+  });
+
+  it('escapeControls: no control characters; text without controls is unchanged', async () => {
+    await holds(
+      fc.property(text, (s) => {
+        cases++;
+        const out = escapeControls(s);
+        expect(out).not.toMatch(CONTROL);
+        if (!CONTROL.test(s)) expect(out).toBe(s);
+      }),
+      600,
+    );
+  });
+
+  it('escapeControls: distinct control characters (and strings of them) escape differently', async () => {
+    await holds(
+      fc.property(fc.array(controlChar, { maxLength: 6 }), fc.array(controlChar, { maxLength: 6 }), (a, b) => {
+        cases++;
+        const [x, y] = [a.join(''), b.join('')];
+        if (x !== y) expect(escapeControls(x)).not.toBe(escapeControls(y));
+        if (a.length === 1 && b.length === 1 && x !== y) expect(escapeControls(a[0]!)).not.toBe(escapeControls(b[0]!));
+      }),
+      600,
+    );
+  });
+
+  it('printable(s, n): at most n+1 characters, no control characters, unchanged when short and clean', async () => {
+    await holds(
+      fc.property(text, fc.integer({ min: 0, max: 200 }), (s, n) => {
+        cases++;
+        const out = printable(s, n);
+        expect(out.length).toBeLessThanOrEqual(n + 1);
+        expect(out).not.toMatch(CONTROL);
+        if (!CONTROL.test(s) && s.length <= n) expect(out).toBe(s);
+      }),
+      600,
+    );
+  });
+});
+
+// ---------------------------------------------------------------------------------------------------------------
+// 6. `cip env create` in-process against the sandbox
+
+describe('cip env create end to end (in-process, sandbox)', () => {
+  let sandbox: Sandbox;
+  let configDir: string;
+
+  beforeAll(async () => {
+    sandbox = await startSandbox();
+    configDir = await mkdtemp(join(tmpdir(), 'cip-props-'));
+  });
+
+  afterAll(async () => {
+    await sandbox?.close();
+    if (configDir) await rm(configDir, { recursive: true, force: true });
+  });
+
+  type Effect =
+    | { kind: 'data'; value: Record<string, unknown> }
+    | { kind: 'set'; key: string; value: unknown }
+    | { kind: 'usage' }
+    | { kind: 'unknown' }
+    | { kind: 'stray' };
+  interface Step {
+    args: string[];
+    effect: Effect;
+    isData: boolean;
+  }
+
+  const fieldForms = (flag: 'F' | 'f', text: string): fc.Arbitrary<string[]> => {
+    const long = flag === 'F' ? '--field' : '--raw-field';
+    // `-F` with nothing attached would take the next argument as its value, so the attached form needs text.
+    const forms: string[][] = [[`-${flag}`, text], [`${long}=${text}`], [long, text]];
+    if (text !== '') forms.push([`-${flag}${text}`]);
+    return fc.constantFrom(...forms);
+  };
+  const goodKey = fc.oneof(fc.constantFrom('name', 'code', 'isActive', '__proto__', 'constructor'), nasty.filter((k) => k.length > 0 && !k.includes('=')));
+  const typedJson = fc.oneof(fc.jsonValue({ maxDepth: 2 }).filter((v) => typeof v !== 'number'), fc.maxSafeInteger());
+  const splitEffect = (text: string, value: (v: string) => Effect): Effect => {
+    const at = text.indexOf('=');
+    return at <= 0 ? { kind: 'usage' } : value(text.slice(at + 1));
+  };
+
+  const step: fc.Arbitrary<Step> = fc.oneof(
+    // -f name=<non-blank>: most runs should reach the server and succeed.
+    { weight: 3, arbitrary: fc.string({ minLength: 1, maxLength: 20 }).filter((s) => s.trim() !== '').chain((name) =>
+      fieldForms('f', `name=${name}`).map((args) => ({ args, isData: false, effect: { kind: 'set', key: 'name', value: name } as Effect }))) },
+    { weight: 2, arbitrary: fc.tuple(goodKey, typedJson).chain(([key, value]) =>
+      fieldForms('F', `${key}=${JSON.stringify(value)}`).map((args) => ({ args, isData: false, effect: { kind: 'set', key, value: viaJson(value) } as Effect }))) },
+    { weight: 2, arbitrary: fc.tuple(goodKey, nasty).chain(([key, value]) =>
+      fieldForms('f', `${key}=${value}`).map((args) => ({ args, isData: false, effect: { kind: 'set', key, value } as Effect }))) },
+    { weight: 1, arbitrary: nasty.chain((text) =>
+      fieldForms('F', text).map((args) => ({ args, isData: false, effect: splitEffect(text, () => ({ kind: 'unknown' })) }))) },
+    { weight: 1, arbitrary: nasty.chain((text) =>
+      fieldForms('f', text).map((args) => ({ args, isData: false, effect: splitEffect(text, (v) => ({ kind: 'set', key: text.slice(0, text.indexOf('=')), value: v })) }))) },
+    { weight: 2, arbitrary: fc.oneof(fc.dictionary(keyArb, fc.jsonValue({ maxDepth: 2 }), { maxKeys: 5 }).map((o) => JSON.stringify(o)), nasty).chain((text) => {
+      let effect: Effect = { kind: 'usage' };
+      try {
+        const parsed: unknown = JSON.parse(text);
+        if (isRecord(parsed)) effect = { kind: 'data', value: parsed };
+      } catch {
+        // not JSON: a usage error
+      }
+      return fc.constantFrom<string[]>(['--data', text], [`--data=${text}`]).map((args) => ({ args, isData: true, effect }));
+    }) },
+    // A stray unknown option (a typo): commander's own error must also be one clean line.
+    { weight: 1, arbitrary: nasty.map((text) => ({ args: [`--zz${text}`], isData: false, effect: { kind: 'stray' } as Effect })) },
+  );
+
+  function ioWith(): { io: IO; stderr: PassThrough } {
+    const stdout = new PassThrough();
+    stdout.resume();
+    const stderr = new PassThrough();
+    const io: IO = { stdout, stderr, stdin: new PassThrough(), stdoutIsTTY: false, stderrIsTTY: false, stdinIsTTY: false, columns: undefined };
+    return { io, stderr };
+  }
+
+  it('exits 0, 2 or 6; 2 sends nothing; failures are one clean error: line; the body sent is the model payload', async () => {
+    await holds(
+      fc.asyncProperty(fc.array(step, { maxLength: 5 }), async (steps) => {
+        cases++;
+        const { io, stderr } = ioWith();
+        const ctx = new Context(
+          io,
+          {
+            CIP_BASE_URL: sandbox.url,
+            CIP_API_KEY: sandbox.keys.apiKey,
+            CIP_SUBSCRIPTION_KEY: sandbox.keys.subscriptionKey,
+            CIP_ENTERPRISE_ID: sandbox.keys.enterpriseId,
+            CIP_CONFIG_DIR: configDir,
+          },
+          '0.0.0',
+        );
+        const before = sandbox.requests.length;
+        const code = await run(['env', 'create', ...steps.flatMap((s) => s.args)], ctx);
+        const errText = String(stderr.read() ?? '');
+        expect([0, 2, 6]).toContain(code);
+        if (code === 2) expect(sandbox.requests.length).toBe(before);
+        if (code !== 0) {
+          expect(errText).toMatch(/^error: [^\n]*\n$/);
+          expect(errText.slice(0, -1)).not.toMatch(CONTROL);
+        }
+
+        // The model: the last --data counts; fields apply in order after it; later values win.
+        if (steps.some((s) => s.effect.kind === 'stray')) {
+          expect(code).toBe(2);
+          return;
+        }
+        const fields = steps.filter((s) => !s.isData);
+        const lastData = steps.filter((s) => s.isData).at(-1);
+        const effects = [...(lastData ? [lastData.effect] : []), ...fields.map((s) => s.effect)];
+        if (effects.length === 0 || effects.some((e) => e.kind === 'usage')) {
+          expect(code).toBe(2);
+          return;
+        }
+        if (effects.some((e) => e.kind === 'unknown')) return;
+        const expected: Record<string, unknown> = {};
+        const define = (k: string, v: unknown) =>
+          Object.defineProperty(expected, k, { value: v, enumerable: true, writable: true, configurable: true });
+        for (const effect of effects) {
+          if (effect.kind === 'data') for (const [k, v] of Object.entries(effect.value)) define(k, v);
+          if (effect.kind === 'set') define(effect.key, effect.value);
+        }
+        const name = Object.hasOwn(expected, 'name') ? expected.name : undefined;
+        expect(code).toBe(typeof name === 'string' && name.trim() !== '' ? 0 : 6);
+        expect(sandbox.requests.length).toBe(before + 1);
+        const sent = sandbox.requests[before]!;
+        expect(sent.method).toBe('POST');
+        expect(JSON.stringify(JSON.parse(sent.body))).toBe(JSON.stringify(expected));
+      }),
+      120,
+    );
+  });
+});
