@@ -1,12 +1,29 @@
-// Bundles src/ into dist/ with esbuild: one ESM entry plus lazily loaded chunks,
-// so start-up parses only what the command being run needs.
+// Bundles src/ into dist/ with esbuild, shaped for start-up time (see README, Performance):
+//   dist/main.js          the ESM entry bin/cip.js loads: answers --version, then loads the CLI with V8's
+//                         code cache (src/main.ts)
+//   dist/cli.cjs          all of cip's own code and commander, as one CommonJS file: one file to read, and a
+//                         classic script, which Node 20 can compile from a code cache (an ES module cannot)
+//   dist/vendor/*.cjs     each other package in its own file, required only by the code that uses it
+//   dist/sandbox.js       the sandbox as an ES module, for `npm run demo`, the benchmark and tests
 import { build } from 'esbuild';
 import { readFileSync, rmSync } from 'node:fs';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+const VENDORS = ['ky', 'conf', 'ora', 'chalk', 'cli-table3', 'string-width', 'undici', 'proper-lockfile'];
 
-// Chunk names carry content hashes: start clean so old chunks do not pile up.
 rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
+
+const common = {
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  // Less to parse at start-up; identifiers are kept so CIP_DEBUG stack traces stay readable.
+  minifyWhitespace: true,
+  minifySyntax: true,
+  legalComments: 'none',
+  logLevel: 'warning',
+  define: { __CIP_VERSION__: JSON.stringify(pkg.version) },
+};
 
 // commander requires child_process at load time, for executable subcommands that cip does not have; loading
 // it (and net, dgram, streams...) costs every run a few milliseconds. Give commander a lazy stand-in.
@@ -22,25 +39,46 @@ const lazyChildProcess = {
   },
 };
 
-await build({
-  plugins: [lazyChildProcess],
-  entryPoints: { main: 'src/main.ts', sandbox: 'src/sandbox/index.ts' },
-  outdir: 'dist',
-  bundle: true,
-  splitting: true,
-  format: 'esm',
-  platform: 'node',
-  target: 'node20',
-  sourcemap: false,
-  // Less to parse at start-up; identifiers are kept so CIP_DEBUG stack traces stay readable.
-  minifyWhitespace: true,
-  minifySyntax: true,
-  legalComments: 'none',
-  logLevel: 'warning',
-  chunkNames: 'chunks/[name]-[hash]',
-  define: { __CIP_VERSION__: JSON.stringify(pkg.version) },
-  // Some bundled CommonJS dependencies call require(); give them one.
-  banner: {
-    js: "import { createRequire as __cipCreateRequire } from 'node:module'; const require = __cipCreateRequire(import.meta.url);",
+// In cli.cjs, `await import('ky')` becomes a require of dist/vendor/ky.cjs at that moment, not at start-up.
+// The stand-in module is ESM and re-exports each name, so the import sees the package's own default and
+// named exports (an import of CommonJS from a "type": "module" package would wrap them once more).
+const exportNames = Object.fromEntries(
+  await Promise.all(VENDORS.map(async (name) => [name, Object.keys(await import(name)).filter((key) => /^[A-Za-z_$][\w$]*$/.test(key) && key !== 'default')])),
+);
+const vendorFiles = {
+  name: 'vendor-files',
+  setup(builder) {
+    builder.onResolve({ filter: new RegExp(`^(${VENDORS.join('|')})$`) }, (args) => ({ path: args.path, namespace: 'vendor' }));
+    builder.onLoad({ filter: /.*/, namespace: 'vendor' }, ({ path: name }) => ({
+      contents: [
+        `const vendor = require('./vendor/${name}.cjs');`,
+        'export default vendor.default;',
+        ...exportNames[name].map((key) => `export const ${key} = vendor.${key};`),
+      ].join('\n'),
+      loader: 'js',
+    }));
+    builder.onResolve({ filter: /^\.\/vendor\// }, (args) => ({ path: args.path, external: true }));
   },
-});
+};
+
+await Promise.all([
+  build({ ...common, entryPoints: { main: 'src/main.ts' }, outdir: 'dist', format: 'esm' }),
+  build({ ...common, entryPoints: { sandbox: 'src/sandbox/index.ts' }, outdir: 'dist', format: 'esm' }),
+  build({
+    ...common,
+    entryPoints: { cli: 'src/run.ts' },
+    outdir: 'dist',
+    outExtension: { '.js': '.cjs' },
+    format: 'cjs',
+    plugins: [lazyChildProcess, vendorFiles],
+  }),
+  ...VENDORS.map((name) =>
+    build({
+      ...common,
+      // An ES module package becomes CommonJS with its default and named exports; a CommonJS one stays as it is.
+      stdin: { contents: `export * from '${name}'; export { default } from '${name}';`, resolveDir: '.', loader: 'js' },
+      outfile: `dist/vendor/${name}.cjs`,
+      format: 'cjs',
+    }),
+  ),
+]);

@@ -1,6 +1,8 @@
 // The only module that touches process.*: it builds the context from the real streams and environment and
-// hands it to run(). It loads nothing else up front, so `cip --version` costs little more than Node itself.
+// hands it to run(). It loads nothing else up front, so `cip --version` costs little more than Node itself;
+// everything else comes from dist/cli.cjs (load-cli.ts).
 import type { IO } from './context.js';
+import { loadCli } from './load-cli.js';
 import { VERSION } from './version.js';
 
 /** Entry point for bin/cip.js. */
@@ -11,7 +13,8 @@ export async function main(): Promise<number> {
     process.stdout.write(`${VERSION}\n`);
     return 0;
   }
-  const { run, Context, InterruptedError, exitCode } = await import('./run.js');
+  const { cli, saveCache } = loadCli();
+  const { run, Context, InterruptedError, exitCode } = cli;
   const controller = new AbortController();
   const { stdout, stderr, stdin } = process;
   const io: IO = {
@@ -47,5 +50,6 @@ export async function main(): Promise<number> {
   const ctx = new Context(io, process.env, VERSION, controller.signal);
   const code = await run(argv, ctx);
   if (controller.signal.aborted) return process.exitCode as number;
+  saveCache();
   return code;
 }

@@ -1,11 +1,11 @@
 // Questions at a terminal, on stderr. Only called when ctx.canPrompt is true.
+import { createInterface } from 'node:readline';
 import type { Context } from '../context.js';
 import { InterruptedError } from '../errors.js';
 
 type RawInput = NodeJS.ReadStream & { setRawMode?: (mode: boolean) => void };
 
-export async function ask(ctx: Context, question: string): Promise<string> {
-  const { createInterface } = await import('node:readline');
+export function ask(ctx: Context, question: string): Promise<string> {
   return new Promise((resolve, reject) => {
     const rl = createInterface({ input: ctx.io.stdin, output: ctx.io.stderr, terminal: true });
     let answered = false;

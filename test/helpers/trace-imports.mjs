@@ -1,12 +1,29 @@
-// `node --import ./trace-imports.mjs app.js` appends every module URL the app loads to the file named by
-// TRACE_IMPORTS_FILE: tests use it to prove which code a command does (not) load.
-import { register } from 'node:module';
+// `node --import ./trace-imports.mjs app.js` appends the file of every module the app loads, ES module or
+// CommonJS, to the file named by TRACE_IMPORTS_FILE: tests use it to prove which code a command does (not)
+// load. (CommonJS is traced through Module._load; run with NODE_DISABLE_COMPILE_CACHE=1 so that cip loads
+// dist/cli.cjs by require rather than from its code cache.)
+import { appendFileSync } from 'node:fs';
+import Module, { register } from 'node:module';
+import { pathToFileURL } from 'node:url';
 
-register(
-  `data:text/javascript,${encodeURIComponent(`
+const file = process.env.TRACE_IMPORTS_FILE;
+if (file) {
+  register(
+    `data:text/javascript,${encodeURIComponent(`
 import { appendFileSync } from 'node:fs';
 export async function load(url, context, next) {
-  if (process.env.TRACE_IMPORTS_FILE) appendFileSync(process.env.TRACE_IMPORTS_FILE, url + '\\n');
+  appendFileSync(${JSON.stringify(file)}, url + '\\n');
   return next(url, context);
 }`)}`,
-);
+  );
+  const load = Module._load;
+  Module._load = function (request, parent, isMain) {
+    try {
+      const resolved = Module._resolveFilename(request, parent, isMain);
+      if (resolved.startsWith('/')) appendFileSync(file, `${pathToFileURL(resolved).href}\n`);
+    } catch {
+      // Let the real load report it.
+    }
+    return load.apply(this, arguments);
+  };
+}
