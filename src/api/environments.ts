@@ -15,15 +15,18 @@ export interface EnvironmentsApi {
   remove(id: string): Promise<void>;
 }
 
-const ENVELOPES = ['value', 'items', 'data', 'results'] as const;
+const ENVELOPES = ['value', 'items', 'data', 'results'];
 
-/** The API may answer a list as a bare array or wrapped in {value|items|data|results: [...]}. */
+/**
+ * The API may answer a list as a bare array or wrapped in {value|items|data|results: [...]}, in any letter
+ * case (ASP.NET can be set to PascalCase: "Value", "Items").
+ */
 export function unwrapList(data: unknown): unknown[] | undefined {
   if (Array.isArray(data)) return data;
-  if (typeof data === 'object' && data !== null) {
-    for (const key of ENVELOPES) {
-      const inner = (data as Record<string, unknown>)[key];
-      if (Array.isArray(inner)) return inner;
+  if (typeof data !== 'object' || data === null) return undefined;
+  for (const envelope of ENVELOPES) {
+    for (const [key, inner] of Object.entries(data)) {
+      if (key.toLowerCase() === envelope && Array.isArray(inner)) return inner;
     }
   }
   return undefined;

@@ -23,7 +23,9 @@ function parseObject(text: string, source: string): Record<string, unknown> {
     value = JSON.parse(text);
   } catch (error) {
     const reason = error instanceof SyntaxError ? `: ${printable(error.message, 120)}` : '';
-    throw new UsageError(`${source} is not valid JSON${reason}`);
+    // curl and gh read `@file` as a file; here that is --file.
+    const hint = source === '--data' && text.startsWith('@') ? `use --file ${printable(text.slice(1))} to read a file` : undefined;
+    throw new UsageError(`${source} is not valid JSON${reason}`, hint);
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     const kind = Array.isArray(value) ? 'an array' : value === null ? 'null' : `a ${typeof value}`;

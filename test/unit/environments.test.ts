@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { unwrapList } from '../../src/api/environments.js';
+import { buildPayload } from '../../src/commands/env/payload.js';
+import { UsageError } from '../../src/errors.js';
+
+describe('unwrapList', () => {
+  const items = [{ id: 'a' }, { id: 'b' }];
+  it.each([
+    ['a bare array', items],
+    ...['value', 'items', 'data', 'results', 'Value', 'Items', 'DATA', 'Results'].map((key) => [`{"${key}": [...]}`, { [key]: items, count: 2 }] as const),
+  ])('returns the list from %s', (_what, body) => {
+    expect(unwrapList(body)).toEqual(items);
+  });
+
+  it.each([
+    ['an object without a list', { value: 'x', count: 2 }],
+    ['a single record', { id: 'a', name: 'x' }],
+    ['a string', 'list'],
+    ['null', null],
+  ])('returns undefined for %s', (_what, body) => {
+    expect(unwrapList(body)).toBeUndefined();
+  });
+});
+
+describe('--data @file', () => {
+  it('is not valid JSON, and the error points to --file', async () => {
+    const error = await buildPayload({ data: '@env.json' }, async () => '').catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(UsageError);
+    expect((error as UsageError).hint).toBe('use --file env.json to read a file');
+  });
+});
