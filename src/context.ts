@@ -3,7 +3,6 @@
 // third-party package loaded, only when a command first asks for it. Nothing here reads
 // process.*; main.ts hands it in, so tests can run commands with fake streams and a temp config dir.
 import type { Readable, Writable } from 'node:stream';
-import type { ChalkInstance } from 'chalk';
 import { UsageError } from './errors.js';
 import { configDir, openProfileStore, type ProfileStore } from './config/store.js';
 import { resolveSettings, type ResolvedSettings } from './config/settings.js';
@@ -48,7 +47,6 @@ export class Context {
   #store: Promise<ProfileStore> | undefined;
   #api: Promise<EnvironmentsApi> | undefined;
   #settings: Promise<ResolvedSettings> | undefined;
-  #style: ChalkInstance | undefined;
   readonly #secrets = new Set<string>();
 
   constructor(
@@ -125,14 +123,6 @@ export class Context {
   get spinnerEnabled(): boolean {
     return this.io.stderrIsTTY && !this.isCI && !this.globals.quiet && this.outputFormat === 'table'
       && this.env.TERM !== 'dumb' && this.globals.color && !this.env.NO_COLOR;
-  }
-
-  async style(): Promise<ChalkInstance> {
-    if (!this.#style) {
-      const { Chalk } = await import('chalk');
-      this.#style = new Chalk({ level: this.colorLevel(this.io.stderrIsTTY) });
-    }
-    return this.#style;
   }
 
   /** Human messages: stderr, silenced by --quiet. */

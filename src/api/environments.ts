@@ -41,17 +41,17 @@ export async function createEnvironmentsApi(ctx: Context, settings: ResolvedSett
   return {
     settings,
     async list() {
-      const { data } = await http.request('GET', 'Environments', 'list environments');
+      const data = await http.request('GET', 'Environments', 'list environments');
       if (data === undefined) throw new ProtocolError('cannot list environments: the API answered with an empty body instead of a list');
       const items = unwrapList(data);
       if (!items) throw new ProtocolError('cannot list environments: the API answered with something that is not a list');
       return items;
     },
     async create(payload) {
-      return (await http.request('POST', 'Environments', 'create the environment', payload)).data;
+      return http.request('POST', 'Environments', 'create the environment', payload);
     },
     async update(id, payload) {
-      return (await http.request('PUT', itemPath(id), `update environment '${printable(id)}'`, payload)).data;
+      return http.request('PUT', itemPath(id), `update environment '${printable(id)}'`, payload);
     },
     async remove(id) {
       // Any 2xx means the environment is gone; what the body says (if anything) changes nothing.

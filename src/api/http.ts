@@ -11,19 +11,14 @@ import { useProxyFromEnv } from './proxy.js';
 export const RETRY_LIMIT = 2;
 const RETRY_STATUS = [408, 429, 500, 502, 503, 504];
 /** POST is never retried: a retried create can duplicate an environment. */
-const RETRY_METHODS = ['get', 'put', 'delete', 'head', 'options'];
+const RETRY_METHODS = ['get', 'put', 'delete'];
 const SECRET_HEADERS = new Set(['authorization', 'ocp-apim-subscription-key']);
 const NULL_BODY_STATUS = new Set([101, 204, 205, 304]);
 
-export interface HttpResult {
-  status: number;
-  /** The parsed JSON body, or undefined for an empty body. */
-  data: unknown;
-}
-
 export interface Http {
   /** With readBody false the answer's body is not parsed: a call whose result cip does not use. */
-  request(method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, what: string, body?: unknown, readBody?: boolean): Promise<HttpResult>;
+  /** The parsed JSON body of a 2xx answer, or undefined for an empty one. */
+  request(method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, what: string, body?: unknown, readBody?: boolean): Promise<unknown>;
 }
 
 const NETWORK_CODES: Record<string, string> = {
@@ -185,9 +180,9 @@ export async function createHttp(ctx: Context, settings: ResolvedSettings): Prom
         return fail(error, what);
       }
       const text = readBody ? await response.text() : '';
-      if (text.trim() === '') return { status: response.status, data: undefined };
+      if (text.trim() === '') return undefined;
       try {
-        return { status: response.status, data: JSON.parse(text) };
+        return JSON.parse(text) as unknown;
       } catch {
         throw new ProtocolError(`cannot ${what}: the API answered HTTP ${response.status} with a body that is not valid JSON`);
       }

@@ -5,10 +5,11 @@ import { UsageError } from '../../src/errors.js';
 
 describe('unwrapList', () => {
   const items = [{ id: 'a' }, { id: 'b' }];
-  it.each([
+  const cases: [string, unknown][] = [
     ['a bare array', items],
-    ...['value', 'items', 'data', 'results', 'Value', 'Items', 'DATA', 'Results'].map((key) => [`{"${key}": [...]}`, { [key]: items, count: 2 }] as const),
-  ])('returns the list from %s', (_what, body) => {
+    ...['value', 'items', 'data', 'results', 'Value', 'Items', 'DATA', 'Results'].map((key): [string, unknown] => [`{"${key}": [...]}`, { [key]: items, count: 2 }]),
+  ];
+  it.each(cases)('returns the list from %s', (_what, body) => {
     expect(unwrapList(body)).toEqual(items);
   });
 
