@@ -25,8 +25,11 @@ export async function renderRecord(record: Record<string, unknown>, maxWidth: nu
   const table = new Table({
     chars: CHARS,
     style: { head: [], border: [], compact: true, 'padding-left': 0, 'padding-right': 0 },
-    ...(valueWidth ? { colWidths: [keyWidth, valueWidth], wordWrap: true, wrapOnWordBoundary: false } : {}),
+    ...(valueWidth ? { colWidths: [keyWidth, valueWidth], wordWrap: true } : {}),
   });
-  for (const key of keys) table.push([styleKey(escapeControls(key)), valueText(record[key])]);
-  return `${table.toString().split('\n').map((line) => line.trimEnd()).join('\n')}\n`;
+  for (const key of keys) table.push([escapeControls(key), valueText(record[key])]);
+  // Keys are styled after layout: cli-table3 counts escape codes as text when it wraps, and would split them.
+  // A line that starts with a space continues the value above it.
+  const lines = table.toString().split('\n').map((line) => line.trimEnd());
+  return `${lines.map((line) => (line.startsWith(' ') ? line : styleKey(line.slice(0, keyWidth)) + line.slice(keyWidth))).join('\n')}\n`;
 }

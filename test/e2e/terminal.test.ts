@@ -45,6 +45,24 @@ describe.skipIf(!existsSync(SCRIPT))('at a terminal', () => {
     expect(output).toMatch(/columns? hidden to fit the terminal/);
   });
 
+  it('shows a created record as field/value lines that wrap long values within the width', async () => {
+    const description = 'a long description that goes on and on so that it has to wrap at the edge of the screen';
+    const { exitCode, output } = await onTerminal(['env', 'create', '-f', 'name=wrapped', '-f', `description=${description}`], { columns: 60 });
+    expect(exitCode).toBe(0);
+    // As a terminal shows it: the spinner's line is overwritten (cursor to column 1), escape codes are invisible.
+    const plain = output
+      .split('\n')
+      .map((line) => line.split('\u001b[1G').pop()!)
+      .join('\n')
+      // eslint-disable-next-line no-control-regex
+      .replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '');
+    expect(output).toContain('\u001b[1mdescription');
+    expect(plain).toMatch(/^name\s+wrapped$/m);
+    const lines = plain.split('\n').filter((line) => line.trim() !== '');
+    for (const line of lines) expect(line.length).toBeLessThanOrEqual(60);
+    expect(plain.replace(/\n\s+/g, ' ')).toContain(description);
+  });
+
   it('shows a spinner on stderr while waiting, but not under CI, --quiet, NO_COLOR, nor with JSON', async () => {
     sandbox.inject({ fault: { kind: 'delay', ms: 600 }, times: Infinity });
     const spinning = await onTerminal(['env', 'list']);
