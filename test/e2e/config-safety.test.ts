@@ -2,6 +2,7 @@
 // interrupts; plus the other places a key could leak (argv, CI logs). Each test reports what a user would see.
 import { execa } from 'execa';
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
@@ -133,6 +134,19 @@ describe('base URLs', () => {
     const result = await cip(['env', 'list'], { env: sandboxEnv(sandbox) });
     expect(result.exitCode).toBe(7);
     expect(expectOneErrorLine(result.stderr)).toMatch(/redirect \(HTTP 307\)/);
+    expect(sandbox.requests).toHaveLength(1);
+  });
+
+  // An IPv4-mapped IPv6 address of this machine: not on cip's loopback list, yet the traffic stays on loopback.
+  const ipv6 = Object.values(networkInterfaces()).flat().some((address) => address?.address === '::1');
+  it.skipIf(!ipv6)('http:// to another host is refused, and allowed with CIP_ALLOW_HTTP=1', async () => {
+    const url = sandbox.url.replace('127.0.0.1', '[::ffff:127.0.0.1]');
+    const refused = await cip(['env', 'list', '--base-url', url], { env: sandboxEnv(sandbox) });
+    expect(refused.exitCode).toBe(2);
+    expect(expectOneErrorLine(refused.stderr)).toMatch(/cleartext.*CIP_ALLOW_HTTP=1/);
+    expect(sandbox.requests).toHaveLength(0);
+    const allowed = await cip(['env', 'list', '--base-url', url], { env: sandboxEnv(sandbox, { CIP_ALLOW_HTTP: '1' }) });
+    expect(allowed.exitCode).toBe(0);
     expect(sandbox.requests).toHaveLength(1);
   });
 
