@@ -1,17 +1,12 @@
 // env list/create/update/delete against the sandbox, with credentials from the environment (the CI case).
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { startSandbox } from '../../src/sandbox/index.js';
 import { cip, expectOneErrorLine, sandboxEnv, tempDir } from '../helpers/cli.js';
 
-let sandbox: Sandbox;
-let env: Record<string, string | undefined>;
-
-beforeAll(async () => {
-  sandbox = await startSandbox({ seed: 3 });
-  env = sandboxEnv(sandbox);
-});
+const sandbox = await startSandbox({ seed: 3 });
+const env = sandboxEnv(sandbox);
 afterAll(() => sandbox.close());
 beforeEach(() => sandbox.reset());
 

@@ -2,18 +2,13 @@
 // README equal to the one in src/errors.ts.
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { EXIT_CODES } from '../../src/errors.js';
-import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { startSandbox } from '../../src/sandbox/index.js';
 import { ROOT, cip, expectOneErrorLine, sandboxEnv, spawnCip, tempDir } from '../helpers/cli.js';
 
-let sandbox: Sandbox;
-let env: Record<string, string | undefined>;
-
-beforeAll(async () => {
-  sandbox = await startSandbox({ seed: 1 });
-  env = sandboxEnv(sandbox);
-});
+const sandbox = await startSandbox({ seed: 1 });
+const env = sandboxEnv(sandbox);
 afterAll(() => sandbox.close());
 
 describe('every exit code from a real run', () => {

@@ -1,16 +1,11 @@
 // The HTTP contract: retries for idempotent calls only, time-outs, broken answers, redirects, and secrets
 // kept out of every output, including --verbose.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { startSandbox } from '../../src/sandbox/index.js';
 import { cip, expectOneErrorLine, sandboxEnv } from '../helpers/cli.js';
 
-let sandbox: Sandbox;
-let env: Record<string, string | undefined>;
-
-beforeAll(async () => {
-  sandbox = await startSandbox({ seed: 2 });
-  env = sandboxEnv(sandbox);
-});
+const sandbox = await startSandbox({ seed: 2 });
+const env = sandboxEnv(sandbox);
 afterAll(() => sandbox.close());
 beforeEach(() => {
   sandbox.reset();

@@ -2,18 +2,13 @@
 // appear in a pipe, under CI, NO_COLOR or --quiet. A pseudo-terminal comes from util-linux `script`.
 import { execa } from 'execa';
 import { existsSync } from 'node:fs';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { startSandbox } from '../../src/sandbox/index.js';
 import { CIP, cip, readConfig, sandboxEnv, tempDir } from '../helpers/cli.js';
 
 const SCRIPT = '/usr/bin/script';
-let sandbox: Sandbox;
-let env: Record<string, string | undefined>;
-
-beforeAll(async () => {
-  sandbox = await startSandbox({ seed: 3 });
-  env = sandboxEnv(sandbox);
-});
+const sandbox = await startSandbox({ seed: 3 });
+const env = sandboxEnv(sandbox);
 afterAll(() => sandbox.close());
 beforeEach(() => sandbox.reset());
 
