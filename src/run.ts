@@ -4,7 +4,7 @@ import { isTruthyEnv, type Context } from './context.js';
 import { CipError, InterruptedError, exitCode } from './errors.js';
 import { buildProgram } from './program.js';
 
-// main.ts loads this module and everything it needs in one dynamic import.
+// What main.ts needs besides run(); it loads all of this, built as dist/cli.cjs, in one go (load-cli.ts).
 export { Context } from './context.js';
 export { InterruptedError, exitCode } from './errors.js';
 

@@ -29,7 +29,7 @@ export async function writeList(ctx: Context, rows: unknown[], options: ListOutp
     return;
   }
   const columns = options.columns?.length ? options.columns : chooseColumns(rows);
-  // table.ts imports nothing of ours, so it and string-width load as one small chunk, only for tables.
+  // Loaded for tables only: with it comes string-width, which JSON output never needs.
   const { streamTable } = await import('./table.js');
   const idIndex = columns.findIndex((column) => column.toLowerCase() === 'id');
   const hiddenColumns = streamTable(
