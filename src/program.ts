@@ -106,6 +106,8 @@ export function buildProgram(ctx: Context): Command {
     .addHelpText('after', `${ENVIRONMENT_HELP}\n${EXIT_CODE_HELP}\n`)
     .hook('preAction', (_program, action) => {
       ctx.globals = action.optsWithGlobals<GlobalOptions>();
+      // A bad CIP_OUTPUT is a usage error now, before any request, not after one.
+      void ctx.outputFormat;
     });
 
   const auth = program.command('auth').description('log in, inspect and switch profiles');

@@ -1,7 +1,7 @@
 // The Environments resource: the four calls the API offers, with the list unwrapped from any envelope.
 import type { Context } from '../context.js';
 import type { ResolvedSettings } from '../config/settings.js';
-import { ProtocolError } from '../errors.js';
+import { ApiError, ProtocolError, withHint } from '../errors.js';
 import { printable } from '../text/sanitize.js';
 import { createHttp } from './http.js';
 
@@ -41,7 +41,16 @@ export async function createEnvironmentsApi(ctx: Context, settings: ResolvedSett
   return {
     settings,
     async list() {
-      const data = await http.request('GET', 'Environments', 'list environments');
+      let data: unknown;
+      try {
+        data = await http.request('GET', 'Environments', 'list environments');
+      } catch (error) {
+        // The collection always exists: a 404 for it means the base URL points somewhere else.
+        if (error instanceof ApiError && error.status === 404) {
+          throw withHint(error, `is the base URL right? cip asked ${settings.baseUrl}/Environments`);
+        }
+        throw error;
+      }
       if (data === undefined) throw new ProtocolError('cannot list environments: the API answered with an empty body instead of a list');
       const items = unwrapList(data);
       if (!items) throw new ProtocolError('cannot list environments: the API answered with something that is not a list');

@@ -58,6 +58,20 @@ describe('cip env list', () => {
     }
   });
 
+  it('a CIP_OUTPUT it does not know is exit 2 before any request', async () => {
+    const result = await cip(['env', 'list'], { env: { ...env, CIP_OUTPUT: 'yaml' } });
+    expect(result.exitCode).toBe(2);
+    expect(expectOneErrorLine(result.stderr)).toBe("error: CIP_OUTPUT must be one of table, json, not 'yaml'");
+    expect(sandbox.requests).toHaveLength(0);
+  });
+
+  it('a 404 for the list itself points at the base URL', async () => {
+    const wrong = sandbox.url.replace(/\/ms$/, '/wrong');
+    const result = await cip(['env', 'list'], { env: { ...env, CIP_BASE_URL: wrong } });
+    expect(result.exitCode).toBe(5);
+    expect(expectOneErrorLine(result.stderr)).toContain(`(is the base URL right? cip asked ${wrong}/Environments)`);
+  });
+
   for (const envelope of ['value', 'items', 'data', 'results'] as const) {
     it(`unwraps a list wrapped in {"${envelope}": [...]}`, async () => {
       const wrapped = await startSandbox({ seed: 2, envelope });
