@@ -15,8 +15,29 @@ export interface ResolvedSettings {
   subscriptionKey: string;
 }
 
-function nonEmpty(value: string | undefined): string | undefined {
+export function nonEmpty(value: string | undefined): string | undefined {
   return value === undefined || value.trim() === '' ? undefined : value;
+}
+
+export interface Given {
+  value: string;
+  /** Where it came from, for error messages: the flag or the variable. */
+  source: string;
+}
+
+/** The base URL and enterprise id given on the command line or, failing that, in the environment. */
+export function givenBaseUrl(ctx: Context): Given | undefined {
+  return given(ctx.globals.baseUrl, '--base-url', ctx.env, 'CIP_BASE_URL');
+}
+
+export function givenEnterpriseId(ctx: Context): Given | undefined {
+  return given(ctx.globals.enterpriseId, '--enterprise-id', ctx.env, 'CIP_ENTERPRISE_ID');
+}
+
+function given(flag: string | undefined, flagName: string, env: Context['env'], variable: string): Given | undefined {
+  if (nonEmpty(flag)) return { value: flag!, source: flagName };
+  if (nonEmpty(env[variable])) return { value: env[variable]!, source: variable };
+  return undefined;
 }
 
 /** The profile a command names (flag or CIP_PROFILE), if any. */
@@ -45,12 +66,13 @@ export function allowHttp(ctx: Context): boolean {
 }
 
 export async function resolveSettings(ctx: Context): Promise<ResolvedSettings> {
-  const { globals, env } = ctx;
+  const { env } = ctx;
   const named = namedProfile(ctx);
+  const givenEnterprise = givenEnterpriseId(ctx);
   const fromEnv = {
     apiKey: nonEmpty(env.CIP_API_KEY),
     subscriptionKey: nonEmpty(env.CIP_SUBSCRIPTION_KEY),
-    enterpriseId: nonEmpty(globals.enterpriseId) ?? nonEmpty(env.CIP_ENTERPRISE_ID),
+    enterpriseId: givenEnterprise?.value,
   };
   let profileName: string | undefined;
   let profile: Profile | undefined;
@@ -73,15 +95,11 @@ export async function resolveSettings(ctx: Context): Promise<ResolvedSettings> {
     throw new AuthError(`missing ${missing.join(', ')}${profileName ? ` in profile '${profileName}'` : ''}`);
   }
 
-  const baseUrlSource = nonEmpty(globals.baseUrl) ? '--base-url' : nonEmpty(env.CIP_BASE_URL) ? 'CIP_BASE_URL' : 'the profile base URL';
-  const rawBaseUrl = nonEmpty(globals.baseUrl) ?? nonEmpty(env.CIP_BASE_URL) ?? profile?.baseUrl ?? DEFAULT_BASE_URL;
-  const enterpriseSource = nonEmpty(globals.enterpriseId)
-    ? '--enterprise-id'
-    : fromEnv.enterpriseId ? 'CIP_ENTERPRISE_ID' : `the enterprise id of profile '${profileName}'`;
+  const baseUrl = givenBaseUrl(ctx) ?? { value: profile?.baseUrl ?? DEFAULT_BASE_URL, source: 'the profile base URL' };
   return {
     profile: profileName,
-    baseUrl: checkBaseUrl(rawBaseUrl, baseUrlSource, allowHttp(ctx)),
-    enterpriseId: checkEnterpriseId(enterpriseId!, enterpriseSource),
+    baseUrl: checkBaseUrl(baseUrl.value, baseUrl.source, allowHttp(ctx)),
+    enterpriseId: checkEnterpriseId(enterpriseId!, givenEnterprise?.source ?? `the enterprise id of profile '${profileName}'`),
     apiKey: apiKey!.trim(),
     subscriptionKey: subscriptionKey!.trim(),
   };

@@ -1,6 +1,6 @@
 import type { Context } from '../../context.js';
 import { ApiError, CipError, UsageError, withHint } from '../../errors.js';
-import { allowHttp, namedProfile } from '../../config/settings.js';
+import { allowHttp, givenBaseUrl, givenEnterpriseId, namedProfile, nonEmpty } from '../../config/settings.js';
 import { DEFAULT_BASE_URL, SECRETS_URL, checkBaseUrl, checkEnterpriseId, checkProfileName } from '../../config/validate.js';
 import { createEnvironmentsApi } from '../../api/environments.js';
 import { readInput } from '../io.js';
@@ -13,10 +13,6 @@ export interface LoginOptions {
   verify: boolean;
 }
 
-function nonEmpty(value: string | undefined): string | undefined {
-  return value === undefined || value.trim() === '' ? undefined : value.trim();
-}
-
 async function readKey(ctx: Context, path: string, flag: string): Promise<string> {
   const key = (await readInput(ctx, path, flag)).trim();
   if (!key) throw new UsageError(`${flag} ${path === '-' ? '(stdin)' : path} is empty`);
@@ -25,7 +21,7 @@ async function readKey(ctx: Context, path: string, flag: string): Promise<string
 }
 
 export async function login(ctx: Context, options: LoginOptions): Promise<void> {
-  const { globals, env } = ctx;
+  const { env } = ctx;
   const name = checkProfileName(namedProfile(ctx) ?? 'default');
   if (options.apiKeyFile === '-' && options.subscriptionKeyFile === '-') {
     throw new UsageError('only one of --api-key-file and --subscription-key-file can read stdin');
@@ -34,16 +30,14 @@ export async function login(ctx: Context, options: LoginOptions): Promise<void> 
   // Read first: a broken config file stops us before we ask for anything.
   const existing = store.read().profiles[name];
 
-  const baseUrlFlag = nonEmpty(globals.baseUrl) ? '--base-url' : nonEmpty(env.CIP_BASE_URL) ? 'CIP_BASE_URL' : 'the base URL';
-  const baseUrl = checkBaseUrl(nonEmpty(globals.baseUrl) ?? nonEmpty(env.CIP_BASE_URL) ?? existing?.baseUrl ?? DEFAULT_BASE_URL, baseUrlFlag, allowHttp(ctx));
-  let enterpriseId = nonEmpty(globals.enterpriseId) ?? nonEmpty(env.CIP_ENTERPRISE_ID);
-  const enterpriseSource = nonEmpty(globals.enterpriseId) ? '--enterprise-id' : nonEmpty(env.CIP_ENTERPRISE_ID) ? 'CIP_ENTERPRISE_ID' : 'the enterprise id';
-  if (enterpriseId) enterpriseId = checkEnterpriseId(enterpriseId, enterpriseSource);
-  enterpriseId ??= existing?.enterpriseId;
-  let apiKey = options.apiKeyFile !== undefined ? await readKey(ctx, options.apiKeyFile, '--api-key-file') : nonEmpty(env.CIP_API_KEY);
+  const givenUrl = givenBaseUrl(ctx);
+  const baseUrl = checkBaseUrl(givenUrl?.value ?? existing?.baseUrl ?? DEFAULT_BASE_URL, givenUrl?.source ?? 'the base URL', allowHttp(ctx));
+  const givenEnterprise = givenEnterpriseId(ctx);
+  let enterpriseId = givenEnterprise ? checkEnterpriseId(givenEnterprise.value, givenEnterprise.source) : existing?.enterpriseId;
+  let apiKey = options.apiKeyFile !== undefined ? await readKey(ctx, options.apiKeyFile, '--api-key-file') : nonEmpty(env.CIP_API_KEY)?.trim();
   let subscriptionKey = options.subscriptionKeyFile !== undefined
     ? await readKey(ctx, options.subscriptionKeyFile, '--subscription-key-file')
-    : nonEmpty(env.CIP_SUBSCRIPTION_KEY);
+    : nonEmpty(env.CIP_SUBSCRIPTION_KEY)?.trim();
 
   const missing = [
     enterpriseId ? undefined : 'enterprise id (--enterprise-id or CIP_ENTERPRISE_ID)',
