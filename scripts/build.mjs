@@ -70,6 +70,9 @@ await Promise.all([
     outdir: 'dist',
     outExtension: { '.js': '.cjs' },
     format: 'cjs',
+    // cli.cjs runs as a classic script (for the code cache), where import() is not available: make every
+    // remaining import(), such as of node:readline, a require at the moment it runs.
+    supported: { 'dynamic-import': false },
     plugins: [lazyChildProcess, vendorFiles],
   }),
   ...VENDORS.map((name) =>

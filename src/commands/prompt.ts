@@ -1,11 +1,12 @@
 // Questions at a terminal, on stderr. Only called when ctx.canPrompt is true.
-import { createInterface } from 'node:readline';
 import type { Context } from '../context.js';
 import { InterruptedError } from '../errors.js';
 
 type RawInput = NodeJS.ReadStream & { setRawMode?: (mode: boolean) => void };
 
-export function ask(ctx: Context, question: string): Promise<string> {
+export async function ask(ctx: Context, question: string): Promise<string> {
+  // readline and its helpers load only when there is something to ask.
+  const { createInterface } = await import('node:readline');
   return new Promise((resolve, reject) => {
     const rl = createInterface({ input: ctx.io.stdin, output: ctx.io.stderr, terminal: true });
     let answered = false;

@@ -1,7 +1,7 @@
 // `npm run bench`: start-up, list and create timings of the built cip against floors measured in the same
 // run, interleaved run by run so that drift in machine load hits both sides alike. Prints a Markdown table,
 // writes it to test/bench/RESULTS.md and into the README between the bench markers.
-// BENCH_RUNS (default 10) sets the runs per measurement; the 100,000-row ones use a third of them.
+// BENCH_RUNS (default 10) sets the runs per measurement; the 100,000-row ones use half of them (at least 5).
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
@@ -139,7 +139,7 @@ async function tableStage() {
   for (const seed of [10, 1_000, 100_000]) {
     const server = await serve(seed);
     const env = { ...server.env, CIP_CONFIG_DIR: join(scratch, 'config') };
-    const runs = seed >= 100_000 ? Math.max(3, Math.round(RUNS / 3)) : RUNS;
+    const runs = seed >= 100_000 ? Math.max(5, Math.round(RUNS / 2)) : RUNS;
     const label = seed.toLocaleString('en-US');
     try {
       const json = await compare({ subject: [CIP, 'env', 'list', '-o', 'json'], floor: [FLOOR, 'list'], env, runs });
@@ -176,7 +176,7 @@ async function tableStage() {
   const lines = [
     `Measured ${new Date().toISOString().slice(0, 10)} on ${cpus().length} × ${cpu}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, ${process.platform}` +
       `${process.env.NODE_EXTRA_CA_CERTS ? ' (NODE_EXTRA_CA_CERTS set, as on these machines)' : ''}; ` +
-      `${RUNS} runs per row after ${WARMUP} warm-ups (100,000-row rows: ${Math.max(3, Math.round(RUNS / 3))}), subject and floor alternating. Regenerate with \`npm run bench\`.`,
+      `${RUNS} runs per row after ${WARMUP} warm-ups (100,000-row rows: ${Math.max(5, Math.round(RUNS / 2))}), subject and floor alternating. Regenerate with \`npm run bench\`.`,
     '',
     '| command | floor | cip median (min–max) | floor median | ratio | peak RSS cip / floor | target |',
     '|---|---|---|---|---|---|---|',
