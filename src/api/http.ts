@@ -8,7 +8,7 @@ import { oneLine, truncate } from '../text/sanitize.js';
 import { errorMessageFromBody } from './error-body.js';
 import { useProxyFromEnv } from './proxy.js';
 
-export const RETRY_LIMIT = 2;
+const RETRY_LIMIT = 2;
 const RETRY_STATUS = [408, 429, 500, 502, 503, 504];
 /** POST is never retried: a retried create can duplicate an environment. */
 const RETRY_METHODS = ['get', 'put', 'delete'];

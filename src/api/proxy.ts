@@ -8,13 +8,13 @@ function setting(env: Env, name: string): string | undefined {
   return value === undefined || value.trim() === '' ? undefined : value.trim();
 }
 
-export interface ProxySettings {
+interface ProxySettings {
   httpProxy?: string;
   httpsProxy?: string;
   noProxy?: string;
 }
 
-export function proxySettings(env: Env): ProxySettings | undefined {
+function proxySettings(env: Env): ProxySettings | undefined {
   const httpProxy = setting(env, 'HTTP_PROXY');
   const httpsProxy = setting(env, 'HTTPS_PROXY');
   if (!httpProxy && !httpsProxy) return undefined;

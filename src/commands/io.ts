@@ -5,7 +5,7 @@ import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
 import { printable } from '../text/sanitize.js';
 
-export async function readStream(stream: Readable): Promise<string> {
+async function readStream(stream: Readable): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
   return Buffer.concat(chunks).toString('utf8');

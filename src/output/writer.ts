@@ -4,7 +4,7 @@ import type { Context } from '../context.js';
 import { cellsOf, chooseColumns, headerText } from './columns.js';
 import { renderRecord } from './record.js';
 
-export function writeJson(ctx: Context, data: unknown): void {
+function writeJson(ctx: Context, data: unknown): void {
   ctx.io.stdout.write(`${JSON.stringify(data, null, 2)}\n`);
 }
 

@@ -5,7 +5,7 @@ import { namedProfile } from '../../config/settings.js';
 import { writeList } from '../../output/writer.js';
 
 /** At most the last 4 characters, and never more than a quarter of the key. */
-export function maskKey(key: string): string {
+function maskKey(key: string): string {
   const shown = key.length >= 16 ? 4 : key.length >= 8 ? 2 : 0;
   return `****${shown ? key.slice(-shown) : ''}`;
 }
