@@ -9,7 +9,7 @@ import { build } from 'esbuild';
 import { readFileSync, rmSync } from 'node:fs';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
-const VENDORS = ['ky', 'conf', 'ora', 'chalk', 'cli-table3', 'string-width', 'undici', 'proper-lockfile'];
+const VENDORS = ['ky', 'conf', 'ora', 'chalk', 'cli-table3', 'string-width', 'undici', 'proper-lockfile', 'lossless-json'];
 
 rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
 
@@ -43,8 +43,10 @@ const lazyChildProcess = {
 // The stand-in module is ESM and re-exports each name, so the import sees the package's own default and
 // named exports (an import of CommonJS from a "type": "module" package would wrap them once more).
 const exportNames = Object.fromEntries(
-  await Promise.all(VENDORS.map(async (name) => [name, Object.keys(await import(name)).filter((key) => /^[A-Za-z_$][\w$]*$/.test(key) && key !== 'default')])),
+  await Promise.all(VENDORS.map(async (name) => [name, Object.keys(await import(name)).filter((key) => /^[A-Za-z_$][\w$]*$/.test(key))])),
 );
+const named = (name) => exportNames[name].filter((key) => key !== 'default');
+const hasDefault = (name) => exportNames[name].includes('default');
 const vendorFiles = {
   name: 'vendor-files',
   setup(builder) {
@@ -52,8 +54,8 @@ const vendorFiles = {
     builder.onLoad({ filter: /.*/, namespace: 'vendor' }, ({ path: name }) => ({
       contents: [
         `const vendor = require('./vendor/${name}.cjs');`,
-        'export default vendor.default;',
-        ...exportNames[name].map((key) => `export const ${key} = vendor.${key};`),
+        ...(hasDefault(name) ? ['export default vendor.default;'] : []),
+        ...named(name).map((key) => `export const ${key} = vendor.${key};`),
       ].join('\n'),
       loader: 'js',
     }));
@@ -79,7 +81,7 @@ await Promise.all([
     build({
       ...common,
       // An ES module package becomes CommonJS with its default and named exports; a CommonJS one stays as it is.
-      stdin: { contents: `export * from '${name}'; export { default } from '${name}';`, resolveDir: '.', loader: 'js' },
+      stdin: { contents: `export * from '${name}';${hasDefault(name) ? ` export { default } from '${name}';` : ''}`, resolveDir: '.', loader: 'js' },
       outfile: `dist/vendor/${name}.cjs`,
       format: 'cjs',
     }),

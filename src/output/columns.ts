@@ -1,5 +1,6 @@
 // Column choice for records whose schema we do not know: id first, then name-like fields, then other
 // scalars, then nested values (summarised in cells).
+import { isExactNumber } from '../json/exact.js';
 import { escapeControls } from '../text/sanitize.js';
 
 export const VALUE_COLUMN = 'value';
@@ -8,11 +9,12 @@ const NAME_LIKE = /name|title|label/i;
 const SHORT_LIST = 40;
 
 function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && !isExactNumber(value);
 }
 
+/** A number too long or too precise for a double is still a number, shown with its own digits. */
 function isScalar(value: unknown): boolean {
-  return value === null || value === undefined || typeof value !== 'object';
+  return value === null || value === undefined || typeof value !== 'object' || isExactNumber(value);
 }
 
 export function chooseColumns(rows: readonly unknown[]): string[] {
@@ -46,7 +48,7 @@ export function chooseColumns(rows: readonly unknown[]): string[] {
 export function cellText(value: unknown): string {
   if (value === null || value === undefined) return '';
   if (typeof value === 'string') return escapeControls(value);
-  if (typeof value !== 'object') return String(value);
+  if (typeof value !== 'object' || isExactNumber(value)) return String(value);
   if (Array.isArray(value)) {
     if (value.length === 0) return '';
     if (value.every((item) => isScalar(item) && item !== null)) {

@@ -1,6 +1,7 @@
 // One record as a two-column FIELD/VALUE table: the view after create and update. Values can be long, so
 // cli-table3 wraps them within the terminal width instead of cutting them.
 import { cellText } from './columns.js';
+import { isExactNumber, stringifyExactJson } from '../json/exact.js';
 import { escapeControls } from '../text/sanitize.js';
 
 const CHARS = {
@@ -12,7 +13,7 @@ const CHARS = {
 
 /** Nested values are shown as compact JSON here: a single record has room for them. */
 function valueText(value: unknown): string {
-  if (value !== null && typeof value === 'object') return escapeControls(JSON.stringify(value));
+  if (value !== null && typeof value === 'object' && !isExactNumber(value)) return escapeControls(stringifyExactJson(value));
   return cellText(value);
 }
 

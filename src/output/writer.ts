@@ -1,11 +1,12 @@
 // The one output writer: commands hand it data, it decides between JSON (machines) and tables (people).
 // stdout gets data only; notes about the data (hidden columns, empty lists) go to stderr.
 import type { Context } from '../context.js';
+import { isExactNumber, stringifyExactJson } from '../json/exact.js';
 import { cellsOf, chooseColumns, headerText } from './columns.js';
 import { renderRecord } from './record.js';
 
 function writeJson(ctx: Context, data: unknown): void {
-  ctx.io.stdout.write(`${JSON.stringify(data, null, 2)}\n`);
+  ctx.io.stdout.write(`${stringifyExactJson(data, 2)}\n`);
 }
 
 async function headerStyle(ctx: Context): Promise<(text: string) => string> {
@@ -51,7 +52,7 @@ export async function writeList(ctx: Context, rows: unknown[], options: ListOutp
 /** A single resource (after create or update); nothing at all when the API sent no body. */
 export async function writeRecord(ctx: Context, record: unknown): Promise<void> {
   if (record === undefined) return;
-  if (ctx.outputFormat === 'json' || typeof record !== 'object' || record === null || Array.isArray(record)) {
+  if (ctx.outputFormat === 'json' || typeof record !== 'object' || record === null || Array.isArray(record) || isExactNumber(record)) {
     return writeJson(ctx, record);
   }
   const style = await headerStyle(ctx);

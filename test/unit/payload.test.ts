@@ -1,6 +1,7 @@
 import { describe, it, expect } from 'vitest';
 import { PassThrough } from 'node:stream';
 import { buildPayload, typedValue, type ReadSource } from '../../src/commands/env/payload.js';
+import { ExactNumber, stringifyExactJson } from '../../src/json/exact.js';
 import { CipError, UsageError } from '../../src/errors.js';
 import { Context } from '../../src/context.js';
 import { run } from '../../src/run.js';
@@ -47,9 +48,6 @@ describe('typedValue', () => {
     ['-7', -7],
     ['3.14', 3.14],
     ['-0.5', -0.5],
-    ['1e3', 1000],
-    ['2.5E-2', 0.025],
-    ['-1e+2', -100],
     ['9007199254740991', 9007199254740991],
     ['-9007199254740991', -9007199254740991],
     ['[1,2]', [1, 2]],
@@ -58,16 +56,29 @@ describe('typedValue', () => {
     ['{}', {}],
     ['"quoted"', 'quoted'],
     ['"true"', 'true'],
-  ])('%s → %j', (raw, expected) => {
-    expect(typedValue(raw, 'k')).toStrictEqual(expected);
+  ])('%s → %j', async (raw, expected) => {
+    expect(await typedValue(raw, 'k')).toStrictEqual(expected);
   });
 
   it.each([
     ['9007199254740993'],
     ['12345678901234567890'],
     ['-9007199254740993'],
-  ])('keeps the unsafe integer %s as a string (no silent rounding)', (raw) => {
-    expect(typedValue(raw, 'k')).toBe(raw);
+    ['1e3'],
+    ['2.5E-2'],
+    ['-1e+2'],
+    ['1e400'],
+    ['1.50'],
+    ['-0'],
+    ['0.1000000000000000055511151231257827'],
+  ])('keeps the number %s with exactly its digits (a number in what is sent, not a string)', async (raw) => {
+    const value = await typedValue(raw, 'k');
+    expect(value).toBeInstanceOf(ExactNumber);
+    expect(stringifyExactJson({ k: value })).toBe(`{"k":${raw}}`);
+  });
+
+  it('keeps exact digits inside JSON literals too', async () => {
+    expect(stringifyExactJson(await typedValue('[9007199254740993,1.0,{"a":1e400}]', 'k'))).toBe('[9007199254740993,1.0,{"a":1e400}]');
   });
 
   it.each([
@@ -82,8 +93,8 @@ describe('typedValue', () => {
     ['1,000'],
     [''],
     ['hello world'],
-  ])('leaves %j as the text itself', (raw) => {
-    expect(typedValue(raw, 'k')).toBe(raw);
+  ])('leaves %j as the text itself', async (raw) => {
+    expect(await typedValue(raw, 'k')).toBe(raw);
   });
 
   it.each([['[1,'], ['{'], ['{"a":}'], ['"unterminated'], ['[abc]'], ['{a:1}']])(
@@ -132,19 +143,9 @@ describe('buildPayload', () => {
       { fields: typed('on=true', 'off=false', 'none=null', 'n=-12', 'f=1.5', 'e=1e2', 'big=9007199254740993', 'tags=["a","b"]', 'o={"k":1}', 's="x"', 'name=prod') },
       noFiles,
     );
-    expect(payload).toStrictEqual({
-      on: true,
-      off: false,
-      none: null,
-      n: -12,
-      f: 1.5,
-      e: 100,
-      big: '9007199254740993',
-      tags: ['a', 'b'],
-      o: { k: 1 },
-      s: 'x',
-      name: 'prod',
-    });
+    expect(stringifyExactJson(payload)).toBe(
+      '{"on":true,"off":false,"none":null,"n":-12,"f":1.5,"e":1e2,"big":9007199254740993,"tags":["a","b"],"o":{"k":1},"s":"x","name":"prod"}',
+    );
   });
 
   it('keeps every --raw-field value a string', async () => {

@@ -1,6 +1,7 @@
 // Builds the JSON object sent by create and update, from --file, --data, --field and --raw-field.
 // Everything is checked here, before any request: bad input means nothing is sent.
 import { UsageError } from '../../errors.js';
+import { numberFromText, parseExactJson } from '../../json/exact.js';
 import { printable } from '../../text/sanitize.js';
 
 /** One --field (typed) or --raw-field (string) assignment, in command-line order. */
@@ -17,10 +18,10 @@ export interface PayloadOptions {
 
 export type ReadSource = (path: string) => Promise<string>;
 
-function parseObject(text: string, source: string): Record<string, unknown> {
+async function parseObject(text: string, source: string): Promise<Record<string, unknown>> {
   let value: unknown;
   try {
-    value = JSON.parse(text);
+    value = await parseExactJson(text);
   } catch (error) {
     const reason = error instanceof SyntaxError ? `: ${printable(error.message, 120)}` : '';
     // curl and gh read `@file` as a file; here that is --file.
@@ -42,20 +43,18 @@ function splitAssignment(assignment: string, flag: string): [string, string] {
 
 const NUMBER = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?$/;
 
-/** A --field value: true/false/null, a JSON number, or a JSON array/object/string literal; else the text itself. */
-export function typedValue(raw: string, key: string): unknown {
+/**
+ * A --field value: true/false/null, a JSON number (sent with exactly the digits given, however many), or a
+ * JSON array/object/string literal; else the text itself.
+ */
+export async function typedValue(raw: string, key: string): Promise<unknown> {
   if (raw === 'true') return true;
   if (raw === 'false') return false;
   if (raw === 'null') return null;
-  if (NUMBER.test(raw)) {
-    const number = Number(raw);
-    // Digits beyond what a double holds stay a string rather than silently change.
-    if (Number.isFinite(number) && (Number.isSafeInteger(number) || raw.includes('.') || /e/i.test(raw))) return number;
-    return raw;
-  }
+  if (NUMBER.test(raw)) return numberFromText(raw);
   if (/^[[{"]/.test(raw)) {
     try {
-      return JSON.parse(raw) as unknown;
+      return await parseExactJson(raw);
     } catch {
       throw new UsageError(`--field ${printable(key)}: '${printable(raw)}' looks like JSON but is not valid (use --raw-field for a plain string)`);
     }
@@ -71,14 +70,15 @@ export async function buildPayload(options: PayloadOptions, readSource: ReadSour
   const payload: Record<string, unknown> = {};
   if (options.file !== undefined) {
     const source = options.file === '-' ? 'the JSON on stdin' : `--file ${printable(options.file)}`;
-    merge(payload, parseObject(await readSource(options.file), source));
+    merge(payload, await parseObject(await readSource(options.file), source));
   }
-  if (options.data !== undefined) merge(payload, parseObject(options.data, '--data'));
+  if (options.data !== undefined) merge(payload, await parseObject(options.data, '--data'));
   // Parse every assignment before applying any, so one bad value stops the whole command.
-  const assignments = fields.map(({ raw, text }) => {
+  const assignments: (readonly [string, unknown])[] = [];
+  for (const { raw, text } of fields) {
     const [key, value] = splitAssignment(text, raw ? '--raw-field' : '--field');
-    return [key, raw ? value : typedValue(value, key)] as const;
-  });
+    assignments.push([key, raw ? value : await typedValue(value, key)]);
+  }
   for (const [key, value] of assignments) setOwn(payload, key, value);
   return payload;
 }
