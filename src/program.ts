@@ -3,7 +3,7 @@
 // imported where it is used, so start-up pays only for what the command being run needs.
 import { Argument, Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import type { Context, GlobalOptions } from './context.js';
-import { EXIT_CODES } from './errors.js';
+import { EXIT_CODES, UsageError } from './errors.js';
 import { escapeControls } from './text/sanitize.js';
 import { DEFAULT_BASE_URL, SECRETS_URL } from './config/validate.js';
 import type { FieldAssignment } from './commands/env/payload.js';
@@ -48,20 +48,43 @@ function parseColumns(value: string): string[] {
   return columns;
 }
 
+/**
+ * An empty value is never 'not given': a script whose variable is unset (`--profile "$PROFILE"`) must stop,
+ * not fall back to the active profile, which may be production.
+ */
+function refuseEmptyValues(globals: GlobalOptions): void {
+  const given = { '--profile': globals.profile, '--base-url': globals.baseUrl, '--enterprise-id': globals.enterpriseId };
+  for (const [flag, value] of Object.entries(given)) {
+    if (value !== undefined && value.trim() === '') {
+      throw new UsageError(`${flag} was given an empty value`, `leave ${flag} out to use the default; an empty value is refused, never read as 'not given'`);
+    }
+  }
+}
+
 const EXIT_CODE_HELP = `\nExit codes:\n${EXIT_CODES.map(({ code, meaning }) => `  ${String(code).padStart(3)}  ${meaning}`).join('\n')}`;
 
 const ENVIRONMENT_HELP = `
 Environment variables:
   CIP_PROFILE            profile to use (like --profile)
-  CIP_API_KEY            API key (overrides the profile's)
-  CIP_SUBSCRIPTION_KEY   APIM subscription key (overrides the profile's)
+  CIP_API_KEY            API key
+  CIP_SUBSCRIPTION_KEY   APIM subscription key
   CIP_ENTERPRISE_ID      enterprise GUID (like --enterprise-id)
   CIP_BASE_URL           API base URL (like --base-url; default ${DEFAULT_BASE_URL})
   CIP_OUTPUT             table or json (like --output)
   CIP_CONFIG_DIR         where profiles are stored
   CIP_ALLOW_HTTP=1       allow http:// base URLs to hosts other than this machine
   NO_COLOR, FORCE_COLOR, CI
-With CIP_API_KEY, CIP_SUBSCRIPTION_KEY and CIP_ENTERPRISE_ID all set, no profile is needed.`;
+An empty variable counts as unset; an empty option value (--profile "") is an error.
+
+Which credentials a command uses (the first row that applies):
+  1. --profile or CIP_PROFILE names a profile   that profile; CIP_API_KEY, CIP_SUBSCRIPTION_KEY,
+                                                CIP_ENTERPRISE_ID and CIP_BASE_URL are ignored (with a warning)
+  2. CIP_API_KEY, CIP_SUBSCRIPTION_KEY and      the variables (and CIP_BASE_URL); no profile is read
+     CIP_ENTERPRISE_ID are all set
+  3. some of those variables are set            the active profile, those variables overriding it (with a warning)
+  4. none is set                                the active profile
+--base-url and --enterprise-id override the value chosen in every row.
+'cip auth status' shows which profile and values a command would use now, and where each comes from.`;
 
 const PAYLOAD_HELP = `
 The JSON object sent is built from --file, then --data, then each --field and --raw-field in turn
@@ -106,6 +129,7 @@ export function buildProgram(ctx: Context): Command {
     .addHelpText('after', `${ENVIRONMENT_HELP}\n${EXIT_CODE_HELP}\n`)
     .hook('preAction', (_program, action) => {
       ctx.globals = action.optsWithGlobals<GlobalOptions>();
+      refuseEmptyValues(ctx.globals);
       // A bad CIP_OUTPUT is a usage error now, before any request, not after one.
       void ctx.outputFormat;
     });
@@ -184,10 +208,11 @@ Examples:
     .action(action(ctx, create));
   payloadOptions(env.command('update').description('replace an environment (HTTP PUT)').argument('<id>', 'environment id'))
     .addHelpText('after', `${PAYLOAD_HELP}
+A payload whose id differs from <id> is refused: it would write one environment's data over another's.
 
 Examples:
   cip env update 7d1c... -f name=staging -F isActive=false
-  cip env list --json | jq '.[0] | .description = "new"' | cip env update 7d1c... --file -`)
+  cip env list --json | jq '.[] | select(.id == "7d1c...") | .description = "new"' | cip env update 7d1c... --file -`)
     .action(action(ctx, update));
   env
     .command('delete')
@@ -195,6 +220,13 @@ Examples:
     .description('delete environments (asks first at a terminal)')
     .argument('<id...>', 'environment ids')
     .option('-y, --yes', 'do not ask for confirmation (required without a terminal)')
+    .addHelpText('after', `
+The question names each environment, the profile and the enterprise. Ids are deleted in order; after a
+failure or an interrupt, cip says which were deleted, which was under way and which were not attempted.
+
+Examples:
+  cip env delete 7d1c...
+  cip env delete 7d1c... 9a0b... --yes`)
     .action(action(ctx, remove));
 
   program

@@ -1,10 +1,20 @@
-// Which profile, base URL, enterprise and keys a command uses. Per value: flag > environment > profile > default.
-// With all three credentials in the environment and no profile named, the profile store is not even opened.
+// Which profile, base URL, enterprise and keys a command uses, and where each came from. The rule (README,
+// `cip --help`):
+//   - a profile named with --profile or CIP_PROFILE is used as it is: the credential variables
+//     (CIP_API_KEY, CIP_SUBSCRIPTION_KEY, CIP_ENTERPRISE_ID, CIP_BASE_URL) are ignored, with a warning;
+//   - with no profile named and CIP_API_KEY, CIP_SUBSCRIPTION_KEY and an enterprise id (CIP_ENTERPRISE_ID or
+//     the flag) all given, no profile is read;
+//   - with no profile named and only some of them, they override the active profile, with a warning;
+//   - --base-url and --enterprise-id override whatever the rule chose.
+// An explicit choice must win: a script that names a profile must never act with other credentials.
 import type { Context } from '../context.js';
 import { isTruthyEnv } from '../context.js';
 import { AuthError, UsageError } from '../errors.js';
 import type { Profile, StoreData } from './store.js';
 import { DEFAULT_BASE_URL, checkBaseUrl, checkEnterpriseId } from './validate.js';
+
+/** Where a value came from, said in messages: a flag, a variable, a profile or the default. */
+export type Source = string;
 
 export interface ResolvedSettings {
   /** The profile the values came from, if one was used. */
@@ -13,8 +23,10 @@ export interface ResolvedSettings {
   enterpriseId: string;
   apiKey: string;
   subscriptionKey: string;
+  sources: { baseUrl: Source; enterpriseId: Source; apiKey: Source; subscriptionKey: Source };
 }
 
+/** An environment variable's value; empty or blank counts as unset. */
 export function nonEmpty(value: string | undefined): string | undefined {
   return value === undefined || value.trim() === '' ? undefined : value;
 }
@@ -22,85 +34,140 @@ export function nonEmpty(value: string | undefined): string | undefined {
 export interface Given {
   value: string;
   /** Where it came from, for error messages: the flag or the variable. */
-  source: string;
+  source: Source;
 }
 
-/** The base URL and enterprise id given on the command line or, failing that, in the environment. */
-export function givenBaseUrl(ctx: Context): Given | undefined {
-  return given(ctx.globals.baseUrl, '--base-url', ctx.env, 'CIP_BASE_URL');
+/** The credential variables a named profile makes cip ignore, in the order they are named. */
+export const CREDENTIAL_VARIABLES = ['CIP_API_KEY', 'CIP_SUBSCRIPTION_KEY', 'CIP_ENTERPRISE_ID', 'CIP_BASE_URL'] as const;
+
+export function profileSource(name: string): Source {
+  return `profile '${name}'`;
 }
 
-export function givenEnterpriseId(ctx: Context): Given | undefined {
-  return given(ctx.globals.enterpriseId, '--enterprise-id', ctx.env, 'CIP_ENTERPRISE_ID');
+function fromEnv(ctx: Context, variable: string): Given | undefined {
+  const value = nonEmpty(ctx.env[variable]);
+  return value === undefined ? undefined : { value, source: variable };
 }
 
-function given(flag: string | undefined, flagName: string, env: Context['env'], variable: string): Given | undefined {
-  if (nonEmpty(flag)) return { value: flag!, source: flagName };
-  if (nonEmpty(env[variable])) return { value: env[variable]!, source: variable };
-  return undefined;
+/** The base URL and enterprise id given on the command line (an empty flag was refused before any command ran). */
+function fromFlag(value: string | undefined, flag: string): Given | undefined {
+  return value === undefined ? undefined : { value, source: flag };
 }
 
-/** The profile a command names (flag or CIP_PROFILE), if any. */
+/**
+ * The base URL a command line or environment gives. The variable counts only when no profile is named: a
+ * named profile brings its own.
+ */
+export function givenBaseUrl(ctx: Context, useEnv = namedProfile(ctx) === undefined): Given | undefined {
+  return fromFlag(ctx.globals.baseUrl, '--base-url') ?? (useEnv ? fromEnv(ctx, 'CIP_BASE_URL') : undefined);
+}
+
+export function givenEnterpriseId(ctx: Context, useEnv = namedProfile(ctx) === undefined): Given | undefined {
+  return fromFlag(ctx.globals.enterpriseId, '--enterprise-id') ?? (useEnv ? fromEnv(ctx, 'CIP_ENTERPRISE_ID') : undefined);
+}
+
+/** The profile a command names (flag, else CIP_PROFILE), if any. */
 export function namedProfile(ctx: Context): string | undefined {
-  return nonEmpty(ctx.globals.profile) ?? nonEmpty(ctx.env.CIP_PROFILE);
+  return ctx.globals.profile ?? nonEmpty(ctx.env.CIP_PROFILE)?.trim();
 }
 
-/** The profile to use: the named one, else the active one, else one called 'default'. */
-export function pickProfile(data: StoreData, named: string | undefined): string | undefined {
-  if (named) {
-    if (!data.profiles[named]) {
-      const known = Object.keys(data.profiles);
-      throw new UsageError(
-        `unknown profile '${named}'`,
-        known.length ? `known profiles: ${known.join(', ')}` : `run 'cip auth login --profile ${named}' to create it`,
-      );
-    }
-    return named;
-  }
-  if (data.activeProfile && data.profiles[data.activeProfile]) return data.activeProfile;
-  return data.profiles.default ? 'default' : undefined;
+/** How the profile was named, for messages. */
+export function profileNamedBy(ctx: Context): string {
+  return ctx.globals.profile !== undefined ? '--profile' : 'CIP_PROFILE';
+}
+
+/** A profile by name, as the file's own entry only: 'constructor' or 'toString' are names, not Object members. */
+export function getProfile(data: StoreData, name: string): Profile | undefined {
+  return Object.hasOwn(data.profiles, name) ? data.profiles[name] : undefined;
+}
+
+/** The named profile, or a usage error that lists the known ones. */
+export function requireProfile(data: StoreData, name: string): Profile {
+  const profile = getProfile(data, name);
+  if (profile) return profile;
+  const known = Object.keys(data.profiles);
+  throw new UsageError(
+    `unknown profile '${name}'`,
+    known.length ? `known profiles: ${known.join(', ')}` : `run 'cip auth login --profile ${name}' to create it`,
+  );
+}
+
+/** The profile used when none is named: the active one, else one called 'default'. */
+export function activeProfile(data: StoreData): string | undefined {
+  if (data.activeProfile !== undefined && getProfile(data, data.activeProfile)) return data.activeProfile;
+  return getProfile(data, 'default') ? 'default' : undefined;
 }
 
 export function allowHttp(ctx: Context): boolean {
   return isTruthyEnv(ctx.env.CIP_ALLOW_HTTP);
 }
 
+function list(names: readonly string[]): string {
+  return names.length === 1 ? names[0]! : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
+}
+
 export async function resolveSettings(ctx: Context): Promise<ResolvedSettings> {
-  const { env } = ctx;
   const named = namedProfile(ctx);
-  const givenEnterprise = givenEnterpriseId(ctx);
-  const fromEnv = {
-    apiKey: nonEmpty(env.CIP_API_KEY),
-    subscriptionKey: nonEmpty(env.CIP_SUBSCRIPTION_KEY),
-    enterpriseId: givenEnterprise?.value,
-  };
+  const setVariables = CREDENTIAL_VARIABLES.filter((variable) => nonEmpty(ctx.env[variable]) !== undefined);
   let profileName: string | undefined;
   let profile: Profile | undefined;
-  if (named || !(fromEnv.apiKey && fromEnv.subscriptionKey && fromEnv.enterpriseId)) {
-    const data = (await ctx.store()).read();
-    profileName = pickProfile(data, named);
-    profile = profileName ? data.profiles[profileName] : undefined;
+  let apiKey: Given | undefined;
+  let subscriptionKey: Given | undefined;
+  let enterpriseId = givenEnterpriseId(ctx, named === undefined);
+
+  if (named !== undefined) {
+    profile = requireProfile((await ctx.store()).read(), named);
+    profileName = named;
+    if (setVariables.length) {
+      ctx.warn(`using profile '${named}' (named by ${profileNamedBy(ctx)}): ignoring ${list(setVariables)} from the environment`);
+    }
+  } else {
+    apiKey = fromEnv(ctx, 'CIP_API_KEY');
+    subscriptionKey = fromEnv(ctx, 'CIP_SUBSCRIPTION_KEY');
+    // With all three credentials at hand (the CI case), the profile store is not even opened.
+    if (!(apiKey && subscriptionKey && enterpriseId)) {
+      const data = (await ctx.store()).read();
+      profileName = activeProfile(data);
+      profile = profileName === undefined ? undefined : getProfile(data, profileName);
+      const known = Object.keys(data.profiles);
+      if (profileName === undefined && known.length) {
+        throw new AuthError('no profile is active', `choose one with 'cip auth switch <name>' or --profile (known profiles: ${known.join(', ')})`);
+      }
+      if (profileName !== undefined && setVariables.length) {
+        ctx.warn(`${list(setVariables)} from the environment override${setVariables.length === 1 ? 's' : ''} profile '${profileName}'`);
+      }
+    }
   }
 
-  const apiKey = fromEnv.apiKey ?? profile?.apiKey;
-  const subscriptionKey = fromEnv.subscriptionKey ?? profile?.subscriptionKey;
-  const enterpriseId = fromEnv.enterpriseId ?? profile?.enterpriseId;
+  const ofProfile = (value: string | undefined): Given | undefined =>
+    nonEmpty(value) === undefined || profileName === undefined ? undefined : { value: value!, source: profileSource(profileName) };
+  apiKey ??= ofProfile(profile?.apiKey);
+  subscriptionKey ??= ofProfile(profile?.subscriptionKey);
+  enterpriseId ??= ofProfile(profile?.enterpriseId);
   const missing = [
     apiKey ? undefined : 'API key (CIP_API_KEY)',
     subscriptionKey ? undefined : 'subscription key (CIP_SUBSCRIPTION_KEY)',
     enterpriseId ? undefined : 'enterprise id (CIP_ENTERPRISE_ID)',
   ].filter((item): item is string => item !== undefined);
-  if (missing.length === 3) throw new AuthError('not logged in: no profile and no credentials in the environment');
+  if (missing.length === 3 && !profileName) throw new AuthError('not logged in: no profile and no credentials in the environment');
   if (missing.length) {
     throw new AuthError(`missing ${missing.join(', ')}${profileName ? ` in profile '${profileName}'` : ''}`);
   }
 
-  const baseUrl = givenBaseUrl(ctx) ?? { value: profile?.baseUrl ?? DEFAULT_BASE_URL, source: 'the profile base URL' };
+  const baseUrl = givenBaseUrl(ctx, named === undefined)
+    ?? ofProfile(profile?.baseUrl)
+    ?? { value: DEFAULT_BASE_URL, source: 'the default' };
   return {
     profile: profileName,
-    baseUrl: checkBaseUrl(baseUrl.value, baseUrl.source, allowHttp(ctx)),
-    enterpriseId: checkEnterpriseId(enterpriseId!, givenEnterprise?.source ?? `the enterprise id of profile '${profileName}'`),
-    apiKey: apiKey!.trim(),
-    subscriptionKey: subscriptionKey!.trim(),
+    baseUrl: checkBaseUrl(baseUrl.value, describeSource(baseUrl.source, 'base URL'), allowHttp(ctx)),
+    enterpriseId: checkEnterpriseId(enterpriseId!.value, describeSource(enterpriseId!.source, 'enterprise id')),
+    apiKey: apiKey!.value.trim(),
+    subscriptionKey: subscriptionKey!.value.trim(),
+    sources: { baseUrl: baseUrl.source, enterpriseId: enterpriseId!.source, apiKey: apiKey!.source, subscriptionKey: subscriptionKey!.source },
   };
+}
+
+/** "the enterprise id of profile 'prod'" for a profile's value; the flag or variable name otherwise. */
+function describeSource(source: Source, what: string): string {
+  return source.startsWith('profile ') ? `the ${what} of ${source}` : source;
 }

@@ -141,12 +141,12 @@ describe('profiles', () => {
     const status = await cip(['auth', 'status', '--json'], { configDir });
     expect(status.exitCode).toBe(0);
     expect(JSON.parse(status.stdout)).toEqual([
-      { name: 'default', active: true, baseUrl: sandbox.url, enterpriseId: sandbox.keys.enterpriseId, apiKey: '****6789', subscriptionKey: '****6789', overriddenBy: [] },
-      { name: 'prod', active: false, baseUrl: other.url, enterpriseId: OTHER_ENTERPRISE, apiKey: '****ijkl', subscriptionKey: '****uvwx', overriddenBy: [] },
+      { name: 'default', active: true, inUse: true, baseUrl: sandbox.url, enterpriseId: sandbox.keys.enterpriseId, apiKey: '****6789', subscriptionKey: '****6789', overriddenBy: [] },
+      { name: 'prod', active: false, inUse: false, baseUrl: other.url, enterpriseId: OTHER_ENTERPRISE, apiKey: '****ijkl', subscriptionKey: '****uvwx', overriddenBy: [] },
     ]);
     const table = await cip(['auth', 'status', '-o', 'table'], { configDir });
-    expect(table.stdout).toMatch(/^NAME\s+ACTIVE\s+BASE URL\s+ENTERPRISE ID\s+API KEY\s+SUBSCRIPTION KEY$/m);
-    expect(table.stdout).toMatch(/^prod\s+false\s+/m);
+    expect(table.stdout).toMatch(/^NAME\s+ACTIVE\s+IN USE\s+BASE URL\s+ENTERPRISE ID\s+API KEY\s+SUBSCRIPTION KEY$/m);
+    expect(table.stdout).toMatch(/^prod\s+false\s+false\s+/m);
     for (const secret of [sandbox.keys.apiKey, sandbox.keys.subscriptionKey, 'other-api-key-abcdefghijkl']) {
       expect(status.stdout + status.stderr + table.stdout + table.stderr).not.toContain(secret);
     }
@@ -192,7 +192,8 @@ describe('profiles', () => {
     expect(sandbox.requests.at(-1)!.headers['ocp-apim-subscription-key']).toBe(sandbox.keys.subscriptionKey);
     const status = await cip(['auth', 'status', '--json'], { configDir, env: { CIP_API_KEY: 'x'.repeat(20) } });
     expect(JSON.parse(status.stdout)[0].overriddenBy).toEqual(['CIP_API_KEY']);
-    expect(status.stderr).toMatch(/CIP_API_KEY .*override profile 'default'/);
+    expect(status.stderr).toContain("warning: CIP_API_KEY from the environment overrides profile 'default'\n");
+    expect(status.stderr).toMatch(/^  API key +\*\*\*\*xxxx  \(from CIP_API_KEY\)$/m);
     // A flag beats the environment.
     const flagged = await cip(['env', 'list', '--enterprise-id', OTHER_ENTERPRISE], { configDir, env: { CIP_ENTERPRISE_ID: sandbox.keys.enterpriseId } });
     expect(flagged.exitCode).toBe(4);

@@ -8,6 +8,7 @@ import { openProfileStore, type Profile } from '../../src/config/store.js';
 import { DEFAULT_BASE_URL } from '../../src/config/validate.js';
 import { AuthError, CipError, ConfigError, UsageError } from '../../src/errors.js';
 import { fakeIO } from '../helpers/io.js';
+import type { PassThrough } from 'node:stream';
 
 const GUID_A = '3f2b8c1e-9a4d-4e6f-8b7a-1c2d3e4f5a6b';
 const GUID_B = '0b7e4c52-3d1f-4a8e-9c6b-2f5d8e1a7c34';
@@ -34,6 +35,10 @@ function makeContext(env: Env = {}, globals: Partial<GlobalOptions> = {}): Conte
 }
 
 const configPath = () => join(dir, 'config.json');
+
+function stderrOf(ctx: Context): string {
+  return String((ctx.io.stderr as PassThrough).read() ?? '');
+}
 
 function writeConfig(data: unknown): void {
   writeFileSync(configPath(), typeof data === 'string' ? data : JSON.stringify(data, null, 2), { mode: 0o600 });
@@ -65,7 +70,6 @@ describe('resolveSettings: precedence flag > environment > profile > default', (
     ['the flag', { baseUrl: 'https://flag.example.com/ms/' }, { CIP_BASE_URL: 'https://env.example.com/ms' }, 'https://flag.example.com/ms'],
     ['the environment', {}, { CIP_BASE_URL: 'https://env.example.com/ms/' }, 'https://env.example.com/ms'],
     ['the profile', {}, {}, 'https://profile-a.example.com/ms'],
-    ['a blank flag falls through to the environment', { baseUrl: '  ' }, { CIP_BASE_URL: 'https://env.example.com/ms' }, 'https://env.example.com/ms'],
     ['a blank environment value falls through to the profile', {}, { CIP_BASE_URL: '' }, 'https://profile-a.example.com/ms'],
   ])('base URL from %s', async (_name, globals, env, expected) => {
     const settings = await resolveSettings(makeContext(env, globals));
@@ -122,7 +126,14 @@ describe('resolveSettings: precedence flag > environment > profile > default', (
       enterpriseId: GUID_C,
       apiKey: 'profile-a-api',
       subscriptionKey: 'env-sub',
+      sources: { baseUrl: 'CIP_BASE_URL', enterpriseId: '--enterprise-id', apiKey: "profile 'a'", subscriptionKey: 'CIP_SUBSCRIPTION_KEY' },
     });
+  });
+
+  it('says which variables override the active profile, in one warning line', async () => {
+    const ctx = makeContext({ CIP_SUBSCRIPTION_KEY: 'env-sub', CIP_BASE_URL: 'https://env.example.com/ms' });
+    await resolveSettings(ctx);
+    expect(stderrOf(ctx)).toBe("warning: CIP_SUBSCRIPTION_KEY and CIP_BASE_URL from the environment override profile 'a'\n");
   });
 
   it('takes everything from the environment when all three credentials are there', async () => {
@@ -158,12 +169,28 @@ describe('resolveSettings: which profile', () => {
     expect((await resolveSettings(makeContext())).profile).toBe('default');
   });
 
-  it('reads a named profile even when the environment holds every credential', async () => {
-    const settings = await resolveSettings(makeContext({ ...envCredentials, CIP_PROFILE: 'b' }));
-    expect(settings.profile).toBe('b');
-    // environment values still win over the profile's
-    expect(settings.apiKey).toBe('env-api');
-    expect(settings.baseUrl).toBe('https://profile-b.example.com/ms');
+  it.each([
+    ['CIP_PROFILE', { CIP_PROFILE: 'b' }, {}],
+    ['--profile', {}, { profile: 'b' }],
+  ])('uses a profile named by %s as it is, ignoring the credential variables with a warning', async (by, env, globals) => {
+    const ctx = makeContext({ ...envCredentials, CIP_BASE_URL: 'https://env.example.com/ms', ...env }, globals);
+    const settings = await resolveSettings(ctx);
+    expect(settings).toMatchObject({ profile: 'b', apiKey: 'profile-b-api', subscriptionKey: 'profile-b-sub', enterpriseId: GUID_B, baseUrl: 'https://profile-b.example.com/ms' });
+    expect(stderrOf(ctx)).toBe(
+      `warning: using profile 'b' (named by ${by}): ignoring CIP_API_KEY, CIP_SUBSCRIPTION_KEY, CIP_ENTERPRISE_ID and CIP_BASE_URL from the environment\n`,
+    );
+  });
+
+  it('lets flags override a named profile', async () => {
+    const settings = await resolveSettings(makeContext({ CIP_PROFILE: 'b' }, { enterpriseId: GUID_C, baseUrl: 'https://flag.example.com/ms' }));
+    expect(settings).toMatchObject({ profile: 'b', enterpriseId: GUID_C, baseUrl: 'https://flag.example.com/ms', apiKey: 'profile-b-api' });
+    expect(settings.sources).toStrictEqual({ baseUrl: '--base-url', enterpriseId: '--enterprise-id', apiKey: "profile 'b'", subscriptionKey: "profile 'b'" });
+  });
+
+  it.each(['constructor', 'toString', 'hasOwnProperty', '__proto__', 'valueOf'])('treats %s as a profile name, not an Object member', async (name) => {
+    const error = await failure(resolveSettings(makeContext({}, { profile: name })));
+    expect(error).toBeInstanceOf(UsageError);
+    expect(error.message).toBe(`unknown profile '${name}'`);
   });
 
   it.each([
@@ -257,7 +284,14 @@ describe('resolveSettings: a corrupted config file', () => {
 
   it('is not read when the environment holds every credential and no profile is named', async () => {
     const settings = await resolveSettings(makeContext(envCredentials));
-    expect(settings).toStrictEqual({ profile: undefined, baseUrl: DEFAULT_BASE_URL, enterpriseId: GUID_D, apiKey: 'env-api', subscriptionKey: 'env-sub' });
+    expect(settings).toStrictEqual({
+      profile: undefined,
+      baseUrl: DEFAULT_BASE_URL,
+      enterpriseId: GUID_D,
+      apiKey: 'env-api',
+      subscriptionKey: 'env-sub',
+      sources: { baseUrl: 'the default', enterpriseId: 'CIP_ENTERPRISE_ID', apiKey: 'CIP_API_KEY', subscriptionKey: 'CIP_SUBSCRIPTION_KEY' },
+    });
     expect(readFileSync(configPath(), 'utf8')).toBe('{not json');
   });
 

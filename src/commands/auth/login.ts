@@ -1,6 +1,6 @@
 import type { Context } from '../../context.js';
 import { ApiError, CipError, UsageError, withHint } from '../../errors.js';
-import { allowHttp, givenBaseUrl, givenEnterpriseId, namedProfile, nonEmpty } from '../../config/settings.js';
+import { allowHttp, getProfile, givenBaseUrl, givenEnterpriseId, namedProfile, nonEmpty, profileSource } from '../../config/settings.js';
 import { DEFAULT_BASE_URL, SECRETS_URL, checkBaseUrl, checkEnterpriseId, checkProfileName } from '../../config/validate.js';
 import { createEnvironmentsApi } from '../../api/environments.js';
 import { readInput } from '../io.js';
@@ -28,11 +28,12 @@ export async function login(ctx: Context, options: LoginOptions): Promise<void> 
   }
   const store = await ctx.store();
   // Read first: a broken config file stops us before we ask for anything.
-  const existing = store.read().profiles[name];
+  const existing = getProfile(store.read(), name);
 
-  const givenUrl = givenBaseUrl(ctx);
+  // The variables are inputs for the profile being stored, whichever profile that is.
+  const givenUrl = givenBaseUrl(ctx, true);
   const baseUrl = checkBaseUrl(givenUrl?.value ?? existing?.baseUrl ?? DEFAULT_BASE_URL, givenUrl?.source ?? 'the base URL', allowHttp(ctx));
-  const givenEnterprise = givenEnterpriseId(ctx);
+  const givenEnterprise = givenEnterpriseId(ctx, true);
   let enterpriseId = givenEnterprise ? checkEnterpriseId(givenEnterprise.value, givenEnterprise.source) : existing?.enterpriseId;
   let apiKey = options.apiKeyFile !== undefined ? await readKey(ctx, options.apiKeyFile, '--api-key-file') : nonEmpty(env.CIP_API_KEY)?.trim();
   let subscriptionKey = options.subscriptionKeyFile !== undefined
@@ -66,7 +67,9 @@ export async function login(ctx: Context, options: LoginOptions): Promise<void> 
   ctx.addSecret(profile.subscriptionKey);
 
   if (options.verify) {
-    const api = await createEnvironmentsApi(ctx, { profile: name, ...profile });
+    const stored = profileSource(name);
+    const sources = { baseUrl: stored, enterpriseId: stored, apiKey: stored, subscriptionKey: stored };
+    const api = await createEnvironmentsApi(ctx, { profile: name, ...profile, sources });
     try {
       await withSpinner(ctx, 'Checking the keys', () => api.list());
     } catch (error) {
@@ -82,8 +85,8 @@ export async function login(ctx: Context, options: LoginOptions): Promise<void> 
 
   let active = false;
   await store.update((data) => {
-    data.profiles[name] = profile;
-    if (!data.activeProfile || !data.profiles[data.activeProfile]) data.activeProfile = name;
+    Object.defineProperty(data.profiles, name, { value: profile, enumerable: true, writable: true, configurable: true });
+    if (data.activeProfile === undefined || !getProfile(data, data.activeProfile)) data.activeProfile = name;
     active = data.activeProfile === name;
   });
   ctx.info(

@@ -1,6 +1,6 @@
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import { namedProfile, pickProfile } from '../../config/settings.js';
+import { getProfile, namedProfile, requireProfile } from '../../config/settings.js';
 
 export async function logout(ctx: Context): Promise<void> {
   const store = await ctx.store();
@@ -9,10 +9,11 @@ export async function logout(ctx: Context): Promise<void> {
   await store.update((data) => {
     const name = namedProfile(ctx) ?? data.activeProfile;
     if (!name) throw new UsageError('no active profile to log out of', 'name one with --profile');
-    removed = pickProfile(data, name)!;
+    requireProfile(data, name);
+    removed = name;
     delete data.profiles[removed];
     const remaining = Object.keys(data.profiles);
-    if (data.activeProfile === removed || (data.activeProfile && !data.profiles[data.activeProfile])) {
+    if (data.activeProfile === removed || (data.activeProfile !== undefined && !getProfile(data, data.activeProfile))) {
       // With one profile left there is no doubt which to use; with several, the user chooses.
       data.activeProfile = remaining.length === 1 ? remaining[0] : undefined;
       if (data.activeProfile === undefined) delete data.activeProfile;

@@ -1,7 +1,6 @@
 import type { Context } from '../../context.js';
-import { AuthError } from '../../errors.js';
 import { DEFAULT_BASE_URL } from '../../config/validate.js';
-import { namedProfile } from '../../config/settings.js';
+import { namedProfile, profileNamedBy, type ResolvedSettings } from '../../config/settings.js';
 import { writeList } from '../../output/writer.js';
 
 /** At most the last 4 characters, and never more than a quarter of the key. */
@@ -10,28 +9,50 @@ function maskKey(key: string): string {
   return `****${shown ? key.slice(-shown) : ''}`;
 }
 
-const OVERRIDES = ['CIP_API_KEY', 'CIP_SUBSCRIPTION_KEY', 'CIP_ENTERPRISE_ID', 'CIP_BASE_URL'] as const;
-
+/** Every profile, then (on stderr) what a command run now would use and where each value comes from. */
 export async function status(ctx: Context): Promise<void> {
   const data = (await ctx.store()).read();
-  const inUse = namedProfile(ctx) ?? data.activeProfile;
-  const overrides = OVERRIDES.filter((name) => (ctx.env[name] ?? '').trim() !== '');
+  let settings: ResolvedSettings | undefined;
+  let problem: unknown;
+  try {
+    settings = await ctx.settings();
+  } catch (error) {
+    problem = error;
+  }
+  const overrides = settings
+    ? Object.values(settings.sources).filter((source) => source.startsWith('CIP_'))
+    : [];
   const rows = Object.entries(data.profiles).map(([name, profile]) => ({
     name,
     active: name === data.activeProfile,
+    inUse: name === settings?.profile,
     baseUrl: profile.baseUrl ?? DEFAULT_BASE_URL,
     enterpriseId: profile.enterpriseId,
     apiKey: maskKey(profile.apiKey),
     subscriptionKey: maskKey(profile.subscriptionKey),
-    overriddenBy: name === inUse ? overrides : [],
+    overriddenBy: name === settings?.profile ? overrides : [],
   }));
   await writeList(ctx, rows, {
-    columns: ['name', 'active', 'baseUrl', 'enterpriseId', 'apiKey', 'subscriptionKey'],
+    columns: ['name', 'active', 'inUse', 'baseUrl', 'enterpriseId', 'apiKey', 'subscriptionKey'],
     emptyMessage: "No profiles. Run 'cip auth login' to create one.",
   });
-  if (overrides.length) {
-    ctx.info(`Environment variables ${overrides.join(', ')} are set and override ${inUse ? `profile '${inUse}'` : 'any profile'}.`);
-  }
-  const envComplete = ['CIP_API_KEY', 'CIP_SUBSCRIPTION_KEY', 'CIP_ENTERPRISE_ID'].every((name) => overrides.includes(name as (typeof OVERRIDES)[number]));
-  if (rows.length === 0 && !envComplete) throw new AuthError('not logged in: no profiles and no credentials in the environment');
+  if (problem) throw problem;
+  ctx.info(describeInUse(ctx, settings!));
+}
+
+function describeInUse(ctx: Context, settings: ResolvedSettings): string {
+  const { profile, sources } = settings;
+  const which = profile === undefined
+    ? 'no profile (every credential from the environment)'
+    : namedProfile(ctx) !== undefined
+      ? `profile '${profile}' (named by ${profileNamedBy(ctx)})`
+      : `profile '${profile}' (the active profile)`;
+  const line = (label: string, value: string, source: string) => `  ${label.padEnd(17)}${value}  (from ${source})`;
+  return [
+    `A command run now would use ${which}:`,
+    line('base URL', settings.baseUrl, sources.baseUrl),
+    line('enterprise id', settings.enterpriseId, sources.enterpriseId),
+    line('API key', maskKey(settings.apiKey), sources.apiKey),
+    line('subscription key', maskKey(settings.subscriptionKey), sources.subscriptionKey),
+  ].join('\n');
 }

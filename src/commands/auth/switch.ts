@@ -1,10 +1,10 @@
 import type { Context } from '../../context.js';
-import { pickProfile } from '../../config/settings.js';
+import { requireProfile } from '../../config/settings.js';
 
 export async function switchProfile(ctx: Context, name: string): Promise<void> {
   const store = await ctx.store();
   await store.update((data) => {
-    pickProfile(data, name);
+    requireProfile(data, name);
     data.activeProfile = name;
   });
   ctx.info(`Profile '${name}' is now active.`);
