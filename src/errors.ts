@@ -10,6 +10,7 @@ export const EXIT_CODES = [
   { code: 6, name: 'rejected', meaning: 'rejected: the API answered another 4xx (400, 409, 422, ...)' },
   { code: 7, name: 'server', meaning: 'server error: 5xx, or a response that is not what the API promises' },
   { code: 8, name: 'network', meaning: 'network error or timeout' },
+  { code: 9, name: 'output', meaning: 'the output could not be written (stdout failed: disk full, I/O error)' },
   { code: 130, name: 'interrupted', meaning: 'interrupted (Ctrl-C)' },
   { code: 143, name: 'terminated', meaning: 'terminated (SIGTERM)' },
 ] as const;
@@ -63,9 +64,12 @@ export class AuthError extends CipError {
 /** An HTTP answer that is not success; kind follows the status. */
 export class ApiError extends CipError {
   readonly status: number;
-  constructor(status: number, message: string, hint?: string) {
+  /** An earlier attempt of this request may have been carried out, though its answer was lost. */
+  readonly afterUncertainAttempt: boolean;
+  constructor(status: number, message: string, hint?: string, afterUncertainAttempt = false) {
     super(apiErrorKind(status), message, hint);
     this.status = status;
+    this.afterUncertainAttempt = afterUncertainAttempt;
   }
 }
 

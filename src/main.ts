@@ -14,7 +14,7 @@ export async function main(): Promise<number> {
     return 0;
   }
   const { cli, saveCache } = loadCli();
-  const { run, Context, InterruptedError, exitCode } = cli;
+  const { run, Context, InterruptedError, exitCode, outputFailed } = cli;
   const controller = new AbortController();
   const { stdout, stderr, stdin } = process;
   const io: IO = {
@@ -26,11 +26,13 @@ export async function main(): Promise<number> {
     stdinIsTTY: Boolean(stdin.isTTY),
     columns: stdout.isTTY ? stdout.columns || Number(process.env.COLUMNS) || 80 : undefined,
   };
-  // A reader that went away (`cip env list | head`) is not an error: stop quietly.
+  // A stream that fails never ends the work early: a reader that went away (`cip env list | head`,
+  // `2>&1 | head -c0`) just gets nothing more, and the command finishes what it started, so its exit code
+  // tells the truth. Output that could not be written (a full disk) makes a successful run fail.
+  let outputError: NodeJS.ErrnoException | undefined;
   for (const stream of [stdout, stderr]) {
     stream.on('error', (error: NodeJS.ErrnoException) => {
-      if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
-      throw error;
+      if (stream === stdout && error.code !== 'EPIPE' && error.code !== 'ERR_STREAM_DESTROYED') outputError ??= error;
     });
   }
   // Ctrl-C and SIGTERM abort what is under way; config writes are atomic renames, so leaving cannot
@@ -51,5 +53,16 @@ export async function main(): Promise<number> {
   const code = await run(argv, ctx);
   if (controller.signal.aborted) return process.exitCode as number;
   saveCache();
+  await flushed(stdout);
+  if (outputError && code === 0) return outputFailed(ctx, outputError);
   return code;
+}
+
+/** Resolves once everything written to the stream has reached the OS or failed (and its error was emitted). */
+function flushed(stream: NodeJS.WriteStream): Promise<void> {
+  return new Promise((resolve) => {
+    if (stream.destroyed) return resolve();
+    // A stream's write error is emitted on a later tick than the failed write's callback.
+    stream.write('', () => setImmediate(resolve));
+  });
 }

@@ -25,6 +25,21 @@ export async function run(argv: string[], ctx: Context): Promise<number> {
   }
 }
 
+/** The exit code and error line for a run whose work succeeded but whose stdout could not be written. */
+export function outputFailed(ctx: Context, error: NodeJS.ErrnoException): number {
+  const reason = error.code ? `${error.code}${OUTPUT_REASONS[error.code] ? ` (${OUTPUT_REASONS[error.code]})` : ''}` : error.message;
+  ctx.io.stderr.write(`error: cannot write the output to stdout: ${reason}\n`);
+  return exitCode('output');
+}
+
+const OUTPUT_REASONS: Record<string, string> = {
+  ENOSPC: 'no space left on device',
+  EIO: 'input/output error',
+  EDQUOT: 'disk quota exceeded',
+  EFBIG: 'file too large',
+  EBADF: 'stdout is closed',
+};
+
 function report(error: unknown, ctx: Context): number {
   if (isCommanderError(error)) {
     // commander has already printed its message (help, version, or a usage error).

@@ -1,18 +1,26 @@
 // The Environments resource: the four calls the API offers, with the list unwrapped from any envelope.
 import type { Context } from '../context.js';
 import type { ResolvedSettings } from '../config/settings.js';
-import { ApiError, ProtocolError, withHint } from '../errors.js';
+import { ApiError, ProtocolError, UsageError, withHint } from '../errors.js';
 import { printable } from '../text/sanitize.js';
 import { createHttp } from './http.js';
 
 export type Environment = Record<string, unknown>;
+
+export interface RemoveResult {
+  /**
+   * The API answered 404 to a retry after an attempt whose answer was lost: that attempt deleted it. The
+   * environment is gone, which is what was asked.
+   */
+  alreadyGone: boolean;
+}
 
 export interface EnvironmentsApi {
   readonly settings: ResolvedSettings;
   list(): Promise<unknown[]>;
   create(payload: Record<string, unknown>): Promise<unknown>;
   update(id: string, payload: Record<string, unknown>): Promise<unknown>;
-  remove(id: string): Promise<void>;
+  remove(id: string): Promise<RemoveResult>;
 }
 
 const ENVELOPES = ['value', 'items', 'data', 'results'];
@@ -32,8 +40,23 @@ export function unwrapList(data: unknown): unknown[] | undefined {
   return undefined;
 }
 
+const PROBE_BASE = 'https://base.invalid/ms/';
+
+/**
+ * Refuses an id that would not address exactly one item below the collection once encoded: '.' and '..'
+ * are path segments that URL resolution removes (`DELETE {base}/Environments/..` is `DELETE {base}/`).
+ */
+export function checkEnvironmentId(id: string): string {
+  if (id.trim() === '') throw new UsageError('an environment id cannot be empty');
+  const segment = encodeURIComponent(id);
+  if (new URL(`Environments/${segment}`, PROBE_BASE).pathname !== `/ms/Environments/${segment}`) {
+    throw new UsageError(`'${printable(id)}' is not an environment id: it would change the request's path`);
+  }
+  return id;
+}
+
 function itemPath(id: string): string {
-  return `Environments/${encodeURIComponent(id)}`;
+  return `Environments/${encodeURIComponent(checkEnvironmentId(id))}`;
 }
 
 export async function createEnvironmentsApi(ctx: Context, settings: ResolvedSettings): Promise<EnvironmentsApi> {
@@ -64,7 +87,13 @@ export async function createEnvironmentsApi(ctx: Context, settings: ResolvedSett
     },
     async remove(id) {
       // Any 2xx means the environment is gone; what the body says (if anything) changes nothing.
-      await http.request('DELETE', itemPath(id), `delete environment '${printable(id)}'`, undefined, false);
+      try {
+        await http.request('DELETE', itemPath(id), `delete environment '${printable(id)}'`, undefined, false);
+      } catch (error) {
+        if (error instanceof ApiError && error.status === 404 && error.afterUncertainAttempt) return { alreadyGone: true };
+        throw error;
+      }
+      return { alreadyGone: false };
     },
   };
 }

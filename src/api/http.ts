@@ -4,6 +4,8 @@ import type { KyInstance } from 'ky';
 import type { Context } from '../context.js';
 import type { ResolvedSettings } from '../config/settings.js';
 import { ApiError, CipError, InterruptedError, NetworkError, ProtocolError } from '../errors.js';
+import { parseExactJson, stringifyExactJson } from '../json/exact.js';
+import { profileSource } from '../config/settings.js';
 import { oneLine, truncate } from '../text/sanitize.js';
 import { errorMessageFromBody } from './error-body.js';
 import { useProxyFromEnv } from './proxy.js';
@@ -16,10 +18,18 @@ const SECRET_HEADERS = new Set(['authorization', 'ocp-apim-subscription-key']);
 const NULL_BODY_STATUS = new Set([101, 204, 205, 304]);
 
 export interface Http {
-  /** With readBody false the answer's body is not parsed: a call whose result cip does not use. */
-  /** The parsed JSON body of a 2xx answer, or undefined for an empty one. */
+  /**
+   * The parsed JSON body of a 2xx answer (numbers exact), or undefined for an empty one. With readBody
+   * false the answer's body is not parsed: a call whose result cip does not use.
+   */
   request(method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, what: string, body?: unknown, readBody?: boolean): Promise<unknown>;
 }
+
+/** An answer that is not HTTP as the API speaks it; never retried. */
+class BrokenAnswer extends Error {}
+
+/** Failures that prove the request never reached the server: a retry after them cannot meet its own effect. */
+const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
 
 const NETWORK_CODES: Record<string, string> = {
   ECONNREFUSED: 'connection refused',
@@ -70,12 +80,20 @@ function statusSummary(status: number): string {
   return 'the API failed';
 }
 
-function statusHint(status: number, settings: ResolvedSettings): string | undefined {
-  if (status === 401) {
-    return settings.profile
-      ? `check the keys of profile '${settings.profile}' with 'cip auth login --profile ${settings.profile}'`
-      : "check the keys, or run 'cip auth login'";
+/** Names where the keys came from, so the user fixes the right thing. */
+function keysHint(settings: ResolvedSettings): string {
+  const { apiKey, subscriptionKey } = settings.sources;
+  if (settings.profile !== undefined && apiKey === profileSource(settings.profile) && subscriptionKey === apiKey) {
+    return `check the keys of profile '${settings.profile}'; 'cip auth login --profile ${settings.profile}' replaces them`;
   }
+  if (apiKey.startsWith('CIP_') && subscriptionKey.startsWith('CIP_')) {
+    return `check ${apiKey} and ${subscriptionKey}: the keys came from the environment`;
+  }
+  return `check the keys: the API key came from ${apiKey}, the subscription key from ${subscriptionKey}`;
+}
+
+function statusHint(status: number, settings: ResolvedSettings): string | undefined {
+  if (status === 401) return keysHint(settings);
   if (status === 403) return 'the API key lacks permission for this operation or enterprise';
   if (status === 429) return 'too many requests; try again later';
   return undefined;
@@ -101,11 +119,17 @@ export async function createHttp(ctx: Context, settings: ResolvedSettings): Prom
     }
     try {
       const response = await fetch(request, { redirect: 'manual' });
-      const body = NULL_BODY_STATUS.has(response.status) ? null : await response.arrayBuffer();
+      const { status } = response;
+      // A status line the API would never send is a broken answer, not a network failure to retry.
+      if (status < 200 || status > 599) throw new BrokenAnswer(`an invalid HTTP status (${status})`);
+      const body = NULL_BODY_STATUS.has(status) ? null : await response.arrayBuffer();
       if (verbose) {
-        log(`< ${response.status} ${response.statusText} (${Math.round(performance.now() - started)} ms, ${body?.byteLength ?? 0} bytes)`);
+        const reason = oneLine(response.statusText);
+        log(`< ${status}${reason ? ` ${truncate(reason, 80)}` : ''} (${Math.round(performance.now() - started)} ms, ${body?.byteLength ?? 0} bytes)`);
       }
-      return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+      // The reason phrase is left out: it means nothing, and one that the Response constructor dislikes
+      // (non-Latin-1 text such as '201 已创建') must not turn a success into a failure.
+      return new Response(body, { status, headers: response.headers });
     } catch (error) {
       if (verbose) log(`< failed after ${Math.round(performance.now() - started)} ms: ${networkReason(error)}`);
       throw error;
@@ -131,7 +155,7 @@ export async function createHttp(ctx: Context, settings: ResolvedSettings): Prom
       afterStatusCodes: [413, 429, 503],
       maxRetryAfter: 30_000,
       backoffLimit: 5_000,
-      shouldRetry: ({ error }) => (isCertificateError(error) ? false : undefined),
+      shouldRetry: ({ error }) => (isCertificateError(error) || error instanceof BrokenAnswer ? false : undefined),
     },
     hooks: verbose
       ? {
@@ -145,9 +169,10 @@ export async function createHttp(ctx: Context, settings: ResolvedSettings): Prom
       : {},
   });
 
-  const fail = async (error: unknown, what: string): Promise<never> => {
+  const fail = async (error: unknown, method: string, what: string, uncertain: boolean): Promise<never> => {
     if (error instanceof CipError) throw error;
     if (ctx.signal.aborted) throw new InterruptedError();
+    if (error instanceof BrokenAnswer) throw new ProtocolError(`cannot ${what}: the API answered with ${error.message}`);
     if (error instanceof HTTPError) {
       const { status } = error.response;
       if (status >= 300 && status < 400) {
@@ -163,26 +188,48 @@ export async function createHttp(ctx: Context, settings: ResolvedSettings): Prom
         status,
         redact(`cannot ${what}: ${statusSummary(status)} (HTTP ${status})${message ? `: ${message}` : ''}`),
         statusHint(status, settings),
+        uncertain,
       );
     }
+    // A create whose answer never came may still have happened, and is never retried: say so.
+    const maybeDone = method === 'POST' && (error instanceof TimeoutError || !NOT_SENT_CODES.has(errorCode(error) ?? ''))
+      ? "the request was sent, so it may have been carried out; check with 'cip env list' before trying again"
+      : undefined;
     if (error instanceof TimeoutError) {
-      throw new NetworkError(`cannot ${what}: no answer from ${host} within ${timeout}s`, 'raise --timeout, or check the network');
+      throw new NetworkError(`cannot ${what}: no answer from ${host} within ${timeout}s`, maybeDone ?? 'raise --timeout, or check the network');
     }
-    throw new NetworkError(redact(`cannot ${what}: cannot reach ${host}: ${networkReason(error)}`));
+    throw new NetworkError(redact(`cannot ${what}: cannot reach ${host}: ${networkReason(error)}`), maybeDone);
   };
 
   return {
     async request(method, path, what, body, readBody = true) {
+      // Whether an earlier attempt may have been carried out although its answer was lost: then a retry
+      // can meet that attempt's effect (a DELETE retried after a lost answer finds nothing: 404).
+      let uncertain = false;
+      const attempt = async (input: Request | URL | string, init?: RequestInit): Promise<Response> => {
+        try {
+          const response = await bufferedFetch(input, init);
+          uncertain ||= response.status >= 500;
+          return response;
+        } catch (error) {
+          uncertain ||= !NOT_SENT_CODES.has(errorCode(error) ?? '') && !(error instanceof BrokenAnswer);
+          throw error;
+        }
+      };
       let response: Response;
       try {
-        response = await client(path, { method, json: body });
+        response = await client(path, {
+          method,
+          fetch: attempt,
+          ...(body === undefined ? {} : { body: stringifyExactJson(body), headers: { 'Content-Type': 'application/json' } }),
+        });
       } catch (error) {
-        return fail(error, what);
+        return fail(error, method, what, uncertain);
       }
       const text = readBody ? await response.text() : '';
       if (text.trim() === '') return undefined;
       try {
-        return JSON.parse(text) as unknown;
+        return await parseExactJson(text);
       } catch {
         throw new ProtocolError(`cannot ${what}: the API answered HTTP ${response.status} with a body that is not valid JSON`);
       }

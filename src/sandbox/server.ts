@@ -5,6 +5,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { createServer as createHttpsServer } from 'node:https';
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
+import { parseExactJson, stringifyExactJson, type ExactNumber } from '../json/exact.js';
 
 export const SANDBOX_DEFAULTS = {
   apiKey: 'sandbox-api-key-0123456789',
@@ -14,7 +15,8 @@ export const SANDBOX_DEFAULTS = {
 } as const;
 
 export interface Environment {
-  id: string;
+  /** A GUID for records the sandbox creates; seeds may use numbers (kept digit for digit) to model 64-bit ids. */
+  id: string | number | ExactNumber;
   [field: string]: unknown;
 }
 
@@ -28,12 +30,20 @@ export type Fault =
   /** Send 200 JSON headers and part of a body, then destroy the socket. */
   | { kind: 'reset-mid-body' }
   /** 200 with a JSON content type and a body that is not JSON. */
-  | { kind: 'invalid-json' };
+  | { kind: 'invalid-json' }
+  /** Carry the request out, then destroy the socket without answering: an answer lost on its way back. */
+  | { kind: 'reset-after' }
+  /** Answer normally, but only once `release` settles: a request the test holds in flight. */
+  | { kind: 'hold'; release: Promise<unknown> }
+  /** Write these bytes to the socket as the whole response (status lines node:http would refuse to send). */
+  | { kind: 'raw'; response: string | Buffer };
 
 export interface FaultRule {
   fault: Fault;
   /** Only requests with this method match; any method when absent. */
   method?: string;
+  /** Only requests this accepts match (for example one id's path). */
+  match?: (request: RecordedRequest) => boolean;
   /** How many matching requests the rule applies to; default 1, Infinity allowed. */
   times?: number;
 }
@@ -77,6 +87,8 @@ export interface Sandbox {
   readonly environments: Map<string, Environment>;
   inject(...rules: FaultRule[]): void;
   clearFaults(): void;
+  /** Resolves with the first request, recorded or yet to come, that `match` accepts. */
+  waitForRequest(match: (request: RecordedRequest) => boolean): Promise<RecordedRequest>;
   /** Clears recorded requests and fault rules; the store is kept. */
   reset(): void;
   close(): Promise<void>;
@@ -91,6 +103,7 @@ interface Reply {
 interface ActiveRule {
   fault: Fault;
   method?: string;
+  match?: (request: RecordedRequest) => boolean;
   remaining: number;
 }
 
@@ -148,8 +161,20 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       timers.add(timer);
     });
 
-  const takeFault = (method: string): Fault | undefined => {
-    const index = rules.findIndex((rule) => rule.method === undefined || rule.method.toUpperCase() === method);
+  const waiters: { match: (request: RecordedRequest) => boolean; resolve: (request: RecordedRequest) => void }[] = [];
+  const record = (request: RecordedRequest): void => {
+    requests.push(request);
+    for (const waiter of waiters.filter((candidate) => candidate.match(request))) {
+      waiters.splice(waiters.indexOf(waiter), 1);
+      waiter.resolve(request);
+    }
+  };
+
+  const takeFault = (request: RecordedRequest): Fault | undefined => {
+    const method = request.method.toUpperCase();
+    const index = rules.findIndex(
+      (rule) => (rule.method === undefined || rule.method.toUpperCase() === method) && (rule.match === undefined || rule.match(request)),
+    );
     if (index < 0) return undefined;
     const rule = rules[index];
     rule.remaining -= 1;
@@ -158,11 +183,21 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   };
 
   // Returns true when the fault has fully answered (or killed) the request.
-  const applyFault = async (fault: Fault, res: ServerResponse): Promise<boolean> => {
+  const applyFault = async (fault: Fault, req: IncomingMessage, body: string, res: ServerResponse): Promise<boolean> => {
     switch (fault.kind) {
       case 'delay':
         await wait(fault.ms);
         return false;
+      case 'hold':
+        await fault.release;
+        return false;
+      case 'reset-after':
+        await route(req, body);
+        res.destroy();
+        return true;
+      case 'raw':
+        res.socket?.end(fault.response);
+        return true;
       case 'reset-before':
         res.destroy();
         return true;
@@ -183,7 +218,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     }
   };
 
-  const route = (req: IncomingMessage, body: string): Reply => {
+  const route = async (req: IncomingMessage, body: string): Promise<Reply> => {
     const method = req.method ?? '';
     const target = matchPath(req.url ?? '', basePath);
     if (!target) return apim(404, 'Resource not found');
@@ -231,36 +266,36 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const list = (): Reply => {
     if (cachedList !== undefined) return json(200, cachedList);
     const records = [...environments.values()];
-    const body = JSON.stringify(options.envelope ? { [options.envelope]: records } : records);
+    const body = stringifyExactJson(options.envelope ? { [options.envelope]: records } : records);
     if (options.cacheList) cachedList = body;
     return json(200, body);
   };
 
-  const create = (req: IncomingMessage, body: string): Reply => {
-    const input = readEnvironmentInput(req, body, true);
+  const create = async (req: IncomingMessage, body: string): Promise<Reply> => {
+    const input = await readEnvironmentInput(req, body, true);
     if ('reply' in input) return input.reply;
     const now = new Date().toISOString();
     const record: Environment = { id: randomUUID(), ...input.fields, createdAt: now, updatedAt: now };
-    environments.set(record.id, record);
+    environments.set(String(record.id), record);
     cachedList = undefined;
-    return json(201, JSON.stringify(record), { Location: `${baseUrl}/Environments/${encodeURIComponent(record.id)}` });
+    return json(201, stringifyExactJson(record), { Location: `${baseUrl}/Environments/${encodeURIComponent(String(record.id))}` });
   };
 
-  const update = (id: string, req: IncomingMessage, body: string): Reply => {
+  const update = async (id: string, req: IncomingMessage, body: string): Promise<Reply> => {
     // Body validation comes first, as ASP.NET model binding runs before the action looks the record up.
-    const input = readEnvironmentInput(req, body, false);
+    const input = await readEnvironmentInput(req, body, false);
     if ('reply' in input) return input.reply;
     const existing = environments.get(id);
     if (!existing) return notFound(id);
     const record: Environment = {
-      id,
+      id: existing.id,
       ...input.fields,
       createdAt: existing.createdAt,
       updatedAt: new Date().toISOString(),
     };
     environments.set(id, record);
     cachedList = undefined;
-    return json(200, JSON.stringify(record));
+    return json(200, stringifyExactJson(record));
   };
 
   const remove = (id: string): Reply => {
@@ -271,10 +306,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const body = await readBody(req);
-    requests.push({ method: req.method ?? '', url: req.url ?? '', headers: { ...req.headers }, body });
-    const fault = takeFault(req.method ?? '');
-    if (fault && (await applyFault(fault, res))) return;
-    send(res, route(req, body));
+    const request = { method: req.method ?? '', url: req.url ?? '', headers: { ...req.headers }, body };
+    record(request);
+    const fault = takeFault(request);
+    if (fault && (await applyFault(fault, req, body, res))) return;
+    send(res, await route(req, body));
   };
 
   const handler = (req: IncomingMessage, res: ServerResponse): void => {
@@ -309,8 +345,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       for (const rule of newRules) {
         const times = rule.times ?? 1;
         if (!(times >= 1)) throw new RangeError(`Fault rule times must be at least 1, got ${times}`);
-        rules.push({ fault: rule.fault, method: rule.method, remaining: times });
+        rules.push({ fault: rule.fault, method: rule.method, match: rule.match, remaining: times });
       }
+    },
+    waitForRequest(match) {
+      const seen = requests.find(match);
+      if (seen) return Promise.resolve(seen);
+      return new Promise((resolve) => waiters.push({ match, resolve }));
     },
     clearFaults() {
       rules = [];
@@ -364,16 +405,17 @@ function readBody(req: IncomingMessage): Promise<string> {
 }
 
 // Parses and validates a POST/PUT body the way ASP.NET's [ApiController] model binding would.
-function readEnvironmentInput(
+async function readEnvironmentInput(
   req: IncomingMessage,
   body: string,
   nameRequired: boolean,
-): { fields: Record<string, unknown> } | { reply: Reply } {
+): Promise<{ fields: Record<string, unknown> } | { reply: Reply }> {
   const mediaType = header(req, 'content-type').split(';', 1)[0].trim().toLowerCase();
   if (mediaType !== 'application/json') return { reply: problem(415) };
   let parsed: unknown;
   try {
-    parsed = JSON.parse(body);
+    // Numbers keep their digits, as a service storing 64-bit integers and decimals would keep them.
+    parsed = await parseExactJson(body);
   } catch {
     parsed = undefined;
   }
@@ -463,7 +505,7 @@ function seedStore(seed: number | Environment[]): Map<string, Environment> {
   const store = new Map<string, Environment>();
   if (Array.isArray(seed)) {
     // Copies, so tests that mutate the store do not mutate their fixtures.
-    for (const record of seed) store.set(record.id, { ...record });
+    for (const record of seed) store.set(String(record.id), { ...record });
     return store;
   }
   if (!Number.isInteger(seed) || seed < 0) throw new RangeError(`seed must be a non-negative integer, got ${seed}`);

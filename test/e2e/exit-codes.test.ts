@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { EXIT_CODES } from '../../src/errors.js';
 import { startSandbox } from '../../src/sandbox/index.js';
-import { ROOT, cip, expectOneErrorLine, sandboxEnv, spawnCip, tempDir } from '../helpers/cli.js';
+import { execa } from 'execa';
+import { CIP, ROOT, cip, expectOneErrorLine, sandboxEnv, spawnCip, tempDir } from '../helpers/cli.js';
 
 const sandbox = await startSandbox({ seed: 1 });
 const env = sandboxEnv(sandbox);
@@ -28,6 +29,8 @@ describe('every exit code from a real run', () => {
       return cip(['env', 'create', '-f', 'name=x'], { env });
     }],
     [8, 'a refused connection', () => cip(['env', 'create', '-f', 'name=x'], { env: { ...env, CIP_BASE_URL: 'http://127.0.0.1:1/ms' } })],
+    [9, 'a full disk under stdout', () =>
+      execa('bash', ['-c', `exec node ${CIP} env list > /dev/full`], { env: { PATH: process.env.PATH, HOME: tempDir(), CIP_CONFIG_DIR: tempDir(), ...env }, extendEnv: false, reject: false }) as Promise<{ exitCode: number; stderr: string }>],
   ];
   for (const [code, what, run] of scenarios) {
     it(`${code}: ${what}`, async () => {
@@ -44,7 +47,7 @@ describe('every exit code from a real run', () => {
       sandbox.inject({ fault: { kind: 'delay', ms: 20_000 } });
       const configDir = tempDir();
       const child = spawnCip(['env', 'list'], { env, configDir });
-      while (sandbox.requests.length === 0) await new Promise((resolve) => setTimeout(resolve, 20));
+      await sandbox.waitForRequest(() => true);
       child.kill(signal);
       const result = await child;
       expect(result.exitCode).toBe(code);
@@ -63,7 +66,7 @@ describe('every exit code from a real run', () => {
       expect(help.stdout).toMatch(new RegExp(`^\\s+${code}  ${escape(meaning)}$`, 'm'));
       expect(readme).toMatch(new RegExp(`^\\| ${code} \\| ${escape(meaning)} \\|$`, 'm'));
     }
-    expect(EXIT_CODES.map(({ code }) => code)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 130, 143]);
+    expect(EXIT_CODES.map(({ code }) => code)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 130, 143]);
   });
 });
 

@@ -120,7 +120,7 @@ describe('broken answers', () => {
 describe('API errors', () => {
   const cases: [string, Record<string, string>, string[], number, RegExp][] = [
     ['a missing subscription key (APIM)', { CIP_SUBSCRIPTION_KEY: 'wrong-subscription-key-000' }, ['env', 'list'], 3,
-      /HTTP 401\): Access denied due to invalid subscription key.*\(check the keys, or run 'cip auth login'\)$/],
+      /HTTP 401\): Access denied due to invalid subscription key.*\(check CIP_API_KEY and CIP_SUBSCRIPTION_KEY: the keys came from the environment\)$/],
     ['a bad API key', { CIP_API_KEY: 'wrong-api-key-0000000000' }, ['env', 'list'], 3, /HTTP 401\): The API key is invalid/],
     ['a read-only key on a write', { CIP_API_KEY: 'sandbox-readonly-key-0123456789' }, ['env', 'create', '-f', 'name=x'], 4,
       /forbidden \(HTTP 403\): The API key lacks sufficient permissions/],

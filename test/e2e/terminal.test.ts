@@ -1,7 +1,8 @@
 // What people at a terminal see: tables by default, colour, spinners and prompts; and that none of these
 // appear in a pipe, under CI, NO_COLOR or --quiet. A pseudo-terminal comes from util-linux `script`.
 import { execa } from 'execa';
-import { existsSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox/index.js';
 import { CIP, cip, readConfig, sandboxEnv, tempDir } from '../helpers/cli.js';
@@ -53,8 +54,10 @@ describe.skipIf(!existsSync(SCRIPT))('at a terminal', () => {
       .replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '');
     expect(output).toContain('\u001b[1mdescription');
     expect(plain).toMatch(/^name\s+wrapped$/m);
-    const lines = plain.split('\n').filter((line) => line.trim() !== '');
+    // The record's lines, not the closing note on stderr, which the terminal wraps as it likes.
+    const lines = plain.split('\n').filter((line) => line.trim() !== '' && !line.startsWith('Created '));
     for (const line of lines) expect(line.length).toBeLessThanOrEqual(60);
+    expect(plain).toMatch(/^Created environment 'wrapped' \([0-9a-f-]{36}\) in enterprise [0-9a-f-]{36} at 127\.0\.0\.1:\d+ \(credentials from the environment\)\.$/m);
     expect(plain.replace(/\n\s+/g, ' ')).toContain(description);
   });
 
@@ -82,12 +85,28 @@ describe.skipIf(!existsSync(SCRIPT))('at a terminal', () => {
   it('delete asks first, and deletes only on yes', async () => {
     const [first, second] = sandbox.environments.keys();
     const declined = await onTerminal(['env', 'delete', first!], { input: 'n\n' });
-    expect(declined.output).toMatch(/Delete environment [0-9a-f-]+\? This cannot be undone\. \[y\/N\]/);
+    expect(declined.output).toMatch(
+      /Delete environment 'env-0001' \([0-9a-f-]{36}\) in enterprise [0-9a-f-]{36} at 127\.0\.0\.1:\d+ \(credentials from the environment\)\? This cannot be undone\. \[y\/N\]/,
+    );
     expect(declined.exitCode).toBe(2);
     expect(sandbox.environments.has(first!)).toBe(true);
     const accepted = await onTerminal(['env', 'delete', second!], { input: 'y\n' });
     expect(accepted.exitCode).toBe(0);
     expect(sandbox.environments.has(second!)).toBe(false);
+  });
+
+  it('the question names the profile and the enterprise it would delete in', async () => {
+    const configDir = tempDir();
+    const profile = { baseUrl: sandbox.url, enterpriseId: sandbox.keys.enterpriseId, apiKey: sandbox.keys.apiKey, subscriptionKey: sandbox.keys.subscriptionKey };
+    writeFileSync(join(configDir, 'config.json'), JSON.stringify({ activeProfile: 'prod', profiles: { prod: profile } }), { mode: 0o600 });
+    const [id] = sandbox.environments.keys();
+    const noCredentials = { CIP_BASE_URL: undefined, CIP_API_KEY: undefined, CIP_SUBSCRIPTION_KEY: undefined, CIP_ENTERPRISE_ID: undefined };
+    const declined = await onTerminal(['env', 'delete', id!], { input: 'n\n', env: { ...noCredentials, CIP_CONFIG_DIR: configDir } });
+    expect(declined.exitCode).toBe(2);
+    expect(declined.output).toContain(
+      `Delete environment '${sandbox.environments.get(id!)!.name as string}' (${id!}) in profile 'prod', enterprise ${sandbox.keys.enterpriseId} at 127.0.0.1:${sandbox.port}? This cannot be undone. [y/N]`,
+    );
+    expect(sandbox.environments.has(id!)).toBe(true);
   });
 
   it('auth login asks for what is missing, hiding the keys as they are typed', async () => {

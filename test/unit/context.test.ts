@@ -237,7 +237,7 @@ describe('run (in process)', () => {
 
 describe('errors', () => {
   it('pins the exit codes, in order', () => {
-    expect(EXIT_CODES.map((row) => row.code)).toStrictEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 130, 143]);
+    expect(EXIT_CODES.map((row) => row.code)).toStrictEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 130, 143]);
     expect(EXIT_CODES.map((row) => row.name)).toStrictEqual([
       'ok',
       'unexpected',
@@ -248,6 +248,7 @@ describe('errors', () => {
       'rejected',
       'server',
       'network',
+      'output',
       'interrupted',
       'terminated',
     ]);

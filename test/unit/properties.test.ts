@@ -14,6 +14,7 @@ import { displayWidth, fitWidth, layoutColumns, renderTable, streamTable } from 
 import { checkBaseUrl, checkEnterpriseId, checkProfileName, isGuid, isLoopbackHost } from '../../src/config/validate.js';
 import { escapeControls, oneLine, printable } from '../../src/text/sanitize.js';
 import { UsageError } from '../../src/errors.js';
+import { ExactNumber, hasOnlyPlainNumbers, parseExactJson, stringifyExactJson } from '../../src/json/exact.js';
 import { Context, type IO } from '../../src/context.js';
 import { run } from '../../src/run.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
@@ -67,7 +68,7 @@ async function usageOrAsync<T>(fn: () => Promise<T>): Promise<{ ok: true; value:
 
 /** A value that survives JSON unchanged: null, booleans, finite numbers, strings, arrays and plain objects of them. */
 function isJsonValue(value: unknown): boolean {
-  if (value === null || typeof value === 'boolean' || typeof value === 'string') return true;
+  if (value === null || typeof value === 'boolean' || typeof value === 'string' || value instanceof ExactNumber) return true;
   if (typeof value === 'number') return Number.isFinite(value);
   if (Array.isArray(value)) return value.every(isJsonValue);
   if (isRecord(value)) return Object.getPrototypeOf(value) === Object.prototype && Object.values(value).every(isJsonValue);
@@ -78,6 +79,17 @@ function isJsonValue(value: unknown): boolean {
 function viaJson(value: unknown): unknown {
   return JSON.parse(JSON.stringify(value)) as unknown;
 }
+
+/** JSON number texts of every size and shape: long integers, long fractions, exponents, -0, trailing zeros. */
+const jsonNumberText = fc
+  .tuple(
+    fc.boolean(),
+    fc.oneof(fc.constant('0'), fc.tuple(fc.integer({ min: 1, max: 9 }), fc.string({ unit: fc.constantFrom(...'0123456789'), maxLength: 40 })).map(([first, rest]) => `${first}${rest}`)),
+    fc.option(fc.string({ unit: fc.constantFrom(...'0123456789'), minLength: 1, maxLength: 30 }), { nil: undefined }),
+    fc.option(fc.tuple(fc.constantFrom('e', 'E'), fc.constantFrom('', '+', '-'), fc.integer({ min: 0, max: 999 })), { nil: undefined }),
+  )
+  .map(([negative, whole, fraction, exponent]) =>
+    `${negative ? '-' : ''}${whole}${fraction === undefined ? '' : `.${fraction}`}${exponent === undefined ? '' : `${exponent[0]}${exponent[1]}${exponent[2]}`}`);
 
 const SPECIALS = [
   '\u001b[31m', '\u001b[0m', '\u001b]0;title\u0007', '\u009b31m', '\u0007', '\u0000', '\u007f', '\u0085', '\u009f',
@@ -136,9 +148,9 @@ describe('payload: typedValue and buildPayload', () => {
 
   it('typedValue returns a JSON value or throws UsageError(2), for any text', async () => {
     await holds(
-      fc.property(anyText, nasty, (raw, key) => {
+      fc.asyncProperty(anyText, nasty, async (raw, key) => {
         cases++;
-        const result = usageOr(() => typedValue(raw, key));
+        const result = await usageOrAsync(() => typedValue(raw, key));
         if (result.ok) expect(isJsonValue(result.value)).toBe(true);
         else expect(result.error.message).not.toMatch(CONTROL);
       }),
@@ -146,30 +158,22 @@ describe('payload: typedValue and buildPayload', () => {
     );
   });
 
-  it('-F of JSON.stringify(v) gives back v (big integers written without exponent stay the text)', async () => {
+  it('-F of any JSON text sends exactly that text', async () => {
     await holds(
-      fc.property(fc.jsonValue(), (value) => {
+      fc.asyncProperty(fc.oneof(fc.jsonValue().map((value) => JSON.stringify(value)), jsonNumberText), async (text) => {
         cases++;
-        const text = JSON.stringify(value);
-        const typed = typedValue(text, 'k');
-        if (typeof value === 'number' && !Number.isSafeInteger(value) && typed === text) {
-          // Intended: an integer beyond 2^53 written out in digits would change if made a double, so it stays text.
-          expect(Number.isInteger(value)).toBe(true);
-          expect(/^-?\d+$/.test(text)).toBe(true);
-          return;
-        }
-        expect(typed).toStrictEqual(viaJson(value));
+        expect(stringifyExactJson(await typedValue(text, 'k'))).toBe(text);
       }),
       1000,
     );
   });
 
-  it('-F of a safe integer, boolean, null, string, array or object round-trips exactly', async () => {
+  it('-F of a safe integer, boolean, null, string, array or object gives the plain JavaScript value', async () => {
     const safe = fc.oneof(fc.jsonValue().filter((v) => typeof v !== 'number'), fc.maxSafeInteger());
     await holds(
-      fc.property(safe, (value) => {
+      fc.asyncProperty(safe, async (value) => {
         cases++;
-        expect(typedValue(JSON.stringify(value), 'k')).toStrictEqual(viaJson(value));
+        expect(await typedValue(JSON.stringify(value), 'k')).toStrictEqual(viaJson(value));
       }),
       500,
     );
@@ -295,6 +299,58 @@ describe('payload: typedValue and buildPayload', () => {
 const noFiles: ReadSource = async (path) => {
   throw new Error(`readSource must not be called (asked for ${path})`);
 };
+
+// ---------------------------------------------------------------------------------------------------------------
+// 1b. json/exact.ts: numbers keep their digits
+
+/** Compact JSON text (as JSON.stringify writes it) whose numbers are of every size and shape. */
+const { jsonText } = fc.letrec<{ jsonText: string }>((tie) => ({
+  jsonText: fc.oneof(
+    { depthSize: 'small', maxDepth: 5 },
+    jsonNumberText,
+    fc.integer().map(String),
+    fc.double({ noNaN: true, noDefaultInfinity: true }).map((n) => JSON.stringify(n)),
+    nasty.map((text) => JSON.stringify(text)),
+    fc.constantFrom('true', 'false', 'null'),
+    fc.array(tie('jsonText'), { maxLength: 5 }).map((items) => `[${items.join(',')}]`),
+    fc
+      .uniqueArray(fc.tuple(keyArb, tie('jsonText')), { maxLength: 5, selector: ([key]) => key })
+      .map((entries) => `{${entries.map(([key, value]) => `${JSON.stringify(key)}:${value}`).join(',')}}`),
+  ),
+}));
+
+describe('exact JSON', () => {
+  it('parse then stringify gives back the very text, every number digit for digit', async () => {
+    await holds(
+      fc.asyncProperty(jsonText, async (text) => {
+        cases++;
+        expect(stringifyExactJson(await parseExactJson(text))).toBe(text);
+      }),
+      2000,
+    );
+  });
+
+  it('the fast path is taken exactly when JSON.parse would keep every number', async () => {
+    await holds(
+      fc.property(jsonText, (text) => {
+        cases++;
+        expect(hasOnlyPlainNumbers(text)).toBe(JSON.stringify(JSON.parse(text)) === text);
+      }),
+      2000,
+    );
+  });
+
+  it('indented output holds the same digits as compact output', async () => {
+    await holds(
+      fc.asyncProperty(jsonText, async (text) => {
+        cases++;
+        const value = await parseExactJson(text);
+        expect(stringifyExactJson(await parseExactJson(stringifyExactJson(value, 2)))).toBe(text);
+      }),
+      500,
+    );
+  });
+});
 
 // ---------------------------------------------------------------------------------------------------------------
 // 2. error-body.ts
@@ -911,6 +967,78 @@ describe('cip env create end to end (in-process, sandbox)', () => {
         expect(JSON.stringify(JSON.parse(sent.body))).toBe(JSON.stringify(expected));
       }),
       120,
+    );
+  });
+});
+
+// ---------------------------------------------------------------------------------------------------------------
+// 7. Numbers of every size through create, list (JSON and table) and update, in-process against the sandbox
+
+describe('numbers keep their digits through create, list and update (in-process, sandbox)', () => {
+  let sandbox: Sandbox;
+  let configDir: string;
+
+  beforeAll(async () => {
+    sandbox = await startSandbox();
+    configDir = await mkdtemp(join(tmpdir(), 'cip-props-'));
+  });
+
+  afterAll(async () => {
+    await sandbox?.close();
+    if (configDir) await rm(configDir, { recursive: true, force: true });
+  });
+
+  async function runCip(args: string[], input?: string): Promise<{ code: number; stdout: string; stderr: string }> {
+    const stdout = new PassThrough();
+    const stderr = new PassThrough();
+    const stdin = new PassThrough();
+    stdin.end(input ?? '');
+    const io: IO = { stdout, stderr, stdin, stdoutIsTTY: false, stderrIsTTY: false, stdinIsTTY: false, columns: undefined };
+    const ctx = new Context(
+      io,
+      {
+        CIP_BASE_URL: sandbox.url,
+        CIP_API_KEY: sandbox.keys.apiKey,
+        CIP_SUBSCRIPTION_KEY: sandbox.keys.subscriptionKey,
+        CIP_ENTERPRISE_ID: sandbox.keys.enterpriseId,
+        CIP_CONFIG_DIR: configDir,
+      },
+      '0.0.0',
+    );
+    const code = await run(args, ctx);
+    return { code, stdout: String(stdout.read() ?? ''), stderr: String(stderr.read() ?? '') };
+  }
+
+  it('what is sent, printed and sent back holds exactly the digits written', async () => {
+    await holds(
+      fc.asyncProperty(fc.array(jsonNumberText, { minLength: 1, maxLength: 4 }), async (numbers) => {
+        cases++;
+        const fields = numbers.map((text, index) => `"n${index}":${text}`).join(',');
+        const data = `{"name":"numbers",${fields},"nested":{"list":[${numbers.join(',')}]}}`;
+        const before = sandbox.requests.length;
+
+        const created = await runCip(['env', 'create', '--data', data]);
+        expect(created.code).toBe(0);
+        expect(sandbox.requests[before]!.body).toBe(data);
+        const record = (await parseExactJson(created.stdout)) as Record<string, unknown>;
+        const id = String(record.id);
+        expect(stringifyExactJson(record)).toContain(`${fields},"nested":{"list":[${numbers.join(',')}]}`);
+
+        const listed = await runCip(['env', 'list', '--json']);
+        const item = ((await parseExactJson(listed.stdout)) as Record<string, unknown>[]).find((candidate) => String(candidate.id) === id)!;
+        expect(stringifyExactJson(item)).toBe(stringifyExactJson(record));
+
+        const columns = numbers.map((_, index) => `n${index}`);
+        const table = await runCip(['env', 'list', '-o', 'table', '--columns', ['id', ...columns].join(',')]);
+        const row = table.stdout.split('\n').find((line) => line.startsWith(id))!;
+        expect(row.split(/\s+/).slice(1)).toEqual(numbers);
+
+        const updated = await runCip(['env', 'update', id, '--file', '-'], stringifyExactJson(item, 2));
+        expect(updated.code).toBe(0);
+        expect(sandbox.requests.at(-1)!.body).toBe(stringifyExactJson(item));
+        expect((await runCip(['env', 'delete', id, '--yes'])).code).toBe(0);
+      }),
+      60,
     );
   });
 });

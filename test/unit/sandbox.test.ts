@@ -72,7 +72,7 @@ describe('sandbox server', () => {
       expect(records.map((r) => r.name)).toEqual(['env-0001', 'env-0002', 'env-0003']);
       for (const record of records) {
         expect(record.id).toMatch(GUID);
-        expect(sandbox.environments.get(record.id)).toBe(record);
+        expect(sandbox.environments.get(String(record.id))).toBe(record);
         expect(record).toMatchObject({
           displayName: expect.any(String),
           type: expect.stringMatching(/^(Development|Test|Staging|Production)$/),
@@ -295,7 +295,7 @@ describe('sandbox server', () => {
       expect(Date.parse(record.createdAt as string)).toBeGreaterThanOrEqual(before - 1000);
       expect(record.updatedAt).toBe(record.createdAt);
       expect(res.headers.get('location')).toBe(`${sandbox.url}/Environments/${record.id}`);
-      expect(sandbox.environments.get(record.id)).toEqual(record);
+      expect(sandbox.environments.get(String(record.id))).toEqual(record);
 
       const del = await fetch(res.headers.get('location')!, { method: 'DELETE', headers: authHeaders() });
       expect(del.status).toBe(204);
@@ -308,7 +308,7 @@ describe('sandbox server', () => {
         body: JSON.stringify({ name: 'charset' }),
       });
       expect(res.status).toBe(201);
-      sandbox.environments.delete(((await res.json()) as Environment).id);
+      sandbox.environments.delete(String(((await res.json()) as Environment).id));
     });
 
     it('accepts a body of several megabytes', async () => {
@@ -317,7 +317,7 @@ describe('sandbox server', () => {
       expect(res.status).toBe(201);
       const record = (await res.json()) as Environment;
       expect(record.blob).toBe(blob);
-      sandbox.environments.delete(record.id);
+      sandbox.environments.delete(String(record.id));
     });
 
     it.each([
@@ -381,9 +381,9 @@ describe('sandbox server', () => {
           updatedAt: expect.any(String),
         });
         expect(record.updatedAt).not.toBe(snapshot.updatedAt);
-        expect(sandbox.environments.get(original.id)).toEqual(record);
+        expect(sandbox.environments.get(String(original.id))).toEqual(record);
       } finally {
-        sandbox.environments.set(snapshot.id, snapshot);
+        sandbox.environments.set(String(snapshot.id), snapshot);
       }
     });
 

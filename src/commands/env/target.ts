@@ -1,0 +1,45 @@
+// How write commands name what they act on, in prompts and in the line they print when done: the
+// environment by name and id, and the profile, enterprise and (when not the default) host. A person about
+// to delete something in production must be able to see that it is production.
+import type { ResolvedSettings } from '../../config/settings.js';
+import { DEFAULT_BASE_URL } from '../../config/validate.js';
+import { isExactNumber } from '../../json/exact.js';
+import { printable } from '../../text/sanitize.js';
+
+/** "in profile 'prod', enterprise 1111…" or "in enterprise 1111… (credentials from the environment)". */
+export function targetText(settings: ResolvedSettings): string {
+  const host = settings.baseUrl === DEFAULT_BASE_URL ? '' : ` at ${new URL(settings.baseUrl).host}`;
+  return settings.profile === undefined
+    ? `in enterprise ${settings.enterpriseId}${host} (credentials from the environment)`
+    : `in profile '${settings.profile}', enterprise ${settings.enterpriseId}${host}`;
+}
+
+function field(record: unknown, name: string): unknown {
+  if (typeof record !== 'object' || record === null || Array.isArray(record)) return undefined;
+  const key = Object.keys(record).find((candidate) => candidate.toLowerCase() === name);
+  return key === undefined ? undefined : (record as Record<string, unknown>)[key];
+}
+
+/** A scalar id or name as text (numbers with their exact digits); undefined for anything else. */
+export function scalarText(value: unknown): string | undefined {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || isExactNumber(value)) return String(value);
+  return undefined;
+}
+
+/** The record's id (`id`, `Id`, `ID`) as text. */
+export function idOf(record: unknown): string | undefined {
+  return scalarText(field(record, 'id'));
+}
+
+/** The record's name (`name`, `Name`) when it is a non-empty string. */
+export function nameOf(record: unknown): string | undefined {
+  const name = field(record, 'name');
+  return typeof name === 'string' && name.trim() !== '' ? name : undefined;
+}
+
+/** "environment 'staging' (7d1c…)" when the name is known, else "environment 7d1c…". */
+export function environmentLabel(id: string | undefined, name: string | undefined): string {
+  if (name === undefined) return id === undefined ? 'environment' : `environment ${printable(id)}`;
+  return `environment '${printable(name)}'${id === undefined ? '' : ` (${printable(id)})`}`;
+}
