@@ -18,6 +18,7 @@ export class ExactNumber {
     return Number(this.text);
   }
   toJSON(): string {
+    marked++;
     return MARK + this.text;
   }
 }
@@ -27,6 +28,8 @@ export class ExactNumber {
 const NONCE = `${Math.random().toString(36).slice(2)}${Math.random().toString(36).slice(2)}`;
 const MARK = `\u0000${NONCE}:`;
 const MARK_IN_JSON = `"\\u0000${NONCE}:`;
+/** How many ExactNumbers JSON.stringify has marked: the output needs no search when none was. */
+let marked = 0;
 
 export function isExactNumber(value: unknown): value is ExactNumber {
   return value instanceof ExactNumber;
@@ -72,9 +75,21 @@ export function hasOnlyPlainNumbers(text: string): boolean {
       at = search;
     } else if (code === MINUS || (code >= ZERO && code <= NINE)) {
       let end = at + 1;
-      while (end < length && isNumberChar(text.charCodeAt(end))) end++;
-      const token = text.slice(at, end);
-      if (String(Number(token)) !== token) return false;
+      let digitsOnly = code !== MINUS;
+      while (end < length) {
+        const next = text.charCodeAt(end);
+        if (next >= ZERO && next <= NINE) end++;
+        else if (isNumberChar(next)) {
+          digitsOnly = false;
+          end++;
+        } else break;
+      }
+      // The common case without building a string: a short integer with no leading zero is kept by a double.
+      const plainInteger = digitsOnly && end - at <= 15 && (code !== ZERO || end - at === 1);
+      if (!plainInteger) {
+        const token = text.slice(at, end);
+        if (String(Number(token)) !== token) return false;
+      }
       at = end;
     } else {
       at++;
@@ -92,8 +107,11 @@ export async function parseExactJson(text: string): Promise<unknown> {
 
 /** JSON.stringify that writes each ExactNumber with its own digits. */
 export function stringifyExactJson(value: unknown, indent?: number): string {
+  const before = marked;
   const text = JSON.stringify(value, null, indent);
-  let at = text === undefined ? -1 : text.indexOf(MARK_IN_JSON);
+  // Searching a large output would also make V8 copy it into one flat string: only search when needed.
+  if (marked === before) return text;
+  let at = text.indexOf(MARK_IN_JSON);
   if (at < 0) return text;
   // Each marked string becomes its digits, without the quotes; digits never contain a quote.
   let out = '';
