@@ -7,6 +7,7 @@ import { UsageError } from './errors.js';
 import { configDir, openProfileStore, type ProfileStore } from './config/store.js';
 import { resolveSettings, type ResolvedSettings } from './config/settings.js';
 import { createEnvironmentsApi, type EnvironmentsApi } from './api/environments.js';
+import { MIN_KEY_LENGTH } from './config/validate.js';
 
 export type Env = Readonly<Record<string, string | undefined>>;
 export type OutputFormat = 'table' | 'json';
@@ -18,8 +19,13 @@ export interface IO {
   stdoutIsTTY: boolean;
   stderrIsTTY: boolean;
   stdinIsTTY: boolean;
-  /** Terminal width of stdout, when it is a terminal. */
+  /** Terminal width of stdout, when it is a terminal (80 when the terminal does not say). */
   columns: number | undefined;
+  /**
+   * Terminal width of stderr, when it is a terminal that reports one. A pty without a size reports 0, and a
+   * spinner that divides by it never stops clearing lines: no spinner then.
+   */
+  stderrColumns?: number;
 }
 
 export interface GlobalOptions {
@@ -47,7 +53,7 @@ export class Context {
   #store: Promise<ProfileStore> | undefined;
   #api: Promise<EnvironmentsApi> | undefined;
   #settings: Promise<ResolvedSettings> | undefined;
-  readonly #secrets = new Set<string>();
+  readonly #secrets: string[] = [];
 
   constructor(
     readonly io: IO,
@@ -60,11 +66,19 @@ export class Context {
     this.addSecret(env.CIP_SUBSCRIPTION_KEY);
   }
 
-  /** Registers a key: from then on redact() replaces it, wherever it came from (a server may echo it). */
+  /**
+   * Registers a key: from then on redact() replaces it, wherever it came from (a server may echo it), in the
+   * spellings a server is likely to echo it in: as it is, URL-encoded and JSON-escaped.
+   */
   addSecret(value: string | undefined): void {
     const secret = value?.trim();
-    // Very short values would blank out ordinary words; keys are long.
-    if (secret && secret.length >= 6) this.#secrets.add(secret);
+    // Shorter values would blank out ordinary words; cip refuses keys that short anyway.
+    if (!secret || secret.length < MIN_KEY_LENGTH) return;
+    const encoded = encodeURIComponent(secret);
+    const spellings = [secret, encoded, encoded.replace(/%[0-9A-F]{2}/g, (escape) => escape.toLowerCase()), JSON.stringify(secret).slice(1, -1)];
+    for (const spelling of spellings) if (!this.#secrets.includes(spelling)) this.#secrets.push(spelling);
+    // Longest first: a key that contains another key must not be left half-redacted.
+    this.#secrets.sort((a, b) => b.length - a.length);
   }
 
   /**
@@ -121,7 +135,7 @@ export class Context {
 
   /** Spinners only on a terminal's stderr, for people reading tables; NO_COLOR asks for a plain terminal. */
   get spinnerEnabled(): boolean {
-    return this.io.stderrIsTTY && !this.isCI && !this.globals.quiet && this.outputFormat === 'table'
+    return this.io.stderrIsTTY && (this.io.stderrColumns ?? 0) > 0 && !this.isCI && !this.globals.quiet && this.outputFormat === 'table'
       && this.env.TERM !== 'dumb' && this.globals.color && !this.env.NO_COLOR;
   }
 

@@ -24,7 +24,8 @@ export async function main(): Promise<number> {
     stdoutIsTTY: Boolean(stdout.isTTY),
     stderrIsTTY: Boolean(stderr.isTTY),
     stdinIsTTY: Boolean(stdin.isTTY),
-    columns: stdout.isTTY ? stdout.columns || Number(process.env.COLUMNS) || 80 : undefined,
+    columns: stdout.isTTY ? positive(stdout.columns) ?? positive(Number(process.env.COLUMNS)) ?? 80 : undefined,
+    stderrColumns: stderr.isTTY ? positive(stderr.columns) : undefined,
   };
   // A stream that fails never ends the work early: a reader that went away (`cip env list | head`,
   // `2>&1 | head -c0`) just gets nothing more, and the command finishes what it started, so its exit code
@@ -56,6 +57,11 @@ export async function main(): Promise<number> {
   await flushed(stdout);
   if (outputError && code === 0) return outputFailed(ctx, outputError);
   return code;
+}
+
+/** A terminal width, or undefined for 0 (a pty without a size), NaN and other nonsense. */
+function positive(columns: number | undefined): number | undefined {
+  return columns !== undefined && Number.isInteger(columns) && columns > 0 ? columns : undefined;
 }
 
 /** Resolves once everything written to the stream has reached the OS or failed (and its error was emitted). */

@@ -3,6 +3,8 @@
 import { oneLine, truncate } from '../text/sanitize.js';
 
 const MAX_MESSAGE = 500;
+/** An error body is read for its message only: what lies beyond this many characters is never looked at. */
+export const MAX_ERROR_BODY_CHARS = 64 * 1024;
 // HTTP reason phrases that ASP.NET puts in ProblemDetails titles (node:http has them, but costs start-up).
 const REASON_PHRASES = new Set([
   'bad request', 'unauthorized', 'forbidden', 'not found', 'method not allowed', 'not acceptable', 'request timeout',
@@ -50,14 +52,19 @@ function fromObject(body: Record<string, unknown>): string | undefined {
   return headText ? `${headText} (${errors})` : errors;
 }
 
+/** The page's title, found with indexOf only: a regular expression here went quadratic on '<title' x 70,000. */
 function fromHtml(body: string): string {
-  const title = /<title[^>]*>([^<]*)<\/title>/i.exec(body)?.[1]?.trim();
+  const lower = body.toLowerCase();
+  const open = lower.indexOf('<title');
+  const start = open < 0 ? -1 : lower.indexOf('>', open);
+  const end = start < 0 ? -1 : lower.indexOf('<', start + 1);
+  const title = end < 0 ? undefined : body.slice(start + 1, end).trim();
   return title ? `an HTML page titled '${title}'` : 'an HTML page';
 }
 
 /** The message the server sent, on one line without control characters; undefined when it sent none. */
 export function errorMessageFromBody(body: string, contentType = ''): string | undefined {
-  const text = body.trim();
+  const text = body.slice(0, MAX_ERROR_BODY_CHARS).trim();
   if (!text) return undefined;
   let message: string | undefined;
   if (/^[[{"]/.test(text)) {

@@ -3,12 +3,12 @@
 import type { KyInstance } from 'ky';
 import type { Context } from '../context.js';
 import type { ResolvedSettings } from '../config/settings.js';
-import { ApiError, CipError, InterruptedError, NetworkError, ProtocolError } from '../errors.js';
-import { parseExactJson, stringifyExactJson } from '../json/exact.js';
+import { ApiError, CipError, InterruptedError, NetworkError, ProtocolError, UsageError } from '../errors.js';
+import { JsonTooDeepError, parseExactJson, stringifyExactJson } from '../json/exact.js';
 import { profileSource } from '../config/settings.js';
-import { oneLine, truncate } from '../text/sanitize.js';
+import { oneLine, printable, truncate } from '../text/sanitize.js';
 import { errorMessageFromBody } from './error-body.js';
-import { useProxyFromEnv } from './proxy.js';
+import { proxyFor, useProxy, type ProxyChoice } from './proxy.js';
 
 const RETRY_LIMIT = 2;
 const RETRY_STATUS = [408, 429, 500, 502, 503, 504];
@@ -25,7 +25,7 @@ export interface Http {
   request(method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, what: string, body?: unknown, readBody?: boolean): Promise<unknown>;
 }
 
-/** An answer that is not HTTP as the API speaks it; never retried. */
+/** An answer that is not HTTP as the API speaks it, or too large to read; never retried. The message says what. */
 class BrokenAnswer extends Error {}
 
 /** Failures that prove the request never reached the server: a retry after them cannot meet its own effect. */
@@ -99,39 +99,143 @@ function statusHint(status: number, settings: ResolvedSettings): string | undefi
   return undefined;
 }
 
+/** The largest answer cip reads, decoded; CIP_MAX_ANSWER_BYTES changes it. */
+export const DEFAULT_MAX_ANSWER_BYTES = 256 * 1024 * 1024;
+
+function maxAnswerBytesFrom(env: Context['env']): number {
+  const value = env.CIP_MAX_ANSWER_BYTES?.trim();
+  if (!value) return DEFAULT_MAX_ANSWER_BYTES;
+  const bytes = Number(value);
+  if (!Number.isSafeInteger(bytes) || bytes < 1) throw new UsageError(`CIP_MAX_ANSWER_BYTES must be a whole number of bytes, not '${printable(value)}'`);
+  return bytes;
+}
+
+function sizeText(bytes: number): string {
+  return bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MiB` : `${bytes} bytes`;
+}
+
+/**
+ * The answer's body, decoded, read no further than `limit` bytes: a gzip bomb or an endless body stops at the
+ * limit instead of filling memory. A body that does not decode as its Content-Encoding says is broken.
+ */
+async function readCapped(response: Response, limit: number): Promise<ArrayBuffer> {
+  const tooLarge = () => new BrokenAnswer(`answer too large: the API sent more than ${sizeText(limit)} (CIP_MAX_ANSWER_BYTES sets the limit)`);
+  const declared = Number(response.headers.get('content-length') ?? 0);
+  if (declared > limit) {
+    await response.body?.cancel().catch(() => undefined);
+    throw tooLarge();
+  }
+  if (!response.body) return new ArrayBuffer(0);
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > limit) {
+        await reader.cancel().catch(() => undefined);
+        throw tooLarge();
+      }
+      chunks.push(value);
+    }
+  } catch (error) {
+    if (/^Z_|^ERR_ZLIB|^ERR__?BROTLI/.test(errorCode(error) ?? '')) {
+      const encoding = oneLine(response.headers.get('content-encoding') ?? '');
+      throw new BrokenAnswer(`the API answered with a body that is not valid ${truncate(encoding, 40) || 'encoded'} data, though its Content-Encoding says so`);
+    }
+    throw error;
+  }
+  const body = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    body.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return body.buffer;
+}
+
+// Headers ky reads for how long to wait before a retry.
+const RETRY_AFTER_HEADERS = ['retry-after', 'ratelimit-reset', 'x-ratelimit-retry-after', 'x-ratelimit-reset', 'x-rate-limit-reset'];
+
+/** Headers without a wait that means nothing ('soon'): ky would wait its maximum; normal backoff applies instead. */
+function withUsableRetryAfter(headers: Headers): Headers {
+  if (!RETRY_AFTER_HEADERS.some((name) => headers.has(name))) return headers;
+  const usable = new Headers(headers);
+  for (const name of RETRY_AFTER_HEADERS) {
+    const value = usable.get(name)?.trim();
+    if (value !== undefined && !/^\d+(\.\d+)?$/.test(value) && Number.isNaN(Date.parse(value))) usable.delete(name);
+  }
+  return usable;
+}
+
+/** The status a proxy answered a CONNECT with, when that is why the request failed. */
+function proxyStatus(error: unknown): number | undefined {
+  let current: unknown = error;
+  for (let depth = 0; depth < 5 && current; depth++) {
+    const status = /Proxy response \((\d{3})\)/.exec(current instanceof Error ? current.message : '')?.[1];
+    if (status) return Number(status);
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+/** A failure on the way through a proxy, blamed on the proxy (by its URL without credentials), not the API. */
+function proxyFailure(error: unknown, what: string, proxy: ProxyChoice, host: string, maybeDone: string | undefined): NetworkError {
+  const status = proxyStatus(error);
+  if (status === 407) {
+    return new NetworkError(
+      `cannot ${what}: the proxy at ${proxy.display} asks for authentication (HTTP 407)`,
+      `put credentials in ${proxy.variable}: ${proxy.url.protocol}//USER:PASSWORD@${proxy.url.host}`,
+    );
+  }
+  if (status === 403) {
+    return new NetworkError(`cannot ${what}: the proxy at ${proxy.display} refused to connect to ${host} (HTTP 403)`, `ask the proxy's administrators, or list the host in NO_PROXY`);
+  }
+  if (status !== undefined) return new NetworkError(`cannot ${what}: the proxy at ${proxy.display} could not connect to ${host} (HTTP ${status})`, maybeDone);
+  // With a proxy, every connection goes to the proxy: one that cannot be opened is the proxy's fault.
+  if (NOT_SENT_CODES.has(errorCode(error) ?? '')) {
+    return new NetworkError(`cannot ${what}: cannot reach the proxy at ${proxy.display} (from ${proxy.variable}): ${networkReason(error)}`);
+  }
+  return new NetworkError(`cannot ${what}: cannot reach ${host} through the proxy at ${proxy.display}: ${networkReason(error)}`, maybeDone);
+}
+
 export async function createHttp(ctx: Context, settings: ResolvedSettings): Promise<Http> {
   const { default: ky, HTTPError, TimeoutError } = await import('ky');
-  await useProxyFromEnv(ctx.env);
+  const proxy = await proxyFor(ctx.env, new URL(settings.baseUrl));
+  if (proxy) await useProxy(proxy);
   ctx.addSecret(settings.apiKey);
   ctx.addSecret(settings.subscriptionKey);
   const redact = (text: string) => ctx.redact(text);
   const { verbose, timeout } = ctx.globals;
   const log = (line: string) => ctx.io.stderr.write(`${redact(line)}\n`);
   const host = new URL(settings.baseUrl).host;
+  const maxAnswerBytes = maxAnswerBytesFrom(ctx.env);
 
   // Reading the body inside fetch puts it under ky's timeout and lets ky retry a body cut off mid-way.
   const bufferedFetch = async (input: Request | URL | string, init?: RequestInit): Promise<Response> => {
     const request = input instanceof Request ? input : new Request(input, init);
     const started = performance.now();
     if (verbose) {
-      log(`> ${request.method} ${request.url}`);
+      log(`> ${request.method} ${request.url}${proxy ? ` (through the proxy ${proxy.display}, from ${proxy.variable})` : ''}`);
       for (const [name, value] of request.headers) log(`>   ${name}: ${SECRET_HEADERS.has(name) ? '***' : value}`);
     }
     try {
       const response = await fetch(request, { redirect: 'manual' });
       const { status } = response;
       // A status line the API would never send is a broken answer, not a network failure to retry.
-      if (status < 200 || status > 599) throw new BrokenAnswer(`an invalid HTTP status (${status})`);
-      const body = NULL_BODY_STATUS.has(status) ? null : await response.arrayBuffer();
+      if (status < 200 || status > 599) throw new BrokenAnswer(`the API answered with an invalid HTTP status (${status})`);
+      const body = NULL_BODY_STATUS.has(status) ? null : await readCapped(response, maxAnswerBytes);
       if (verbose) {
         const reason = oneLine(response.statusText);
         log(`< ${status}${reason ? ` ${truncate(reason, 80)}` : ''} (${Math.round(performance.now() - started)} ms, ${body?.byteLength ?? 0} bytes)`);
       }
       // The reason phrase is left out: it means nothing, and one that the Response constructor dislikes
       // (non-Latin-1 text such as '201 已创建') must not turn a success into a failure.
-      return new Response(body, { status, headers: response.headers });
+      return new Response(body, { status, headers: withUsableRetryAfter(response.headers) });
     } catch (error) {
-      if (verbose) log(`< failed after ${Math.round(performance.now() - started)} ms: ${networkReason(error)}`);
+      if (verbose) log(`< failed after ${Math.round(performance.now() - started)} ms: ${error instanceof BrokenAnswer ? error.message : networkReason(error)}`);
       throw error;
     }
   };
@@ -155,7 +259,11 @@ export async function createHttp(ctx: Context, settings: ResolvedSettings): Prom
       afterStatusCodes: [413, 429, 503],
       maxRetryAfter: 30_000,
       backoffLimit: 5_000,
-      shouldRetry: ({ error }) => (isCertificateError(error) || error instanceof BrokenAnswer ? false : undefined),
+      shouldRetry: ({ error }) => {
+        // A proxy that refused (407, 403) will refuse again.
+        const refusedByProxy = (proxyStatus(error) ?? 500) < 500;
+        return isCertificateError(error) || error instanceof BrokenAnswer || refusedByProxy ? false : undefined;
+      },
     },
     hooks: verbose
       ? {
@@ -172,7 +280,7 @@ export async function createHttp(ctx: Context, settings: ResolvedSettings): Prom
   const fail = async (error: unknown, method: string, what: string, uncertain: boolean): Promise<never> => {
     if (error instanceof CipError) throw error;
     if (ctx.signal.aborted) throw new InterruptedError();
-    if (error instanceof BrokenAnswer) throw new ProtocolError(`cannot ${what}: the API answered with ${error.message}`);
+    if (error instanceof BrokenAnswer) throw new ProtocolError(`cannot ${what}: ${error.message}`);
     if (error instanceof HTTPError) {
       const { status } = error.response;
       if (status >= 300 && status < 400) {
@@ -198,6 +306,7 @@ export async function createHttp(ctx: Context, settings: ResolvedSettings): Prom
     if (error instanceof TimeoutError) {
       throw new NetworkError(`cannot ${what}: no answer from ${host} within ${timeout}s`, maybeDone ?? 'raise --timeout, or check the network');
     }
+    if (proxy) throw proxyFailure(error, what, proxy, host, maybeDone);
     throw new NetworkError(redact(`cannot ${what}: cannot reach ${host}: ${networkReason(error)}`), maybeDone);
   };
 
@@ -230,8 +339,9 @@ export async function createHttp(ctx: Context, settings: ResolvedSettings): Prom
       if (text.trim() === '') return undefined;
       try {
         return await parseExactJson(text);
-      } catch {
-        throw new ProtocolError(`cannot ${what}: the API answered HTTP ${response.status} with a body that is not valid JSON`);
+      } catch (error) {
+        const problem = error instanceof JsonTooDeepError ? error.message : 'a body that is not valid JSON';
+        throw new ProtocolError(`cannot ${what}: the API answered HTTP ${response.status} with ${problem}`);
       }
     },
   };

@@ -1,48 +1,97 @@
-// Corporate proxies: HTTPS_PROXY, HTTP_PROXY and NO_PROXY (either case), as curl and most CLIs read them.
-// Node's fetch ignores them, so when one is set, undici's EnvHttpProxyAgent becomes fetch's dispatcher.
-// undici is loaded only then: most runs have no proxy and should not pay for it.
+// Corporate proxies, read as curl reads them: an https:// base URL goes through HTTPS_PROXY and an http://
+// one through HTTP_PROXY (either case), unless NO_PROXY names the host. A base URL on this machine
+// (127.0.0.0/8, ::1, localhost) never goes through a proxy, whatever NO_PROXY says, as in Go and curl's
+// defaults: a proxy must never see a request that was meant to stay on the machine. Node's fetch ignores
+// these variables, so when a proxy applies, undici's ProxyAgent becomes fetch's dispatcher; undici is
+// loaded only then.
 import type { Env } from '../context.js';
+import { UsageError } from '../errors.js';
+import { isLoopbackHost } from '../config/validate.js';
+import { printable } from '../text/sanitize.js';
+
+export interface ProxyChoice {
+  /** The variable the proxy came from. */
+  variable: string;
+  url: URL;
+  /** The proxy's URL for messages, with any user name and password hidden. */
+  display: string;
+}
 
 function setting(env: Env, name: string): string | undefined {
   const value = env[name] ?? env[name.toLowerCase()];
   return value === undefined || value.trim() === '' ? undefined : value.trim();
 }
 
-interface ProxySettings {
-  httpProxy?: string;
-  httpsProxy?: string;
-  noProxy?: string;
+function defaultPort(url: URL): string {
+  return url.port || (url.protocol === 'https:' ? '443' : '80');
 }
 
-function proxySettings(env: Env): ProxySettings | undefined {
-  const httpProxy = setting(env, 'HTTP_PROXY');
-  const httpsProxy = setting(env, 'HTTPS_PROXY');
-  if (!httpProxy && !httpsProxy) return undefined;
-  return { httpProxy, httpsProxy: httpsProxy ?? httpProxy, noProxy: setting(env, 'NO_PROXY') };
-}
-
-export async function useProxyFromEnv(env: Env): Promise<void> {
-  const settings = proxySettings(env);
-  if (!settings) return;
-  // undici is CommonJS: its exports arrive as the default export once bundled.
-  const { EnvHttpProxyAgent, setGlobalDispatcher } = (await import('undici')).default;
-  setGlobalDispatcher(quietly('UNDICI-EHPA', () => new EnvHttpProxyAgent(settings)));
-}
+type Net = typeof import('node:net');
 
 /**
- * Runs make() without the one warning named: undici calls EnvHttpProxyAgent experimental on stderr at every
- * run, which a user behind a proxy can do nothing about. Other warnings pass through.
+ * Whether NO_PROXY lists the target: '*', a host or domain (with or without a leading dot), an IP, or (given
+ * node:net, which only such an entry needs) a CIDR block; each with an optional port.
  */
-function quietly<T>(code: string, make: () => T): T {
-  const emitWarning = process.emitWarning;
-  process.emitWarning = ((warning: string | Error, ...rest: unknown[]) => {
-    const options = rest[0];
-    const warningCode = typeof options === 'object' && options !== null ? (options as { code?: string }).code : rest[1];
-    if (warningCode !== code) (emitWarning as (...args: unknown[]) => void).call(process, warning, ...rest);
-  }) as typeof process.emitWarning;
-  try {
-    return make();
-  } finally {
-    process.emitWarning = emitWarning;
+export function bypassesProxy(noProxy: string | undefined, target: URL, net?: Net): boolean {
+  if (!noProxy) return false;
+  const host = target.hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  for (const raw of noProxy.toLowerCase().split(/[\s,]+/)) {
+    if (!raw) continue;
+    if (raw === '*') return true;
+    let entry = raw;
+    let entryPort: string | undefined;
+    const withPort = /^\[([^\]]+)\](?::(\d+))?$/.exec(entry) ?? /^([^:]+):(\d+)$/.exec(entry);
+    if (withPort) {
+      entry = withPort[1]!;
+      entryPort = withPort[2];
+    }
+    if (entryPort !== undefined && entryPort !== defaultPort(target)) continue;
+    if (entry.includes('/')) {
+      if (!net) continue;
+      const [address, bits] = entry.split('/');
+      const family = net.isIP(address!);
+      if (!family || net.isIP(host) !== family) continue;
+      const list = new net.BlockList();
+      try {
+        list.addSubnet(address!, Number(bits), family === 6 ? 'ipv6' : 'ipv4');
+      } catch {
+        continue;
+      }
+      if (list.check(host, family === 6 ? 'ipv6' : 'ipv4')) return true;
+      continue;
+    }
+    const domain = entry.replace(/^\*?\./, '');
+    if (host === domain || host.endsWith(`.${domain}`)) return true;
   }
+  return false;
+}
+
+/** The proxy a request to `target` goes through, or undefined for a direct connection. */
+export async function proxyFor(env: Env, target: URL): Promise<ProxyChoice | undefined> {
+  if (isLoopbackHost(target.hostname)) return undefined;
+  const variable = target.protocol === 'https:' ? 'HTTPS_PROXY' : 'HTTP_PROXY';
+  const value = setting(env, variable);
+  if (value === undefined) return undefined;
+  const noProxy = setting(env, 'NO_PROXY');
+  if (bypassesProxy(noProxy, target, noProxy?.includes('/') ? await import('node:net') : undefined)) return undefined;
+  const named = env[variable] !== undefined ? variable : variable.toLowerCase();
+  let url: URL;
+  try {
+    // curl takes a bare host:port as an http:// proxy.
+    url = new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(value) ? value : `http://${value}`);
+  } catch {
+    throw new UsageError(`${named} is not a valid proxy URL: '${printable(value.replace(/\/\/[^@/]*@/, '//***@'))}'`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new UsageError(`${named} must be an http:// or https:// proxy URL, not ${printable(url.protocol)}`);
+  }
+  const display = `${url.protocol}//${url.username || url.password ? '***@' : ''}${url.host}`;
+  return { variable: named, url, display };
+}
+
+/** Sends every request of this run through the proxy. */
+export async function useProxy(choice: ProxyChoice): Promise<void> {
+  // undici is CommonJS: its exports arrive as the default export once bundled.
+  const { ProxyAgent, setGlobalDispatcher } = (await import('undici')).default;
+  setGlobalDispatcher(new ProxyAgent({ uri: choice.url.href }));
 }

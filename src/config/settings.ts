@@ -11,7 +11,7 @@ import type { Context } from '../context.js';
 import { isTruthyEnv } from '../context.js';
 import { AuthError, UsageError } from '../errors.js';
 import type { Profile, StoreData } from './store.js';
-import { DEFAULT_BASE_URL, checkBaseUrl, checkEnterpriseId } from './validate.js';
+import { DEFAULT_BASE_URL, checkBaseUrl, checkEnterpriseId, checkKey } from './validate.js';
 
 /** Where a value came from, said in messages: a flag, a variable, a profile or the default. */
 export type Source = string;
@@ -161,8 +161,8 @@ export async function resolveSettings(ctx: Context): Promise<ResolvedSettings> {
     profile: profileName,
     baseUrl: checkBaseUrl(baseUrl.value, describeSource(baseUrl.source, 'base URL'), allowHttp(ctx)),
     enterpriseId: checkEnterpriseId(enterpriseId!.value, describeSource(enterpriseId!.source, 'enterprise id')),
-    apiKey: apiKey!.value.trim(),
-    subscriptionKey: subscriptionKey!.value.trim(),
+    apiKey: checkKey(apiKey!.value, 'API key', apiKey!.source),
+    subscriptionKey: checkKey(subscriptionKey!.value, 'subscription key', subscriptionKey!.source),
     sources: { baseUrl: baseUrl.source, enterpriseId: enterpriseId!.source, apiKey: apiKey!.source, subscriptionKey: subscriptionKey!.source },
   };
 }

@@ -52,6 +52,30 @@ export function checkBaseUrl(value: string, source: string, allowHttp: boolean):
   return url.href.replace(/\/+$/, '');
 }
 
+/**
+ * Keys are long random strings. One shorter than this could not be redacted safely (it would blank out
+ * ordinary words in what cip prints), so it is refused; so is anything but visible ASCII, which cannot
+ * travel in an HTTP header and would otherwise surface as a crash.
+ */
+export const MIN_KEY_LENGTH = 16;
+export const MAX_KEY_LENGTH = 1024;
+const KEY = /^[\x21-\x7e]+$/;
+
+/** A key as given, trimmed, or a usage error that names where it came from and never shows it. */
+export function checkKey(value: string, what: string, source: string): string {
+  const key = value.trim();
+  if (!KEY.test(key)) {
+    throw new UsageError(
+      `the ${what} from ${source} is not a valid key: it contains spaces, line breaks, control characters or characters outside ASCII`,
+      'keys are one word of visible ASCII characters; copy the key again',
+    );
+  }
+  if (key.length < MIN_KEY_LENGTH || key.length > MAX_KEY_LENGTH) {
+    throw new UsageError(`the ${what} from ${source} is not a valid key: it has ${key.length} characters; keys have ${MIN_KEY_LENGTH} to ${MAX_KEY_LENGTH}`);
+  }
+  return key;
+}
+
 const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
 export function isProfileName(name: string): boolean {

@@ -46,19 +46,42 @@ const BACKSLASH = 0x5c;
 const MINUS = 0x2d;
 const ZERO = 0x30;
 const NINE = 0x39;
+const OPEN_BRACE = 0x7b;
+const CLOSE_BRACE = 0x7d;
+const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACKET = 0x5d;
 
 function isNumberChar(code: number): boolean {
   // digits, '.', 'e', 'E', '+', '-'
   return (code >= ZERO && code <= NINE) || code === 0x2e || code === 0x65 || code === 0x45 || code === 0x2b || code === MINUS;
 }
 
+/** Deeper JSON is refused: printing it would overflow the stack, and no environment is shaped like that. */
+export const MAX_JSON_DEPTH = 1000;
+
+/** JSON nested deeper than MAX_JSON_DEPTH. */
+export class JsonTooDeepError extends SyntaxError {
+  constructor() {
+    super(`JSON nested deeper than ${MAX_JSON_DEPTH} levels`);
+  }
+}
+
+export interface JsonScan {
+  /** Every number outside strings is one that JSON.parse and JSON.stringify keep as written. */
+  plainNumbers: boolean;
+  /** The deepest nesting of arrays and objects. */
+  depth: number;
+}
+
 /**
- * Whether every number outside strings in a JSON text is one that JSON.parse and JSON.stringify keep as
- * written. Linear: strings are skipped with indexOf. On text that is not JSON the answer does not matter,
- * since both parsers then reject it.
+ * One linear pass over a JSON text: strings are skipped with indexOf, numbers checked, brackets counted. On
+ * text that is not JSON the answer does not matter, since both parsers then reject it.
  */
-export function hasOnlyPlainNumbers(text: string): boolean {
+export function scanJson(text: string): JsonScan {
   const length = text.length;
+  let plainNumbers = true;
+  let depth = 0;
+  let deepest = 0;
   let at = 0;
   while (at < length) {
     const code = text.charCodeAt(at);
@@ -66,13 +89,19 @@ export function hasOnlyPlainNumbers(text: string): boolean {
       let search = at + 1;
       for (;;) {
         const end = text.indexOf('"', search);
-        if (end < 0) return true;
+        if (end < 0) return { plainNumbers, depth: deepest };
         let backslashes = 0;
         while (text.charCodeAt(end - 1 - backslashes) === BACKSLASH) backslashes++;
         search = end + 1;
         if (backslashes % 2 === 0) break;
       }
       at = search;
+    } else if (code === OPEN_BRACE || code === OPEN_BRACKET) {
+      if (++depth > deepest) deepest = depth;
+      at++;
+    } else if (code === CLOSE_BRACE || code === CLOSE_BRACKET) {
+      depth--;
+      at++;
     } else if (code === MINUS || (code >= ZERO && code <= NINE)) {
       let end = at + 1;
       let digitsOnly = code !== MINUS;
@@ -86,21 +115,31 @@ export function hasOnlyPlainNumbers(text: string): boolean {
       }
       // The common case without building a string: a short integer with no leading zero is kept by a double.
       const plainInteger = digitsOnly && end - at <= 15 && (code !== ZERO || end - at === 1);
-      if (!plainInteger) {
+      if (plainNumbers && !plainInteger) {
         const token = text.slice(at, end);
-        if (String(Number(token)) !== token) return false;
+        plainNumbers = String(Number(token)) === token;
       }
       at = end;
     } else {
       at++;
     }
   }
-  return true;
+  return { plainNumbers, depth: deepest };
 }
 
-/** JSON.parse, but with every number exact (see above). Throws SyntaxError on text that is not JSON. */
+/** Whether JSON.parse would keep every number of the text as written. */
+export function hasOnlyPlainNumbers(text: string): boolean {
+  return scanJson(text).plainNumbers;
+}
+
+/**
+ * JSON.parse, but with every number exact (see above). Throws SyntaxError on text that is not JSON, and
+ * JsonTooDeepError on JSON nested deeper than MAX_JSON_DEPTH.
+ */
 export async function parseExactJson(text: string): Promise<unknown> {
-  if (hasOnlyPlainNumbers(text)) return JSON.parse(text) as unknown;
+  const { plainNumbers, depth } = scanJson(text);
+  if (depth > MAX_JSON_DEPTH) throw new JsonTooDeepError();
+  if (plainNumbers) return JSON.parse(text) as unknown;
   const { parse } = await import('lossless-json');
   return parse(text, null, numberFromText);
 }

@@ -4,9 +4,11 @@ import type { Context } from '../context.js';
 import { isExactNumber, stringifyExactJson } from '../json/exact.js';
 import { cellsOf, chooseColumns, headerText } from './columns.js';
 import { renderRecord } from './record.js';
+import { escapeControls, escapeJsonForTerminal } from '../text/sanitize.js';
 
 function writeJson(ctx: Context, data: unknown): void {
-  ctx.io.stdout.write(`${stringifyExactJson(data, 2)}\n`);
+  const json = stringifyExactJson(data, 2);
+  ctx.io.stdout.write(`${ctx.io.stdoutIsTTY ? escapeJsonForTerminal(json) : json}\n`);
 }
 
 async function headerStyle(ctx: Context): Promise<(text: string) => string> {
@@ -45,7 +47,7 @@ export async function writeList(ctx: Context, rows: unknown[], options: ListOutp
     },
   );
   if (hiddenColumns.length) {
-    ctx.info(`(${hiddenColumns.length} column${hiddenColumns.length === 1 ? '' : 's'} hidden to fit the terminal: ${hiddenColumns.map((index) => columns[index]).join(', ')}; use --columns or -o json)`);
+    ctx.info(`(${hiddenColumns.length} column${hiddenColumns.length === 1 ? '' : 's'} hidden to fit the terminal: ${hiddenColumns.map((index) => escapeControls(columns[index]!)).join(', ')}; use --columns or -o json)`);
   }
 }
 

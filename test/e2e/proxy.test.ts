@@ -1,32 +1,39 @@
-// HTTPS and corporate networks: a self-signed server certificate is refused unless NODE_EXTRA_CA_CERTS names it,
-// HTTPS_PROXY/https_proxy send the request through a CONNECT tunnel, NO_PROXY bypasses it, and an unreachable
-// proxy is a network error. The keys travel only inside TLS, so neither the output nor the proxy ever sees them.
+// HTTPS and corporate networks: a self-signed server certificate is refused unless NODE_EXTRA_CA_CERTS names it;
+// an https:// base URL goes through HTTPS_PROXY (never HTTP_PROXY) in a CONNECT tunnel, NO_PROXY bypasses it,
+// a base URL on this machine never goes through a proxy, and a proxy that refuses or is down is named as the
+// proxy. The keys travel only inside TLS, so neither the output nor the proxy ever sees them.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { cip, expectOneErrorLine, sandboxEnv, tempDir, type CipResult } from '../helpers/cli.js';
 import { startConnectProxy, type ConnectProxy } from '../helpers/connect-proxy.js';
-import { makeCertificate, type TestCertificate } from '../helpers/tls.js';
+import { PROXIED_HOST, makeCertificate, type TestCertificate } from '../helpers/tls.js';
 
 const certificate: TestCertificate | undefined = makeCertificate(tempDir('cip-tls-'));
 const noOpenssl = certificate === undefined;
 
 let sandbox: Sandbox;
+let plain: Sandbox;
 let proxy: ConnectProxy;
+/** The sandbox by a name only the proxy can resolve, as an API behind a corporate proxy is. */
+let proxiedUrl: string;
 let target: string;
 let proxiedRuns = 0;
 
 beforeAll(async () => {
   if (!certificate) return;
   sandbox = await startSandbox({ seed: 2, tls: { key: certificate.key, cert: certificate.cert } });
+  plain = await startSandbox({ seed: 1 });
   proxy = await startConnectProxy();
-  target = new URL(sandbox.url).host;
+  target = `${PROXIED_HOST}:${sandbox.port}`;
+  proxiedUrl = `https://${target}/ms`;
 });
 afterAll(async () => {
   if (proxy) console.log(`proxy: ${proxiedRuns} runs, ${proxy.tunnels.length} tunnels opened`);
-  await Promise.all([sandbox?.close(), proxy?.close()]);
+  await Promise.all([sandbox?.close(), plain?.close(), proxy?.close()]);
 });
 beforeEach(() => {
   sandbox?.reset();
+  plain?.reset();
 });
 
 function expectNoSecrets(result: CipResult): void {
@@ -37,18 +44,32 @@ function expectNoSecrets(result: CipResult): void {
 }
 
 function expectListed(result: CipResult): void {
-  expect(result.stderr).toBe('');
   expect(result.exitCode).toBe(0);
   const listed = JSON.parse(result.stdout) as { id: string }[];
   expect(listed.map((record) => record.id).sort()).toEqual([...sandbox.environments.keys()].sort());
 }
 
+/** The environment of a run against the sandbox by its proxied name. */
+function proxiedEnv(extra: Record<string, string>): Record<string, string | undefined> {
+  return sandboxEnv(sandbox, { CIP_BASE_URL: proxiedUrl, NODE_EXTRA_CA_CERTS: certificate!.certPath, ...extra });
+}
+
 /** Runs `cip env list` through the proxy and checks it opened exactly one tunnel, to the sandbox. */
-async function listThroughProxy(extra: Record<string, string>): Promise<CipResult> {
+async function listThroughProxy(extra: Record<string, string>, args: string[] = []): Promise<CipResult> {
   const before = proxy.tunnels.length;
   proxiedRuns++;
-  const result = await cip(['env', 'list'], { env: sandboxEnv(sandbox, { NODE_EXTRA_CA_CERTS: certificate!.certPath, ...extra }) });
+  const result = await cip(['env', 'list', ...args], { env: proxiedEnv(extra) });
   expect(proxy.tunnels.slice(before)).toEqual([target]);
+  return result;
+}
+
+/** Runs `cip env list` by the proxied name and checks no tunnel was opened: the name then resolves nowhere. */
+async function listDirect(extra: Record<string, string>): Promise<CipResult> {
+  const before = proxy.tunnels.length;
+  const result = await cip(['env', 'list'], { env: proxiedEnv(extra) });
+  expect(proxy.tunnels.length).toBe(before);
+  expect(result.exitCode).toBe(8);
+  expect(expectOneErrorLine(result.stderr)).toMatch(new RegExp(`^error: cannot list environments: cannot reach ${PROXIED_HOST}:\\d+: (host not found|DNS lookup failed)`));
   return result;
 }
 
@@ -78,6 +99,7 @@ describe.skipIf(noOpenssl)('proxies', () => {
   it('HTTPS_PROXY sends the request through one CONNECT tunnel to the API', async () => {
     const result = await listThroughProxy({ HTTPS_PROXY: proxy.url });
     expectListed(result);
+    expect(result.stderr).toBe('');
     expectNoSecrets(result);
     expect(sandbox.requests).toHaveLength(1);
   });
@@ -88,26 +110,64 @@ describe.skipIf(noOpenssl)('proxies', () => {
     expectNoSecrets(result);
   });
 
-  it('NO_PROXY=127.0.0.1 goes direct: no tunnel', async () => {
-    const before = proxy.tunnels.length;
-    proxiedRuns++;
-    const result = await cip(['env', 'list'], {
-      env: sandboxEnv(sandbox, { NODE_EXTRA_CA_CERTS: certificate!.certPath, HTTPS_PROXY: proxy.url, NO_PROXY: '127.0.0.1' }),
-    });
-    expectListed(result);
-    expectNoSecrets(result);
-    expect(proxy.tunnels.length).toBe(before);
+  it('an https:// base URL never uses HTTP_PROXY', async () => {
+    await listDirect({ HTTP_PROXY: proxy.url });
   });
 
-  it('a proxy that refuses connections is exit 8 with one error line', async () => {
+  it.each(['api.cip.test', '.cip.test', 'cip.test', '*.cip.test', `other.example, ${PROXIED_HOST}`, '*'])('NO_PROXY=%s goes direct', async (noProxy) => {
+    await listDirect({ HTTPS_PROXY: proxy.url, NO_PROXY: noProxy });
+  });
+
+  it('NO_PROXY that does not name the host leaves the proxy in use', async () => {
+    expectListed(await listThroughProxy({ HTTPS_PROXY: proxy.url, NO_PROXY: 'other.example,cip.test:1' }));
+  });
+
+  it('a base URL on this machine never goes through a proxy, whatever NO_PROXY says', async () => {
+    const before = { tunnels: proxy.tunnels.length, requests: proxy.requests.length };
+    const overHttp = await cip(['env', 'list'], { env: sandboxEnv(plain, { HTTP_PROXY: proxy.url, HTTPS_PROXY: proxy.url, NO_PROXY: 'nothing.example' }) });
+    expect(overHttp.exitCode).toBe(0);
+    expect(plain.requests).toHaveLength(1);
+    const overHttps = await cip(['env', 'list'], { env: sandboxEnv(sandbox, { NODE_EXTRA_CA_CERTS: certificate!.certPath, HTTPS_PROXY: proxy.url }) });
+    expectListed(overHttps);
+    const viaLocalhost = await cip(['env', 'list'], { env: sandboxEnv(plain, { CIP_BASE_URL: plain.url.replace('127.0.0.1', 'localhost'), HTTP_PROXY: proxy.url }) });
+    expect(viaLocalhost.exitCode).toBe(0);
+    expect({ tunnels: proxy.tunnels.length, requests: proxy.requests.length }).toEqual(before);
+  });
+
+  it('--verbose names the proxy, hiding its credentials, which go to the proxy only', async () => {
+    const withCredentials = proxy.url.replace('http://', 'http://corp-user:proxy-secret-9999@');
+    const result = await listThroughProxy({ HTTPS_PROXY: withCredentials }, ['--verbose']);
+    expectListed(result);
+    expect(result.stderr).toContain(`> GET ${proxiedUrl}/Environments (through the proxy http://***@${proxy.url.slice('http://'.length)}, from HTTPS_PROXY)\n`);
+    expect(result.stderr).not.toContain('proxy-secret-9999');
+    expect(proxy.authorizations.at(-1)).toBe(`Basic ${Buffer.from('corp-user:proxy-secret-9999').toString('base64')}`);
+  });
+
+  it.each([
+    [407, /the proxy at http:\/\/127\.0\.0\.1:\d+ asks for authentication \(HTTP 407\) \(put credentials in HTTPS_PROXY: http:\/\/USER:PASSWORD@127\.0\.0\.1:\d+\)$/],
+    [403, /the proxy at http:\/\/127\.0\.0\.1:\d+ refused to connect to api\.cip\.test:\d+ \(HTTP 403\)/],
+  ])('a proxy that answers %i is named, and not asked again', async (status, message) => {
+    const refusing = await startConnectProxy({ refuse: status });
+    try {
+      const result = await cip(['env', 'list'], { env: proxiedEnv({ HTTPS_PROXY: refusing.url }) });
+      expect(result.exitCode).toBe(8);
+      expect(expectOneErrorLine(result.stderr)).toMatch(message);
+      expect(refusing.tunnels).toEqual([target]);
+      expectNoSecrets(result);
+    } finally {
+      await refusing.close();
+    }
+  });
+
+  it('a proxy that is down is named as the proxy', async () => {
     const closed = await startConnectProxy();
     await closed.close();
-    const result = await cip(['env', 'list'], {
-      env: sandboxEnv(sandbox, { NODE_EXTRA_CA_CERTS: certificate!.certPath, HTTPS_PROXY: closed.url }),
-    });
+    const result = await cip(['env', 'list'], { env: proxiedEnv({ HTTPS_PROXY: closed.url }) });
     expect(result.exitCode).toBe(8);
     expect(result.stdout).toBe('');
-    expect(expectOneErrorLine(result.stderr)).toMatch(/^error: cannot list environments: cannot reach 127\.0\.0\.1:\d+: /);
+    expect(expectOneErrorLine(result.stderr)).toBe(
+      `error: cannot list environments: cannot reach the proxy at ${closed.url} (from HTTPS_PROXY): connection refused (ECONNREFUSED)`,
+    );
     expectNoSecrets(result);
     expect(sandbox.requests).toHaveLength(0);
   });

@@ -109,6 +109,35 @@ describe.skipIf(!existsSync(SCRIPT))('at a terminal', () => {
     expect(sandbox.environments.has(id!)).toBe(true);
   });
 
+  it('a terminal that reports 0 columns gets no spinner and an 80-column table, and the run ends', async () => {
+    sandbox.inject({ fault: { kind: 'delay', ms: 300 } });
+    const { exitCode, output } = await onTerminal(['env', 'list'], { columns: 0 });
+    expect(exitCode).toBe(0);
+    expect(output).not.toContain('Loading environments');
+    // eslint-disable-next-line no-control-regex
+    const lines = output.split('\n').map((line) => line.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '')).filter((line) => /^[0-9a-f]{8}-/.test(line));
+    expect(lines).toHaveLength(3);
+    for (const line of lines) expect(line.length).toBeLessThanOrEqual(80);
+    expect(output.length).toBeLessThan(10_000);
+  });
+
+  it('JSON at a terminal shows 8-bit controls and bidi characters escaped; the data is the same', async () => {
+    const id = [...sandbox.environments.keys()][0]!;
+    const record = sandbox.environments.get(id)!;
+    const saved = record.name;
+    record.name = 'csi\u009b2J osc\u009d0;t\u009c rlo\u202eexe zw\u200bx';
+    try {
+      const { exitCode, output } = await onTerminal(['env', 'list', '--json']);
+      expect(exitCode).toBe(0);
+      expect(output).not.toMatch(/[\u0080-\u009f\u202e\u200b]/);
+      expect(output).toContain('"name": "csi\\u009b2J osc\\u009d0;t\\u009c rlo\\u202eexe zw\\u200bx"');
+      const parsed = JSON.parse(output.slice(output.indexOf('['), output.lastIndexOf(']') + 1)) as { name: string }[];
+      expect(parsed.map((item) => item.name)).toContain(record.name);
+    } finally {
+      record.name = saved;
+    }
+  });
+
   it('auth login asks for what is missing, hiding the keys as they are typed', async () => {
     const configDir = tempDir();
     const command = `stty cols 200 rows 50 2>/dev/null; exec node ${quote(CIP)} auth login --base-url ${quote(sandbox.url)}`;

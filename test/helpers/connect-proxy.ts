@@ -1,6 +1,8 @@
 // A minimal forward proxy on 127.0.0.1, as a corporate proxy looks to a client: HTTPS goes through a CONNECT
-// tunnel, so the proxy sees only the target host:port and then opaque TLS bytes. Plain absolute-form HTTP
-// requests are recorded and answered 502; cip's tests only use HTTPS through it.
+// tunnel, so the proxy sees only the target host:port and then opaque TLS bytes. Like a real proxy it resolves
+// the target itself, here by sending every tunnel to 127.0.0.1 at the target's port, so a base URL with a host
+// that resolves nowhere (api.cip.test) works only through it. Plain absolute-form HTTP requests are recorded
+// and answered 502; `refuse` makes it answer every CONNECT with that status instead (407, 403).
 import { createServer } from 'node:http';
 import { connect, type AddressInfo, type Socket } from 'node:net';
 
@@ -8,13 +10,21 @@ export interface ConnectProxy {
   readonly url: string;
   /** host:port of each CONNECT request, in order. */
   readonly tunnels: string[];
+  /** The Proxy-Authorization header of each CONNECT request ('' when absent), in order. */
+  readonly authorizations: string[];
   /** Absolute-form plain HTTP requests ("METHOD url"), in order. */
   readonly requests: string[];
   close(): Promise<void>;
 }
 
-export async function startConnectProxy(): Promise<ConnectProxy> {
+export interface ConnectProxyOptions {
+  /** Answer every CONNECT with this status instead of opening the tunnel. */
+  refuse?: number;
+}
+
+export async function startConnectProxy(options: ConnectProxyOptions = {}): Promise<ConnectProxy> {
   const tunnels: string[] = [];
+  const authorizations: string[] = [];
   const requests: string[] = [];
   const sockets = new Set<Socket>();
   const track = (socket: Socket): void => {
@@ -32,12 +42,18 @@ export async function startConnectProxy(): Promise<ConnectProxy> {
   server.on('connect', (req, client: Socket, head: Buffer) => {
     const target = req.url ?? '';
     tunnels.push(target);
-    const match = /^\[?([^\]]+?)\]?:(\d+)$/.exec(target);
-    if (!match) {
+    authorizations.push(String(req.headers['proxy-authorization'] ?? ''));
+    if (options.refuse) {
+      const authenticate = options.refuse === 407 ? 'Proxy-Authenticate: Basic realm="corp"\r\n' : '';
+      client.end(`HTTP/1.1 ${options.refuse} Refused\r\n${authenticate}Content-Length: 0\r\n\r\n`);
+      return;
+    }
+    const port = /:(\d+)$/.exec(target)?.[1];
+    if (!port) {
       client.end('HTTP/1.1 400 Bad Request\r\n\r\n');
       return;
     }
-    const upstream = connect(Number(match[2]), match[1]);
+    const upstream = connect(Number(port), '127.0.0.1');
     track(upstream);
     let established = false;
     upstream.once('connect', () => {
@@ -72,6 +88,7 @@ export async function startConnectProxy(): Promise<ConnectProxy> {
   return {
     url: `http://127.0.0.1:${port}`,
     tunnels,
+    authorizations,
     requests,
     close() {
       closing ??= new Promise<void>((resolve) => {

@@ -9,6 +9,8 @@ interface TTYs {
   stdout?: boolean;
   stderr?: boolean;
   stdin?: boolean;
+  /** stderr's width; 100 when stderr is a terminal unless given. */
+  stderrColumns?: number;
 }
 
 function makeIO(ttys: TTYs = {}, stdout: Writable = new PassThrough()): IO & { stdout: Writable; stderr: PassThrough } {
@@ -20,6 +22,7 @@ function makeIO(ttys: TTYs = {}, stdout: Writable = new PassThrough()): IO & { s
     stderrIsTTY: ttys.stderr ?? false,
     stdinIsTTY: ttys.stdin ?? false,
     columns: ttys.stdout ? 100 : undefined,
+    stderrColumns: ttys.stderr ? (ttys.stderrColumns ?? 100) : undefined,
   };
 }
 
@@ -129,6 +132,7 @@ describe('Context.canPrompt and spinnerEnabled', () => {
     ['stdout piped (json output)', {}, {}, { stdout: false, stderr: true, stdin: true }],
     ['stderr not a terminal', {}, {}, { stdout: true, stderr: false, stdin: true }],
     ['TERM=dumb', { TERM: 'dumb' }, {}, ALL_TTY],
+    ['a terminal that reports no width', {}, {}, { ...ALL_TTY, stderrColumns: 0 }],
     ['no terminal at all', {}, {}, {}],
   ] as const)('spinnerEnabled is false under %s', (_name, env, globals, ttys) => {
     expect(makeContext(env, globals as Partial<GlobalOptions>, ttys).spinnerEnabled).toBe(false);

@@ -47,11 +47,22 @@ describe('crash reports', () => {
     });
   }
 
-  it('keys shorter than six characters are not treated as secrets (they would blank out words)', () => {
+  it('keys shorter than cip accepts (16 characters) are not treated as secrets (they would blank out words)', () => {
     const { ctx } = contextWithBrokenStdout({});
-    ctx.addSecret('abc');
-    expect(ctx.redact('abc abcdef')).toBe('abc abcdef');
-    ctx.addSecret('abcdef');
-    expect(ctx.redact('abc abcdef')).toBe('abc ***');
+    ctx.addSecret('abcdefghijklmno');
+    expect(ctx.redact('abcdefghijklmno')).toBe('abcdefghijklmno');
+    ctx.addSecret('abcdefghijklmnop');
+    expect(ctx.redact('x abcdefghijklmnop y')).toBe('x *** y');
+  });
+
+  it('redacts the longest key first, and each key URL-encoded and JSON-escaped', () => {
+    const { ctx } = contextWithBrokenStdout({});
+    const short = 'k3y/Alpha"01\\+0001';
+    const long = `${short}-SUBSCRIPTION-TAIL-7777`;
+    ctx.addSecret(short);
+    ctx.addSecret(long);
+    const lower = (text: string) => text.replace(/%[0-9A-F]{2}/g, (escape) => escape.toLowerCase());
+    const echo = [long, short, encodeURIComponent(long), lower(encodeURIComponent(short)), JSON.stringify(short), JSON.stringify(long)].join(' ');
+    expect(ctx.redact(echo)).toBe('*** *** *** *** "***" "***"');
   });
 });

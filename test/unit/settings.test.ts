@@ -44,11 +44,11 @@ function writeConfig(data: unknown): void {
   writeFileSync(configPath(), typeof data === 'string' ? data : JSON.stringify(data, null, 2), { mode: 0o600 });
 }
 
-const profileA: Profile = { baseUrl: 'https://profile-a.example.com/ms', enterpriseId: GUID_A, apiKey: 'profile-a-api', subscriptionKey: 'profile-a-sub' };
-const profileB: Profile = { baseUrl: 'https://profile-b.example.com/ms', enterpriseId: GUID_B, apiKey: 'profile-b-api', subscriptionKey: 'profile-b-sub' };
-const defaultProfile: Profile = { enterpriseId: GUID_C, apiKey: 'default-api', subscriptionKey: 'default-sub' };
+const profileA: Profile = { baseUrl: 'https://profile-a.example.com/ms', enterpriseId: GUID_A, apiKey: 'profile-a-api-key-0123456789', subscriptionKey: 'profile-a-sub-key-0123456789' };
+const profileB: Profile = { baseUrl: 'https://profile-b.example.com/ms', enterpriseId: GUID_B, apiKey: 'profile-b-api-key-0123456789', subscriptionKey: 'profile-b-sub-key-0123456789' };
+const defaultProfile: Profile = { enterpriseId: GUID_C, apiKey: 'default-api-key-0123456789', subscriptionKey: 'default-sub-key-0123456789' };
 
-const envCredentials = { CIP_API_KEY: 'env-api', CIP_SUBSCRIPTION_KEY: 'env-sub', CIP_ENTERPRISE_ID: GUID_D };
+const envCredentials = { CIP_API_KEY: 'env-api-key-0123456789', CIP_SUBSCRIPTION_KEY: 'env-sub-key-0123456789', CIP_ENTERPRISE_ID: GUID_D };
 
 async function failure(promise: Promise<unknown>): Promise<CipError> {
   let caught: unknown;
@@ -98,47 +98,47 @@ describe('resolveSettings: precedence flag > environment > profile > default', (
   });
 
   it.each([
-    ['the environment', { CIP_API_KEY: 'env-api' }, 'env-api'],
-    ['the profile', {}, 'profile-a-api'],
-    ['the profile when the environment value is blank', { CIP_API_KEY: ' ' }, 'profile-a-api'],
+    ['the environment', { CIP_API_KEY: 'env-api-key-0123456789' }, 'env-api-key-0123456789'],
+    ['the profile', {}, 'profile-a-api-key-0123456789'],
+    ['the profile when the environment value is blank', { CIP_API_KEY: ' ' }, 'profile-a-api-key-0123456789'],
   ])('API key from %s', async (_name, env, expected) => {
     const settings = await resolveSettings(makeContext(env));
     expect(settings.apiKey).toBe(expected);
-    expect(settings.subscriptionKey).toBe('profile-a-sub');
+    expect(settings.subscriptionKey).toBe('profile-a-sub-key-0123456789');
   });
 
   it.each([
-    ['the environment', { CIP_SUBSCRIPTION_KEY: 'env-sub' }, 'env-sub'],
-    ['the profile', {}, 'profile-a-sub'],
+    ['the environment', { CIP_SUBSCRIPTION_KEY: 'env-sub-key-0123456789' }, 'env-sub-key-0123456789'],
+    ['the profile', {}, 'profile-a-sub-key-0123456789'],
   ])('subscription key from %s', async (_name, env, expected) => {
     const settings = await resolveSettings(makeContext(env));
     expect(settings.subscriptionKey).toBe(expected);
-    expect(settings.apiKey).toBe('profile-a-api');
+    expect(settings.apiKey).toBe('profile-a-api-key-0123456789');
   });
 
   it('mixes sources value by value', async () => {
     const settings = await resolveSettings(
-      makeContext({ CIP_SUBSCRIPTION_KEY: 'env-sub', CIP_BASE_URL: 'https://env.example.com/ms' }, { enterpriseId: GUID_C }),
+      makeContext({ CIP_SUBSCRIPTION_KEY: 'env-sub-key-0123456789', CIP_BASE_URL: 'https://env.example.com/ms' }, { enterpriseId: GUID_C }),
     );
     expect(settings).toStrictEqual({
       profile: 'a',
       baseUrl: 'https://env.example.com/ms',
       enterpriseId: GUID_C,
-      apiKey: 'profile-a-api',
-      subscriptionKey: 'env-sub',
+      apiKey: 'profile-a-api-key-0123456789',
+      subscriptionKey: 'env-sub-key-0123456789',
       sources: { baseUrl: 'CIP_BASE_URL', enterpriseId: '--enterprise-id', apiKey: "profile 'a'", subscriptionKey: 'CIP_SUBSCRIPTION_KEY' },
     });
   });
 
   it('says which variables override the active profile, in one warning line', async () => {
-    const ctx = makeContext({ CIP_SUBSCRIPTION_KEY: 'env-sub', CIP_BASE_URL: 'https://env.example.com/ms' });
+    const ctx = makeContext({ CIP_SUBSCRIPTION_KEY: 'env-sub-key-0123456789', CIP_BASE_URL: 'https://env.example.com/ms' });
     await resolveSettings(ctx);
     expect(stderrOf(ctx)).toBe("warning: CIP_SUBSCRIPTION_KEY and CIP_BASE_URL from the environment override profile 'a'\n");
   });
 
   it('takes everything from the environment when all three credentials are there', async () => {
     const settings = await resolveSettings(makeContext(envCredentials));
-    expect(settings).toMatchObject({ apiKey: 'env-api', subscriptionKey: 'env-sub', enterpriseId: GUID_D });
+    expect(settings).toMatchObject({ apiKey: 'env-api-key-0123456789', subscriptionKey: 'env-sub-key-0123456789', enterpriseId: GUID_D });
   });
 });
 
@@ -148,9 +148,9 @@ describe('resolveSettings: which profile', () => {
   );
 
   it.each([
-    ['--profile', { CIP_PROFILE: 'default' }, { profile: 'b' }, 'b', 'profile-b-api'],
-    ['CIP_PROFILE', { CIP_PROFILE: 'b' }, {}, 'b', 'profile-b-api'],
-    ['the active profile', {}, {}, 'a', 'profile-a-api'],
+    ['--profile', { CIP_PROFILE: 'default' }, { profile: 'b' }, 'b', 'profile-b-api-key-0123456789'],
+    ['CIP_PROFILE', { CIP_PROFILE: 'b' }, {}, 'b', 'profile-b-api-key-0123456789'],
+    ['the active profile', {}, {}, 'a', 'profile-a-api-key-0123456789'],
   ])('uses %s', async (_name, env, globals, profile, apiKey) => {
     const settings = await resolveSettings(makeContext(env, globals));
     expect(settings.profile).toBe(profile);
@@ -161,7 +161,7 @@ describe('resolveSettings: which profile', () => {
     writeConfig({ profiles: { a: profileA, default: defaultProfile } });
     const settings = await resolveSettings(makeContext());
     expect(settings.profile).toBe('default');
-    expect(settings.apiKey).toBe('default-api');
+    expect(settings.apiKey).toBe('default-api-key-0123456789');
   });
 
   it("falls back to 'default' when the active profile no longer exists", async () => {
@@ -175,7 +175,7 @@ describe('resolveSettings: which profile', () => {
   ])('uses a profile named by %s as it is, ignoring the credential variables with a warning', async (by, env, globals) => {
     const ctx = makeContext({ ...envCredentials, CIP_BASE_URL: 'https://env.example.com/ms', ...env }, globals);
     const settings = await resolveSettings(ctx);
-    expect(settings).toMatchObject({ profile: 'b', apiKey: 'profile-b-api', subscriptionKey: 'profile-b-sub', enterpriseId: GUID_B, baseUrl: 'https://profile-b.example.com/ms' });
+    expect(settings).toMatchObject({ profile: 'b', apiKey: 'profile-b-api-key-0123456789', subscriptionKey: 'profile-b-sub-key-0123456789', enterpriseId: GUID_B, baseUrl: 'https://profile-b.example.com/ms' });
     expect(stderrOf(ctx)).toBe(
       `warning: using profile 'b' (named by ${by}): ignoring CIP_API_KEY, CIP_SUBSCRIPTION_KEY, CIP_ENTERPRISE_ID and CIP_BASE_URL from the environment\n`,
     );
@@ -183,7 +183,7 @@ describe('resolveSettings: which profile', () => {
 
   it('lets flags override a named profile', async () => {
     const settings = await resolveSettings(makeContext({ CIP_PROFILE: 'b' }, { enterpriseId: GUID_C, baseUrl: 'https://flag.example.com/ms' }));
-    expect(settings).toMatchObject({ profile: 'b', enterpriseId: GUID_C, baseUrl: 'https://flag.example.com/ms', apiKey: 'profile-b-api' });
+    expect(settings).toMatchObject({ profile: 'b', enterpriseId: GUID_C, baseUrl: 'https://flag.example.com/ms', apiKey: 'profile-b-api-key-0123456789' });
     expect(settings.sources).toStrictEqual({ baseUrl: '--base-url', enterpriseId: '--enterprise-id', apiKey: "profile 'b'", subscriptionKey: "profile 'b'" });
   });
 
@@ -288,8 +288,8 @@ describe('resolveSettings: a corrupted config file', () => {
       profile: undefined,
       baseUrl: DEFAULT_BASE_URL,
       enterpriseId: GUID_D,
-      apiKey: 'env-api',
-      subscriptionKey: 'env-sub',
+      apiKey: 'env-api-key-0123456789',
+      subscriptionKey: 'env-sub-key-0123456789',
       sources: { baseUrl: 'the default', enterpriseId: 'CIP_ENTERPRISE_ID', apiKey: 'CIP_API_KEY', subscriptionKey: 'CIP_SUBSCRIPTION_KEY' },
     });
     expect(readFileSync(configPath(), 'utf8')).toBe('{not json');

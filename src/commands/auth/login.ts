@@ -1,7 +1,8 @@
 import type { Context } from '../../context.js';
 import { ApiError, CipError, UsageError, withHint } from '../../errors.js';
 import { allowHttp, getProfile, givenBaseUrl, givenEnterpriseId, namedProfile, nonEmpty, profileSource } from '../../config/settings.js';
-import { DEFAULT_BASE_URL, SECRETS_URL, checkBaseUrl, checkEnterpriseId, checkProfileName } from '../../config/validate.js';
+import { DEFAULT_BASE_URL, SECRETS_URL, checkBaseUrl, checkEnterpriseId, checkKey, checkProfileName } from '../../config/validate.js';
+import { printable } from '../../text/sanitize.js';
 import { createEnvironmentsApi } from '../../api/environments.js';
 import { readInput } from '../io.js';
 import { ask, askHidden } from '../prompt.js';
@@ -13,11 +14,23 @@ export interface LoginOptions {
   verify: boolean;
 }
 
-async function readKey(ctx: Context, path: string, flag: string): Promise<string> {
+async function readKey(ctx: Context, path: string, flag: string, what: string): Promise<string> {
   const key = (await readInput(ctx, path, flag)).trim();
-  if (!key) throw new UsageError(`${flag} ${path === '-' ? '(stdin)' : path} is empty`);
-  if (/\s/.test(key)) throw new UsageError(`${flag}: a key is one word; the file holds more than one line or word`);
-  return key;
+  if (!key) throw new UsageError(`${flag} ${path === '-' ? '(stdin)' : printable(path)} is empty`);
+  return checkKey(key, what, `${flag} ${path === '-' ? '(stdin)' : printable(path)}`);
+}
+
+/** Asks for a key without echoing it; a key that is not valid is said and asked again. */
+async function askKey(ctx: Context, what: string): Promise<string | undefined> {
+  const answer = nonEmpty(await askHidden(ctx, `${what[0]!.toUpperCase()}${what.slice(1)} (hidden): `));
+  if (answer === undefined) return undefined;
+  try {
+    return checkKey(answer, what, 'the prompt');
+  } catch (error) {
+    if (!(error instanceof CipError)) throw error;
+    ctx.io.stderr.write(`${error.message}\n`);
+    return undefined;
+  }
 }
 
 export async function login(ctx: Context, options: LoginOptions): Promise<void> {
@@ -35,10 +48,16 @@ export async function login(ctx: Context, options: LoginOptions): Promise<void> 
   const baseUrl = checkBaseUrl(givenUrl?.value ?? existing?.baseUrl ?? DEFAULT_BASE_URL, givenUrl?.source ?? 'the base URL', allowHttp(ctx));
   const givenEnterprise = givenEnterpriseId(ctx, true);
   let enterpriseId = givenEnterprise ? checkEnterpriseId(givenEnterprise.value, givenEnterprise.source) : existing?.enterpriseId;
-  let apiKey = options.apiKeyFile !== undefined ? await readKey(ctx, options.apiKeyFile, '--api-key-file') : nonEmpty(env.CIP_API_KEY)?.trim();
+  const fromEnv = (variable: string, what: string) => {
+    const value = nonEmpty(env[variable]);
+    return value === undefined ? undefined : checkKey(value, what, variable);
+  };
+  let apiKey = options.apiKeyFile !== undefined
+    ? await readKey(ctx, options.apiKeyFile, '--api-key-file', 'API key')
+    : fromEnv('CIP_API_KEY', 'API key');
   let subscriptionKey = options.subscriptionKeyFile !== undefined
-    ? await readKey(ctx, options.subscriptionKeyFile, '--subscription-key-file')
-    : nonEmpty(env.CIP_SUBSCRIPTION_KEY)?.trim();
+    ? await readKey(ctx, options.subscriptionKeyFile, '--subscription-key-file', 'subscription key')
+    : fromEnv('CIP_SUBSCRIPTION_KEY', 'subscription key');
 
   const missing = [
     enterpriseId ? undefined : 'enterprise id (--enterprise-id or CIP_ENTERPRISE_ID)',
@@ -59,8 +78,8 @@ export async function login(ctx: Context, options: LoginOptions): Promise<void> 
         ctx.io.stderr.write(`${error.message}\n`);
       }
     }
-    while (!apiKey) apiKey = nonEmpty(await askHidden(ctx, 'API key (hidden): '));
-    while (!subscriptionKey) subscriptionKey = nonEmpty(await askHidden(ctx, 'Subscription key (hidden): '));
+    while (!apiKey) apiKey = await askKey(ctx, 'API key');
+    while (!subscriptionKey) subscriptionKey = await askKey(ctx, 'subscription key');
   }
   const profile = { baseUrl, enterpriseId: enterpriseId!, apiKey: apiKey!, subscriptionKey: subscriptionKey! };
   ctx.addSecret(profile.apiKey);
