@@ -4,7 +4,7 @@
 // process.*; main.ts hands it in, so tests can run commands with fake streams and a temp config dir.
 import type { Readable, Writable } from 'node:stream';
 import { UsageError } from './errors.js';
-import { configDir, openProfileStore, type ProfileStore } from './config/store.js';
+import { configLocation, openProfileStore, type ProfileStore } from './config/store.js';
 import { resolveSettings, type ResolvedSettings } from './config/settings.js';
 import { createEnvironmentsApi, type EnvironmentsApi } from './api/environments.js';
 import { MIN_KEY_LENGTH } from './config/validate.js';
@@ -150,7 +150,8 @@ export class Context {
   }
 
   store(): Promise<ProfileStore> {
-    this.#store ??= openProfileStore(configDir(this.env), (message) => this.warn(message));
+    const { dir, isDefault } = configLocation(this.env);
+    this.#store ??= openProfileStore(dir, { warn: (message) => this.warn(message), ownFolder: isDefault });
     return this.#store;
   }
 

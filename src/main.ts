@@ -50,6 +50,11 @@ export async function main(): Promise<number> {
     });
   }
 
+  // A write past the file-size limit (ulimit -f) must fail with EFBIG, which the store reports (the old file is
+  // kept): Node restores the default action of SIGXFSZ (death) at start, and proper-lockfile's signal-exit
+  // re-raises a signal nobody else listens to.
+  if (process.platform !== 'win32') process.on('SIGXFSZ', () => {});
+
   const ctx = new Context(io, process.env, VERSION, controller.signal);
   const code = await run(argv, ctx);
   if (controller.signal.aborted) return process.exitCode as number;

@@ -73,6 +73,8 @@ Environment variables:
   CIP_OUTPUT             table or json (like --output)
   CIP_CONFIG_DIR         where profiles are stored
   CIP_ALLOW_HTTP=1       allow http:// base URLs to hosts other than this machine
+  CIP_MAX_ANSWER_BYTES   the largest answer cip reads (default 256 MiB)
+  HTTPS_PROXY, HTTP_PROXY, NO_PROXY   proxies, as curl reads them; never for this machine
   NO_COLOR, FORCE_COLOR, CI
 An empty variable counts as unset; an empty option value (--profile "") is an error.
 

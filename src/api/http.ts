@@ -335,7 +335,8 @@ export async function createHttp(ctx: Context, settings: ResolvedSettings): Prom
       } catch (error) {
         return fail(error, method, what, uncertain);
       }
-      const text = readBody ? await response.text() : '';
+      // A server that echoes a key in its data must not make cip print it: the key is replaced at the source.
+      const text = readBody ? redact(await response.text()) : '';
       if (text.trim() === '') return undefined;
       try {
         return await parseExactJson(text);

@@ -1,10 +1,10 @@
 // `cip completion` prints the script from completion-script.ts; the hidden `cip __complete <what>` gives the
 // scripts the values they cannot know statically.
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import type { Context } from '../context.js';
 import type { Shell } from './completion-script.js';
 import { buildProgram } from '../program.js';
-import { configDir, configFilePath } from '../config/store.js';
+import { MAX_CONFIG_BYTES, configDir, configFilePath } from '../config/store.js';
 import { isProfileName } from '../config/validate.js';
 
 export async function completion(ctx: Context, shell: string): Promise<void> {
@@ -19,7 +19,11 @@ export async function completeValues(ctx: Context, what: string): Promise<void> 
   // creates folders, fixes permissions and loads conf), and stay silent if it is missing or broken.
   let names: string[];
   try {
-    const data: unknown = JSON.parse(readFileSync(configFilePath(configDir(ctx.env)), 'utf8'));
+    const path = configFilePath(configDir(ctx.env));
+    // A FIFO would block the shell's Tab; a huge file would stall it.
+    const stats = statSync(path);
+    if (!stats.isFile() || stats.size > MAX_CONFIG_BYTES) return;
+    const data: unknown = JSON.parse(readFileSync(path, 'utf8'));
     const profiles = (data as { profiles?: unknown }).profiles;
     // Only names cip could have stored: a hand-made one with a newline or quote must not reach the shell.
     names = typeof profiles === 'object' && profiles !== null && !Array.isArray(profiles) ? Object.keys(profiles).filter(isProfileName) : [];

@@ -1,8 +1,11 @@
 // The profile store: one JSON file managed by conf, private to its owner (file 0600, folder 0700).
 // A file we cannot read or that does not have the shape we wrote is never reset: we stop and name it.
-import { chmodSync, mkdirSync, statSync } from 'node:fs';
+// cip changes the permissions only of what is its own (its default folder, a folder it creates, its file),
+// never of a folder someone else made (CIP_CONFIG_DIR=/var/tmp), and refuses to keep keys in a folder that
+// others can write to.
+import { accessSync, chmodSync, closeSync, constants, existsSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, statSync, writeFileSync, type Stats } from 'node:fs';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { ConfigError } from '../errors.js';
 import type { Env } from '../context.js';
 
@@ -30,14 +33,26 @@ export interface ProfileStore {
 }
 
 const CONFIG_NAME = 'config';
+/** A config file larger than this is not one cip wrote (a profile takes a few hundred bytes). */
+export const MAX_CONFIG_BYTES = 16 * 1024 * 1024;
+
+export interface ConfigLocation {
+  dir: string;
+  /** The platform's folder for cip (not CIP_CONFIG_DIR): cip's own, so cip may make it private. */
+  isDefault: boolean;
+}
 
 /** CIP_CONFIG_DIR, else the platform's per-user config folder. */
-export function configDir(env: Env): string {
-  if (env.CIP_CONFIG_DIR) return env.CIP_CONFIG_DIR;
+export function configLocation(env: Env): ConfigLocation {
+  if (env.CIP_CONFIG_DIR) return { dir: env.CIP_CONFIG_DIR, isDefault: false };
   const home = env.HOME || homedir();
-  if (process.platform === 'win32') return join(env.APPDATA || join(home, 'AppData', 'Roaming'), 'cip', 'Config');
-  if (process.platform === 'darwin') return join(home, 'Library', 'Preferences', 'cip');
-  return join(env.XDG_CONFIG_HOME || join(home, '.config'), 'cip');
+  if (process.platform === 'win32') return { dir: join(env.APPDATA || join(home, 'AppData', 'Roaming'), 'cip', 'Config'), isDefault: true };
+  if (process.platform === 'darwin') return { dir: join(home, 'Library', 'Preferences', 'cip'), isDefault: true };
+  return { dir: join(env.XDG_CONFIG_HOME || join(home, '.config'), 'cip'), isDefault: true };
+}
+
+export function configDir(env: Env): string {
+  return configLocation(env).dir;
 }
 
 export function configFilePath(dir: string): string {
@@ -46,30 +61,124 @@ export function configFilePath(dir: string): string {
 
 export type Warn = (message: string) => void;
 
-/** Folder 0700 and file 0600 whatever the umask; a wider mode found on either is tightened, and said. */
-function ensurePrivate(dir: string, path: string, warn: Warn): void {
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  if (process.platform === 'win32') return;
-  for (const [target, mode] of [[dir, 0o700], [path, 0o600]] as const) {
-    let current: number;
-    try {
-      current = statSync(target).mode & 0o777;
-    } catch {
-      continue;
-    }
-    if ((current & 0o077) !== 0) {
-      chmodSync(target, mode);
-      warn(`${target} was readable by others (mode ${current.toString(8)}); cip made it private (${mode.toString(8)})`);
-    }
+const POSIX = process.platform !== 'win32';
+
+function statOrUndefined(path: string): Stats | undefined {
+  try {
+    return statSync(path);
+  } catch {
+    return undefined;
   }
 }
 
+/** What a file system entry is, for messages. */
+export function kindOf(stats: Stats): string {
+  if (stats.isDirectory()) return 'a directory';
+  if (stats.isFIFO()) return 'a FIFO';
+  if (stats.isSocket()) return 'a socket';
+  if (stats.isCharacterDevice()) return 'a character device';
+  if (stats.isBlockDevice()) return 'a block device';
+  return 'not a regular file';
+}
+
+/**
+ * The config file must be a regular file of sane size: reading a FIFO would block cip (and its Ctrl-C)
+ * until someone writes to it. Checked with stat, which never blocks.
+ */
+function checkConfigFile(path: string): Stats | undefined {
+  const stats = statOrUndefined(path);
+  if (!stats) return undefined;
+  if (!stats.isFile()) {
+    throw new ConfigError(`the config file ${path} is not a regular file (${kindOf(stats)})`, 'remove it; cip keeps its profiles in a regular file');
+  }
+  if (stats.size > MAX_CONFIG_BYTES) {
+    throw new ConfigError(`the config file ${path} is too large (${stats.size} bytes)`, 'fix or remove it by hand; cip will not overwrite it');
+  }
+  return stats;
+}
+
+const modeText = (mode: number) => (mode & 0o7777).toString(8);
+
+/**
+ * Why keys must not be kept in this folder (others can write to it, or someone else owns it), if they can.
+ * cip's own folder with a wider mode is made private instead, and said so.
+ */
+function checkFolder(dir: string, own: boolean, warn: Warn): string | undefined {
+  if (!POSIX) return undefined;
+  const stats = statOrUndefined(dir);
+  if (!stats) return undefined;
+  if (own) {
+    if ((stats.mode & 0o077) !== 0) {
+      chmodSync(dir, (stats.mode & 0o7000) | 0o700);
+      warn(`${dir} was readable by others (mode ${modeText(stats.mode)}); cip made it private (700)`);
+    }
+    return undefined;
+  }
+  const uid = process.getuid?.();
+  const problem = (stats.mode & 0o022) !== 0
+    ? `others can write to it (mode ${modeText(stats.mode)})`
+    : uid !== undefined && stats.uid !== uid
+      ? `it belongs to another user (uid ${stats.uid})`
+      : undefined;
+  if (problem) warn(`the config folder ${dir} is not private: ${problem}; cip will not store keys in it`);
+  return problem;
+}
+
+/** cip's own file, opened up by someone: made private again, and said so. */
+function tightenFile(path: string, stats: Stats | undefined, warn: Warn): void {
+  if (!POSIX || !stats || (stats.mode & 0o077) === 0 || stats.uid !== process.getuid?.()) return;
+  chmodSync(path, 0o600);
+  warn(`${path} was readable by others (mode ${modeText(stats.mode)}); cip made it private (600)`);
+}
+
+/**
+ * Replaces the file in one step: a temporary file in the same folder, flushed to disk, renamed over it.
+ * A full disk or a crash leaves the old file whole. conf would write in place when SNAP is set.
+ */
+export function writeFileAtomic(path: string, text: string): void {
+  const temp = `${path}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+  let fd: number | undefined;
+  try {
+    fd = openSync(temp, 'wx', 0o600);
+    writeFileSync(fd, text);
+    fsyncSync(fd);
+    closeSync(fd);
+    fd = undefined;
+    renameSync(temp, path);
+  } catch (error) {
+    if (fd !== undefined) closeSync(fd);
+    rmSync(temp, { force: true });
+    throw error;
+  }
+  // The rename itself must reach the disk too.
+  try {
+    const folder = openSync(dirname(path), 'r');
+    try {
+      fsyncSync(folder);
+    } finally {
+      closeSync(folder);
+    }
+  } catch {
+    // Some file systems cannot fsync a folder; the rename has happened all the same.
+  }
+}
+
+// A lock whose holder died is taken over once stale; a live holder refreshes it every second. The retries
+// add up to more than the stale time plus a refresh, so a crashed writer never blocks the next one.
+const LOCK_STALE_MS = 5_000;
+const LOCK_UPDATE_MS = 1_000;
+const LOCK_RETRY_MIN_MS = 50;
 const LOCK_OPTIONS = {
   realpath: false,
-  // A lock whose holder died is taken over after 10 s; a live holder refreshes it every 2 s.
-  stale: 10_000,
-  update: 2_000,
-  retries: { retries: 300, factor: 1, minTimeout: 20, maxTimeout: 80, randomize: true },
+  stale: LOCK_STALE_MS,
+  update: LOCK_UPDATE_MS,
+  retries: {
+    retries: Math.ceil((LOCK_STALE_MS + 2 * LOCK_UPDATE_MS) / LOCK_RETRY_MIN_MS),
+    factor: 1,
+    minTimeout: LOCK_RETRY_MIN_MS,
+    maxTimeout: 2 * LOCK_RETRY_MIN_MS,
+    randomize: true,
+  },
 };
 
 const PROFILE_FIELDS = ['enterpriseId', 'apiKey', 'subscriptionKey'] as const;
@@ -93,14 +202,29 @@ function checkShape(raw: unknown, path: string): StoreData {
   return { ...(data as object), profiles: profiles as Record<string, Profile> } as StoreData;
 }
 
-export async function openProfileStore(dir: string, warn: Warn = () => {}): Promise<ProfileStore> {
+export interface StoreOptions {
+  warn?: Warn;
+  /** The folder is cip's own (its default location): cip may make it private. */
+  ownFolder?: boolean;
+}
+
+export async function openProfileStore(dir: string, options: StoreOptions = {}): Promise<ProfileStore> {
+  const warn = options.warn ?? (() => {});
   const path = configFilePath(dir);
   // conf (with ajv) is the heaviest package cip uses: loaded only by commands that need profiles.
   const { default: Conf } = await import('conf');
-  let conf: InstanceType<typeof Conf<Record<string, unknown>>>;
+  let unsafeFolder: string | undefined;
   try {
-    ensurePrivate(dir, path, warn);
-    conf = new Conf({
+    unsafeFolder = checkFolder(dir, options.ownFolder ?? false, warn);
+    tightenFile(path, checkConfigFile(path), warn);
+  } catch (error) {
+    throw describeFailure(error, path);
+  }
+
+  let conf: InstanceType<typeof Conf<Record<string, unknown>>> | undefined;
+  // Built only once there is a file or something to write: conf creates the folder as it starts.
+  const open = () => {
+    conf ??= new Conf({
       cwd: dir,
       configName: CONFIG_NAME,
       projectName: 'cip',
@@ -113,12 +237,14 @@ export async function openProfileStore(dir: string, warn: Warn = () => {}): Prom
         return checkShape(value, path) as unknown as Record<string, unknown>;
       },
     });
-  } catch (error) {
-    throw describeFailure(error, path);
-  }
+    // Every write goes through writeFileAtomic, whatever conf would do (it writes in place under SNAP).
+    (conf as unknown as { _write(value: unknown): void })._write = (value) => writeFileAtomic(path, `${JSON.stringify(value, null, '\t')}`);
+    return conf;
+  };
   const read = (): StoreData => {
     try {
-      return checkShape(conf.store, path);
+      if (!checkConfigFile(path)) return { profiles: {} };
+      return checkShape(open().store, path);
     } catch (error) {
       throw describeFailure(error, path);
     }
@@ -127,6 +253,23 @@ export async function openProfileStore(dir: string, warn: Warn = () => {}): Prom
     path,
     read,
     async update(change) {
+      if (unsafeFolder) {
+        throw new ConfigError(
+          `refusing to store keys in ${dir}: ${unsafeFolder}`,
+          `set CIP_CONFIG_DIR to a folder only you can write to, or make this one private (chmod 700 ${dir})`,
+        );
+      }
+      try {
+        if (!existsSync(dir)) {
+          // A folder cip creates is cip's: private whatever the umask.
+          mkdirSync(dir, { recursive: true, mode: 0o700 });
+          if (POSIX) chmodSync(dir, 0o700);
+        }
+        // The lock would retry a folder it cannot write to for seconds; say so at once.
+        accessSync(dir, constants.W_OK);
+      } catch (error) {
+        throw describeFailure(error, path);
+      }
       const { default: lockfile } = await import('proper-lockfile');
       let compromised: Error | undefined;
       let release: () => Promise<void>;
@@ -139,10 +282,7 @@ export async function openProfileStore(dir: string, warn: Warn = () => {}): Prom
           },
         });
       } catch (error) {
-        throw new ConfigError(
-          `cannot lock the config file ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`,
-          `another cip is writing it; if none is running, remove ${path}.lock`,
-        );
+        throw describeFailure(error, path);
       }
       try {
         // Read under the lock: another process may have written since this one opened the store.
@@ -150,7 +290,7 @@ export async function openProfileStore(dir: string, warn: Warn = () => {}): Prom
         change(data);
         if (compromised) throw new ConfigError(`lost the lock on the config file ${path}; nothing was written`);
         try {
-          conf.store = data as unknown as Record<string, unknown>;
+          open().store = data as unknown as Record<string, unknown>;
         } catch (error) {
           throw describeFailure(error, path);
         }
@@ -162,12 +302,25 @@ export async function openProfileStore(dir: string, warn: Warn = () => {}): Prom
   };
 }
 
+const NOT_WRITABLE = new Set(['EACCES', 'EPERM', 'EROFS']);
+const DISK_FULL = new Set(['ENOSPC', 'EDQUOT', 'EFBIG']);
+
 function describeFailure(error: unknown, path: string): Error {
   if (error instanceof ConfigError) return error;
   if (error instanceof SyntaxError) {
     return new ConfigError(`the config file ${path} is not valid JSON`, 'fix or remove it by hand; cip will not overwrite it');
   }
   const code = (error as NodeJS.ErrnoException)?.code;
+  const folder = dirname(path);
+  if (code === 'ELOCKED') {
+    return new ConfigError(`cannot lock the config file ${path}: another cip is writing it (ELOCKED)`, `if none is running, remove ${path}.lock`);
+  }
+  if (code && NOT_WRITABLE.has(code)) {
+    return new ConfigError(`cannot write the config file ${path}: the folder ${folder} is not writable (${code})`, 'check its permissions, or set CIP_CONFIG_DIR to a folder you can write to');
+  }
+  if (code && DISK_FULL.has(code)) {
+    return new ConfigError(`cannot write the config file ${path}: no room left (${code}); the file was left as it was`);
+  }
   const reason = code ?? (error instanceof Error ? error.message : String(error));
   return new ConfigError(`cannot use the config file ${path}: ${reason}`);
 }

@@ -1,7 +1,7 @@
 // The profile store under pressure: parallel writers, stale locks, wide permissions, a hostile umask, and
 // interrupts; plus the other places a key could leak (argv, CI logs). Each test reports what a user would see.
-import { execa } from 'execa';
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { execa, execaSync } from 'execa';
+import { chmodSync, chownSync, closeSync, existsSync, ftruncateSync, mkdirSync, openSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -53,21 +53,178 @@ describe('parallel writers', () => {
     expect(readConfig(configDir)).toMatchObject({ activeProfile: 'default' });
     expect(existsSync(lock)).toBe(false);
   });
+
+  it('a lock its holder left a moment ago (a crash mid-write) does not block the next writer', async () => {
+    const configDir = tempDir();
+    mkdirSync(join(configDir, 'config.json.lock'));
+    const result = await cip(loginArgs('default', ['--no-verify']), { configDir });
+    expect(result.exitCode).toBe(0);
+    expect(readConfig(configDir)).toMatchObject({ activeProfile: 'default' });
+    expect(readdirSync(configDir)).toEqual(['config.json']);
+  }, 60_000);
+});
+
+describe('a folder cip cannot write to', () => {
+  // Root writes anywhere, so as root the run drops to the user nobody (util-linux setpriv).
+  const asRoot = process.getuid?.() === 0;
+  const canDrop = !asRoot || existsSync('/usr/bin/setpriv');
+  if (!canDrop) console.warn('skipped: running as root without setpriv, so no folder is read-only to cip');
+  it.runIf(canDrop)('is named as not writable, not blamed on another cip', async () => {
+    const configDir = join(tempDir(), 'read-only');
+    mkdirSync(configDir);
+    chmodSync(join(configDir, '..'), 0o755);
+    chmodSync(configDir, 0o555);
+    if (asRoot) chownSync(configDir, 65534, 65534);
+    const keys = tempDir();
+    chmodSync(keys, 0o755);
+    for (const name of ['api', 'sub']) writeFileSync(join(keys, name), `${sandbox.keys.apiKey}\n`, { mode: 0o644 });
+    const args = ['auth', 'login', '--no-verify', '--enterprise-id', sandbox.keys.enterpriseId, '--api-key-file', join(keys, 'api'), '--subscription-key-file', join(keys, 'sub')];
+    const [command, prefix] = asRoot ? ['/usr/bin/setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', 'node']] : ['node', []];
+    const result = await execa(command, [...prefix, CIP, ...args], {
+      env: { PATH: process.env.PATH, HOME: keys, CIP_CONFIG_DIR: configDir, NODE_DISABLE_COMPILE_CACHE: '1' },
+      extendEnv: false,
+      reject: false,
+    });
+    expect(result.exitCode).toBe(2);
+    expect(expectOneErrorLine(String(result.stderr))).toBe(
+      `error: cannot write the config file ${join(configDir, 'config.json')}: the folder ${configDir} is not writable (EACCES) (check its permissions, or set CIP_CONFIG_DIR to a folder you can write to)`,
+    );
+    expect(readdirSync(configDir)).toEqual([]);
+  });
+});
+
+describe('writes are atomic whatever the environment', () => {
+  it('with SNAP set (snap-installed Node) and no room to write, the old config survives byte for byte', async () => {
+    const configDir = tempDir();
+    const profile = { baseUrl: sandbox.url, enterpriseId: sandbox.keys.enterpriseId, apiKey: sandbox.keys.apiKey, subscriptionKey: sandbox.keys.subscriptionKey };
+    // Padded to 100 bytes under a 4 KiB file-size limit: the next profile cannot fit.
+    const unpadded = JSON.stringify({ activeProfile: 'p0', profiles: { p0: profile }, note: '' }, null, '\t');
+    const before = JSON.stringify({ activeProfile: 'p0', profiles: { p0: profile }, note: 'x'.repeat(4096 - 100 - unpadded.length) }, null, '\t');
+    expect(before.length).toBe(3996);
+    writeFileSync(join(configDir, 'config.json'), before, { mode: 0o600 });
+    // bash counts ulimit -f in KiB; a write past the limit fails with EFBIG, as on a full disk (cip itself
+    // keeps SIGXFSZ from killing it).
+    const command = `ulimit -f 4; exec node ${CIP} ${loginArgs('one-more', ['--no-verify']).map((arg) => `'${arg}'`).join(' ')}`;
+    const result = await execa('bash', ['-c', command], {
+      env: { PATH: process.env.PATH, HOME: tempDir(), CIP_CONFIG_DIR: configDir, SNAP: '/snap/node/current', NODE_DISABLE_COMPILE_CACHE: '1' },
+      extendEnv: false,
+      reject: false,
+    });
+    expect(result.exitCode).toBe(2);
+    expect(expectOneErrorLine(String(result.stderr))).toMatch(/^error: cannot write the config file .*config\.json: no room left \(EFBIG\); the file was left as it was$/);
+    expect(readFileSync(join(configDir, 'config.json'), 'utf8')).toBe(before);
+    expect(readdirSync(configDir)).toEqual(['config.json']);
+  });
+});
+
+describe('nothing but a regular file is read', () => {
+  const mkfifo = (path: string) => execaSync('mkfifo', [path]);
+
+  it('a FIFO as config.json is exit 2 at once, not a hang', async () => {
+    const configDir = tempDir();
+    mkfifo(join(configDir, 'config.json'));
+    const result = await cip(['env', 'list'], { configDir });
+    expect(result.exitCode).toBe(2);
+    expect(expectOneErrorLine(result.stderr)).toBe(
+      `error: the config file ${join(configDir, 'config.json')} is not a regular file (a FIFO) (remove it; cip keeps its profiles in a regular file)`,
+    );
+    // Tab completion reads the file too: silently nothing.
+    const completion = await cip(['__complete', 'profiles'], { configDir });
+    expect(completion).toMatchObject({ exitCode: 0, stdout: '' });
+  });
+
+  it.each([
+    ['a FIFO', (dir: string) => {
+      const path = join(dir, 'fifo');
+      mkfifo(path);
+      return path;
+    }, 'a FIFO'],
+    ['/dev/zero', () => '/dev/zero', 'a character device'],
+    ['a directory', (dir: string) => dir, 'a directory'],
+  ])('%s as --file or a key file is exit 2 at once, and nothing is sent', async (_what, make, kind) => {
+    const path = make(tempDir());
+    const asPayload = await cip(['env', 'create', '--file', path], { env: sandboxEnv(sandbox) });
+    expect(asPayload.exitCode).toBe(2);
+    expect(expectOneErrorLine(asPayload.stderr)).toBe(`error: cannot read --file ${path}: it is ${kind}, not a regular file`);
+    const asKey = await cip(['auth', 'login', '--no-verify', '--enterprise-id', sandbox.keys.enterpriseId, '--api-key-file', path, '--subscription-key-file', path], { configDir: tempDir() });
+    expect(asKey.exitCode).toBe(2);
+    expect(sandbox.requests).toHaveLength(0);
+  });
+
+  it('input larger than 64 MiB is exit 2, from a file or from stdin', async () => {
+    const big = join(tempDir(), 'big.json');
+    // A sparse file: 65 MiB long, no disk used.
+    const fd = openSync(big, 'w');
+    ftruncateSync(fd, 65 * 1024 * 1024);
+    closeSync(fd);
+    const fromFile = await cip(['env', 'create', '--file', big], { env: sandboxEnv(sandbox) });
+    expect(fromFile.exitCode).toBe(2);
+    expect(expectOneErrorLine(fromFile.stderr)).toBe(`error: --file ${big}: input too large: more than 64 MiB`);
+    const fromStdin = await cip(['env', 'create', '--file', '-'], { env: sandboxEnv(sandbox), input: `{"name":"${'x'.repeat(65 * 1024 * 1024)}"}` });
+    expect(fromStdin.exitCode).toBe(2);
+    expect(expectOneErrorLine(fromStdin.stderr)).toBe('error: --file - (stdin): input too large: more than 64 MiB');
+    expect(sandbox.requests).toHaveLength(0);
+  });
+
+  it('Ctrl-C while reading stdin that never ends exits 130', async () => {
+    const child = execa('node', [CIP, 'env', 'create', '--file', '-'], {
+      env: { PATH: process.env.PATH, HOME: tempDir(), CIP_CONFIG_DIR: tempDir(), ...sandboxEnv(sandbox) },
+      extendEnv: false,
+      reject: false,
+      stdin: 'pipe',
+      timeout: 30_000,
+    });
+    // More than a pipe holds: the write completes only once cip has read most of it, so cip is reading.
+    await new Promise<void>((resolve) => child.stdin!.write(`${' '.repeat(1024 * 1024)}{"name":`, () => resolve()));
+    child.kill('SIGINT');
+    const result = await child;
+    expect(result.exitCode).toBe(130);
+    expect(sandbox.requests).toHaveLength(0);
+  });
 });
 
 describe('permissions', () => {
-  it('a config file or folder found readable by others is made private, and said so', async () => {
-    const configDir = tempDir();
-    expect((await cip(loginArgs('default', ['--no-verify']), { configDir })).exitCode).toBe(0);
+  it("cip's own folder (the default location) and file found readable by others are made private, and said so", async () => {
+    const home = tempDir();
+    const configDir = join(home, '.config', 'cip');
+    const env = { XDG_CONFIG_HOME: join(home, '.config'), CIP_CONFIG_DIR: undefined };
+    expect((await cip(loginArgs('default', ['--no-verify']), { env })).exitCode).toBe(0);
     const file = join(configDir, 'config.json');
+    expect(existsSync(file)).toBe(true);
     chmodSync(file, 0o644);
     chmodSync(configDir, 0o755);
-    const status = await cip(['auth', 'status'], { configDir });
+    const status = await cip(['auth', 'status'], { env });
     expect(status.exitCode).toBe(0);
     expect(statSync(file).mode & 0o777).toBe(0o600);
     expect(statSync(configDir).mode & 0o777).toBe(0o700);
     expect(status.stderr).toContain(`warning: ${file} was readable by others (mode 644); cip made it private (600)`);
-    expect(status.stderr).toContain('(mode 755); cip made it private (700)');
+    expect(status.stderr).toContain(`warning: ${configDir} was readable by others (mode 755); cip made it private (700)`);
+  });
+
+  it.each([
+    ['a world-writable sticky folder like /var/tmp', 0o1777, 'others can write to it (mode 1777)'],
+    ['a setgid team folder', 0o2770, 'others can write to it (mode 2770)'],
+  ])('%s named by CIP_CONFIG_DIR keeps its mode; cip warns, reads, and refuses to store keys in it', async (_what, mode, problem) => {
+    const configDir = join(tempDir(), 'shared');
+    mkdirSync(configDir);
+    chmodSync(configDir, mode);
+    const status = await cip(['auth', 'status'], { configDir, env: sandboxEnv(sandbox) });
+    expect(status.exitCode).toBe(0);
+    expect(status.stderr).toContain(`warning: the config folder ${configDir} is not private: ${problem}; cip will not store keys in it\n`);
+    const login = await cip(loginArgs('default', ['--no-verify']), { configDir });
+    expect(login.exitCode).toBe(2);
+    expect(expectOneErrorLine(login.stderr)).toBe(
+      `error: refusing to store keys in ${configDir}: ${problem} (set CIP_CONFIG_DIR to a folder only you can write to, or make this one private (chmod 700 ${configDir}))`,
+    );
+    expect(statSync(configDir).mode & 0o7777).toBe(mode);
+    expect(readdirSync(configDir)).toEqual([]);
+  });
+
+  it('auth status on a folder that does not exist creates nothing', async () => {
+    const configDir = join(tempDir(), 'not-yet');
+    const status = await cip(['auth', 'status'], { configDir, env: sandboxEnv(sandbox) });
+    expect(status.exitCode).toBe(0);
+    expect(existsSync(configDir)).toBe(false);
   });
 
   it('file 0600 and folder 0700 even under umask 000', async () => {
@@ -86,7 +243,7 @@ describe('interrupts', () => {
       const configDir = tempDir();
       sandbox.inject({ fault: { kind: 'delay', ms: 20_000 } });
       const child = spawnCip(loginArgs('default'), { configDir });
-      while (sandbox.requests.length === 0) await new Promise((resolve) => setTimeout(resolve, 20));
+      await sandbox.waitForRequest(() => true);
       child.kill(signal);
       const result = await child;
       expect(result.exitCode).toBe(code);
@@ -101,7 +258,7 @@ describe('keys outside the config', () => {
   it('never appear in the process arguments (what ps shows)', async () => {
     sandbox.inject({ fault: { kind: 'delay', ms: 20_000 } });
     const child = spawnCip(['env', 'list'], { env: sandboxEnv(sandbox) });
-    while (sandbox.requests.length === 0) await new Promise((resolve) => setTimeout(resolve, 20));
+    await sandbox.waitForRequest(() => true);
     const cmdline = readFileSync(`/proc/${child.pid}/cmdline`, 'utf8').split('\0').join(' ');
     child.kill('SIGINT');
     await child;

@@ -83,7 +83,7 @@ describe('answers are bounded', () => {
   });
 
   it('an HTML error page built to make a regular expression quadratic is read in linear time', async () => {
-    raw.respond(response('502 Bad Gateway', { 'Content-Type': 'text/html' }, `<html>${'<title'.repeat(70_000)}`));
+    raw.respond(response('502 Bad Gateway', { 'Content-Type': 'text/html' }, `<html>${'<title'.repeat(300_000)}`));
     const result = await cip(['env', 'list'], { env: rawEnv });
     expect(result.exitCode).toBe(7);
     expect(expectOneErrorLine(result.stderr)).toBe('error: cannot list environments: the API failed (HTTP 502): an HTML page');
@@ -180,6 +180,20 @@ describe('keys that could break a header or a redaction are refused before anyth
     expect(result.exitCode).toBe(2);
     expect(expectOneErrorLine(result.stderr)).toMatch(/^error: the API key from profile 'p' is not a valid key/);
     expect(sandbox.requests).toHaveLength(0);
+  });
+
+  it('a key echoed inside the data of a success never reaches stdout', async () => {
+    sandbox.environments.set('echo', { id: 'echo', name: 'echo', note: `key ${sandbox.keys.apiKey} here` });
+    try {
+      for (const args of [['--json'], ['-o', 'table']]) {
+        const result = await cip(['env', 'list', ...args], { env });
+        expect(result.exitCode).toBe(0);
+        expect(result.stdout).toContain('key *** here');
+        expect(result.stdout).not.toContain(sandbox.keys.apiKey);
+      }
+    } finally {
+      sandbox.environments.delete('echo');
+    }
   });
 
   it('an echo of the keys is redacted whole, longest first, raw, URL-encoded and JSON-escaped', async () => {

@@ -322,11 +322,11 @@ describe('openProfileStore', async () => {
     expect(statSync(store.path).mode & 0o777).toBe(0o600);
   });
 
-  it.runIf(POSIX)('makes an existing open folder private', async () => {
+  it.runIf(POSIX)('makes its own open folder private', async () => {
     const storeDir = join(dir, 'open');
     mkdirSync(storeDir, { mode: 0o755 });
     chmodSync(storeDir, 0o755);
-    await (await openProfileStore(storeDir)).update((data) => {
+    await (await openProfileStore(storeDir, { ownFolder: true })).update((data) => {
       data.activeProfile = 'a';
       data.profiles.a = profileA;
     });
@@ -423,9 +423,25 @@ describe('openProfileStore', async () => {
     expect(readFileSync(configPath(), 'utf8')).toBe(content);
   });
 
-  it('leaves no file behind when update is never called', async () => {
+  it('leaves no file or folder behind when update is never called', async () => {
     const storeDir = join(dir, 'untouched');
     (await openProfileStore(storeDir)).read();
-    expect(existsSync(join(storeDir, 'config.json'))).toBe(false);
+    expect(existsSync(storeDir)).toBe(false);
+  });
+
+  it.runIf(POSIX)("never changes a folder that is not its own, and refuses to store keys where others can write", async () => {
+    const shared = join(dir, 'shared-tmp');
+    mkdirSync(shared);
+    chmodSync(shared, 0o1777);
+    const warnings: string[] = [];
+    const store = await openProfileStore(shared, { warn: (message) => warnings.push(message) });
+    expect(store.read().profiles).toStrictEqual({});
+    const error = await expectConfigError(() => store.update((data) => {
+      data.profiles.a = profileA;
+    }), shared);
+    expect(error.message).toBe(`refusing to store keys in ${shared}: others can write to it (mode 1777)`);
+    expect(statSync(shared).mode & 0o7777).toBe(0o1777);
+    expect(existsSync(join(shared, 'config.json'))).toBe(false);
+    expect(warnings).toEqual([`the config folder ${shared} is not private: others can write to it (mode 1777); cip will not store keys in it`]);
   });
 });
