@@ -854,9 +854,9 @@ describe('sanitize', () => {
 });
 
 // ---------------------------------------------------------------------------------------------------------------
-// 6. `cip env create` in-process against the sandbox
+// 6. `cip env` in-process against the sandbox: create with any arguments; numbers through create, list, update
 
-describe('cip env create end to end (in-process, sandbox)', () => {
+describe('cip env end to end (in-process, sandbox)', () => {
   let sandbox: Sandbox;
   let configDir: string;
 
@@ -922,33 +922,12 @@ describe('cip env create end to end (in-process, sandbox)', () => {
     { weight: 1, arbitrary: nasty.map((text) => ({ args: [`--zz${text}`], isData: false, effect: { kind: 'stray' } as Effect })) },
   );
 
-  function ioWith(): { io: IO; stderr: PassThrough } {
-    const stdout = new PassThrough();
-    stdout.resume();
-    const stderr = new PassThrough();
-    const io: IO = { stdout, stderr, stdin: new PassThrough(), stdoutIsTTY: false, stderrIsTTY: false, stdinIsTTY: false, columns: undefined };
-    return { io, stderr };
-  }
-
   it('exits 0, 2 or 6; 2 sends nothing; failures are one clean error: line; the body sent is the model payload', async () => {
     await holds(
       fc.asyncProperty(fc.array(step, { maxLength: 5 }), async (steps) => {
         cases++;
-        const { io, stderr } = ioWith();
-        const ctx = new Context(
-          io,
-          {
-            CIP_BASE_URL: sandbox.url,
-            CIP_API_KEY: sandbox.keys.apiKey,
-            CIP_SUBSCRIPTION_KEY: sandbox.keys.subscriptionKey,
-            CIP_ENTERPRISE_ID: sandbox.keys.enterpriseId,
-            CIP_CONFIG_DIR: configDir,
-          },
-          '0.0.0',
-        );
         const before = sandbox.requests.length;
-        const code = await run(['env', 'create', ...steps.flatMap((s) => s.args)], ctx);
-        const errText = String(stderr.read() ?? '');
+        const { code, stderr: errText } = await runCip(['env', 'create', ...steps.flatMap((s) => s.args)]);
         expect([0, 2, 6]).toContain(code);
         if (code === 2) expect(sandbox.requests.length).toBe(before);
         if (code !== 0) {
@@ -986,24 +965,6 @@ describe('cip env create end to end (in-process, sandbox)', () => {
       120,
     );
   });
-});
-
-// ---------------------------------------------------------------------------------------------------------------
-// 7. Numbers of every size through create, list (JSON and table) and update, in-process against the sandbox
-
-describe('numbers keep their digits through create, list and update (in-process, sandbox)', () => {
-  let sandbox: Sandbox;
-  let configDir: string;
-
-  beforeAll(async () => {
-    sandbox = await startSandbox();
-    configDir = await mkdtemp(join(tmpdir(), 'cip-props-'));
-  });
-
-  afterAll(async () => {
-    await sandbox?.close();
-    if (configDir) await rm(configDir, { recursive: true, force: true });
-  });
 
   async function runCip(args: string[], input?: string): Promise<{ code: number; stdout: string; stderr: string }> {
     const stdout = new PassThrough();
@@ -1026,6 +987,7 @@ describe('numbers keep their digits through create, list and update (in-process,
     return { code, stdout: String(stdout.read() ?? ''), stderr: String(stderr.read() ?? '') };
   }
 
+  // Numbers of every size through create, list (JSON and table) and update.
   it('what is sent, printed and sent back holds exactly the digits written', async () => {
     await holds(
       fc.asyncProperty(fc.array(jsonNumberText, { minLength: 1, maxLength: 4 }), async (numbers) => {
