@@ -49,12 +49,19 @@ const NETWORK_CODES: Record<string, string> = {
   ERR_TLS_CERT_ALTNAME_INVALID: 'the server certificate does not match the host name',
 };
 
-function errorCode(error: unknown): string | undefined {
+/** The error and the causes it wraps (fetch wraps undici's error, which may wrap a socket's). */
+function* causeChain(error: unknown): Generator<unknown> {
   let current: unknown = error;
   for (let depth = 0; depth < 5 && current; depth++) {
-    const code = (current as { code?: unknown }).code;
-    if (typeof code === 'string' && code) return code;
+    yield current;
     current = (current as { cause?: unknown }).cause;
+  }
+}
+
+function errorCode(error: unknown): string | undefined {
+  for (const cause of causeChain(error)) {
+    const code = (cause as { code?: unknown }).code;
+    if (typeof code === 'string' && code) return code;
   }
   return undefined;
 }
@@ -172,11 +179,9 @@ function withUsableRetryAfter(headers: Headers): Headers {
 
 /** The status a proxy answered a CONNECT with, when that is why the request failed. */
 function proxyStatus(error: unknown): number | undefined {
-  let current: unknown = error;
-  for (let depth = 0; depth < 5 && current; depth++) {
-    const status = /Proxy response \((\d{3})\)/.exec(current instanceof Error ? current.message : '')?.[1];
+  for (const cause of causeChain(error)) {
+    const status = /Proxy response \((\d{3})\)/.exec(cause instanceof Error ? cause.message : '')?.[1];
     if (status) return Number(status);
-    current = (current as { cause?: unknown }).cause;
   }
   return undefined;
 }
