@@ -61,24 +61,42 @@ export class AuthError extends CipError {
   }
 }
 
+/** What a failed status means: its exit code, the words for it, and advice that holds whatever was asked. */
+interface StatusMeaning {
+  kind: ExitCodeName;
+  summary: string;
+  hint?: string;
+}
+
+const STATUS_MEANINGS: Readonly<Record<number, StatusMeaning>> = {
+  401: { kind: 'auth', summary: 'the API rejected the credentials' },
+  403: { kind: 'forbidden', summary: 'forbidden', hint: 'the API key lacks permission for this operation or enterprise' },
+  404: { kind: 'not-found', summary: 'not found' },
+  429: { kind: 'rejected', summary: 'the API rejected the request', hint: 'too many requests; try again later' },
+};
+const CLIENT_ERROR: StatusMeaning = { kind: 'rejected', summary: 'the API rejected the request' };
+const SERVER_ERROR: StatusMeaning = { kind: 'server', summary: 'the API failed' };
+
+function statusMeaning(status: number): StatusMeaning {
+  return STATUS_MEANINGS[status] ?? (status >= 400 && status < 500 ? CLIENT_ERROR : SERVER_ERROR);
+}
+
+/** The words for a failed status: "not found", "the API failed". */
+export function statusSummary(status: number): string {
+  return statusMeaning(status).summary;
+}
+
 /** An HTTP answer that is not success; kind follows the status. */
 export class ApiError extends CipError {
   readonly status: number;
   /** An earlier attempt of this request may have been carried out, though its answer was lost. */
   readonly afterUncertainAttempt: boolean;
   constructor(status: number, message: string, hint?: string, afterUncertainAttempt = false) {
-    super(apiErrorKind(status), message, hint);
+    const meaning = statusMeaning(status);
+    super(meaning.kind, message, hint ?? meaning.hint);
     this.status = status;
     this.afterUncertainAttempt = afterUncertainAttempt;
   }
-}
-
-export function apiErrorKind(status: number): ExitCodeName {
-  if (status === 401) return 'auth';
-  if (status === 403) return 'forbidden';
-  if (status === 404) return 'not-found';
-  if (status >= 400 && status < 500) return 'rejected';
-  return 'server';
 }
 
 /** A response that breaks the API's promise (invalid JSON, wrong shape, a redirect). */

@@ -1,7 +1,7 @@
 // The only module that touches process.*: it builds the context from the real streams and environment and
 // hands it to run(). It loads nothing else up front, so `cip --version` costs little more than Node itself;
 // everything else comes from dist/cli.cjs (load-cli.ts).
-import type { IO } from './context.js';
+import type { Streams } from './terminal/io-streams.js';
 import { loadCli } from './load-cli.js';
 import { VERSION } from './version.js';
 
@@ -17,7 +17,7 @@ export async function main(): Promise<number> {
   const { run, Context, InterruptedError, exitCode, outputFailed } = cli;
   const controller = new AbortController();
   const { stdout, stderr, stdin } = process;
-  const io: IO = {
+  const streams: Streams = {
     stdout,
     stderr,
     stdin,
@@ -55,7 +55,8 @@ export async function main(): Promise<number> {
   // re-raises a signal nobody else listens to.
   if (process.platform !== 'win32') process.on('SIGXFSZ', () => {});
 
-  const ctx = new Context(io, process.env, VERSION, controller.signal);
+  const host = { uid: process.getuid?.(), nodeVersion: process.version };
+  const ctx = new Context({ streams, env: process.env, version: VERSION, host, signal: controller.signal });
   const code = await run(argv, ctx);
   if (controller.signal.aborted) return process.exitCode as number;
   saveCache();

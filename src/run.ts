@@ -1,6 +1,7 @@
 // Runs the command tree with a context and maps whatever happened to one exit code: the one place where
 // errors become exit codes and the `error:` line. Tests call run() in-process with fake streams.
-import { isTruthyEnv, type Context } from './context.js';
+import type { Context } from './context.js';
+import { isTruthyEnv } from './env.js';
 import { CipError, InterruptedError, exitCode } from './errors.js';
 import { buildProgram } from './program.js';
 

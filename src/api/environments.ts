@@ -1,9 +1,8 @@
 // The Environments resource: the four calls the API offers, with the list unwrapped from any envelope.
-import type { Context } from '../context.js';
 import type { ResolvedSettings } from '../config/settings.js';
 import { ApiError, ProtocolError, UsageError, withHint } from '../errors.js';
 import { printable } from '../text/sanitize.js';
-import { createHttp } from './http.js';
+import type { Http } from './http.js';
 
 export type Environment = Record<string, unknown>;
 
@@ -59,8 +58,7 @@ function itemPath(id: string): string {
   return `Environments/${encodeURIComponent(checkEnvironmentId(id))}`;
 }
 
-export async function createEnvironmentsApi(ctx: Context, settings: ResolvedSettings): Promise<EnvironmentsApi> {
-  const http = await createHttp(ctx, settings);
+export function createEnvironmentsApi(http: Http, settings: ResolvedSettings): EnvironmentsApi {
   return {
     settings,
     async list() {

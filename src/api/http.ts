@@ -1,14 +1,11 @@
 // The one HTTP client of a run: ky with the base URL, the three auth headers, a timeout, retries for
 // idempotent methods only, and failures turned into typed errors. Nothing else in cip imports ky.
 import type { KyInstance } from 'ky';
-import type { Context } from '../context.js';
-import type { ResolvedSettings } from '../config/settings.js';
-import { ApiError, CipError, InterruptedError, NetworkError, ProtocolError, UsageError } from '../errors.js';
+import { ApiError, CipError, InterruptedError, NetworkError, ProtocolError, statusSummary } from '../errors.js';
 import { JsonTooDeepError, parseExactJson, stringifyExactJson } from '../json/exact.js';
-import { profileSource } from '../config/settings.js';
-import { oneLine, printable, truncate } from '../text/sanitize.js';
+import { oneLine, truncate } from '../text/sanitize.js';
 import { errorMessageFromBody } from './error-body.js';
-import { proxyFor, useProxy, type ProxyChoice } from './proxy.js';
+import { useProxy, type ProxyChoice } from './proxy.js';
 
 const RETRY_LIMIT = 2;
 const RETRY_STATUS = [408, 429, 500, 502, 503, 504];
@@ -79,43 +76,8 @@ function networkReason(error: unknown): string {
   return message === 'terminated' ? 'connection closed before the answer was complete' : message;
 }
 
-function statusSummary(status: number): string {
-  if (status === 401) return 'the API rejected the credentials';
-  if (status === 403) return 'forbidden';
-  if (status === 404) return 'not found';
-  if (status >= 400 && status < 500) return 'the API rejected the request';
-  return 'the API failed';
-}
-
-/** Names where the keys came from, so the user fixes the right thing. */
-function keysHint(settings: ResolvedSettings): string {
-  const { apiKey, subscriptionKey } = settings.sources;
-  if (settings.profile !== undefined && apiKey === profileSource(settings.profile) && subscriptionKey === apiKey) {
-    return `check the keys of profile '${settings.profile}'; 'cip auth login --profile ${settings.profile}' replaces them`;
-  }
-  if (apiKey.startsWith('CIP_') && subscriptionKey.startsWith('CIP_')) {
-    return `check ${apiKey} and ${subscriptionKey}: the keys came from the environment`;
-  }
-  return `check the keys: the API key came from ${apiKey}, the subscription key from ${subscriptionKey}`;
-}
-
-function statusHint(status: number, settings: ResolvedSettings): string | undefined {
-  if (status === 401) return keysHint(settings);
-  if (status === 403) return 'the API key lacks permission for this operation or enterprise';
-  if (status === 429) return 'too many requests; try again later';
-  return undefined;
-}
-
-/** The largest answer cip reads, decoded; CIP_MAX_ANSWER_BYTES changes it. */
+/** The largest answer cip reads, decoded, unless CIP_MAX_ANSWER_BYTES says otherwise (api/connect.ts). */
 export const DEFAULT_MAX_ANSWER_BYTES = 256 * 1024 * 1024;
-
-function maxAnswerBytesFrom(env: Context['env']): number {
-  const value = env.CIP_MAX_ANSWER_BYTES?.trim();
-  if (!value) return DEFAULT_MAX_ANSWER_BYTES;
-  const bytes = Number(value);
-  if (!Number.isSafeInteger(bytes) || bytes < 1) throw new UsageError(`CIP_MAX_ANSWER_BYTES must be a whole number of bytes, not '${printable(value)}'`);
-  return bytes;
-}
 
 function sizeText(bytes: number): string {
   return bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MiB` : `${bytes} bytes`;
@@ -206,23 +168,35 @@ function proxyFailure(error: unknown, what: string, proxy: ProxyChoice, host: st
   return new NetworkError(`cannot ${what}: cannot reach ${host} through the proxy at ${proxy.display}: ${networkReason(error)}`, maybeDone);
 }
 
-export async function createHttp(ctx: Context, settings: ResolvedSettings): Promise<Http> {
+export interface HttpOptions {
+  baseUrl: string;
+  /** Sent with every request (the three auth headers, the User-Agent). */
+  headers: Record<string, string>;
+  /** Seconds to wait for each answer. */
+  timeout: number;
+  /** Aborts every request (Ctrl-C). */
+  signal: AbortSignal;
+  /** --verbose: a line per request, response and retry; keys are shown as ***. */
+  log?: ((line: string) => void) | undefined;
+  /** Replaces keys in text from the server before it goes anywhere. */
+  redact: (text: string) => string;
+  /** The proxy to go through, if any (api/proxy.ts chooses it). */
+  proxy?: ProxyChoice | undefined;
+  maxAnswerBytes?: number;
+  /** The hint for a 401: where the keys came from, so the user fixes the right thing. */
+  authHint?: string | undefined;
+}
+
+export async function createHttp({ baseUrl, headers, timeout, signal, log, redact, proxy, maxAnswerBytes = DEFAULT_MAX_ANSWER_BYTES, authHint }: HttpOptions): Promise<Http> {
   const { default: ky, HTTPError, TimeoutError } = await import('ky');
-  const proxy = await proxyFor(ctx.env, new URL(settings.baseUrl));
   if (proxy) await useProxy(proxy);
-  ctx.addSecret(settings.apiKey);
-  ctx.addSecret(settings.subscriptionKey);
-  const redact = (text: string) => ctx.redact(text);
-  const { verbose, timeout } = ctx.globals;
-  const log = (line: string) => ctx.io.stderr.write(`${redact(line)}\n`);
-  const host = new URL(settings.baseUrl).host;
-  const maxAnswerBytes = maxAnswerBytesFrom(ctx.env);
+  const host = new URL(baseUrl).host;
 
   // Reading the body inside fetch puts it under ky's timeout and lets ky retry a body cut off mid-way.
   const bufferedFetch = async (input: Request | URL | string, init?: RequestInit): Promise<Response> => {
     const request = input instanceof Request ? input : new Request(input, init);
     const started = performance.now();
-    if (verbose) {
+    if (log) {
       log(`> ${request.method} ${request.url}${proxy ? ` (through the proxy ${proxy.display}, from ${proxy.variable})` : ''}`);
       for (const [name, value] of request.headers) log(`>   ${name}: ${SECRET_HEADERS.has(name) ? '***' : value}`);
     }
@@ -232,7 +206,7 @@ export async function createHttp(ctx: Context, settings: ResolvedSettings): Prom
       // A status line the API would never send is a broken answer, not a network failure to retry.
       if (status < 200 || status > 599) throw new BrokenAnswer(`the API answered with an invalid HTTP status (${status})`);
       const body = NULL_BODY_STATUS.has(status) ? null : await readCapped(response, maxAnswerBytes);
-      if (verbose) {
+      if (log) {
         const reason = oneLine(response.statusText);
         log(`< ${status}${reason ? ` ${truncate(reason, 80)}` : ''} (${Math.round(performance.now() - started)} ms, ${body?.byteLength ?? 0} bytes)`);
       }
@@ -240,23 +214,17 @@ export async function createHttp(ctx: Context, settings: ResolvedSettings): Prom
       // (non-Latin-1 text such as '201 已创建') must not turn a success into a failure.
       return new Response(body, { status, headers: withUsableRetryAfter(response.headers) });
     } catch (error) {
-      if (verbose) log(`< failed after ${Math.round(performance.now() - started)} ms: ${error instanceof BrokenAnswer ? error.message : networkReason(error)}`);
+      if (log) log(`< failed after ${Math.round(performance.now() - started)} ms: ${error instanceof BrokenAnswer ? error.message : networkReason(error)}`);
       throw error;
     }
   };
 
   const client: KyInstance = ky.create({
-    prefixUrl: settings.baseUrl,
+    prefixUrl: baseUrl,
     timeout: timeout * 1000,
-    signal: ctx.signal,
+    signal,
     fetch: bufferedFetch,
-    headers: {
-      Authorization: `ApiKey ${settings.apiKey}`,
-      'Ocp-Apim-Subscription-Key': settings.subscriptionKey,
-      EnterpriseId: settings.enterpriseId,
-      Accept: 'application/json',
-      'User-Agent': `cip/${ctx.version} node/${process.version}`,
-    },
+    headers: { Accept: 'application/json', ...headers },
     retry: {
       limit: RETRY_LIMIT,
       methods: RETRY_METHODS,
@@ -270,7 +238,7 @@ export async function createHttp(ctx: Context, settings: ResolvedSettings): Prom
         return isCertificateError(error) || error instanceof BrokenAnswer || refusedByProxy ? false : undefined;
       },
     },
-    hooks: verbose
+    hooks: log
       ? {
           beforeRetry: [
             ({ error, retryCount }) => {
@@ -284,7 +252,7 @@ export async function createHttp(ctx: Context, settings: ResolvedSettings): Prom
 
   const fail = async (error: unknown, method: string, what: string, uncertain: boolean): Promise<never> => {
     if (error instanceof CipError) throw error;
-    if (ctx.signal.aborted) throw new InterruptedError();
+    if (signal.aborted) throw new InterruptedError();
     if (error instanceof BrokenAnswer) throw new ProtocolError(`cannot ${what}: ${error.message}`);
     if (error instanceof HTTPError) {
       const { status } = error.response;
@@ -300,7 +268,7 @@ export async function createHttp(ctx: Context, settings: ResolvedSettings): Prom
       throw new ApiError(
         status,
         redact(`cannot ${what}: ${statusSummary(status)} (HTTP ${status})${message ? `: ${message}` : ''}`),
-        statusHint(status, settings),
+        status === 401 ? authHint : undefined,
         uncertain,
       );
     }

@@ -4,7 +4,7 @@
 // defaults: a proxy must never see a request that was meant to stay on the machine. Node's fetch ignores
 // these variables, so when a proxy applies, undici's ProxyAgent becomes fetch's dispatcher; undici is
 // loaded only then.
-import type { Env } from '../context.js';
+import type { Env } from '../env.js';
 import { UsageError } from '../errors.js';
 import { isLoopbackHost } from '../config/validate.js';
 import { printable } from '../text/sanitize.js';

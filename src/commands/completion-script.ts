@@ -1,7 +1,7 @@
 // Shell completion scripts for bash, zsh and fish, generated from the commander tree so they cannot drift
 // from the commands. Pure and self-contained (types only), so it loads only for `cip completion`.
 import type { Argument, Command, Option } from 'commander';
-import type { SHELLS } from '../program.js';
+import type { SHELLS } from './completion.js';
 
 export type Shell = (typeof SHELLS)[number];
 

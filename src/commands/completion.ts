@@ -1,19 +1,40 @@
 // `cip completion` prints the script from completion-script.ts; the hidden `cip __complete <what>` gives the
 // scripts the values they cannot know statically.
 import { readFileSync, statSync } from 'node:fs';
+import { defineCommand } from '../cli/define.js';
+import { argument } from '../cli/options.js';
 import type { Context } from '../context.js';
-import type { Shell } from './completion-script.js';
-import { buildProgram } from '../program.js';
 import { MAX_CONFIG_BYTES, configDir, configFilePath } from '../config/store.js';
 import { isProfileName } from '../config/validate.js';
+import { isRecord } from '../json/record.js';
 
-export async function completion(ctx: Context, shell: string): Promise<void> {
-  const { generateCompletion } = await import('./completion-script.js');
-  ctx.io.stdout.write(generateCompletion(buildProgram(ctx), shell as Shell));
-}
+export const SHELLS = ['bash', 'zsh', 'fish'] as const;
+
+export const completion = defineCommand({
+  name: 'completion',
+  description: 'print a shell completion script',
+  args: { shell: argument('<shell>', 'bash, zsh or fish', SHELLS) },
+  examples: [
+    'cip completion bash > ~/.local/share/bash-completion/completions/cip',
+    'cip completion zsh > "${fpath[1]}/_cip"',
+    'cip completion fish > ~/.config/fish/completions/cip.fish',
+  ],
+  async run(ctx, { shell }, { root }) {
+    const { generateCompletion } = await import('./completion-script.js');
+    ctx.io.stdout.write(generateCompletion(root, shell));
+  },
+});
 
 /** Values the completion scripts cannot know statically, one per line. Silent on any failure: it runs on Tab. */
-export async function completeValues(ctx: Context, what: string): Promise<void> {
+export const complete = defineCommand({
+  name: '__complete',
+  description: 'values for the completion scripts',
+  hidden: true,
+  args: { what: argument('<what>', 'what to list: profiles') },
+  run: completeValues,
+});
+
+async function completeValues(ctx: Context, { what }: { what: string }): Promise<void> {
   if (what !== 'profiles') return;
   // Pressing Tab must change nothing and say nothing: read the file as it is, without the store (which
   // creates folders, fixes permissions and loads conf), and stay silent if it is missing or broken.
@@ -26,7 +47,7 @@ export async function completeValues(ctx: Context, what: string): Promise<void> 
     const data: unknown = JSON.parse(readFileSync(path, 'utf8'));
     const profiles = (data as { profiles?: unknown }).profiles;
     // Only names cip could have stored: a hand-made one with a newline or quote must not reach the shell.
-    names = typeof profiles === 'object' && profiles !== null && !Array.isArray(profiles) ? Object.keys(profiles).filter(isProfileName) : [];
+    names = isRecord(profiles) ? Object.keys(profiles).filter(isProfileName) : [];
   } catch {
     return;
   }

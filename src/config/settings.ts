@@ -7,10 +7,9 @@
 //   - with no profile named and only some of them, they override the active profile, with a warning;
 //   - --base-url and --enterprise-id override whatever the rule chose.
 // An explicit choice must win: a script that names a profile must never act with other credentials.
-import type { Context } from '../context.js';
-import { isTruthyEnv } from '../context.js';
+import { isTruthyEnv, nonEmpty, type Env } from '../env.js';
 import { AuthError, UsageError } from '../errors.js';
-import type { Profile, StoreData } from './store.js';
+import type { Profile, ProfileStore, StoreData } from './store.js';
 import { DEFAULT_BASE_URL, checkBaseUrl, checkEnterpriseId, checkKey } from './validate.js';
 
 /** Where a value came from, said in messages: a flag, a variable, a profile or the default. */
@@ -26,9 +25,15 @@ export interface ResolvedSettings {
   sources: { baseUrl: Source; enterpriseId: Source; apiKey: Source; subscriptionKey: Source };
 }
 
-/** An environment variable's value; empty or blank counts as unset. */
-export function nonEmpty(value: string | undefined): string | undefined {
-  return value === undefined || value.trim() === '' ? undefined : value;
+/** What decides the credentials: the environment and the global options that name a profile or values. */
+export interface CredentialInputs {
+  env: Env;
+  globals: { profile?: string | undefined; baseUrl?: string | undefined; enterpriseId?: string | undefined };
+}
+
+export interface SettingsInputs extends CredentialInputs {
+  store(): Promise<ProfileStore>;
+  warn(message: string): void;
 }
 
 export interface Given {
@@ -44,8 +49,8 @@ export function profileSource(name: string): Source {
   return `profile '${name}'`;
 }
 
-function fromEnv(ctx: Context, variable: string): Given | undefined {
-  const value = nonEmpty(ctx.env[variable]);
+function fromEnv({ env }: CredentialInputs, variable: string): Given | undefined {
+  const value = nonEmpty(env[variable]);
   return value === undefined ? undefined : { value, source: variable };
 }
 
@@ -58,21 +63,21 @@ function fromFlag(value: string | undefined, flag: string): Given | undefined {
  * The base URL a command line or environment gives. The variable counts only when no profile is named: a
  * named profile brings its own.
  */
-export function givenBaseUrl(ctx: Context, useEnv = namedProfile(ctx) === undefined): Given | undefined {
+export function givenBaseUrl(ctx: CredentialInputs, useEnv = namedProfile(ctx) === undefined): Given | undefined {
   return fromFlag(ctx.globals.baseUrl, '--base-url') ?? (useEnv ? fromEnv(ctx, 'CIP_BASE_URL') : undefined);
 }
 
-export function givenEnterpriseId(ctx: Context, useEnv = namedProfile(ctx) === undefined): Given | undefined {
+export function givenEnterpriseId(ctx: CredentialInputs, useEnv = namedProfile(ctx) === undefined): Given | undefined {
   return fromFlag(ctx.globals.enterpriseId, '--enterprise-id') ?? (useEnv ? fromEnv(ctx, 'CIP_ENTERPRISE_ID') : undefined);
 }
 
 /** The profile a command names (flag, else CIP_PROFILE), if any. */
-export function namedProfile(ctx: Context): string | undefined {
+export function namedProfile(ctx: CredentialInputs): string | undefined {
   return ctx.globals.profile ?? nonEmpty(ctx.env.CIP_PROFILE)?.trim();
 }
 
 /** How the profile was named, for messages. */
-export function profileNamedBy(ctx: Context): string {
+export function profileNamedBy(ctx: CredentialInputs): string {
   return ctx.globals.profile !== undefined ? '--profile' : 'CIP_PROFILE';
 }
 
@@ -98,7 +103,7 @@ export function activeProfile(data: StoreData): string | undefined {
   return getProfile(data, 'default') ? 'default' : undefined;
 }
 
-export function allowHttp(ctx: Context): boolean {
+export function allowHttp(ctx: CredentialInputs): boolean {
   return isTruthyEnv(ctx.env.CIP_ALLOW_HTTP);
 }
 
@@ -106,7 +111,7 @@ function list(names: readonly string[]): string {
   return names.length === 1 ? names[0]! : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
 }
 
-export async function resolveSettings(ctx: Context): Promise<ResolvedSettings> {
+export async function resolveSettings(ctx: SettingsInputs): Promise<ResolvedSettings> {
   const named = namedProfile(ctx);
   const setVariables = CREDENTIAL_VARIABLES.filter((variable) => nonEmpty(ctx.env[variable]) !== undefined);
   let profileName: string | undefined;

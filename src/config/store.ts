@@ -4,10 +4,11 @@
 // never of a folder someone else made (CIP_CONFIG_DIR=/var/tmp), and refuses to keep keys in a folder that
 // others can write to.
 import { accessSync, chmodSync, closeSync, constants, existsSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, statSync, writeFileSync, type Stats } from 'node:fs';
-import { homedir } from 'node:os';
+import { randomBytes } from 'node:crypto';
+import { homedir, platform } from 'node:os';
 import { dirname, join } from 'node:path';
 import { ConfigError } from '../errors.js';
-import type { Env } from '../context.js';
+import type { Env } from '../env.js';
 
 export interface Profile {
   baseUrl?: string;
@@ -46,8 +47,8 @@ export interface ConfigLocation {
 export function configLocation(env: Env): ConfigLocation {
   if (env.CIP_CONFIG_DIR) return { dir: env.CIP_CONFIG_DIR, isDefault: false };
   const home = env.HOME || homedir();
-  if (process.platform === 'win32') return { dir: join(env.APPDATA || join(home, 'AppData', 'Roaming'), 'cip', 'Config'), isDefault: true };
-  if (process.platform === 'darwin') return { dir: join(home, 'Library', 'Preferences', 'cip'), isDefault: true };
+  if (platform() === 'win32') return { dir: join(env.APPDATA || join(home, 'AppData', 'Roaming'), 'cip', 'Config'), isDefault: true };
+  if (platform() === 'darwin') return { dir: join(home, 'Library', 'Preferences', 'cip'), isDefault: true };
   return { dir: join(env.XDG_CONFIG_HOME || join(home, '.config'), 'cip'), isDefault: true };
 }
 
@@ -61,7 +62,7 @@ export function configFilePath(dir: string): string {
 
 export type Warn = (message: string) => void;
 
-const POSIX = process.platform !== 'win32';
+const POSIX = platform() !== 'win32';
 
 function statOrUndefined(path: string): Stats | undefined {
   try {
@@ -103,7 +104,7 @@ const modeText = (mode: number) => (mode & 0o7777).toString(8);
  * Why keys must not be kept in this folder (others can write to it, or someone else owns it), if they can.
  * cip's own folder with a wider mode is made private instead, and said so.
  */
-function checkFolder(dir: string, own: boolean, warn: Warn): string | undefined {
+function checkFolder(dir: string, own: boolean, uid: number | undefined, warn: Warn): string | undefined {
   if (!POSIX) return undefined;
   const stats = statOrUndefined(dir);
   if (!stats) return undefined;
@@ -114,7 +115,6 @@ function checkFolder(dir: string, own: boolean, warn: Warn): string | undefined 
     }
     return undefined;
   }
-  const uid = process.getuid?.();
   const problem = (stats.mode & 0o022) !== 0
     ? `others can write to it (mode ${modeText(stats.mode)})`
     : uid !== undefined && stats.uid !== uid
@@ -125,8 +125,8 @@ function checkFolder(dir: string, own: boolean, warn: Warn): string | undefined 
 }
 
 /** cip's own file, opened up by someone: made private again, and said so. */
-function tightenFile(path: string, stats: Stats | undefined, warn: Warn): void {
-  if (!POSIX || !stats || (stats.mode & 0o077) === 0 || stats.uid !== process.getuid?.()) return;
+function tightenFile(path: string, stats: Stats | undefined, uid: number | undefined, warn: Warn): void {
+  if (!POSIX || !stats || (stats.mode & 0o077) === 0 || stats.uid !== uid) return;
   chmodSync(path, 0o600);
   warn(`${path} was readable by others (mode ${modeText(stats.mode)}); cip made it private (600)`);
 }
@@ -136,7 +136,7 @@ function tightenFile(path: string, stats: Stats | undefined, warn: Warn): void {
  * A full disk or a crash leaves the old file whole. conf would write in place when SNAP is set.
  */
 export function writeFileAtomic(path: string, text: string): void {
-  const temp = `${path}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+  const temp = `${path}.${randomBytes(8).toString('hex')}.tmp`;
   let fd: number | undefined;
   try {
     fd = openSync(temp, 'wx', 0o600);
@@ -206,6 +206,8 @@ export interface StoreOptions {
   warn?: Warn;
   /** The folder is cip's own (its default location): cip may make it private. */
   ownFolder?: boolean;
+  /** The user's id: a folder someone else owns is not private, and only one's own file is tightened. */
+  uid?: number | undefined;
 }
 
 export async function openProfileStore(dir: string, options: StoreOptions = {}): Promise<ProfileStore> {
@@ -215,8 +217,8 @@ export async function openProfileStore(dir: string, options: StoreOptions = {}):
   const { default: Conf } = await import('conf');
   let unsafeFolder: string | undefined;
   try {
-    unsafeFolder = checkFolder(dir, options.ownFolder ?? false, warn);
-    tightenFile(path, checkConfigFile(path), warn);
+    unsafeFolder = checkFolder(dir, options.ownFolder ?? false, options.uid, warn);
+    tightenFile(path, checkConfigFile(path), options.uid, warn);
   } catch (error) {
     throw describeFailure(error, path);
   }

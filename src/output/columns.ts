@@ -1,16 +1,13 @@
 // Column choice for records whose schema we do not know: id first, then name-like fields, then other
 // scalars, then nested values (summarised in cells).
 import { isExactNumber } from '../json/exact.js';
+import { isRecord } from '../json/record.js';
 import { escapeControls } from '../text/sanitize.js';
 
 export const VALUE_COLUMN = 'value';
 
 const NAME_LIKE = /name|title|label/i;
 const SHORT_LIST = 40;
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) && !isExactNumber(value);
-}
 
 /** A number too long or too precise for a double is still a number, shown with its own digits. */
 function isScalar(value: unknown): boolean {

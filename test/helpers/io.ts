@@ -1,8 +1,10 @@
-// Streams for running commands in-process: no terminal anywhere, everything captured.
+// Streams and contexts for running commands in-process: no terminal anywhere, everything captured.
 import { PassThrough } from 'node:stream';
-import type { IO } from '../../src/context.js';
+import { Context } from '../../src/context.js';
+import type { Env } from '../../src/env.js';
+import type { Streams } from '../../src/terminal/io-streams.js';
 
-export function fakeIO(overrides: Partial<IO> = {}): IO {
+export function fakeIO(overrides: Partial<Streams> = {}): Streams {
   return {
     stdout: new PassThrough(),
     stderr: new PassThrough(),
@@ -13,4 +15,9 @@ export function fakeIO(overrides: Partial<IO> = {}): IO {
     columns: undefined,
     ...overrides,
   };
+}
+
+/** A context as main.ts builds one, with the given streams and environment (nothing from process.env). */
+export function testContext(streams: Streams = fakeIO(), env: Env = {}, version = '0.0.0', signal?: AbortSignal): Context {
+  return new Context({ streams, env, version, host: { uid: process.getuid?.(), nodeVersion: process.version }, ...(signal ? { signal } : {}) });
 }

@@ -7,10 +7,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
-import { Context } from '../../src/context.js';
-import { buildProgram, SHELLS } from '../../src/program.js';
+import { buildProgram } from '../../src/program.js';
+import { SHELLS } from '../../src/commands/completion.js';
 import { generateCompletion, type Shell } from '../../src/commands/completion-script.js';
-import { fakeIO } from '../helpers/io.js';
+import { fakeIO, testContext } from '../helpers/io.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const CIP = join(ROOT, 'bin', 'cip.js');
@@ -23,7 +23,7 @@ const hasZsh = installed('zsh');
 const hasFish = installed('fish');
 
 
-const program = (version = '0.0.0') => buildProgram(new Context(fakeIO(), {}, version));
+const program = (version = '0.0.0') => buildProgram(testContext(fakeIO(), {}, version));
 
 const shellQuote = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
 

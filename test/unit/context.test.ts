@@ -1,8 +1,12 @@
+import { testContext } from '../helpers/io.js';
 import { describe, it, expect } from 'vitest';
 import { PassThrough, Writable } from 'node:stream';
-import { Context, DEFAULT_GLOBALS, type Env, type GlobalOptions, type IO } from '../../src/context.js';
+import type { Context } from '../../src/context.js';
+import { DEFAULT_GLOBALS, type GlobalOptions } from '../../src/cli/globals.js';
+import type { Env } from '../../src/env.js';
+import type { Streams } from '../../src/terminal/io-streams.js';
 import { run } from '../../src/run.js';
-import { EXIT_CODES, apiErrorKind, exitCode, CipError, UsageError } from '../../src/errors.js';
+import { EXIT_CODES, ApiError, exitCode, CipError, UsageError } from '../../src/errors.js';
 import { startSandbox } from '../../src/sandbox/index.js';
 
 interface TTYs {
@@ -13,7 +17,7 @@ interface TTYs {
   stderrColumns?: number;
 }
 
-function makeIO(ttys: TTYs = {}, stdout: Writable = new PassThrough()): IO & { stdout: Writable; stderr: PassThrough } {
+function makeIO(ttys: TTYs = {}, stdout: Writable = new PassThrough()): Streams & { stdout: Writable; stderr: PassThrough } {
   return {
     stdout,
     stderr: new PassThrough(),
@@ -27,7 +31,7 @@ function makeIO(ttys: TTYs = {}, stdout: Writable = new PassThrough()): IO & { s
 }
 
 function makeContext(env: Env = {}, globals: Partial<GlobalOptions> = {}, ttys: TTYs = {}): Context {
-  const ctx = new Context(makeIO(ttys), env, '0.0.0');
+  const ctx = testContext(makeIO(ttys), env, '0.0.0');
   ctx.globals = { ...DEFAULT_GLOBALS, ...globals };
   return ctx;
 }
@@ -55,14 +59,14 @@ describe('Context.outputFormat', () => {
     ['a pipe', {}, {}, {}, 'json'],
     ['stdout piped, stderr a terminal', {}, {}, { stderr: true, stdin: true }, 'json'],
   ] as const)('%s → %s', (_name, env, globals, ttys, expected) => {
-    expect(makeContext(env, globals as Partial<GlobalOptions>, ttys).outputFormat).toBe(expected);
+    expect(makeContext(env, globals as Partial<GlobalOptions>, ttys).io.outputFormat).toBe(expected);
   });
 
   it.each([['yaml'], ['csv'], ['tables']])('refuses CIP_OUTPUT=%s with exit code 2, naming the variable', (value) => {
     const ctx = makeContext({ CIP_OUTPUT: value }, {}, ALL_TTY);
     let caught: unknown;
     try {
-      void ctx.outputFormat;
+      void ctx.io.outputFormat;
     } catch (error) {
       caught = error;
     }
@@ -73,8 +77,8 @@ describe('Context.outputFormat', () => {
   });
 
   it('does not look at a bad CIP_OUTPUT when a flag decides', () => {
-    expect(makeContext({ CIP_OUTPUT: 'yaml' }, { json: true }).outputFormat).toBe('json');
-    expect(makeContext({ CIP_OUTPUT: 'yaml' }, { output: 'table' }).outputFormat).toBe('table');
+    expect(makeContext({ CIP_OUTPUT: 'yaml' }, { json: true }).io.outputFormat).toBe('json');
+    expect(makeContext({ CIP_OUTPUT: 'yaml' }, { output: 'table' }).io.outputFormat).toBe('table');
   });
 });
 
@@ -102,15 +106,15 @@ describe('Context.colorLevel', () => {
     ['FORCE_COLOR=false at a terminal', { FORCE_COLOR: 'false' }, {}, true, 0],
     ['an empty FORCE_COLOR (ignored)', { FORCE_COLOR: '' }, {}, true, 2],
   ] as const)('%s → %i', (_name, env, globals, isTTY, expected) => {
-    expect(makeContext(env, globals as Partial<GlobalOptions>).colorLevel(isTTY)).toBe(expected);
+    expect(makeContext(env, globals as Partial<GlobalOptions>).io.colorLevel(isTTY)).toBe(expected);
   });
 });
 
 describe('Context.canPrompt and spinnerEnabled', () => {
   it('both on at a terminal with table output', () => {
     const ctx = makeContext({}, {}, ALL_TTY);
-    expect(ctx.canPrompt).toBe(true);
-    expect(ctx.spinnerEnabled).toBe(true);
+    expect(ctx.io.canPrompt).toBe(true);
+    expect(ctx.io.spinnerEnabled).toBe(true);
   });
 
   it.each([
@@ -120,7 +124,7 @@ describe('Context.canPrompt and spinnerEnabled', () => {
     ['stderr not a terminal', {}, {}, { stdout: true, stderr: false, stdin: true }],
     ['no terminal at all', {}, {}, {}],
   ] as const)('canPrompt is false under %s', (_name, env, globals, ttys) => {
-    expect(makeContext(env, globals as Partial<GlobalOptions>, ttys).canPrompt).toBe(false);
+    expect(makeContext(env, globals as Partial<GlobalOptions>, ttys).io.canPrompt).toBe(false);
   });
 
   it.each([
@@ -135,7 +139,7 @@ describe('Context.canPrompt and spinnerEnabled', () => {
     ['a terminal that reports no width', {}, {}, { ...ALL_TTY, stderrColumns: 0 }],
     ['no terminal at all', {}, {}, {}],
   ] as const)('spinnerEnabled is false under %s', (_name, env, globals, ttys) => {
-    expect(makeContext(env, globals as Partial<GlobalOptions>, ttys).spinnerEnabled).toBe(false);
+    expect(makeContext(env, globals as Partial<GlobalOptions>, ttys).io.spinnerEnabled).toBe(false);
   });
 });
 
@@ -143,7 +147,7 @@ describe('run (in process)', () => {
   it('prints the version on stdout for --version and -V, exit 0', async () => {
     for (const flag of ['--version', '-V']) {
       const io = makeIO();
-      const ctx = new Context(io, {}, '9.8.7');
+      const ctx = testContext(io, {}, '9.8.7');
       expect(await run([flag], ctx)).toBe(0);
       expect(read(io.stdout)).toBe('9.8.7\n');
       expect(read(io.stderr)).toBe('');
@@ -159,7 +163,7 @@ describe('run (in process)', () => {
     [['--timeout', 'soon', 'env', 'list']],
   ])('%j → exit 2 with one error: line on stderr and nothing on stdout', async (argv) => {
     const io = makeIO();
-    const ctx = new Context(io, {}, '0.0.0');
+    const ctx = testContext(io, {}, '0.0.0');
     expect(await run(argv, ctx)).toBe(2);
     const stderr = read(io.stderr);
     const lines = stderr.replace(/\n$/, '').split('\n');
@@ -170,7 +174,7 @@ describe('run (in process)', () => {
 
   it('a CipError becomes its exit code and one error: line with its hint', async () => {
     const io = makeIO();
-    const ctx = new Context(io, { CIP_CONFIG_DIR: '/nonexistent/cip-unit-test' }, '0.0.0');
+    const ctx = testContext(io, { CIP_CONFIG_DIR: '/nonexistent/cip-unit-test' }, '0.0.0');
     // no credentials anywhere
     expect(await run(['env', 'list'], ctx)).toBe(3);
     const stderr = read(io.stderr);
@@ -189,7 +193,7 @@ describe('run (in process)', () => {
 
   it('reports an unexpected failure as exit 1 and one line, without a stack', async () => {
     const io = makeIO({}, throwingStdout());
-    const ctx = new Context(io, {}, '0.0.0');
+    const ctx = testContext(io, {}, '0.0.0');
     expect(await run(['--version'], ctx)).toBe(1);
     const stderr = read(io.stderr);
     expect(stderr).toMatch(/^error: unexpected failure[^\n]*\n$/);
@@ -200,7 +204,7 @@ describe('run (in process)', () => {
 
   it('adds the stack under CIP_DEBUG=1', async () => {
     const io = makeIO({}, throwingStdout());
-    const ctx = new Context(io, { CIP_DEBUG: '1' }, '0.0.0');
+    const ctx = testContext(io, { CIP_DEBUG: '1' }, '0.0.0');
     expect(await run(['--version'], ctx)).toBe(1);
     const stderr = read(io.stderr);
     expect(stderr.split('\n')[0]).toMatch(/^error: unexpected failure/);
@@ -209,7 +213,7 @@ describe('run (in process)', () => {
 
   it.each([['0'], ['false'], ['']])('shows no stack with CIP_DEBUG=%j', async (value) => {
     const io = makeIO({}, throwingStdout());
-    const ctx = new Context(io, { CIP_DEBUG: value }, '0.0.0');
+    const ctx = testContext(io, { CIP_DEBUG: value }, '0.0.0');
     expect(await run(['--version'], ctx)).toBe(1);
     expect(stackLines(read(io.stderr))).toStrictEqual([]);
   });
@@ -218,7 +222,7 @@ describe('run (in process)', () => {
     const sandbox = await startSandbox({ seed: 2 });
     try {
       const io = makeIO({}, throwingStdout());
-      const ctx = new Context(
+      const ctx = testContext(
         io,
         {
           CIP_API_KEY: sandbox.keys.apiKey,
@@ -270,8 +274,8 @@ describe('errors', () => {
     [500, 'server', 7],
     [502, 'server', 7],
     [503, 'server', 7],
-  ] as const)('apiErrorKind(%i) is %s (exit %i)', (status, kind, code) => {
-    expect(apiErrorKind(status)).toBe(kind);
-    expect(exitCode(apiErrorKind(status))).toBe(code);
+  ] as const)('an API answer of HTTP %i is %s (exit %i)', (status, kind, code) => {
+    expect(new ApiError(status, 'x').exitCode).toBe(code);
+    expect(exitCode(kind)).toBe(code);
   });
 });

@@ -3,10 +3,9 @@ import { PassThrough } from 'node:stream';
 import { buildPayload, typedValue, type ReadSource } from '../../src/commands/env/payload.js';
 import { ExactNumber, stringifyExactJson } from '../../src/json/exact.js';
 import { CipError, UsageError } from '../../src/errors.js';
-import { Context } from '../../src/context.js';
 import { run } from '../../src/run.js';
 import { startSandbox } from '../../src/sandbox/index.js';
-import { fakeIO } from '../helpers/io.js';
+import { fakeIO, testContext } from '../helpers/io.js';
 
 /** A readSource that serves files from a map and records every path asked for. */
 function fakeFiles(files: Record<string, string>): ReadSource & { calls: string[] } {
@@ -255,7 +254,7 @@ describe('cip env create: --field and --raw-field interleaved on the command lin
     try {
       const stderr = new PassThrough();
       const io = fakeIO({ stderr });
-      const ctx = new Context(
+      const ctx = testContext(
         io,
         {
           CIP_API_KEY: sandbox.keys.apiKey,

@@ -15,7 +15,8 @@ import { checkBaseUrl, checkEnterpriseId, checkProfileName, isGuid, isLoopbackHo
 import { escapeControls, escapeJsonForTerminal, oneLine, printable } from '../../src/text/sanitize.js';
 import { UsageError } from '../../src/errors.js';
 import { ExactNumber, hasOnlyPlainNumbers, parseExactJson, stringifyExactJson } from '../../src/json/exact.js';
-import { Context, type IO } from '../../src/context.js';
+import type { Streams } from '../../src/terminal/io-streams.js';
+import { testContext } from '../helpers/io.js';
 import { run } from '../../src/run.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 
@@ -971,8 +972,8 @@ describe('cip env end to end (in-process, sandbox)', () => {
     const stderr = new PassThrough();
     const stdin = new PassThrough();
     stdin.end(input ?? '');
-    const io: IO = { stdout, stderr, stdin, stdoutIsTTY: false, stderrIsTTY: false, stdinIsTTY: false, columns: undefined };
-    const ctx = new Context(
+    const io: Streams = { stdout, stderr, stdin, stdoutIsTTY: false, stderrIsTTY: false, stdinIsTTY: false, columns: undefined };
+    const ctx = testContext(
       io,
       {
         CIP_BASE_URL: sandbox.url,

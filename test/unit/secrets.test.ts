@@ -1,8 +1,10 @@
 // Keys registered with the context never reach stderr, whatever carries them: an error from a bug (a crash
 // report), with or without CIP_DEBUG stacks.
 import { PassThrough, Writable } from 'node:stream';
+import { testContext } from '../helpers/io.js';
 import { describe, expect, it } from 'vitest';
-import { Context, type IO } from '../../src/context.js';
+import type { Streams } from '../../src/terminal/io-streams.js';
+import { Secrets } from '../../src/secrets.js';
 import { run } from '../../src/run.js';
 
 const API_KEY = 'live-api-key-7f3a9c2e51b84d06';
@@ -10,7 +12,7 @@ const SUBSCRIPTION_KEY = 'live-subscription-key-0c4e8a1b';
 
 function contextWithBrokenStdout(env: Record<string, string>) {
   let stderr = '';
-  const io: IO = {
+  const io: Streams = {
     // A bug that leaks a key into an error message: stdout throws it.
     stdout: new Writable({
       write() {
@@ -29,7 +31,7 @@ function contextWithBrokenStdout(env: Record<string, string>) {
     stdinIsTTY: false,
     columns: undefined,
   };
-  const ctx = new Context(io, { CIP_API_KEY: API_KEY, CIP_SUBSCRIPTION_KEY: SUBSCRIPTION_KEY, ...env }, '1.2.3');
+  const ctx = testContext(io, { CIP_API_KEY: API_KEY, CIP_SUBSCRIPTION_KEY: SUBSCRIPTION_KEY, ...env }, '1.2.3');
   return { ctx, stderr: () => stderr };
 }
 
@@ -48,21 +50,21 @@ describe('crash reports', () => {
   }
 
   it('keys shorter than cip accepts (16 characters) are not treated as secrets (they would blank out words)', () => {
-    const { ctx } = contextWithBrokenStdout({});
-    ctx.addSecret('abcdefghijklmno');
-    expect(ctx.redact('abcdefghijklmno')).toBe('abcdefghijklmno');
-    ctx.addSecret('abcdefghijklmnop');
-    expect(ctx.redact('x abcdefghijklmnop y')).toBe('x *** y');
+    const secrets = new Secrets();
+    secrets.add('abcdefghijklmno');
+    expect(secrets.redact('abcdefghijklmno')).toBe('abcdefghijklmno');
+    secrets.add('abcdefghijklmnop');
+    expect(secrets.redact('x abcdefghijklmnop y')).toBe('x *** y');
   });
 
   it('redacts the longest key first, and each key URL-encoded and JSON-escaped', () => {
-    const { ctx } = contextWithBrokenStdout({});
+    const secrets = new Secrets();
     const short = 'k3y/Alpha"01\\+0001';
     const long = `${short}-SUBSCRIPTION-TAIL-7777`;
-    ctx.addSecret(short);
-    ctx.addSecret(long);
+    secrets.add(short);
+    secrets.add(long);
     const lower = (text: string) => text.replace(/%[0-9A-F]{2}/g, (escape) => escape.toLowerCase());
     const echo = [long, short, encodeURIComponent(long), lower(encodeURIComponent(short)), JSON.stringify(short), JSON.stringify(long)].join(' ');
-    expect(ctx.redact(echo)).toBe('*** *** *** *** "***" "***"');
+    expect(secrets.redact(echo)).toBe('*** *** *** *** "***" "***"');
   });
 });

@@ -2,12 +2,13 @@ import { describe, it, expect, beforeEach, afterEach } from 'vitest';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Context, DEFAULT_GLOBALS, type Env, type GlobalOptions } from '../../src/context.js';
-import { resolveSettings } from '../../src/config/settings.js';
+import type { Context } from '../../src/context.js';
+import { DEFAULT_GLOBALS, type GlobalOptions } from '../../src/cli/globals.js';
+import type { Env } from '../../src/env.js';
 import { openProfileStore, type Profile } from '../../src/config/store.js';
 import { DEFAULT_BASE_URL } from '../../src/config/validate.js';
 import { AuthError, CipError, ConfigError, UsageError } from '../../src/errors.js';
-import { fakeIO } from '../helpers/io.js';
+import { fakeIO, testContext } from '../helpers/io.js';
 import type { PassThrough } from 'node:stream';
 
 const GUID_A = '3f2b8c1e-9a4d-4e6f-8b7a-1c2d3e4f5a6b';
@@ -29,7 +30,7 @@ afterEach(() => {
 
 
 function makeContext(env: Env = {}, globals: Partial<GlobalOptions> = {}): Context {
-  const ctx = new Context(fakeIO(), { CIP_CONFIG_DIR: dir, ...env }, '0.0.0');
+  const ctx = testContext(fakeIO(), { CIP_CONFIG_DIR: dir, ...env }, '0.0.0');
   ctx.globals = { ...DEFAULT_GLOBALS, ...globals };
   return ctx;
 }
@@ -63,7 +64,7 @@ async function failure(promise: Promise<unknown>): Promise<CipError> {
 
 const said = (error: CipError) => `${error.message} ${error.hint ?? ''}`;
 
-describe('resolveSettings: precedence flag > environment > profile > default', () => {
+describe('settings: precedence flag > environment > profile > default', () => {
   beforeEach(() => writeConfig({ activeProfile: 'a', profiles: { a: profileA } }));
 
   it.each([
@@ -72,20 +73,20 @@ describe('resolveSettings: precedence flag > environment > profile > default', (
     ['the profile', {}, {}, 'https://profile-a.example.com/ms'],
     ['a blank environment value falls through to the profile', {}, { CIP_BASE_URL: '' }, 'https://profile-a.example.com/ms'],
   ])('base URL from %s', async (_name, globals, env, expected) => {
-    const settings = await resolveSettings(makeContext(env, globals));
+    const settings = await makeContext(env, globals).settings();
     expect(settings.baseUrl).toBe(expected);
     expect(settings.profile).toBe('a');
   });
 
   it('base URL defaults when the profile has none', async () => {
     writeConfig({ activeProfile: 'd', profiles: { d: defaultProfile } });
-    expect((await resolveSettings(makeContext())).baseUrl).toBe(DEFAULT_BASE_URL);
+    expect((await makeContext().settings()).baseUrl).toBe(DEFAULT_BASE_URL);
     expect(DEFAULT_BASE_URL).toBe('https://api.copyl.com/ms');
   });
 
   it('base URL defaults when only the environment gives credentials', async () => {
     rmSync(configPath());
-    expect((await resolveSettings(makeContext(envCredentials))).baseUrl).toBe(DEFAULT_BASE_URL);
+    expect((await makeContext(envCredentials).settings()).baseUrl).toBe(DEFAULT_BASE_URL);
   });
 
   it.each([
@@ -94,7 +95,7 @@ describe('resolveSettings: precedence flag > environment > profile > default', (
     ['the profile', {}, {}, GUID_A],
     ['the environment, trimmed', {}, { CIP_ENTERPRISE_ID: ` ${GUID_D}\n` }, GUID_D],
   ])('enterprise id from %s', async (_name, globals, env, expected) => {
-    expect((await resolveSettings(makeContext(env, globals))).enterpriseId).toBe(expected);
+    expect((await makeContext(env, globals).settings()).enterpriseId).toBe(expected);
   });
 
   it.each([
@@ -102,7 +103,7 @@ describe('resolveSettings: precedence flag > environment > profile > default', (
     ['the profile', {}, 'profile-a-api-key-0123456789'],
     ['the profile when the environment value is blank', { CIP_API_KEY: ' ' }, 'profile-a-api-key-0123456789'],
   ])('API key from %s', async (_name, env, expected) => {
-    const settings = await resolveSettings(makeContext(env));
+    const settings = await makeContext(env).settings();
     expect(settings.apiKey).toBe(expected);
     expect(settings.subscriptionKey).toBe('profile-a-sub-key-0123456789');
   });
@@ -111,15 +112,13 @@ describe('resolveSettings: precedence flag > environment > profile > default', (
     ['the environment', { CIP_SUBSCRIPTION_KEY: 'env-sub-key-0123456789' }, 'env-sub-key-0123456789'],
     ['the profile', {}, 'profile-a-sub-key-0123456789'],
   ])('subscription key from %s', async (_name, env, expected) => {
-    const settings = await resolveSettings(makeContext(env));
+    const settings = await makeContext(env).settings();
     expect(settings.subscriptionKey).toBe(expected);
     expect(settings.apiKey).toBe('profile-a-api-key-0123456789');
   });
 
   it('mixes sources value by value', async () => {
-    const settings = await resolveSettings(
-      makeContext({ CIP_SUBSCRIPTION_KEY: 'env-sub-key-0123456789', CIP_BASE_URL: 'https://env.example.com/ms' }, { enterpriseId: GUID_C }),
-    );
+    const settings = await makeContext({ CIP_SUBSCRIPTION_KEY: 'env-sub-key-0123456789', CIP_BASE_URL: 'https://env.example.com/ms' }, { enterpriseId: GUID_C }).settings();
     expect(settings).toStrictEqual({
       profile: 'a',
       baseUrl: 'https://env.example.com/ms',
@@ -132,17 +131,17 @@ describe('resolveSettings: precedence flag > environment > profile > default', (
 
   it('says which variables override the active profile, in one warning line', async () => {
     const ctx = makeContext({ CIP_SUBSCRIPTION_KEY: 'env-sub-key-0123456789', CIP_BASE_URL: 'https://env.example.com/ms' });
-    await resolveSettings(ctx);
+    await ctx.settings();
     expect(stderrOf(ctx)).toBe("warning: CIP_SUBSCRIPTION_KEY and CIP_BASE_URL from the environment override profile 'a'\n");
   });
 
   it('takes everything from the environment when all three credentials are there', async () => {
-    const settings = await resolveSettings(makeContext(envCredentials));
+    const settings = await makeContext(envCredentials).settings();
     expect(settings).toMatchObject({ apiKey: 'env-api-key-0123456789', subscriptionKey: 'env-sub-key-0123456789', enterpriseId: GUID_D });
   });
 });
 
-describe('resolveSettings: which profile', () => {
+describe('settings: which profile', () => {
   beforeEach(() =>
     writeConfig({ activeProfile: 'a', profiles: { a: profileA, b: profileB, default: defaultProfile } }),
   );
@@ -152,21 +151,21 @@ describe('resolveSettings: which profile', () => {
     ['CIP_PROFILE', { CIP_PROFILE: 'b' }, {}, 'b', 'profile-b-api-key-0123456789'],
     ['the active profile', {}, {}, 'a', 'profile-a-api-key-0123456789'],
   ])('uses %s', async (_name, env, globals, profile, apiKey) => {
-    const settings = await resolveSettings(makeContext(env, globals));
+    const settings = await makeContext(env, globals).settings();
     expect(settings.profile).toBe(profile);
     expect(settings.apiKey).toBe(apiKey);
   });
 
   it("falls back to 'default' without an active profile", async () => {
     writeConfig({ profiles: { a: profileA, default: defaultProfile } });
-    const settings = await resolveSettings(makeContext());
+    const settings = await makeContext().settings();
     expect(settings.profile).toBe('default');
     expect(settings.apiKey).toBe('default-api-key-0123456789');
   });
 
   it("falls back to 'default' when the active profile no longer exists", async () => {
     writeConfig({ activeProfile: 'gone', profiles: { a: profileA, default: defaultProfile } });
-    expect((await resolveSettings(makeContext())).profile).toBe('default');
+    expect((await makeContext().settings()).profile).toBe('default');
   });
 
   it.each([
@@ -174,7 +173,7 @@ describe('resolveSettings: which profile', () => {
     ['--profile', {}, { profile: 'b' }],
   ])('uses a profile named by %s as it is, ignoring the credential variables with a warning', async (by, env, globals) => {
     const ctx = makeContext({ ...envCredentials, CIP_BASE_URL: 'https://env.example.com/ms', ...env }, globals);
-    const settings = await resolveSettings(ctx);
+    const settings = await ctx.settings();
     expect(settings).toMatchObject({ profile: 'b', apiKey: 'profile-b-api-key-0123456789', subscriptionKey: 'profile-b-sub-key-0123456789', enterpriseId: GUID_B, baseUrl: 'https://profile-b.example.com/ms' });
     expect(stderrOf(ctx)).toBe(
       `warning: using profile 'b' (named by ${by}): ignoring CIP_API_KEY, CIP_SUBSCRIPTION_KEY, CIP_ENTERPRISE_ID and CIP_BASE_URL from the environment\n`,
@@ -182,13 +181,13 @@ describe('resolveSettings: which profile', () => {
   });
 
   it('lets flags override a named profile', async () => {
-    const settings = await resolveSettings(makeContext({ CIP_PROFILE: 'b' }, { enterpriseId: GUID_C, baseUrl: 'https://flag.example.com/ms' }));
+    const settings = await makeContext({ CIP_PROFILE: 'b' }, { enterpriseId: GUID_C, baseUrl: 'https://flag.example.com/ms' }).settings();
     expect(settings).toMatchObject({ profile: 'b', enterpriseId: GUID_C, baseUrl: 'https://flag.example.com/ms', apiKey: 'profile-b-api-key-0123456789' });
     expect(settings.sources).toStrictEqual({ baseUrl: '--base-url', enterpriseId: '--enterprise-id', apiKey: "profile 'b'", subscriptionKey: "profile 'b'" });
   });
 
   it.each(['constructor', 'toString', 'hasOwnProperty', '__proto__', 'valueOf'])('treats %s as a profile name, not an Object member', async (name) => {
-    const error = await failure(resolveSettings(makeContext({}, { profile: name })));
+    const error = await failure(makeContext({}, { profile: name }).settings());
     expect(error).toBeInstanceOf(UsageError);
     expect(error.message).toBe(`unknown profile '${name}'`);
   });
@@ -197,7 +196,7 @@ describe('resolveSettings: which profile', () => {
     ['--profile', {}, { profile: 'nope' }],
     ['CIP_PROFILE', { CIP_PROFILE: 'nope' }, {}],
   ])('refuses an unknown profile named by %s, listing the known ones', async (_name, env, globals) => {
-    const error = await failure(resolveSettings(makeContext(env, globals)));
+    const error = await failure(makeContext(env, globals).settings());
     expect(error).toBeInstanceOf(UsageError);
     expect(error.exitCode).toBe(2);
     expect(error.message).toContain("'nope'");
@@ -206,15 +205,15 @@ describe('resolveSettings: which profile', () => {
 
   it('refuses an unknown profile when none exist, saying how to create it', async () => {
     rmSync(configPath());
-    const error = await failure(resolveSettings(makeContext({}, { profile: 'nope' })));
+    const error = await failure(makeContext({}, { profile: 'nope' }).settings());
     expect(error.exitCode).toBe(2);
     expect(said(error)).toContain('cip auth login');
   });
 });
 
-describe('resolveSettings: missing or bad credentials', () => {
+describe('settings: missing or bad credentials', () => {
   it('fails with exit code 3 when there are no credentials at all', async () => {
-    const error = await failure(resolveSettings(makeContext()));
+    const error = await failure(makeContext().settings());
     expect(error).toBeInstanceOf(AuthError);
     expect(error.exitCode).toBe(3);
     expect(said(error)).toContain('cip auth login');
@@ -222,7 +221,7 @@ describe('resolveSettings: missing or bad credentials', () => {
 
   it('fails with exit code 3 when the store has profiles but none is active or default', async () => {
     writeConfig({ profiles: { a: profileA } });
-    const error = await failure(resolveSettings(makeContext()));
+    const error = await failure(makeContext().settings());
     expect(error.exitCode).toBe(3);
   });
 
@@ -231,7 +230,7 @@ describe('resolveSettings: missing or bad credentials', () => {
     [{ CIP_API_KEY: 'k', CIP_SUBSCRIPTION_KEY: 's' }, ['enterprise id', 'CIP_ENTERPRISE_ID'], ['API key', 'subscription key']],
     [{ CIP_SUBSCRIPTION_KEY: 's', CIP_ENTERPRISE_ID: GUID_A }, ['API key', 'CIP_API_KEY'], ['subscription key', 'enterprise id']],
   ])('fails with exit code 3 naming what is missing from %j', async (env, missing, present) => {
-    const error = await failure(resolveSettings(makeContext(env)));
+    const error = await failure(makeContext(env).settings());
     expect(error).toBeInstanceOf(AuthError);
     expect(error.exitCode).toBe(3);
     for (const what of missing) expect(error.message).toContain(what);
@@ -240,7 +239,7 @@ describe('resolveSettings: missing or bad credentials', () => {
 
   it('names the profile a partial credential set came from', async () => {
     writeConfig({ activeProfile: 'a', profiles: { a: { ...profileA, apiKey: '' } } });
-    const error = await failure(resolveSettings(makeContext()));
+    const error = await failure(makeContext().settings());
     expect(error.exitCode).toBe(3);
     expect(error.message).toContain('API key');
     expect(error.message).toContain("'a'");
@@ -251,7 +250,7 @@ describe('resolveSettings: missing or bad credentials', () => {
     ['CIP_ENTERPRISE_ID', { ...envCredentials, CIP_ENTERPRISE_ID: `{${GUID_A}}` }, {}],
     ['--enterprise-id', envCredentials, { enterpriseId: '1234' }],
   ])('fails with exit code 2 for a bad GUID from %s', async (source, env, globals) => {
-    const error = await failure(resolveSettings(makeContext(env, globals)));
+    const error = await failure(makeContext(env, globals).settings());
     expect(error).toBeInstanceOf(UsageError);
     expect(error.exitCode).toBe(2);
     expect(error.message).toContain(source);
@@ -259,7 +258,7 @@ describe('resolveSettings: missing or bad credentials', () => {
 
   it('fails with exit code 2 for a bad GUID stored in a profile, naming the profile', async () => {
     writeConfig({ activeProfile: 'a', profiles: { a: { ...profileA, enterpriseId: 'oops' } } });
-    const error = await failure(resolveSettings(makeContext()));
+    const error = await failure(makeContext().settings());
     expect(error.exitCode).toBe(2);
     expect(error.message).toContain("'a'");
   });
@@ -268,22 +267,22 @@ describe('resolveSettings: missing or bad credentials', () => {
     [{ CIP_BASE_URL: 'http://api.example.com/ms' }, 'CIP_BASE_URL'],
     [{ CIP_BASE_URL: 'ftp://x' }, 'CIP_BASE_URL'],
   ])('fails with exit code 2 for a refused base URL %j', async (env, source) => {
-    const error = await failure(resolveSettings(makeContext({ ...envCredentials, ...env })));
+    const error = await failure(makeContext({ ...envCredentials, ...env }).settings());
     expect(error.exitCode).toBe(2);
     expect(error.message).toContain(source);
   });
 
   it('allows http to another host with CIP_ALLOW_HTTP=1', async () => {
-    const settings = await resolveSettings(makeContext({ ...envCredentials, CIP_BASE_URL: 'http://api.example.com/ms', CIP_ALLOW_HTTP: '1' }));
+    const settings = await makeContext({ ...envCredentials, CIP_BASE_URL: 'http://api.example.com/ms', CIP_ALLOW_HTTP: '1' }).settings();
     expect(settings.baseUrl).toBe('http://api.example.com/ms');
   });
 });
 
-describe('resolveSettings: a corrupted config file', () => {
+describe('settings: a corrupted config file', () => {
   beforeEach(() => writeConfig('{not json'));
 
   it('is not read when the environment holds every credential and no profile is named', async () => {
-    const settings = await resolveSettings(makeContext(envCredentials));
+    const settings = await makeContext(envCredentials).settings();
     expect(settings).toStrictEqual({
       profile: undefined,
       baseUrl: DEFAULT_BASE_URL,
@@ -296,7 +295,7 @@ describe('resolveSettings: a corrupted config file', () => {
   });
 
   it('fails with exit code 2 naming the file when CIP_PROFILE is set', async () => {
-    const error = await failure(resolveSettings(makeContext({ ...envCredentials, CIP_PROFILE: 'a' })));
+    const error = await failure(makeContext({ ...envCredentials, CIP_PROFILE: 'a' }).settings());
     expect(error).toBeInstanceOf(ConfigError);
     expect(error.exitCode).toBe(2);
     expect(error.message).toContain(configPath());
@@ -304,7 +303,7 @@ describe('resolveSettings: a corrupted config file', () => {
   });
 
   it('fails with exit code 2 naming the file when a credential must come from it', async () => {
-    const error = await failure(resolveSettings(makeContext({ CIP_API_KEY: 'k' })));
+    const error = await failure(makeContext({ CIP_API_KEY: 'k' }).settings());
     expect(error.exitCode).toBe(2);
     expect(error.message).toContain(configPath());
   });

@@ -1,18 +1,37 @@
+import { defineCommand } from '../../cli/define.js';
+import { flag, option, type ValuesOf } from '../../cli/options.js';
 import type { Context } from '../../context.js';
+import { nonEmpty } from '../../env.js';
 import { ApiError, CipError, UsageError, withHint } from '../../errors.js';
-import { allowHttp, getProfile, givenBaseUrl, givenEnterpriseId, namedProfile, nonEmpty, profileSource } from '../../config/settings.js';
+import { allowHttp, getProfile, givenBaseUrl, givenEnterpriseId, namedProfile, profileSource } from '../../config/settings.js';
 import { DEFAULT_BASE_URL, SECRETS_URL, checkBaseUrl, checkEnterpriseId, checkKey, checkProfileName } from '../../config/validate.js';
+import { ask, askHidden } from '../../terminal/prompt.js';
+import { withSpinner } from '../../terminal/spinner.js';
 import { printable } from '../../text/sanitize.js';
-import { createEnvironmentsApi } from '../../api/environments.js';
 import { readInput } from '../io.js';
-import { ask, askHidden } from '../prompt.js';
-import { withSpinner } from '../spinner.js';
 
-export interface LoginOptions {
-  apiKeyFile?: string;
-  subscriptionKeyFile?: string;
-  verify: boolean;
-}
+const OPTIONS = {
+  apiKeyFile: option('--api-key-file <path>', "read the API key from a file ('-' for stdin)"),
+  subscriptionKeyFile: option('--subscription-key-file <path>', "read the subscription key from a file ('-' for stdin)"),
+  verify: flag('--no-verify', 'save without checking the keys against the API'),
+};
+
+export default defineCommand({
+  name: 'login',
+  description: 'store API keys and an enterprise id as a profile',
+  options: OPTIONS,
+  notes: `The profile is named by --profile (default: 'default'); the first one stored becomes active.
+--base-url and --enterprise-id set the profile's values. Keys come from the files above, else from
+CIP_API_KEY and CIP_SUBSCRIPTION_KEY, else from a hidden prompt at a terminal. They are never taken
+as plain option values, so they stay out of shell history and process lists.
+Find your keys at ${SECRETS_URL}`,
+  examples: [
+    'cip auth login --enterprise-id 3f2b8c1e-9a4d-4e6f-8b7a-1c2d3e4f5a6b',
+    `cip auth login --profile staging --base-url https://staging.example.com/ms --api-key-file key.txt \\
+    --subscription-key-file sub.txt --enterprise-id 3f2b8c1e-9a4d-4e6f-8b7a-1c2d3e4f5a6b`,
+  ],
+  run: login,
+});
 
 async function readKey(ctx: Context, path: string, flag: string, what: string): Promise<string> {
   const key = (await readInput(ctx, path, flag)).trim();
@@ -22,7 +41,7 @@ async function readKey(ctx: Context, path: string, flag: string, what: string): 
 
 /** Asks for a key without echoing it; a key that is not valid is said and asked again. */
 async function askKey(ctx: Context, what: string): Promise<string | undefined> {
-  const answer = nonEmpty(await askHidden(ctx, `${what[0]!.toUpperCase()}${what.slice(1)} (hidden): `));
+  const answer = nonEmpty(await askHidden(ctx.io, `${what[0]!.toUpperCase()}${what.slice(1)} (hidden): `));
   if (answer === undefined) return undefined;
   try {
     return checkKey(answer, what, 'the prompt');
@@ -33,7 +52,7 @@ async function askKey(ctx: Context, what: string): Promise<string | undefined> {
   }
 }
 
-export async function login(ctx: Context, options: LoginOptions): Promise<void> {
+async function login(ctx: Context, options: ValuesOf<typeof OPTIONS>): Promise<void> {
   const { env } = ctx;
   const name = checkProfileName(namedProfile(ctx) ?? 'default');
   if (options.apiKeyFile === '-' && options.subscriptionKeyFile === '-') {
@@ -65,12 +84,12 @@ export async function login(ctx: Context, options: LoginOptions): Promise<void> 
     subscriptionKey ? undefined : 'subscription key (--subscription-key-file or CIP_SUBSCRIPTION_KEY)',
   ].filter((item): item is string => item !== undefined);
   if (missing.length) {
-    if (!ctx.canPrompt) {
+    if (!ctx.io.canPrompt) {
       throw new UsageError(`missing ${missing.join(', ')}`, `there is no terminal to ask; find your keys at ${SECRETS_URL}`);
     }
     ctx.io.stderr.write(`Find your API key and subscription key at ${SECRETS_URL}\n`);
     while (!enterpriseId) {
-      const answer = await ask(ctx, 'Enterprise id (GUID): ');
+      const answer = await ask(ctx.io, 'Enterprise id (GUID): ');
       try {
         enterpriseId = checkEnterpriseId(answer, 'the enterprise id');
       } catch (error) {
@@ -82,18 +101,16 @@ export async function login(ctx: Context, options: LoginOptions): Promise<void> 
     while (!subscriptionKey) subscriptionKey = await askKey(ctx, 'subscription key');
   }
   const profile = { baseUrl, enterpriseId: enterpriseId!, apiKey: apiKey!, subscriptionKey: subscriptionKey! };
-  ctx.addSecret(profile.apiKey);
-  ctx.addSecret(profile.subscriptionKey);
 
   if (options.verify) {
     const stored = profileSource(name);
     const sources = { baseUrl: stored, enterpriseId: stored, apiKey: stored, subscriptionKey: stored };
-    const api = await createEnvironmentsApi(ctx, { profile: name, ...profile, sources });
+    const api = await ctx.apiFor({ profile: name, ...profile, sources });
     try {
-      await withSpinner(ctx, 'Checking the keys', () => api.list());
+      await withSpinner(ctx.io, 'Checking the keys', () => api.list());
     } catch (error) {
       if (error instanceof ApiError && error.status === 403) {
-        ctx.warn('the keys were accepted, but they may not list environments (HTTP 403)');
+        ctx.io.warn('the keys were accepted, but they may not list environments (HTTP 403)');
       } else if (error instanceof CipError) {
         throw withHint(error, `nothing was saved; check the keys at ${SECRETS_URL}, or pass --no-verify to save them unchecked`);
       } else {
@@ -108,7 +125,7 @@ export async function login(ctx: Context, options: LoginOptions): Promise<void> 
     if (data.activeProfile === undefined || !getProfile(data, data.activeProfile)) data.activeProfile = name;
     active = data.activeProfile === name;
   });
-  ctx.info(
+  ctx.io.info(
     `Logged in: profile '${name}' (enterprise ${profile.enterpriseId}, ${baseUrl})${active ? ' is active.' : ` saved; make it active with 'cip auth switch ${name}'.`}`,
   );
 }

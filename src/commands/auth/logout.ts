@@ -1,8 +1,16 @@
+import { defineCommand } from '../../cli/define.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { getProfile, namedProfile, requireProfile } from '../../config/settings.js';
 
-export async function logout(ctx: Context): Promise<void> {
+export default defineCommand({
+  name: 'logout',
+  description: 'remove a profile (default: the active one; name another with --profile)',
+  examples: ['cip auth logout', 'cip auth logout --profile staging'],
+  run: logout,
+});
+
+async function logout(ctx: Context): Promise<void> {
   const store = await ctx.store();
   let removed = '';
   let nowActive: string | undefined;
@@ -20,5 +28,5 @@ export async function logout(ctx: Context): Promise<void> {
     }
     nowActive = data.activeProfile;
   });
-  ctx.info(`Removed profile '${removed}'.${nowActive ? ` Active profile: '${nowActive}'.` : " No profile is active; choose one with 'cip auth switch <name>'."}`);
+  ctx.io.info(`Removed profile '${removed}'.${nowActive ? ` Active profile: '${nowActive}'.` : " No profile is active; choose one with 'cip auth switch <name>'."}`);
 }

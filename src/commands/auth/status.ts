@@ -1,3 +1,4 @@
+import { defineCommand } from '../../cli/define.js';
 import type { Context } from '../../context.js';
 import { DEFAULT_BASE_URL } from '../../config/validate.js';
 import { namedProfile, profileNamedBy, type ResolvedSettings } from '../../config/settings.js';
@@ -9,8 +10,15 @@ function maskKey(key: string): string {
   return `****${shown ? key.slice(-shown) : ''}`;
 }
 
+export default defineCommand({
+  name: 'status',
+  description: 'show every profile, with keys masked',
+  notes: 'Then, on stderr, which profile and values a command run now would use, and where each comes from.',
+  run: status,
+});
+
 /** Every profile, then (on stderr) what a command run now would use and where each value comes from. */
-export async function status(ctx: Context): Promise<void> {
+async function status(ctx: Context): Promise<void> {
   const data = (await ctx.store()).read();
   let settings: ResolvedSettings | undefined;
   let problem: unknown;
@@ -32,12 +40,12 @@ export async function status(ctx: Context): Promise<void> {
     subscriptionKey: maskKey(profile.subscriptionKey),
     overriddenBy: name === settings?.profile ? overrides : [],
   }));
-  await writeList(ctx, rows, {
+  await writeList(ctx.io, rows, {
     columns: ['name', 'active', 'inUse', 'baseUrl', 'enterpriseId', 'apiKey', 'subscriptionKey'],
     emptyMessage: "No profiles. Run 'cip auth login' to create one.",
   });
   if (problem) throw problem;
-  ctx.info(describeInUse(ctx, settings!));
+  ctx.io.info(describeInUse(ctx, settings!));
 }
 
 function describeInUse(ctx: Context, settings: ResolvedSettings): string {

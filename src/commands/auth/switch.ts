@@ -1,11 +1,18 @@
-import type { Context } from '../../context.js';
+import { defineCommand } from '../../cli/define.js';
+import { argument } from '../../cli/options.js';
 import { requireProfile } from '../../config/settings.js';
 
-export async function switchProfile(ctx: Context, name: string): Promise<void> {
-  const store = await ctx.store();
-  await store.update((data) => {
-    requireProfile(data, name);
-    data.activeProfile = name;
-  });
-  ctx.info(`Profile '${name}' is now active.`);
-}
+export default defineCommand({
+  name: 'switch',
+  description: 'make a profile the active one',
+  args: { name: argument('<name>', 'profile name') },
+  examples: ['cip auth switch staging'],
+  async run(ctx, { name }) {
+    const store = await ctx.store();
+    await store.update((data) => {
+      requireProfile(data, name);
+      data.activeProfile = name;
+    });
+    ctx.io.info(`Profile '${name}' is now active.`);
+  },
+});

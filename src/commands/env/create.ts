@@ -1,15 +1,26 @@
-import type { Context } from '../../context.js';
+import { defineCommand } from '../../cli/define.js';
 import { writeRecord } from '../../output/writer.js';
+import { withSpinner } from '../../terminal/spinner.js';
 import { readInput } from '../io.js';
-import { withSpinner } from '../spinner.js';
-import { buildPayload, type PayloadOptions } from './payload.js';
+import { PAYLOAD_NOTES, PAYLOAD_OPTIONS, buildPayload, payloadInput } from './payload.js';
 import { environmentLabel, idOf, nameOf, targetText } from './target.js';
 
-export async function create(ctx: Context, options: PayloadOptions): Promise<void> {
-  const payload = await buildPayload(options, (path) => readInput(ctx, path, '--file'));
-  const api = await ctx.api();
-  const created = await withSpinner(ctx, 'Creating environment', () => api.create(payload));
-  await writeRecord(ctx, created);
-  const label = environmentLabel(idOf(created), nameOf(created) ?? nameOf(payload));
-  ctx.info(`Created ${label} ${targetText(api.settings)}${created === undefined ? ' (the API returned no body)' : ''}.`);
-}
+export default defineCommand({
+  name: 'create',
+  description: 'create an environment',
+  options: PAYLOAD_OPTIONS,
+  notes: PAYLOAD_NOTES,
+  examples: [
+    'cip env create -f name=staging -F isActive=true',
+    `cip env create --data '{"name":"staging","description":"pre-production"}'`,
+    'cip env create --file env.json',
+  ],
+  async run(ctx, values) {
+    const payload = await buildPayload(payloadInput(values), (path) => readInput(ctx, path, '--file'));
+    const api = await ctx.api();
+    const created = await withSpinner(ctx.io, 'Creating environment', () => api.create(payload));
+    await writeRecord(ctx.io, created);
+    const label = environmentLabel(idOf(created), nameOf(created) ?? nameOf(payload));
+    ctx.io.info(`Created ${label} ${targetText(api.settings)}${created === undefined ? ' (the API returned no body)' : ''}.`);
+  },
+});

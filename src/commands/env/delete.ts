@@ -1,25 +1,22 @@
+import { checkEnvironmentId, type EnvironmentsApi } from '../../api/environments.js';
+import { defineCommand } from '../../cli/define.js';
+import { argument, flag } from '../../cli/options.js';
 import type { Context } from '../../context.js';
-import type { EnvironmentsApi } from '../../api/environments.js';
-import { checkEnvironmentId } from '../../api/environments.js';
 import { CipError, InterruptedError, UsageError } from '../../errors.js';
+import { confirm } from '../../terminal/prompt.js';
+import { withSpinner } from '../../terminal/spinner.js';
 import { printable } from '../../text/sanitize.js';
-import { confirm } from '../prompt.js';
-import { withSpinner } from '../spinner.js';
 import { environmentLabel, idOf, nameOf, targetText } from './target.js';
-
-export interface DeleteOptions {
-  yes?: boolean;
-}
 
 /** Names of the given ids from one list read, so the question names what it deletes; none if the list fails. */
 async function namesOf(ctx: Context, api: EnvironmentsApi, ids: readonly string[]): Promise<Map<string, string>> {
   const names = new Map<string, string>();
   let items: unknown[];
   try {
-    items = await withSpinner(ctx, 'Looking up the environments', () => api.list());
+    items = await withSpinner(ctx.io, 'Looking up the environments', () => api.list());
   } catch (error) {
     if (error instanceof InterruptedError || !(error instanceof CipError)) throw error;
-    ctx.warn(`cannot look up the names of the environments, so only their ids are shown: ${error.message}`);
+    ctx.io.warn(`cannot look up the names of the environments, so only their ids are shown: ${error.message}`);
     return names;
   }
   const wanted = new Set(ids);
@@ -31,15 +28,27 @@ async function namesOf(ctx: Context, api: EnvironmentsApi, ids: readonly string[
   return names;
 }
 
-export async function remove(ctx: Context, ids: string[], options: DeleteOptions): Promise<void> {
+export default defineCommand({
+  name: 'delete',
+  aliases: ['rm'],
+  description: 'delete environments (asks first at a terminal)',
+  args: { ids: argument('<id...>', 'environment ids') },
+  options: { yes: flag('-y, --yes', 'do not ask for confirmation (required without a terminal)') },
+  notes: `The question names each environment, the profile and the enterprise. Ids are deleted in order; after a
+failure or an interrupt, cip says which were deleted, which was under way and which were not attempted.`,
+  examples: ['cip env delete 7d1c...', 'cip env delete 7d1c... 9a0b... --yes'],
+  run: remove,
+});
+
+async function remove(ctx: Context, { ids, yes }: { ids: string[]; yes: boolean }): Promise<void> {
   const unique = [...new Set(ids)];
   for (const id of unique) checkEnvironmentId(id);
   const api = await ctx.api();
   const target = targetText(api.settings);
   let names = new Map<string, string>();
   const label = (id: string) => environmentLabel(id, names.get(id));
-  if (!options.yes) {
-    if (!ctx.canPrompt) {
+  if (!yes) {
+    if (!ctx.io.canPrompt) {
       const what = unique.length === 1 ? `environment ${printable(unique[0]!)}` : `${unique.length} environments`;
       throw new UsageError(`refusing to delete ${what} ${target} without confirmation`, 'pass --yes to confirm');
     }
@@ -47,7 +56,7 @@ export async function remove(ctx: Context, ids: string[], options: DeleteOptions
     const what = unique.length === 1
       ? label(unique[0]!)
       : `${unique.length} environments: ${unique.map((id) => label(id).replace(/^environment /, '')).join(', ')}`;
-    if (!(await confirm(ctx, `Delete ${what} ${target}? This cannot be undone.`))) {
+    if (!(await confirm(ctx.io, `Delete ${what} ${target}? This cannot be undone.`))) {
       throw new UsageError('nothing deleted: not confirmed');
     }
   }
@@ -58,10 +67,10 @@ export async function remove(ctx: Context, ids: string[], options: DeleteOptions
     for (const id of unique) {
       if (ctx.signal.aborted) throw new InterruptedError();
       inFlight = id;
-      const { alreadyGone } = await withSpinner(ctx, `Deleting ${label(id)}`, () => api.remove(id));
+      const { alreadyGone } = await withSpinner(ctx.io, `Deleting ${label(id)}`, () => api.remove(id));
       inFlight = undefined;
       deleted.push(id);
-      ctx.info(
+      ctx.io.info(
         alreadyGone
           ? `The ${label(id)} ${target} was already gone: an earlier attempt deleted it, but its answer was lost.`
           : `Deleted ${label(id)} ${target}.`,
@@ -82,5 +91,5 @@ function reportProgress(ctx: Context, ids: readonly string[], deleted: readonly 
     : interrupted
       ? ` ${printable(current)} may or may not have been deleted (its request was under way);`
       : ` ${printable(current)} failed (see below);`;
-  ctx.warn(`${interrupted ? 'interrupted' : 'stopped'}: deleted ${list(deleted)};${currentText} not attempted: ${list(notAttempted)}`);
+  ctx.io.warn(`${interrupted ? 'interrupted' : 'stopped'}: deleted ${list(deleted)};${currentText} not attempted: ${list(notAttempted)}`);
 }

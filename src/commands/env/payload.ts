@@ -1,19 +1,45 @@
 // Builds the JSON object sent by create and update, from --file, --data, --field and --raw-field.
 // Everything is checked here, before any request: bad input means nothing is sent.
+import { list, option, type ValuesOf } from '../../cli/options.js';
 import { UsageError } from '../../errors.js';
-import { numberFromText, parseExactJson } from '../../json/exact.js';
+import { isExactNumber, numberFromText, parseExactJson } from '../../json/exact.js';
+import { isRecord } from '../../json/record.js';
 import { printable } from '../../text/sanitize.js';
 
-/** One --field (typed) or --raw-field (string) assignment, in command-line order. */
+/** One --field (typed) or --raw-field (string) assignment. */
 export interface FieldAssignment {
   raw: boolean;
   text: string;
+  /** Where it stood on the command line among all -F and -f: later ones win. */
+  position?: number;
 }
 
-export interface PayloadOptions {
-  data?: string;
-  file?: string;
-  fields?: FieldAssignment[];
+let assignments = 0;
+const assignment = (raw: boolean) => (text: string): FieldAssignment => ({ raw, text, position: assignments++ });
+
+/** The options of create and update. */
+export const PAYLOAD_OPTIONS = {
+  data: option('--data <json>', 'the payload as a JSON object'),
+  file: option('--file <path>', "read the payload from a JSON file ('-' for stdin)"),
+  field: list('-F, --field <key=value>', 'set a typed field (repeatable)', assignment(false)),
+  rawField: list('-f, --raw-field <key=value>', 'set a string field (repeatable)', assignment(true)),
+};
+
+export const PAYLOAD_NOTES = `The JSON object sent is built from --file, then --data, then each --field and --raw-field in turn
+(later values win). --field values are typed: true, false, null, numbers and JSON ("[1,2]", '{"a":1}');
+--raw-field values are always strings.`;
+
+export interface PayloadInput {
+  data?: string | undefined;
+  file?: string | undefined;
+  /** In command-line order. */
+  fields?: readonly FieldAssignment[];
+}
+
+/** The payload options as buildPayload takes them: -F and -f merged back into command-line order. */
+export function payloadInput({ data, file, field, rawField }: ValuesOf<typeof PAYLOAD_OPTIONS>): PayloadInput {
+  const fields = [...field, ...rawField].sort((a, b) => (a.position ?? 0) - (b.position ?? 0));
+  return { data, file, fields };
 }
 
 export type ReadSource = (path: string) => Promise<string>;
@@ -28,11 +54,11 @@ async function parseObject(text: string, source: string): Promise<Record<string,
     const hint = source === '--data' && text.startsWith('@') ? `use --file ${printable(text.slice(1))} to read a file` : undefined;
     throw new UsageError(`${source} is not valid JSON${reason}`, hint);
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    const kind = Array.isArray(value) ? 'an array' : value === null ? 'null' : `a ${typeof value}`;
+  if (!isRecord(value)) {
+    const kind = Array.isArray(value) ? 'an array' : value === null ? 'null' : isExactNumber(value) ? 'a number' : `a ${typeof value}`;
     throw new UsageError(`${source} must be a JSON object, not ${kind}`);
   }
-  return value as Record<string, unknown>;
+  return value;
 }
 
 function splitAssignment(assignment: string, flag: string): [string, string] {
@@ -62,7 +88,7 @@ export async function typedValue(raw: string, key: string): Promise<unknown> {
   return raw;
 }
 
-export async function buildPayload(options: PayloadOptions, readSource: ReadSource): Promise<Record<string, unknown>> {
+export async function buildPayload(options: PayloadInput, readSource: ReadSource): Promise<Record<string, unknown>> {
   const fields = options.fields ?? [];
   if (options.data === undefined && options.file === undefined && !fields.length) {
     throw new UsageError('nothing to send: give --data, --file, --field or --raw-field');

@@ -1,11 +1,12 @@
-import type { Context } from '../../context.js';
 import { checkEnvironmentId } from '../../api/environments.js';
+import { defineCommand } from '../../cli/define.js';
+import { argument } from '../../cli/options.js';
 import { UsageError } from '../../errors.js';
 import { writeRecord } from '../../output/writer.js';
+import { withSpinner } from '../../terminal/spinner.js';
 import { printable } from '../../text/sanitize.js';
 import { readInput } from '../io.js';
-import { withSpinner } from '../spinner.js';
-import { buildPayload, type PayloadOptions } from './payload.js';
+import { PAYLOAD_NOTES, PAYLOAD_OPTIONS, buildPayload, payloadInput } from './payload.js';
 import { environmentLabel, nameOf, scalarText, targetText } from './target.js';
 
 /**
@@ -25,12 +26,24 @@ export function checkPayloadId(payload: Record<string, unknown>, id: string): vo
   }
 }
 
-export async function update(ctx: Context, id: string, options: PayloadOptions): Promise<void> {
-  checkEnvironmentId(id);
-  const payload = await buildPayload(options, (path) => readInput(ctx, path, '--file'));
-  checkPayloadId(payload, id);
-  const api = await ctx.api();
-  const updated = await withSpinner(ctx, 'Updating environment', () => api.update(id, payload));
-  await writeRecord(ctx, updated);
-  ctx.info(`Updated ${environmentLabel(id, nameOf(updated) ?? nameOf(payload))} ${targetText(api.settings)}.`);
-}
+export default defineCommand({
+  name: 'update',
+  description: 'replace an environment (HTTP PUT)',
+  args: { id: argument('<id>', 'environment id') },
+  options: PAYLOAD_OPTIONS,
+  notes: `${PAYLOAD_NOTES}
+A payload whose id differs from <id> is refused: it would write one environment's data over another's.`,
+  examples: [
+    'cip env update 7d1c... -f name=staging -F isActive=false',
+    `cip env list --json | jq '.[] | select(.id == "7d1c...") | .description = "new"' | cip env update 7d1c... --file -`,
+  ],
+  async run(ctx, { id, ...values }) {
+    checkEnvironmentId(id);
+    const payload = await buildPayload(payloadInput(values), (path) => readInput(ctx, path, '--file'));
+    checkPayloadId(payload, id);
+    const api = await ctx.api();
+    const updated = await withSpinner(ctx.io, 'Updating environment', () => api.update(id, payload));
+    await writeRecord(ctx.io, updated);
+    ctx.io.info(`Updated ${environmentLabel(id, nameOf(updated) ?? nameOf(payload))} ${targetText(api.settings)}.`);
+  },
+});

@@ -1,19 +1,19 @@
-// Questions at a terminal, on stderr. Only called when ctx.canPrompt is true.
-import type { Context } from '../context.js';
+// Questions at a terminal, on stderr. Only called when IOStreams.canPrompt is true.
+import type { Streams } from './io-streams.js';
 import { InterruptedError } from '../errors.js';
 
 type RawInput = NodeJS.ReadStream & { setRawMode?: (mode: boolean) => void };
 
-export async function ask(ctx: Context, question: string): Promise<string> {
+export async function ask(io: Pick<Streams, 'stdin' | 'stderr'>, question: string): Promise<string> {
   // readline and its helpers load only when there is something to ask.
   const { createInterface } = await import('node:readline');
   return new Promise((resolve, reject) => {
-    const rl = createInterface({ input: ctx.io.stdin, output: ctx.io.stderr, terminal: true });
+    const rl = createInterface({ input: io.stdin, output: io.stderr, terminal: true });
     let answered = false;
     rl.on('SIGINT', () => rl.close());
     rl.on('close', () => {
       if (!answered) {
-        ctx.io.stderr.write('\n');
+        io.stderr.write('\n');
         reject(new InterruptedError());
       }
     });
@@ -25,21 +25,21 @@ export async function ask(ctx: Context, question: string): Promise<string> {
   });
 }
 
-export async function confirm(ctx: Context, question: string): Promise<boolean> {
-  const answer = await ask(ctx, `${question} [y/N] `);
+export async function confirm(io: Pick<Streams, 'stdin' | 'stderr'>, question: string): Promise<boolean> {
+  const answer = await ask(io, `${question} [y/N] `);
   return /^y(es)?$/i.test(answer);
 }
 
 /** Reads a line without echoing it: for keys. */
-export function askHidden(ctx: Context, question: string): Promise<string> {
-  const input = ctx.io.stdin as RawInput;
+export function askHidden(io: Pick<Streams, 'stdin' | 'stderr'>, question: string): Promise<string> {
+  const input = io.stdin as RawInput;
   return new Promise((resolve, reject) => {
     let value = '';
     const finish = (error?: Error) => {
       input.off('data', onData);
       input.setRawMode?.(false);
       input.pause();
-      ctx.io.stderr.write('\n');
+      io.stderr.write('\n');
       if (error) reject(error);
       else resolve(value.trim());
     };
@@ -52,7 +52,7 @@ export function askHidden(ctx: Context, question: string): Promise<string> {
         else if (char >= ' ') value += char;
       }
     };
-    ctx.io.stderr.write(question);
+    io.stderr.write(question);
     input.setRawMode?.(true);
     input.resume();
     input.on('data', onData);

@@ -1,0 +1,44 @@
+// A command is one declaration (after wrangler's createCommand): its name, arguments, options, help and the
+// code that runs, in its own file. program.ts lists the declarations and turns them into commander commands.
+import type { Command } from 'commander';
+import type { Context } from '../context.js';
+import type { ArgumentSpecs, OptionSpecs, ValuesOf } from './options.js';
+
+/** What a command's run() gets besides the context and its values. */
+export interface Invocation {
+  /** The root of the command tree (completion scripts are generated from it). */
+  root: Command;
+}
+
+export interface CommandSpec<A extends ArgumentSpecs = ArgumentSpecs, O extends OptionSpecs = OptionSpecs> {
+  readonly name: string;
+  readonly aliases?: readonly string[];
+  readonly description: string;
+  /** Left out of help, completions and docs (the completion scripts' helper). */
+  readonly hidden?: boolean;
+  /** Positional arguments, in order. */
+  readonly args?: A;
+  readonly options?: O;
+  /** Help after the options: what the description cannot say in a line. */
+  readonly notes?: string;
+  readonly examples?: readonly string[];
+  run(ctx: Context, values: ValuesOf<A> & ValuesOf<O>, invocation: Invocation): Promise<void>;
+}
+
+/** A noun (`auth`, `env`) and its verbs. */
+export interface CommandGroup {
+  readonly name: string;
+  readonly description: string;
+  readonly commands: readonly AnyCommand[];
+}
+
+// A declaration whose value types are its own; program.ts treats them all alike.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyCommand = CommandSpec<any, any>;
+
+/** Checks a declaration and infers run()'s value types from its arguments and options. */
+export function defineCommand<const A extends ArgumentSpecs = Record<never, never>, const O extends OptionSpecs = Record<never, never>>(
+  spec: CommandSpec<A, O>,
+): CommandSpec<A, O> {
+  return spec;
+}

@@ -1,0 +1,64 @@
+// Options and arguments as plain declarations. program.ts turns them into commander objects; the value
+// types a command's run() receives are inferred from them (ValuesOf), so a flag and the code that reads it
+// cannot disagree.
+
+interface Spec<Kind extends string, T> {
+  readonly kind: Kind;
+  readonly description: string;
+  /** Never set: carries the value type for ValuesOf (a function, so that undefined in T is kept). */
+  readonly valueType?: () => T;
+}
+
+export interface OptionSpec<T = unknown> extends Spec<'flag' | 'value' | 'list', T> {
+  /** commander's flags: '-o, --output <format>', '--no-color'. The value's key is its camelCased long name. */
+  readonly flags: string;
+  /** Turns the text into the value; throws commander's InvalidArgumentError for a bad one (exit 2). */
+  readonly parse?: (text: string) => unknown;
+  readonly defaultValue?: T;
+  readonly choices?: readonly string[];
+}
+
+export interface ArgumentSpec<T = unknown> extends Spec<'argument', T> {
+  /** '<id>', or '<id...>' for one or more. */
+  readonly name: string;
+  readonly choices?: readonly string[];
+}
+
+// The constraints of a command's declarations; `any` lets each entry keep its own value type.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type OptionSpecs = Readonly<Record<string, OptionSpec<any>>>;
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type ArgumentSpecs = Readonly<Record<string, ArgumentSpec<any>>>;
+
+/** The values a command receives for its declarations. */
+export type ValuesOf<S> = { -readonly [K in keyof S]: S[K] extends { valueType?: () => infer T } ? T : never };
+
+/** A switch: true when given, false otherwise; '--no-color' is true unless given. */
+export function flag(flags: string, description: string): OptionSpec<boolean> {
+  return { kind: 'flag', flags, description };
+}
+
+/** An option that takes a value: the text, or what parse makes of it; undefined when not given. */
+export function option(flags: string, description: string): OptionSpec<string | undefined>;
+export function option<T>(flags: string, description: string, parse: (text: string) => T): OptionSpec<T | undefined>;
+export function option<T>(flags: string, description: string, parse: (text: string) => T, defaultValue: T): OptionSpec<T>;
+export function option<T>(flags: string, description: string, parse?: (text: string) => T, defaultValue?: T): OptionSpec<T> {
+  return { kind: 'value', flags, description, parse, defaultValue };
+}
+
+/** An option whose value is one of a fixed list. */
+export function choice<const C extends readonly string[]>(flags: string, description: string, choices: C): OptionSpec<C[number] | undefined> {
+  return { kind: 'value', flags, description, choices };
+}
+
+/** A repeatable option: every value in the order given (none: an empty list). */
+export function list<T>(flags: string, description: string, parse: (text: string) => T): OptionSpec<T[]> {
+  return { kind: 'list', flags, description, parse };
+}
+
+/** A positional argument: '<id>' gives the text, '<id...>' the list of them. */
+export function argument<const N extends string>(name: N, description: string): ArgumentSpec<N extends `${string}...>` ? string[] : string>;
+export function argument<const N extends string, const C extends readonly string[]>(name: N, description: string, choices: C): ArgumentSpec<C[number]>;
+export function argument(name: string, description: string, choices?: readonly string[]): ArgumentSpec {
+  return { kind: 'argument', name, description, choices };
+}

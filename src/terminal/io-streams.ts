@@ -1,0 +1,109 @@
+// The terminal side of a run (after gh's IOStreams): the three streams and whether each is a terminal, and
+// what follows from that and from the environment: colour, prompts, spinners, the output format, and the
+// human messages on stderr. Nothing here reads process.*: main.ts hands the streams in.
+import type { Readable, Writable } from 'node:stream';
+import { isTruthyEnv, type Env } from '../env.js';
+import { chooseFormat, type OutputFormat } from '../output/format.js';
+
+export interface Streams {
+  stdout: Writable;
+  stderr: Writable;
+  stdin: Readable;
+  stdoutIsTTY: boolean;
+  stderrIsTTY: boolean;
+  stdinIsTTY: boolean;
+  /** Terminal width of stdout, when it is a terminal (80 when the terminal does not say). */
+  columns: number | undefined;
+  /**
+   * Terminal width of stderr, when it is a terminal that reports one. A pty without a size reports 0, and a
+   * spinner that divides by it never stops clearing lines: no spinner then.
+   */
+  stderrColumns?: number | undefined;
+}
+
+/** The global options that change how cip talks; known once argv is parsed. */
+export interface DisplayOptions {
+  json: boolean;
+  output: OutputFormat | undefined;
+  quiet: boolean;
+  color: boolean;
+}
+
+export type ColorLevel = 0 | 1 | 2 | 3;
+
+export class IOStreams implements Streams {
+  readonly stdout: Writable;
+  readonly stderr: Writable;
+  readonly stdin: Readable;
+  readonly stdoutIsTTY: boolean;
+  readonly stderrIsTTY: boolean;
+  readonly stdinIsTTY: boolean;
+  readonly columns: number | undefined;
+  readonly stderrColumns: number | undefined;
+
+  constructor(
+    streams: Streams,
+    private readonly env: Env,
+    private readonly display: () => DisplayOptions,
+  ) {
+    ({ stdout: this.stdout, stderr: this.stderr, stdin: this.stdin } = streams);
+    ({ stdoutIsTTY: this.stdoutIsTTY, stderrIsTTY: this.stderrIsTTY, stdinIsTTY: this.stdinIsTTY } = streams);
+    this.columns = streams.columns;
+    this.stderrColumns = streams.stderrColumns;
+  }
+
+  get isCI(): boolean {
+    return isTruthyEnv(this.env.CI);
+  }
+
+  /** --json > --output > CIP_OUTPUT > a table on a terminal, JSON in a pipe. */
+  get outputFormat(): OutputFormat {
+    const { json, output } = this.display();
+    return chooseFormat({ json, output, fromEnv: this.env.CIP_OUTPUT, stdoutIsTTY: this.stdoutIsTTY });
+  }
+
+  /** Colour level for a stream: FORCE_COLOR wins, then --no-color/NO_COLOR/CI/--quiet, then the terminal. */
+  colorLevel(isTTY: boolean): ColorLevel {
+    const force = this.env.FORCE_COLOR;
+    if (force !== undefined && force !== '') {
+      if (force === '0' || force === 'false') return 0;
+      const level = Number(force);
+      return level === 1 || level === 2 || level === 3 ? level : 1;
+    }
+    const { color, quiet } = this.display();
+    if (!color || (this.env.NO_COLOR ?? '') !== '') return 0;
+    if (this.isCI || quiet || !isTTY) return 0;
+    if (this.env.TERM === 'dumb') return 0;
+    return this.env.COLORTERM === 'truecolor' ? 3 : 2;
+  }
+
+  /** Whether cip may ask the user something: a terminal on both ends, not CI, not --quiet. */
+  get canPrompt(): boolean {
+    return this.stdinIsTTY && this.stderrIsTTY && !this.isCI && !this.display().quiet;
+  }
+
+  /** Spinners only on a terminal's stderr, for people reading tables; NO_COLOR asks for a plain terminal. */
+  get spinnerEnabled(): boolean {
+    const { color, quiet } = this.display();
+    return this.stderrIsTTY && (this.stderrColumns ?? 0) > 0 && !this.isCI && !quiet && this.outputFormat === 'table'
+      && this.env.TERM !== 'dumb' && color && !this.env.NO_COLOR;
+  }
+
+  /** Human messages: stderr, silenced by --quiet. */
+  info(message: string): void {
+    if (!this.display().quiet) this.stderr.write(`${message}\n`);
+  }
+
+  /** Warnings survive --quiet: they are about the result. */
+  warn(message: string): void {
+    this.stderr.write(`warning: ${message}\n`);
+  }
+
+  /**
+   * Under GitHub Actions, a value cip must print (the sandbox's keys) is first declared a mask, so the job
+   * log shows *** wherever it appears, in this step or later ones.
+   */
+  maskInCI(value: string): void {
+    if (this.env.GITHUB_ACTIONS === 'true') this.stdout.write(`::add-mask::${value}\n`);
+  }
+}
