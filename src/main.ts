@@ -1,6 +1,7 @@
-// The only module that touches process.*: it builds the context from the real streams and environment and
-// hands it to run(). It loads nothing else up front, so `cip --version` costs little more than Node itself;
-// everything else comes from dist/cli.cjs (load-cli.ts).
+// The entry: with load-cli.ts (which finds and loads the bundle), the only code that touches process.*. It
+// builds the context from the real streams, environment and signals and hands it to run(). It loads
+// nothing else up front, so `cip --version` costs little more than Node itself; everything else comes from
+// dist/cli.cjs (load-cli.ts).
 import type { Streams } from './terminal/io-streams.js';
 import { loadCli } from './load-cli.js';
 import { VERSION } from './version.js';

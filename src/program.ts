@@ -3,7 +3,7 @@
 // and bundled together; what is heavy (third-party packages, Node's HTTP server) is imported where it is
 // used, so start-up pays only for what the command being run needs.
 import { Argument, Command, Option } from 'commander';
-import type { AnyCommand, CommandGroup } from './cli/define.js';
+import type { AnyCommand, CommandGroup } from './commands/define.js';
 import { GLOBAL_OPTIONS, type GlobalOptions } from './cli/globals.js';
 import type { ArgumentSpecs, OptionSpec, OptionSpecs } from './cli/options.js';
 import type { Context } from './context.js';

@@ -1,9 +1,9 @@
 // Shell completion scripts for bash, zsh and fish, generated from the commander tree so they cannot drift
 // from the commands. Pure and self-contained (types only), so it loads only for `cip completion`.
 import type { Argument, Command, Option } from 'commander';
-import type { SHELLS } from './completion.js';
+import type { Shell } from './shells.js';
 
-export type Shell = (typeof SHELLS)[number];
+export type { Shell };
 
 /** How a value is completed: from fixed choices, from the stored profile names, as a file path, or not at all. */
 type ValueCompletion =

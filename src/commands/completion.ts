@@ -1,14 +1,13 @@
 // `cip completion` prints the script from completion-script.ts; the hidden `cip __complete <what>` gives the
 // scripts the values they cannot know statically.
 import { readFileSync, statSync } from 'node:fs';
-import { defineCommand } from '../cli/define.js';
+import { defineCommand } from './define.js';
 import { argument } from '../cli/options.js';
 import type { Context } from '../context.js';
 import { MAX_CONFIG_BYTES, configDir, configFilePath } from '../config/store.js';
 import { isProfileName } from '../config/validate.js';
 import { isRecord } from '../json/record.js';
-
-export const SHELLS = ['bash', 'zsh', 'fish'] as const;
+import { SHELLS } from './shells.js';
 
 export const completion = defineCommand({
   name: 'completion',

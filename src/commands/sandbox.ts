@@ -1,6 +1,6 @@
 // `cip sandbox`: the offline stand-in for the API, in the foreground until Ctrl-C.
 import { InvalidArgumentError } from 'commander';
-import { defineCommand } from '../cli/define.js';
+import { defineCommand } from './define.js';
 import { option, type ValuesOf } from '../cli/options.js';
 import type { Context } from '../context.js';
 

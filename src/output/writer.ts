@@ -1,18 +1,31 @@
 // The one output writer: commands hand it data, it decides between JSON (machines) and tables (people).
 // stdout gets data only; notes about the data (hidden columns, empty lists) go to stderr.
-import type { IOStreams } from '../terminal/io-streams.js';
+import type { Writable } from 'node:stream';
 import { stringifyExactJson } from '../json/exact.js';
 import { isRecord } from '../json/record.js';
 import { cellsOf, chooseColumns, headerText } from './columns.js';
 import { renderRecord } from './record.js';
 import { escapeControls, escapeJsonForTerminal } from '../text/sanitize.js';
+import type { OutputFormat } from './format.js';
 
-function writeJson(io: IOStreams, data: unknown): void {
+/** Where and how to write: terminal/io-streams.ts's IOStreams is one. */
+export interface Output {
+  readonly stdout: Writable;
+  readonly stdoutIsTTY: boolean;
+  /** The terminal's width, when stdout is one. */
+  readonly columns: number | undefined;
+  readonly outputFormat: OutputFormat;
+  colorLevel(isTTY: boolean): 0 | 1 | 2 | 3;
+  /** A note for people, on stderr (silent under --quiet). */
+  info(message: string): void;
+}
+
+function writeJson(io: Output, data: unknown): void {
   const json = stringifyExactJson(data, 2);
   io.stdout.write(`${io.stdoutIsTTY ? escapeJsonForTerminal(json) : json}\n`);
 }
 
-async function headerStyle(io: IOStreams): Promise<(text: string) => string> {
+async function headerStyle(io: Output): Promise<(text: string) => string> {
   if (io.colorLevel(io.stdoutIsTTY) === 0) return (text) => text;
   const { Chalk } = await import('chalk');
   const chalk = new Chalk({ level: io.colorLevel(io.stdoutIsTTY) });
@@ -26,7 +39,7 @@ export interface ListOutput {
   emptyMessage: string;
 }
 
-export async function writeList(io: IOStreams, rows: unknown[], options: ListOutput): Promise<void> {
+export async function writeList(io: Output, rows: unknown[], options: ListOutput): Promise<void> {
   if (io.outputFormat === 'json') return writeJson(io, rows);
   if (rows.length === 0) {
     io.info(options.emptyMessage);
@@ -53,7 +66,7 @@ export async function writeList(io: IOStreams, rows: unknown[], options: ListOut
 }
 
 /** A single resource (after create or update); nothing at all when the API sent no body. */
-export async function writeRecord(io: IOStreams, record: unknown): Promise<void> {
+export async function writeRecord(io: Output, record: unknown): Promise<void> {
   if (record === undefined) return;
   if (io.outputFormat === 'json' || !isRecord(record)) {
     return writeJson(io, record);

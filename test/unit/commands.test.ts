@@ -1,8 +1,9 @@
 // The command declarations: what run() receives must be what commander parses.
 import { describe, expect, it } from 'vitest';
 import { Argument, Option } from 'commander';
-import type { AnyCommand } from '../../src/cli/define.js';
+import type { AnyCommand } from '../../src/commands/define.js';
 import { GLOBAL_OPTIONS } from '../../src/cli/globals.js';
+import type { ArgumentSpecs, OptionSpecs } from '../../src/cli/options.js';
 import { COMMAND_TREE } from '../../src/program.js';
 
 const commands: [string, AnyCommand][] = COMMAND_TREE.flatMap((entry) =>
@@ -11,7 +12,7 @@ const commands: [string, AnyCommand][] = COMMAND_TREE.flatMap((entry) =>
 
 describe('command declarations', () => {
   it.each(commands)('%s: each option is keyed by the name commander stores it under', (_name, command) => {
-    for (const [key, spec] of Object.entries(command.options ?? {})) {
+    for (const [key, spec] of Object.entries((command.options ?? {}) as OptionSpecs)) {
       expect(new Option(spec.flags).attributeName(), spec.flags).toBe(key);
     }
   });
@@ -26,7 +27,7 @@ describe('command declarations', () => {
   });
 
   it.each(commands)('%s: a variadic argument comes last', (_name, command) => {
-    const args = Object.values(command.args ?? {}).map((spec) => new Argument(spec.name));
+    const args = Object.values((command.args ?? {}) as ArgumentSpecs).map((spec) => new Argument(spec.name));
     expect(args.slice(0, -1).some((arg) => arg.variadic)).toBe(false);
   });
 

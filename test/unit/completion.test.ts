@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
 import { buildProgram } from '../../src/program.js';
-import { SHELLS } from '../../src/commands/completion.js';
+import { SHELLS } from '../../src/commands/shells.js';
 import { generateCompletion, type Shell } from '../../src/commands/completion-script.js';
 import { fakeIO, testContext } from '../helpers/io.js';
 

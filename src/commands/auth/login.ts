@@ -1,4 +1,4 @@
-import { defineCommand } from '../../cli/define.js';
+import { defineCommand } from '../define.js';
 import { flag, option, type ValuesOf } from '../../cli/options.js';
 import type { Context } from '../../context.js';
 import { nonEmpty } from '../../env.js';

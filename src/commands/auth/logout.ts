@@ -1,4 +1,4 @@
-import { defineCommand } from '../../cli/define.js';
+import { defineCommand } from '../define.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { getProfile, namedProfile, requireProfile } from '../../config/settings.js';

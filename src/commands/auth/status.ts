@@ -1,4 +1,4 @@
-import { defineCommand } from '../../cli/define.js';
+import { defineCommand } from '../define.js';
 import type { Context } from '../../context.js';
 import { DEFAULT_BASE_URL } from '../../config/validate.js';
 import { namedProfile, profileNamedBy, type ResolvedSettings } from '../../config/settings.js';

@@ -1,4 +1,4 @@
-import { defineCommand } from '../../cli/define.js';
+import { defineCommand } from '../define.js';
 import { argument } from '../../cli/options.js';
 import { requireProfile } from '../../config/settings.js';
 

@@ -1,4 +1,4 @@
-import { defineCommand } from '../../cli/define.js';
+import { defineCommand } from '../define.js';
 import { writeRecord } from '../../output/writer.js';
 import { withSpinner } from '../../terminal/spinner.js';
 import { readInput } from '../io.js';

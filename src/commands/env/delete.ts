@@ -1,5 +1,5 @@
 import { checkEnvironmentId, type EnvironmentsApi } from '../../api/environments.js';
-import { defineCommand } from '../../cli/define.js';
+import { defineCommand } from '../define.js';
 import { argument, flag } from '../../cli/options.js';
 import type { Context } from '../../context.js';
 import { CipError, InterruptedError, UsageError } from '../../errors.js';

@@ -1,5 +1,5 @@
 import { InvalidArgumentError } from 'commander';
-import { defineCommand } from '../../cli/define.js';
+import { defineCommand } from '../define.js';
 import { option } from '../../cli/options.js';
 import { writeList } from '../../output/writer.js';
 import { withSpinner } from '../../terminal/spinner.js';

@@ -1,5 +1,5 @@
 import { checkEnvironmentId } from '../../api/environments.js';
-import { defineCommand } from '../../cli/define.js';
+import { defineCommand } from '../define.js';
 import { argument } from '../../cli/options.js';
 import { UsageError } from '../../errors.js';
 import { writeRecord } from '../../output/writer.js';

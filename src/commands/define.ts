@@ -2,7 +2,7 @@
 // code that runs, in its own file. program.ts lists the declarations and turns them into commander commands.
 import type { Command } from 'commander';
 import type { Context } from '../context.js';
-import type { ArgumentSpecs, OptionSpecs, ValuesOf } from './options.js';
+import type { ArgumentSpecs, OptionSpecs, ValuesOf } from '../cli/options.js';
 
 /** What a command's run() gets besides the context and its values. */
 export interface Invocation {

@@ -1,0 +1,3 @@
+// The shells cip writes completion scripts for.
+export const SHELLS = ['bash', 'zsh', 'fish'] as const;
+export type Shell = (typeof SHELLS)[number];
