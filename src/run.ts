@@ -8,6 +8,8 @@ import { buildProgram } from './program.js';
 // What main.ts needs besides run(); it loads all of this, built as dist/cli.cjs, in one go (load-cli.ts).
 export { Context } from './context.js';
 export { InterruptedError, exitCode } from './errors.js';
+// For scripts/docs.mjs, which documents every command.
+export { COMMAND_TREE } from './program.js';
 
 type CommanderLike = { code: string; exitCode: number };
 
