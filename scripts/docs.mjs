@@ -29,7 +29,7 @@ function section(path, text) {
 /** The whole of docs/commands.md, from the built cip in dist/. */
 export function renderCommandDocs() {
   /** @type {{ COMMAND_TREE: readonly any[] }} */
-  const cli = require('../dist/cli.cjs');
+  const cli = require(fileURLToPath(new URL('../dist/cli.cjs', import.meta.url)));
   /** @type {string[][]} */
   const paths = [];
   for (const entry of cli.COMMAND_TREE) {

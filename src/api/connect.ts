@@ -21,7 +21,7 @@ export function authHeaders(settings: ResolvedSettings): Record<string, string> 
 }
 
 /** The largest answer cip reads, decoded: CIP_MAX_ANSWER_BYTES, else 256 MiB. */
-export function maxAnswerBytesFrom(env: Env): number {
+function maxAnswerBytesFrom(env: Env): number {
   const value = env.CIP_MAX_ANSWER_BYTES?.trim();
   if (!value) return DEFAULT_MAX_ANSWER_BYTES;
   const bytes = Number(value);
@@ -30,7 +30,7 @@ export function maxAnswerBytesFrom(env: Env): number {
 }
 
 /** Names where the keys came from, so the user fixes the right thing. */
-export function keysHint(settings: ResolvedSettings): string {
+function keysHint(settings: ResolvedSettings): string {
   const { apiKey, subscriptionKey } = settings.sources;
   if (settings.profile !== undefined && apiKey === profileSource(settings.profile) && subscriptionKey === apiKey) {
     return `check the keys of profile '${settings.profile}'; 'cip auth login --profile ${settings.profile}' replaces them`;

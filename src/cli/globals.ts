@@ -14,7 +14,7 @@ function parseTimeout(text: string): number {
   return seconds;
 }
 
-export const DEFAULT_TIMEOUT_SECONDS = 30;
+const DEFAULT_TIMEOUT_SECONDS = 30;
 
 export const GLOBAL_OPTIONS = {
   profile: option('-p, --profile <name>', 'profile to use (default: the active one)'),

@@ -43,7 +43,7 @@ export interface Given {
 }
 
 /** The credential variables a named profile makes cip ignore, in the order they are named. */
-export const CREDENTIAL_VARIABLES = ['CIP_API_KEY', 'CIP_SUBSCRIPTION_KEY', 'CIP_ENTERPRISE_ID', 'CIP_BASE_URL'] as const;
+const CREDENTIAL_VARIABLES = ['CIP_API_KEY', 'CIP_SUBSCRIPTION_KEY', 'CIP_ENTERPRISE_ID', 'CIP_BASE_URL'] as const;
 
 export function profileSource(name: string): Source {
   return `profile '${name}'`;

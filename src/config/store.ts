@@ -135,7 +135,7 @@ function tightenFile(path: string, stats: Stats | undefined, uid: number | undef
  * Replaces the file in one step: a temporary file in the same folder, flushed to disk, renamed over it.
  * A full disk or a crash leaves the old file whole. conf would write in place when SNAP is set.
  */
-export function writeFileAtomic(path: string, text: string): void {
+function writeFileAtomic(path: string, text: string): void {
   const temp = `${path}.${randomBytes(8).toString('hex')}.tmp`;
   let fd: number | undefined;
   try {

@@ -127,11 +127,6 @@ export function scanJson(text: string): JsonScan {
   return { plainNumbers, depth: deepest };
 }
 
-/** Whether JSON.parse would keep every number of the text as written. */
-export function hasOnlyPlainNumbers(text: string): boolean {
-  return scanJson(text).plainNumbers;
-}
-
 /**
  * JSON.parse, but with every number exact (see above). Throws SyntaxError on text that is not JSON, and
  * JsonTooDeepError on JSON nested deeper than MAX_JSON_DEPTH.

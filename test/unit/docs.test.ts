@@ -1,7 +1,7 @@
 // docs/commands.md is generated from the command tree; like completions/, it must not go stale.
 import { describe, expect, it } from 'vitest';
 import { existsSync, readFileSync } from 'node:fs';
-// @ts-expect-error: a script without type declarations
+// @ts-expect-error: scripts are plain JavaScript (checked by their own // @ts-check)
 import { renderCommandDocs } from '../../scripts/docs.mjs';
 
 const PATH = new URL('../../docs/commands.md', import.meta.url);

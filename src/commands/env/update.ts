@@ -13,7 +13,7 @@ import { environmentLabel, nameOf, scalarText, targetText } from './target.js';
  * A payload that carries another environment's id would write that one's data over this one (the list |
  * jq | update pipe with the wrong element): refuse it. A null id is the same as none.
  */
-export function checkPayloadId(payload: Record<string, unknown>, id: string): void {
+function checkPayloadId(payload: Record<string, unknown>, id: string): void {
   for (const key of Object.keys(payload)) {
     if (key.toLowerCase() !== 'id' || payload[key] === null) continue;
     const given = scalarText(payload[key]);
