@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox/index.js';
-import { CIP, cip, expectOneErrorLine, readConfig, sandboxEnv, tempDir } from '../helpers/cli.js';
+import { CIP, expectOneErrorLine, readConfig, sandboxEnv, tempDir, cip as cipSpawned } from '../helpers/cli.js';
+import { cipInProcess as cip } from '../helpers/harness.js';
 import { rawHttpServer, type RawHttpServer } from '../helpers/raw-http.js';
 
 const sandbox = await startSandbox({ seed: 1 });
@@ -98,9 +99,10 @@ describe('answers are bounded', () => {
     expect(result.stdout).toBe('');
   });
 
+  // Spawned: each run of cip opens its own connections; in one process they would be pooled across runs.
   it('an unparseable Retry-After means normal backoff, not the longest wait', async () => {
     raw.respond(response('503 Busy', { 'Retry-After': 'soon' }, 'busy'));
-    const result = await cip(['env', 'list', '--verbose'], { env: rawEnv });
+    const result = await cipSpawned(['env', 'list', '--verbose'], { env: rawEnv });
     expect(result.exitCode).toBe(7);
     expect(raw.requests).toHaveLength(3);
     expect(result.stderr.match(/retry \d of 2 after HTTP 503/g)).toHaveLength(2);

@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { ExactNumber, parseExactJson, stringifyExactJson } from '../../src/json/exact.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
-import { CIP, cip, expectOneErrorLine, readConfig, sandboxEnv, spawnCip, tempDir } from '../helpers/cli.js';
+import { CIP, expectOneErrorLine, readConfig, sandboxEnv, spawnCip, tempDir, cip as cipSpawned } from '../helpers/cli.js';
+import { cipInProcess as cip } from '../helpers/harness.js';
 import { rawHttpServer } from '../helpers/raw-http.js';
 
 const BIG = '12345678901234567890';
@@ -302,18 +303,19 @@ describe('exit codes tell the truth', () => {
     expect(sandbox.environments.has('f3')).toBe(true);
   });
 
+  // Spawned: each run of cip opens its own connections; in one process they would be pooled across runs.
   it('a 2xx is success whatever its reason phrase; a status outside 200-599 is a broken answer, never retried', async () => {
     const server = await rawHttpServer();
     try {
       const rawEnv = { ...env, CIP_BASE_URL: server.url };
       server.respond('HTTP/1.1 201 已创建\r\nContent-Type: application/json\r\nContent-Length: 24\r\n\r\n{"id":"n1","name":"new"}');
-      const created = await cip(['env', 'create', '-f', 'name=new'], { env: rawEnv });
+      const created = await cipSpawned(['env', 'create', '-f', 'name=new'], { env: rawEnv });
       expect(created.exitCode).toBe(0);
       expect(JSON.parse(created.stdout)).toEqual({ id: 'n1', name: 'new' });
       expect(server.requests).toHaveLength(1);
 
       server.respond('HTTP/1.1 200 OK\u0007\u001b]0;x\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n[]');
-      const listed = await cip(['env', 'list', '--verbose'], { env: rawEnv });
+      const listed = await cipSpawned(['env', 'list', '--verbose'], { env: rawEnv });
       expect(listed.exitCode).toBe(0);
       expect(listed.stdout).toBe('[]\n');
       expect(listed.stderr).not.toMatch(/[\u0000-\u0009\u000b-\u001f]/);
@@ -322,7 +324,7 @@ describe('exit codes tell the truth', () => {
       for (const args of [['env', 'create', '-f', 'name=x'], ['env', 'list'], ['env', 'delete', 'n1', '--yes']]) {
         server.requests.length = 0;
         server.respond('HTTP/1.1 600 Nonsense\r\nContent-Length: 0\r\n\r\n');
-        const broken = await cip(args, { env: rawEnv });
+        const broken = await cipSpawned(args, { env: rawEnv });
         expect(broken.exitCode).toBe(7);
         expect(expectOneErrorLine(broken.stderr)).toMatch(/the API answered with an invalid HTTP status \(600\)$/);
         expect(server.requests).toHaveLength(1);

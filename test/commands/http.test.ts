@@ -2,7 +2,8 @@
 // kept out of every output, including --verbose.
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox/index.js';
-import { cip, expectOneErrorLine, sandboxEnv } from '../helpers/cli.js';
+import { expectOneErrorLine, sandboxEnv } from '../helpers/cli.js';
+import { cipInProcess as cip } from '../helpers/harness.js';
 
 const sandbox = await startSandbox({ seed: 2 });
 const env = sandboxEnv(sandbox);

@@ -3,7 +3,8 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox/index.js';
-import { cip, expectOneErrorLine, sandboxEnv, tempDir } from '../helpers/cli.js';
+import { expectOneErrorLine, sandboxEnv, tempDir } from '../helpers/cli.js';
+import { cipInProcess as cip } from '../helpers/harness.js';
 
 const sandbox = await startSandbox({ seed: 3 });
 const env = sandboxEnv(sandbox);

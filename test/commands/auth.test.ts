@@ -3,7 +3,8 @@ import { chmodSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
-import { cip, expectOneErrorLine, readConfig, sandboxEnv, tempDir } from '../helpers/cli.js';
+import { expectOneErrorLine, readConfig, sandboxEnv, tempDir } from '../helpers/cli.js';
+import { cipInProcess as cip } from '../helpers/harness.js';
 
 let sandbox: Sandbox;
 let other: Sandbox;

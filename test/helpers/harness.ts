@@ -1,0 +1,38 @@
+// Runs cip in-process, the way main.ts does, but with captured streams and the environment given: the same
+// run() and exit codes as the binary, without the cost of starting Node. Results have the shape cip()
+// (test/helpers/cli.ts) returns, so a test reads the same either way. What needs a real process (the
+// launcher, signals, terminals, the code cache, proxies, which change process-wide state) stays spawned.
+import { PassThrough } from 'node:stream';
+import { run } from '../../src/run.js';
+import type { Streams } from '../../src/terminal/io-streams.js';
+import { tempDir, type CipOptions, type CipResult } from './cli.js';
+import { testContext } from './io.js';
+
+export interface InProcessOptions extends CipOptions {
+  /** Aborts the run as Ctrl-C would. */
+  signal?: AbortSignal;
+}
+
+function collect(stream: PassThrough): () => string {
+  const chunks: Buffer[] = [];
+  stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+  return () => Buffer.concat(chunks).toString('utf8');
+}
+
+/** Runs `cip ...args` in this process: a private config folder, no terminal, stdin from options.input. */
+export async function cipInProcess(args: string[], options: InProcessOptions = {}): Promise<CipResult> {
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  const stdin = new PassThrough();
+  stdin.end(options.input ?? '');
+  const streams: Streams = { stdout, stderr, stdin, stdoutIsTTY: false, stderrIsTTY: false, stdinIsTTY: false, columns: undefined };
+  const out = collect(stdout);
+  const err = collect(stderr);
+  const configDir = options.configDir ?? tempDir();
+  const env = { PATH: process.env.PATH, HOME: configDir, CIP_CONFIG_DIR: configDir, ...options.env };
+  const exitCode = await run(args, testContext(streams, env, '0.0.0', options.signal));
+  stdout.end();
+  stderr.end();
+  await new Promise((resolve) => setImmediate(resolve));
+  return { exitCode, stdout: out(), stderr: err() };
+}
