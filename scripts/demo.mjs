@@ -14,8 +14,13 @@ const { startSandbox } = await import(join(root, 'dist', 'sandbox.js'));
 
 const work = mkdtempSync(join(tmpdir(), 'cip-demo-'));
 const sandbox = await startSandbox({ seed: 2 });
-const env = { ...process.env, CIP_CONFIG_DIR: join(work, 'config'), CIP_OUTPUT: 'table', FORCE_COLOR: '0' };
-for (const name of ['CIP_PROFILE', 'CIP_API_KEY', 'CIP_SUBSCRIPTION_KEY', 'CIP_ENTERPRISE_ID', 'CIP_BASE_URL']) delete env[name];
+// The user's own CIP_* settings must not reach the demo's cip.
+const env = {
+  ...Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('CIP_'))),
+  CIP_CONFIG_DIR: join(work, 'config'),
+  CIP_OUTPUT: 'table',
+  FORCE_COLOR: '0',
+};
 
 async function cip(...args) {
   process.stdout.write(`\n$ cip ${args.map((arg) => (/[\s"'{}$]/.test(arg) ? `'${arg}'` : arg)).join(' ')}\n`);

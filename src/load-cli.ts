@@ -15,7 +15,7 @@ export type Cli = typeof import('./run.js');
 export interface LoadedCli {
   cli: Cli;
   /** Writes the cache after a run, when there was none (or V8 refused it), so it holds every function used. */
-  saveCache(): void;
+  saveCache: () => void;
 }
 
 /**
@@ -40,7 +40,7 @@ function privateCacheDir(): string | undefined {
 export function loadCli(): LoadedCli {
   const path = fileURLToPath(new URL('./cli.cjs', import.meta.url));
   const require = createRequire(path);
-  const uncached = () => ({ cli: require(path) as Cli, saveCache: () => {} });
+  const uncached = () => ({ cli: require(path) as Cli, saveCache: () => undefined });
   const { enableCompileCache } = module as typeof module & { enableCompileCache?: () => unknown };
   if (enableCompileCache) {
     enableCompileCache();

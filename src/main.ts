@@ -22,9 +22,12 @@ export async function main(): Promise<number> {
     stdout,
     stderr,
     stdin,
+    // Node's types say boolean, but isTTY is undefined on a stream that is not a terminal.
+    /* eslint-disable @typescript-eslint/no-unnecessary-type-conversion */
     stdoutIsTTY: Boolean(stdout.isTTY),
     stderrIsTTY: Boolean(stderr.isTTY),
     stdinIsTTY: Boolean(stdin.isTTY),
+    /* eslint-enable @typescript-eslint/no-unnecessary-type-conversion */
     columns: stdout.isTTY ? positive(stdout.columns) ?? positive(Number(process.env.COLUMNS)) ?? 80 : undefined,
     stderrColumns: stderr.isTTY ? positive(stderr.columns) : undefined,
   };
@@ -54,7 +57,7 @@ export async function main(): Promise<number> {
   // A write past the file-size limit (ulimit -f) must fail with EFBIG, which the store reports (the old file is
   // kept): Node restores the default action of SIGXFSZ (death) at start, and proper-lockfile's signal-exit
   // re-raises a signal nobody else listens to.
-  if (process.platform !== 'win32') process.on('SIGXFSZ', () => {});
+  if (process.platform !== 'win32') process.on('SIGXFSZ', () => undefined);
 
   const host = { uid: process.getuid?.(), nodeVersion: process.version };
   const ctx = new Context({ streams, env: process.env, version: VERSION, host, signal: controller.signal });

@@ -105,13 +105,13 @@ function helpAfter(spec: AnyCommand): string {
 function addCommand(parent: Command, spec: AnyCommand, ctx: Context, root: Command): void {
   const command = parent.command(spec.name, { hidden: spec.hidden ?? false }).description(spec.description);
   for (const alias of spec.aliases ?? []) command.alias(alias);
-  const args: ArgumentSpecs = spec.args ?? {};
+  const args = (spec.args ?? {}) as ArgumentSpecs;
   for (const arg of Object.values(args)) {
     const argument = new Argument(arg.name, arg.description);
     if (arg.choices) argument.choices(arg.choices);
     command.addArgument(argument);
   }
-  const options: OptionSpecs = spec.options ?? {};
+  const options = (spec.options ?? {}) as OptionSpecs;
   for (const option of Object.values(options)) command.addOption(toOption(option));
   const after = helpAfter(spec);
   if (after) command.addHelpText('after', after);
@@ -146,7 +146,8 @@ export function buildProgram(ctx: Context): Command {
       refuseEmptyValues(GLOBAL_OPTIONS, program);
       ctx.globals = valuesOf(GLOBAL_OPTIONS, program.opts()) as GlobalOptions;
       // A bad CIP_OUTPUT is a usage error now, before any request, not after one.
-      void ctx.io.outputFormat;
+      // eslint-disable-next-line @typescript-eslint/no-unused-expressions -- the getter throws for a bad CIP_OUTPUT
+      ctx.io.outputFormat;
     });
   for (const option of Object.values(GLOBAL_OPTIONS)) program.addOption(toOption(option));
 

@@ -11,7 +11,7 @@ export { InterruptedError, exitCode } from './errors.js';
 // For scripts/docs.mjs, which documents every command.
 export { COMMAND_TREE } from './program.js';
 
-type CommanderLike = { code: string; exitCode: number };
+interface CommanderLike { code: string; exitCode: number }
 
 function isCommanderError(error: unknown): error is CommanderLike & Error {
   return error instanceof Error && typeof (error as Partial<CommanderLike>).code === 'string'

@@ -29,11 +29,11 @@ const ENVELOPES = ['value', 'items', 'data', 'results'];
  * case (ASP.NET can be set to PascalCase: "Value", "Items").
  */
 export function unwrapList(data: unknown): unknown[] | undefined {
-  if (Array.isArray(data)) return data;
+  if (Array.isArray(data)) return data as unknown[];
   if (typeof data !== 'object' || data === null) return undefined;
   for (const envelope of ENVELOPES) {
     for (const [key, inner] of Object.entries(data)) {
-      if (key.toLowerCase() === envelope && Array.isArray(inner)) return inner;
+      if (key.toLowerCase() === envelope && Array.isArray(inner)) return inner as unknown[];
     }
   }
   return undefined;

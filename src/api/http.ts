@@ -47,7 +47,7 @@ const NETWORK_CODES: Record<string, string> = {
 };
 
 /** The error and the causes it wraps (fetch wraps undici's error, which may wrap a socket's). */
-function* causeChain(error: unknown): Generator<unknown> {
+function* causeChain(error: unknown): Generator {
   let current: unknown = error;
   for (let depth = 0; depth < 5 && current; depth++) {
     yield current;

@@ -57,7 +57,9 @@ export function list<T>(flags: string, description: string, parse: (text: string
 }
 
 /** A positional argument: '<id>' gives the text, '<id...>' the list of them. */
+// N is kept literal so that the type can tell '<id...>' from '<id>'.
 export function argument<const N extends string>(name: N, description: string): ArgumentSpec<N extends `${string}...>` ? string[] : string>;
+// eslint-disable-next-line @typescript-eslint/no-unnecessary-type-parameters -- as above
 export function argument<const N extends string, const C extends readonly string[]>(name: N, description: string, choices: C): ArgumentSpec<C[number]>;
 export function argument(name: string, description: string, choices?: readonly string[]): ArgumentSpec {
   return { kind: 'argument', name, description, choices };

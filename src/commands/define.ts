@@ -37,6 +37,8 @@ export interface CommandGroup {
 export type AnyCommand = CommandSpec<any, any>;
 
 /** Checks a declaration and infers run()'s value types from its arguments and options. */
+// A command without arguments or options gets no values from them: the defaults are empty on purpose.
+// eslint-disable-next-line @typescript-eslint/no-generated-empty-object-type
 export function defineCommand<const A extends ArgumentSpecs = Record<never, never>, const O extends OptionSpecs = Record<never, never>>(
   spec: CommandSpec<A, O>,
 ): CommandSpec<A, O> {

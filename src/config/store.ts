@@ -8,7 +8,8 @@ import { randomBytes } from 'node:crypto';
 import { homedir, platform } from 'node:os';
 import { dirname, join } from 'node:path';
 import { ConfigError } from '../errors.js';
-import type { Env } from '../env.js';
+import { nonEmpty, type Env } from '../env.js';
+import { isRecord } from '../json/record.js';
 
 export interface Profile {
   baseUrl?: string;
@@ -46,10 +47,10 @@ export interface ConfigLocation {
 /** CIP_CONFIG_DIR, else the platform's per-user config folder. */
 export function configLocation(env: Env): ConfigLocation {
   if (env.CIP_CONFIG_DIR) return { dir: env.CIP_CONFIG_DIR, isDefault: false };
-  const home = env.HOME || homedir();
-  if (platform() === 'win32') return { dir: join(env.APPDATA || join(home, 'AppData', 'Roaming'), 'cip', 'Config'), isDefault: true };
+  const home = nonEmpty(env.HOME) ?? homedir();
+  if (platform() === 'win32') return { dir: join(nonEmpty(env.APPDATA) ?? join(home, 'AppData', 'Roaming'), 'cip', 'Config'), isDefault: true };
   if (platform() === 'darwin') return { dir: join(home, 'Library', 'Preferences', 'cip'), isDefault: true };
-  return { dir: join(env.XDG_CONFIG_HOME || join(home, '.config'), 'cip'), isDefault: true };
+  return { dir: join(nonEmpty(env.XDG_CONFIG_HOME) ?? join(home, '.config'), 'cip'), isDefault: true };
 }
 
 export function configDir(env: Env): string {
@@ -186,10 +187,10 @@ const PROFILE_FIELDS = ['enterpriseId', 'apiKey', 'subscriptionKey'] as const;
 function checkShape(raw: unknown, path: string): StoreData {
   const broken = (what: string) =>
     new ConfigError(`the config file ${path} is not valid: ${what}`, 'fix or remove it by hand; cip will not overwrite it');
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw broken('expected a JSON object');
-  const data = raw as Record<string, unknown>;
+  if (!isRecord(raw)) throw broken('expected a JSON object');
+  const data = raw;
   const profiles = data.profiles ?? {};
-  if (typeof profiles !== 'object' || profiles === null || Array.isArray(profiles)) throw broken('"profiles" is not an object');
+  if (!isRecord(profiles)) throw broken('"profiles" is not an object');
   for (const [name, profile] of Object.entries(profiles)) {
     if (typeof profile !== 'object' || profile === null) throw broken(`profile '${name}' is not an object`);
     const fields = profile as Record<string, unknown>;
@@ -199,7 +200,7 @@ function checkShape(raw: unknown, path: string): StoreData {
     if (fields.baseUrl !== undefined && typeof fields.baseUrl !== 'string') throw broken(`profile '${name}' has a bad baseUrl`);
   }
   if (data.activeProfile !== undefined && typeof data.activeProfile !== 'string') throw broken('"activeProfile" is not a string');
-  return { ...(data as object), profiles: profiles as Record<string, Profile> } as StoreData;
+  return { ...(data as object), profiles: profiles as Record<string, Profile> };
 }
 
 export interface StoreOptions {
@@ -211,7 +212,7 @@ export interface StoreOptions {
 }
 
 export async function openProfileStore(dir: string, options: StoreOptions = {}): Promise<ProfileStore> {
-  const warn = options.warn ?? (() => {});
+  const warn = options.warn ?? (() => undefined);
   const path = configFilePath(dir);
   // conf (with ajv) is the heaviest package cip uses: loaded only by commands that need profiles.
   const { default: Conf } = await import('conf');
@@ -240,7 +241,7 @@ export async function openProfileStore(dir: string, options: StoreOptions = {}):
       },
     });
     // Every write goes through writeFileAtomic, whatever conf would do (it writes in place under SNAP).
-    (conf as unknown as { _write(value: unknown): void })._write = (value) => writeFileAtomic(path, `${JSON.stringify(value, null, '\t')}`);
+    (conf as unknown as { _write(value: unknown): void })._write = (value) => writeFileAtomic(path, JSON.stringify(value, null, '\t'));
     return conf;
   };
   const read = (): StoreData => {
@@ -312,7 +313,7 @@ function describeFailure(error: unknown, path: string): Error {
   if (error instanceof SyntaxError) {
     return new ConfigError(`the config file ${path} is not valid JSON`, 'fix or remove it by hand; cip will not overwrite it');
   }
-  const code = (error as NodeJS.ErrnoException)?.code;
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
   const folder = dirname(path);
   if (code === 'ELOCKED') {
     return new ConfigError(`cannot lock the config file ${path}: another cip is writing it (ELOCKED)`, `if none is running, remove ${path}.lock`);

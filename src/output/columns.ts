@@ -45,6 +45,8 @@ export function chooseColumns(rows: readonly unknown[]): string[] {
 export function cellText(value: unknown): string {
   if (value === null || value === undefined) return '';
   if (typeof value === 'string') return escapeControls(value);
+  // JSON data holds no functions or symbols: what is left prints as itself.
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string
   if (typeof value !== 'object' || isExactNumber(value)) return String(value);
   if (Array.isArray(value)) {
     if (value.length === 0) return '';

@@ -194,7 +194,7 @@ describe('profiles', () => {
     const status = await cip(['auth', 'status', '--json'], { configDir, env: { CIP_API_KEY: 'x'.repeat(20) } });
     expect(JSON.parse(status.stdout)[0].overriddenBy).toEqual(['CIP_API_KEY']);
     expect(status.stderr).toContain("warning: CIP_API_KEY from the environment overrides profile 'default'\n");
-    expect(status.stderr).toMatch(/^  API key +\*\*\*\*xxxx  \(from CIP_API_KEY\)$/m);
+    expect(status.stderr).toMatch(/^ {2}API key +\*\*\*\*xxxx {2}\(from CIP_API_KEY\)$/m);
     // A flag beats the environment.
     const flagged = await cip(['env', 'list', '--enterprise-id', OTHER_ENTERPRISE], { configDir, env: { CIP_ENTERPRISE_ID: sandbox.keys.enterpriseId } });
     expect(flagged.exitCode).toBe(4);

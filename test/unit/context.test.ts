@@ -66,7 +66,7 @@ describe('Context.outputFormat', () => {
     const ctx = makeContext({ CIP_OUTPUT: value }, {}, ALL_TTY);
     let caught: unknown;
     try {
-      void ctx.io.outputFormat;
+      ctx.io.outputFormat;
     } catch (error) {
       caught = error;
     }

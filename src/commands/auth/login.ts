@@ -41,7 +41,7 @@ async function readKey(ctx: Context, path: string, flag: string, what: string): 
 
 /** Asks for a key without echoing it; a key that is not valid is said and asked again. */
 async function askKey(ctx: Context, what: string): Promise<string | undefined> {
-  const answer = nonEmpty(await askHidden(ctx.io, `${what[0]!.toUpperCase()}${what.slice(1)} (hidden): `));
+  const answer = nonEmpty(await askHidden(ctx.io, `${what[0].toUpperCase()}${what.slice(1)} (hidden): `));
   if (answer === undefined) return undefined;
   try {
     return checkKey(answer, what, 'the prompt');
@@ -119,12 +119,11 @@ async function login(ctx: Context, options: ValuesOf<typeof OPTIONS>): Promise<v
     }
   }
 
-  let active = false;
-  await store.update((data) => {
+  const saved = await store.update((data) => {
     Object.defineProperty(data.profiles, name, { value: profile, enumerable: true, writable: true, configurable: true });
     if (data.activeProfile === undefined || !getProfile(data, data.activeProfile)) data.activeProfile = name;
-    active = data.activeProfile === name;
   });
+  const active = saved.activeProfile === name;
   ctx.io.info(
     `Logged in: profile '${name}' (enterprise ${profile.enterpriseId}, ${baseUrl})${active ? ' is active.' : ` saved; make it active with 'cip auth switch ${name}'.`}`,
   );

@@ -19,7 +19,7 @@ async function logout(ctx: Context): Promise<void> {
     if (!name) throw new UsageError('no active profile to log out of', 'name one with --profile');
     requireProfile(data, name);
     removed = name;
-    delete data.profiles[removed];
+    data.profiles = Object.fromEntries(Object.entries(data.profiles).filter(([profile]) => profile !== removed));
     const remaining = Object.keys(data.profiles);
     if (data.activeProfile === removed || (data.activeProfile !== undefined && !getProfile(data, data.activeProfile))) {
       // With one profile left there is no doubt which to use; with several, the user chooses.

@@ -44,8 +44,8 @@ async function status(ctx: Context): Promise<void> {
     columns: ['name', 'active', 'inUse', 'baseUrl', 'enterpriseId', 'apiKey', 'subscriptionKey'],
     emptyMessage: "No profiles. Run 'cip auth login' to create one.",
   });
-  if (problem) throw problem;
-  ctx.io.info(describeInUse(ctx, settings!));
+  if (!settings) throw problem;
+  ctx.io.info(describeInUse(ctx, settings));
 }
 
 function describeInUse(ctx: Context, settings: ResolvedSettings): string {

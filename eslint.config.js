@@ -1,0 +1,33 @@
+// ESLint: typescript-eslint's type-checked strict and stylistic presets over src/, test/ and the scripts;
+// Prettier owns the layout (eslint-config-prettier turns off the rules that would fight it).
+import js from '@eslint/js';
+import prettier from 'eslint-config-prettier';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  { ignores: ['dist/', 'reports/', 'coverage/', '.stryker-tmp/', 'completions/'] },
+  js.configs.recommended,
+  ...tseslint.configs.strictTypeChecked,
+  ...tseslint.configs.stylisticTypeChecked,
+  {
+    languageOptions: {
+      parserOptions: { projectService: { allowDefaultProject: ['*.js', '*.mjs', 'scripts/*.mjs', 'test/bench/*.mjs', 'test/helpers/*.mjs'] }, tsconfigRootDir: import.meta.dirname },
+    },
+    rules: {
+      // Numbers and booleans in messages are fine; objects are not.
+      '@typescript-eslint/restrict-template-expressions': ['error', { allowNumber: true, allowBoolean: true }],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      // `return finish()` in a callback that returns nothing says "stop here" in one line.
+      '@typescript-eslint/no-confusing-void-expression': ['error', { ignoreArrowShorthand: true, ignoreVoidReturningFunctions: true }],
+      // With noUncheckedIndexedAccess, `rows[i]!` after a bounds check is the honest way to say "checked above".
+      '@typescript-eslint/no-non-null-assertion': 'off',
+    },
+  },
+  {
+    files: ['**/*.mjs', '**/*.js'],
+    ...tseslint.configs.disableTypeChecked,
+    languageOptions: { globals: globals.node },
+  },
+  prettier,
+);
