@@ -16,13 +16,13 @@ describe('npm run demo', () => {
       reject: false,
     });
     expect(result.exitCode).toBe(0);
-    const output = String(result.stdout);
+    const output = result.stdout;
     for (const step of ['$ cip auth login', '$ cip env create', '$ cip env list', '$ cip env update', '$ cip env delete', '$ cip auth logout']) {
       expect(output).toContain(step);
     }
     expect(output).toMatch(/demo-production\s+Promoted\s+false/);
     expect(output).toContain('Demo finished');
-    expect(String(result.stderr)).toBe('');
+    expect(result.stderr).toBe('');
     expect(readdirSync(tmpdir()).filter((name) => name.startsWith('cip-demo-'))).toEqual(before);
     expect(readdirSync(home)).toEqual([]);
   });

@@ -45,7 +45,7 @@ async function measured(args: string[], runEnv: Record<string, string | undefine
     timeout: 60_000,
   });
   const rss = existsSync(timeFile) ? Number(readFileSync(timeFile, 'utf8').trim().split('\n').pop()) / 1024 : Number.NaN;
-  return { exitCode: result.exitCode, stdout: String(result.stdout), stderr: String(result.stderr), rss };
+  return { exitCode: result.exitCode, stdout: result.stdout, stderr: result.stderr, rss };
 }
 
 describe('answers are bounded', () => {

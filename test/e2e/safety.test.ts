@@ -288,7 +288,7 @@ describe('exit codes tell the truth', () => {
     const result = await child;
     release();
     expect(result.exitCode).toBe(130);
-    expect(String(result.stderr)).toContain('warning: interrupted: deleted i1; i2 may or may not have been deleted (its request was under way); not attempted: i3\n');
+    expect(result.stderr).toContain('warning: interrupted: deleted i1; i2 may or may not have been deleted (its request was under way); not attempted: i3\n');
     expect(sandbox.environments.has('i1')).toBe(false);
     expect(sandbox.environments.has('i3')).toBe(true);
     expect(sandbox.requests.filter((request) => request.url.endsWith('/i3'))).toHaveLength(0);

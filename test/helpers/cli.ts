@@ -52,7 +52,7 @@ export function spawnCip(args: string[], options: CipOptions = {}): ResultPromis
 
 export async function cip(args: string[], options: CipOptions = {}): Promise<CipResult> {
   const result = await spawnCip(args, options);
-  return { exitCode: result.exitCode ?? -1, stdout: String(result.stdout), stderr: String(result.stderr) };
+  return { exitCode: result.exitCode ?? -1, stdout: result.stdout, stderr: result.stderr };
 }
 
 /** The three credentials and the base URL of a sandbox, as a CI job would set them. */
