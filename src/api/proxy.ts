@@ -49,11 +49,11 @@ export function bypassesProxy(noProxy: string | undefined, target: URL, net?: Ne
     if (entry.includes('/')) {
       if (!net) continue;
       const [address, bits] = entry.split('/');
-      const family = net.isIP(address);
+      const family = net.isIP(address!);
       if (!family || net.isIP(host) !== family) continue;
       const list = new net.BlockList();
       try {
-        list.addSubnet(address, Number(bits), family === 6 ? 'ipv6' : 'ipv4');
+        list.addSubnet(address!, Number(bits), family === 6 ? 'ipv6' : 'ipv4');
       } catch {
         continue;
       }

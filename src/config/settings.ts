@@ -108,7 +108,7 @@ export function allowHttp(ctx: CredentialInputs): boolean {
 }
 
 function list(names: readonly string[]): string {
-  return names.length === 1 ? names[0] : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
+  return names.length === 1 ? names[0]! : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
 }
 
 export async function resolveSettings(ctx: SettingsInputs): Promise<ResolvedSettings> {

@@ -6,7 +6,7 @@ import stringWidth from 'string-width';
 const GAP = 2;
 const SOFT_MAX_COLUMN = 40;
 const MIN_COLUMN = 4;
- 
+// eslint-disable-next-line no-control-regex
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 
 /** Display width in terminal cells; plain ASCII (nearly every cell) skips the Unicode tables. */
@@ -51,13 +51,13 @@ export interface TableLayout {
 export function layoutColumns(natural: readonly number[], maxWidth: number | undefined, protectedIndex: number): TableLayout {
   const widths = [...natural];
   let shown = widths.map((_, index) => index);
-  const total = () => shown.reduce((sum, index) => sum + widths[index], 0) + GAP * Math.max(0, shown.length - 1);
+  const total = () => shown.reduce((sum, index) => sum + widths[index]!, 0) + GAP * Math.max(0, shown.length - 1);
   if (maxWidth === undefined || total() <= maxWidth) return { shown, widths };
   for (const index of shown) {
-    if (index !== protectedIndex) widths[index] = Math.min(widths[index], Math.max(SOFT_MAX_COLUMN, 0));
+    if (index !== protectedIndex) widths[index] = Math.min(widths[index]!, Math.max(SOFT_MAX_COLUMN, 0));
   }
   const minimal = () =>
-    shown.reduce((sum, index) => sum + (index === protectedIndex ? widths[index] : Math.min(widths[index], MIN_COLUMN)), 0)
+    shown.reduce((sum, index) => sum + (index === protectedIndex ? widths[index]! : Math.min(widths[index]!, MIN_COLUMN)), 0)
     + GAP * Math.max(0, shown.length - 1);
   // Hide from the right; keep a second column while it fits at its narrowest.
   while (total() > maxWidth && shown.length > 1 && (shown.length > 2 || minimal() > maxWidth)) {
@@ -67,7 +67,7 @@ export function layoutColumns(natural: readonly number[], maxWidth: number | und
   for (const index of [...shown].reverse()) {
     const excess = total() - maxWidth;
     if (excess <= 0) break;
-    if (index !== protectedIndex) widths[index] = Math.max(MIN_COLUMN, widths[index] - excess);
+    if (index !== protectedIndex) widths[index] = Math.max(MIN_COLUMN, widths[index]! - excess);
   }
   return { shown, widths };
 }
@@ -105,7 +105,7 @@ export function streamTable(
     const cells = cellsAt(row);
     for (let column = 0; column < columns; column++) {
       const width = displayWidth(cells[column] ?? '');
-      if (width > natural[column]) natural[column] = width;
+      if (width > natural[column]!) natural[column] = width;
     }
   }
   const { shown, widths } = layoutColumns(natural, options.maxWidth, options.protectedIndex ?? 0);
@@ -113,9 +113,9 @@ export function streamTable(
   const line = (cells: readonly string[]) => {
     let text = '';
     for (let position = 0; position < shown.length; position++) {
-      const column = shown[position];
+      const column = shown[position]!;
       if (position > 0) text += gap;
-      text += fitWidth(cells[column] ?? '', widths[column]);
+      text += fitWidth(cells[column] ?? '', widths[column]!);
     }
     return text.trimEnd();
   };
@@ -136,6 +136,6 @@ export function streamTable(
 /** The whole table as one string (for small tables and tests). */
 export function renderTable(headers: readonly string[], rows: readonly (readonly string[])[], options: RenderOptions = {}): RenderedTable {
   const parts: string[] = [];
-  const hiddenColumns = streamTable(headers, rows.length, (row) => rows[row], (chunk) => parts.push(chunk), options);
+  const hiddenColumns = streamTable(headers, rows.length, (row) => rows[row]!, (chunk) => parts.push(chunk), options);
   return { text: parts.join(''), hiddenColumns };
 }

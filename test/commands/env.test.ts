@@ -23,13 +23,13 @@ describe('cip env list', () => {
     expect(result.stderr).toBe('');
     const [request] = sandbox.requests;
     expect(sandbox.requests).toHaveLength(1);
-    expect(request.method).toBe('GET');
-    expect(request.url).toBe('/ms/Environments');
-    expect(request.headers.authorization).toBe(`ApiKey ${sandbox.keys.apiKey}`);
-    expect(request.headers['ocp-apim-subscription-key']).toBe(sandbox.keys.subscriptionKey);
-    expect(request.headers.enterpriseid).toBe(sandbox.keys.enterpriseId);
-    expect(request.headers.accept).toBe('application/json');
-    expect(request.headers['user-agent']).toMatch(/^cip\/\d+\.\d+\.\d+\S* node\/v\d+/);
+    expect(request!.method).toBe('GET');
+    expect(request!.url).toBe('/ms/Environments');
+    expect(request!.headers.authorization).toBe(`ApiKey ${sandbox.keys.apiKey}`);
+    expect(request!.headers['ocp-apim-subscription-key']).toBe(sandbox.keys.subscriptionKey);
+    expect(request!.headers.enterpriseid).toBe(sandbox.keys.enterpriseId);
+    expect(request!.headers.accept).toBe('application/json');
+    expect(request!.headers['user-agent']).toMatch(/^cip\/\d+\.\d+\.\d+\S* node\/v\d+/);
   });
 
   it('renders a table with id first and name-like columns next when asked', async () => {
@@ -118,10 +118,10 @@ describe('cip env create', () => {
     expect(created).toMatchObject({ name: 'alpha', description: 'first' });
     expect(sandbox.environments.get(created.id)).toMatchObject({ name: 'alpha' });
     const [request] = writes();
-    expect(request.method).toBe('POST');
-    expect(request.url).toBe('/ms/Environments');
-    expect(request.headers['content-type']).toMatch(/^application\/json/);
-    expect(JSON.parse(request.body)).toEqual({ name: 'alpha', description: 'first' });
+    expect(request!.method).toBe('POST');
+    expect(request!.url).toBe('/ms/Environments');
+    expect(request!.headers['content-type']).toMatch(/^application\/json/);
+    expect(JSON.parse(request!.body)).toEqual({ name: 'alpha', description: 'first' });
     expect(result.stderr).toMatch(/created/i);
   });
 
@@ -135,7 +135,7 @@ describe('cip env create', () => {
       { env },
     );
     expect(result.exitCode).toBe(0);
-    expect(JSON.parse(writes()[0].body)).toEqual({
+    expect(JSON.parse(writes()[0]!.body)).toEqual({
       name: 'from-file', region: 'westeurope', retention: 30, tags: ['a'], isActive: true, owner: null,
       settings: { level: 'debug' }, code: '007', flag: 'true', ratio: 0.5,
     });
@@ -144,7 +144,7 @@ describe('cip env create', () => {
   it('reads the payload from stdin with --file -', async () => {
     const result = await cip(['env', 'create', '--file', '-'], { env, input: '{"name":"piped"}' });
     expect(result.exitCode).toBe(0);
-    expect(JSON.parse(writes()[0].body)).toEqual({ name: 'piped' });
+    expect(JSON.parse(writes()[0]!.body)).toEqual({ name: 'piped' });
     expect(JSON.parse(result.stdout)).toMatchObject({ name: 'piped' });
   });
 
@@ -193,19 +193,19 @@ describe('cip env create', () => {
 describe('cip env update', () => {
   it('PUTs the payload to the URL-encoded id and prints the result', async () => {
     const [id] = sandbox.environments.keys();
-    const result = await cip(['env', 'update', id, '-f', 'name=renamed', '-F', 'isActive=false'], { env });
+    const result = await cip(['env', 'update', id!, '-f', 'name=renamed', '-F', 'isActive=false'], { env });
     expect(result.exitCode).toBe(0);
     expect(JSON.parse(result.stdout)).toMatchObject({ id, name: 'renamed', isActive: false });
     const [request] = writes();
-    expect(request.method).toBe('PUT');
-    expect(request.url).toBe(`/ms/Environments/${id}`);
-    expect(JSON.parse(request.body)).toEqual({ name: 'renamed', isActive: false });
+    expect(request!.method).toBe('PUT');
+    expect(request!.url).toBe(`/ms/Environments/${id}`);
+    expect(JSON.parse(request!.body)).toEqual({ name: 'renamed', isActive: false });
   });
 
   it('encodes ids that are not URL-safe', async () => {
     const result = await cip(['env', 'update', 'a/b c?d', '-f', 'name=x'], { env });
     expect(result.exitCode).toBe(5);
-    expect(writes()[0].url).toBe('/ms/Environments/a%2Fb%20c%3Fd');
+    expect(writes()[0]!.url).toBe('/ms/Environments/a%2Fb%20c%3Fd');
     expect(expectOneErrorLine(result.stderr)).toMatch(/not found \(HTTP 404\)/);
   });
 
@@ -227,7 +227,7 @@ describe('cip env delete', () => {
   it('refuses without --yes when there is no terminal (exit 2, nothing deleted)', async () => {
     const before = sandbox.environments.size;
     const [id] = sandbox.environments.keys();
-    const result = await cip(['env', 'delete', id], { env });
+    const result = await cip(['env', 'delete', id!], { env });
     expect(result.exitCode).toBe(2);
     expect(expectOneErrorLine(result.stderr)).toMatch(/without confirmation.*--yes/);
     expect(sandbox.environments.size).toBe(before);

@@ -39,9 +39,9 @@ describe('retries', () => {
   it('PUT and DELETE are retried after a network reset', async () => {
     const [id] = sandbox.environments.keys();
     sandbox.inject({ fault: { kind: 'reset-before' }, method: 'PUT' }, { fault: { kind: 'reset-before' }, method: 'DELETE' });
-    const updated = await cip(['env', 'update', id, '-f', 'name=retried'], { env });
+    const updated = await cip(['env', 'update', id!, '-f', 'name=retried'], { env });
     expect(updated.exitCode).toBe(0);
-    const deleted = await cip(['env', 'delete', id, '--yes'], { env });
+    const deleted = await cip(['env', 'delete', id!, '--yes'], { env });
     expect(deleted.exitCode).toBe(0);
     expect(sandbox.requests.map((request) => request.method)).toEqual(['PUT', 'PUT', 'DELETE', 'DELETE']);
   });
@@ -166,8 +166,8 @@ describe('secrets', () => {
       await cip(['env', 'create', '-f', 'name=x', '--verbose'], { env }),
       await cip(['env', 'list', '--verbose', '-o', 'table'], { env }),
     ];
-    expect(runs[0].exitCode).toBe(6);
-    expect(runs[0].stderr).toMatch(/bad key \*\*\* \/ \*\*\*/);
+    expect(runs[0]!.exitCode).toBe(6);
+    expect(runs[0]!.stderr).toMatch(/bad key \*\*\* \/ \*\*\*/);
     for (const run of runs) {
       for (const secret of [sandbox.keys.apiKey, sandbox.keys.subscriptionKey]) {
         expect(run.stdout).not.toContain(secret);
@@ -175,9 +175,9 @@ describe('secrets', () => {
       }
     }
     // --verbose shows what was sent, with the keys replaced.
-    expect(runs[1].stderr).toMatch(/^> POST http:\/\/127\.0\.0\.1:\d+\/ms\/Environments$/m);
-    expect(runs[1].stderr).toMatch(/^>\s+authorization: \*\*\*$/m);
-    expect(runs[1].stderr).toMatch(/^>\s+ocp-apim-subscription-key: \*\*\*$/m);
-    expect(runs[1].stderr).toMatch(/^< 201 Created \(\d+ ms, \d+ bytes\)$/m);
+    expect(runs[1]!.stderr).toMatch(/^> POST http:\/\/127\.0\.0\.1:\d+\/ms\/Environments$/m);
+    expect(runs[1]!.stderr).toMatch(/^>\s+authorization: \*\*\*$/m);
+    expect(runs[1]!.stderr).toMatch(/^>\s+ocp-apim-subscription-key: \*\*\*$/m);
+    expect(runs[1]!.stderr).toMatch(/^< 201 Created \(\d+ ms, \d+ bytes\)$/m);
   });
 });

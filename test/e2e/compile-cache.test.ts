@@ -19,18 +19,18 @@ describe.runIf(ownCache)('the compile cache', () => {
     const [file] = readdirSync(dir);
     expect(file).toMatch(/^cli-.*\.bin$/);
     expect(statSync(dir).mode & 0o777).toBe(0o700);
-    expect(statSync(join(dir, file)).mode & 0o777).toBe(0o600);
-    const written = statSync(join(dir, file)).mtimeMs;
+    expect(statSync(join(dir, file!)).mode & 0o777).toBe(0o600);
+    const written = statSync(join(dir, file!)).mtimeMs;
     const second = await cip(['--help'], { env: { TMPDIR: tmp } });
     expect(second.stdout).toBe(first.stdout);
-    expect(statSync(join(dir, file)).mtimeMs).toBe(written);
+    expect(statSync(join(dir, file!)).mtimeMs).toBe(written);
   });
 
   it('a damaged cache is refused by V8 and replaced, and the command still works', async () => {
     const tmp = tempDir();
     await cip(['--help'], { env: { TMPDIR: tmp } });
     const dir = cacheDirIn(tmp);
-    const file = join(dir, readdirSync(dir)[0]);
+    const file = join(dir, readdirSync(dir)[0]!);
     writeFileSync(file, 'not a code cache');
     const result = await cip(['--help'], { env: { TMPDIR: tmp } });
     expect(result.exitCode).toBe(0);

@@ -38,7 +38,7 @@ function response(status: string, headers: Record<string, string>, body: Buffer 
 async function measured(args: string[], runEnv: Record<string, string | undefined>) {
   const timeFile = join(tempDir(), 'rss');
   const command = existsSync(GNU_TIME) ? [GNU_TIME, '-f', '%M', '-o', timeFile, 'node', CIP, ...args] : ['node', CIP, ...args];
-  const result = await execa(command[0], command.slice(1), {
+  const result = await execa(command[0]!, command.slice(1), {
     env: { PATH: process.env.PATH, HOME: tempDir(), CIP_CONFIG_DIR: tempDir(), ...runEnv },
     extendEnv: false,
     reject: false,

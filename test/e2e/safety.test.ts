@@ -46,7 +46,7 @@ describe('numbers keep their exact digits', () => {
     const listed = await cip(['env', 'list', '--json'], { env });
     expect(listed.exitCode).toBe(0);
     expect(listed.stdout).toContain('"id": 9007199254740992,\n    "name": "keep-me"');
-    const id = /"id": (\d+),\n {4}"name": "delete-me"/.exec(listed.stdout)![1];
+    const id = /"id": (\d+),\n {4}"name": "delete-me"/.exec(listed.stdout)![1]!;
     expect(id).toBe('9007199254740993');
     const deleted = await cip(['env', 'delete', id, '--yes'], { env });
     expect(deleted.exitCode).toBe(0);
@@ -72,7 +72,7 @@ describe('numbers keep their exact digits', () => {
     const result = await cip(['env', 'create', '--file', file, '--data', '{"name":"exact","huge":1e400}', '-F', 'long=9007199254740993', '-F', 'list=[1.0,2e5]'], { env });
     expect(result.exitCode).toBe(0);
     const [sent] = writes(sandbox);
-    expect(sent.body).toBe(`{"fromFile":${BIG},"rate":0.10,"name":"exact","huge":1e400,"long":9007199254740993,"list":[1.0,2e5]}`);
+    expect(sent!.body).toBe(`{"fromFile":${BIG},"rate":0.10,"name":"exact","huge":1e400,"long":9007199254740993,"list":[1.0,2e5]}`);
     for (const text of [`"fromFile": ${BIG}`, '"rate": 0.10', '"huge": 1e400', '"long": 9007199254740993', '1.0,\n    2e5']) {
       expect(result.stdout).toContain(text);
     }
@@ -87,9 +87,9 @@ describe('numbers keep their exact digits', () => {
     const result = await cip(['env', 'update', 'numbers', '--file', '-'], { env, input: text });
     expect(result.exitCode).toBe(0);
     const [sent] = writes(sandbox);
-    expect(sent.url).toBe('/ms/Environments/numbers');
-    expect(sent.body).toBe(stringifyExactJson(item));
-    expect(sent.body).toContain(`"big":${BIG},"huge":1e400,"price":1.50,"zero":-0`);
+    expect(sent!.url).toBe('/ms/Environments/numbers');
+    expect(sent!.body).toBe(stringifyExactJson(item));
+    expect(sent!.body).toContain(`"big":${BIG},"huge":1e400,"price":1.50,"zero":-0`);
   });
 });
 
@@ -98,7 +98,7 @@ describe('which credentials a command uses', () => {
     const configDir = profiles('prod');
     const [victim] = staging.environments.keys();
     for (const [how, extra] of [['--profile', ['--profile', 'stg2']], ['CIP_PROFILE', []]] as const) {
-      const result = await cip(['env', 'delete', victim, '--yes', ...extra], {
+      const result = await cip(['env', 'delete', victim!, '--yes', ...extra], {
         configDir,
         env: { ...env, ...(how === 'CIP_PROFILE' ? { CIP_PROFILE: 'stg2' } : {}) },
       });
@@ -111,7 +111,7 @@ describe('which credentials a command uses', () => {
     const deletes = staging.requests.filter((request) => request.method === 'DELETE');
     expect(deletes.map((request) => request.headers.enterpriseid)).toEqual([STAGING_ENTERPRISE, STAGING_ENTERPRISE]);
     expect(deletes.map((request) => request.headers.authorization)).toEqual([`ApiKey ${staging.keys.apiKey}`, `ApiKey ${staging.keys.apiKey}`]);
-    staging.environments.set(victim, { id: victim, name: 'restored' });
+    staging.environments.set(victim!, { id: victim!, name: 'restored' });
   });
 
   it('flags still override a named profile', async () => {

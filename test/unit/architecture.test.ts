@@ -27,7 +27,7 @@ const LAYERS = {
 type Layer = keyof typeof LAYERS;
 
 function layerOf(file: string): Layer {
-  const [top] = file.split('/');
+  const top = file.split('/')[0] ?? '';
   if (top === 'text' || top === 'json' || ['errors.ts', 'env.ts', 'version.ts'].includes(file)) return 'base';
   if (['output', 'config', 'sandbox', 'terminal', 'api', 'cli', 'commands'].includes(top)) return top as Layer;
   const byFile: Record<string, Layer> = {
@@ -77,9 +77,9 @@ function importsOf(file: string): Imports {
   const local: string[] = [];
   const packages: string[] = [];
   for (const match of text.matchAll(IMPORT)) {
-    const specifier = (match[1] ?? match[2]);
+    const specifier = match[1] ?? match[2] ?? '';
     if (specifier.startsWith('.')) local.push(relative(SRC, resolve(dirname(join(SRC, file)), specifier.replace(/\.js$/, '.ts'))));
-    else if (!specifier.startsWith('node:')) packages.push(specifier.startsWith('@') ? specifier.split('/').slice(0, 2).join('/') : specifier.split('/')[0]);
+    else if (!specifier.startsWith('node:')) packages.push(specifier.startsWith('@') ? specifier.split('/').slice(0, 2).join('/') : (specifier.split('/')[0] ?? specifier));
   }
   return { local, packages };
 }

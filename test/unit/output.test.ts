@@ -211,8 +211,8 @@ describe('renderTable with maxWidth', () => {
   it.each([200, 80, 50, 40, 20, 10])('never cuts or hides the protected id column (maxWidth %i)', (maxWidth) => {
     const { text, hiddenColumns } = renderTable(headers, rows, { maxWidth, protectedIndex: 0 });
     const [, first, second] = lines(text);
-    expect(first.startsWith(guid)).toBe(true);
-    expect(second.startsWith('0b7e4c52-3d1f-4a8e-9c6b-2f5d8e1a7c34')).toBe(true);
+    expect(first!.startsWith(guid)).toBe(true);
+    expect(second!.startsWith('0b7e4c52-3d1f-4a8e-9c6b-2f5d8e1a7c34')).toBe(true);
     expect(hiddenColumns).not.toContain(0);
   });
 
@@ -228,12 +228,12 @@ describe('renderTable with maxWidth', () => {
   it('reports the hidden columns, and hides from the right', () => {
     const { text, hiddenColumns } = renderTable(headers, rows, { maxWidth: 60, protectedIndex: 0 });
     expect(hiddenColumns.length).toBeGreaterThan(0);
-    const header = lines(text)[0];
-    for (const index of hiddenColumns) expect(header).not.toContain(headers[index]);
+    const header = lines(text)[0]!;
+    for (const index of hiddenColumns) expect(header).not.toContain(headers[index]!);
     const shown = headers.map((_, index) => index).filter((index) => !hiddenColumns.includes(index));
     // the shown columns are the leftmost ones
     expect(shown).toStrictEqual(shown.map((_, position) => position));
-    for (const index of shown) expect(header).toContain(headers[index].slice(0, 3));
+    for (const index of shown) expect(header).toContain(headers[index]!.slice(0, 3));
   });
 
   it('hides nothing and cuts nothing when the table already fits', () => {
@@ -264,7 +264,7 @@ describe('layoutColumns', () => {
     const { shown, widths } = layoutColumns(natural, maxWidth, protectedIndex);
     expect(shown).toContain(protectedIndex);
     expect(widths[protectedIndex]).toBe(natural[protectedIndex]);
-    const total = shown.reduce((sum, index) => sum + widths[index], 0) + 2 * (shown.length - 1);
-    if (natural[protectedIndex] <= maxWidth) expect(total).toBeLessThanOrEqual(maxWidth);
+    const total = shown.reduce((sum, index) => sum + widths[index]!, 0) + 2 * (shown.length - 1);
+    if (natural[protectedIndex]! <= maxWidth) expect(total).toBeLessThanOrEqual(maxWidth);
   });
 });

@@ -268,7 +268,7 @@ describe('cip env create: --field and --raw-field interleaved on the command lin
       expect(code, String(stderr.read() ?? '')).toBe(0);
       const stored = [...sandbox.environments.values()];
       expect(stored).toHaveLength(1);
-      expect(stored[0].code).toStrictEqual(expected);
+      expect(stored[0]!.code).toStrictEqual(expected);
     } finally {
       await sandbox.close();
     }

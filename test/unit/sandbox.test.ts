@@ -109,7 +109,7 @@ describe('sandbox server', () => {
         expect(res.status).toBe(200);
         expect(await res.json()).toEqual([{ id: 'alpha', name: 'Alpha' }]);
         custom.environments.get('alpha')!.name = 'changed';
-        expect(fixture[0].name).toBe('Alpha');
+        expect(fixture[0]!.name).toBe('Alpha');
       } finally {
         await custom.close();
       }
@@ -364,7 +364,7 @@ describe('sandbox server', () => {
 
   describe('update', () => {
     it('replaces the fields, keeping id and createdAt', async () => {
-      const [original] = sandbox.environments.values();
+      const original = [...sandbox.environments.values()][0]!;
       const snapshot = { ...original };
       try {
         const res = await call(sandbox, `/Environments/${original.id}`, {
@@ -584,13 +584,13 @@ describe('sandbox server', () => {
         ['DELETE', '/ms/Environments/x', ''],
         ['GET', '/ms/Environments', ''],
       ]);
-      expect(sandbox.requests[0].headers).toMatchObject({
+      expect(sandbox.requests[0]!.headers).toMatchObject({
         authorization: `ApiKey ${SANDBOX_DEFAULTS.apiKey}`,
         'ocp-apim-subscription-key': SANDBOX_DEFAULTS.subscriptionKey,
         enterpriseid: SANDBOX_DEFAULTS.enterpriseId,
       });
-      expect(sandbox.requests[1].headers['content-type']).toBe('application/json');
-      expect(sandbox.requests[3].headers.authorization).toBeUndefined();
+      expect(sandbox.requests[1]!.headers['content-type']).toBe('application/json');
+      expect(sandbox.requests[3]!.headers.authorization).toBeUndefined();
     });
 
     it('reset() clears requests and faults but keeps the store', async () => {
@@ -641,7 +641,7 @@ describe('sandbox at scale', () => {
       expect(res.status).toBe(200);
       const list = (await res.json()) as Environment[];
       expect(list).toHaveLength(100_000);
-      expect(list[99_999].name).toBe('env-100000');
+      expect(list[99_999]!.name).toBe('env-100000');
       expect(new Set(list.map((r) => r.id)).size).toBe(100_000);
       expect(new Set(list.map((r) => r.region)).size).toBeGreaterThan(3);
     } finally {

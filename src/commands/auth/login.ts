@@ -41,7 +41,7 @@ async function readKey(ctx: Context, path: string, flag: string, what: string): 
 
 /** Asks for a key without echoing it; a key that is not valid is said and asked again. */
 async function askKey(ctx: Context, what: string): Promise<string | undefined> {
-  const answer = nonEmpty(await askHidden(ctx.io, `${what[0].toUpperCase()}${what.slice(1)} (hidden): `));
+  const answer = nonEmpty(await askHidden(ctx.io, `${what.charAt(0).toUpperCase()}${what.slice(1)} (hidden): `));
   if (answer === undefined) return undefined;
   try {
     return checkKey(answer, what, 'the prompt');

@@ -49,12 +49,12 @@ async function remove(ctx: Context, { ids, yes }: { ids: string[]; yes: boolean 
   const label = (id: string) => environmentLabel(id, names.get(id));
   if (!yes) {
     if (!ctx.io.canPrompt) {
-      const what = unique.length === 1 ? `environment ${printable(unique[0])}` : `${unique.length} environments`;
+      const what = unique.length === 1 ? `environment ${printable(unique[0]!)}` : `${unique.length} environments`;
       throw new UsageError(`refusing to delete ${what} ${target} without confirmation`, 'pass --yes to confirm');
     }
     names = await namesOf(ctx, api, unique);
     const what = unique.length === 1
-      ? label(unique[0])
+      ? label(unique[0]!)
       : `${unique.length} environments: ${unique.map((id) => label(id).replace(/^environment /, '')).join(', ')}`;
     if (!(await confirm(ctx.io, `Delete ${what} ${target}? This cannot be undone.`))) {
       throw new UsageError('nothing deleted: not confirmed');

@@ -1,0 +1,55 @@
+// What stands in front of the API: Azure API Management checks the subscription key, then the API checks
+// the ApiKey, the EnterpriseId header and whether the key may write. The first failure answers.
+import type { IncomingMessage } from 'node:http';
+import { apim, problem, validationProblem, type Reply } from './replies.js';
+
+export interface GatewayKeys {
+  apiKey: string;
+  readOnlyApiKey: string;
+  subscriptionKey: string;
+  enterpriseId: string;
+}
+
+const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const WRITE_METHODS = new Set(['POST', 'PUT', 'DELETE']);
+
+const APIM_MISSING_KEY =
+  'Access denied due to missing subscription key. Make sure to include subscription key when making requests to an API.';
+const APIM_INVALID_KEY =
+  'Access denied due to invalid subscription key. Make sure to provide a valid key for an active subscription.';
+// What the real gateway sends with its 401s, so clients can tell a gateway rejection from an API one.
+const APIM_CHALLENGE =
+  'AzureApiManagementKey realm="https://api.copyl.com/ms",name="Ocp-Apim-Subscription-Key",type="header"';
+
+/** A header's value, or '' when it is missing or repeated. */
+export function header(req: IncomingMessage, name: string): string {
+  const value = req.headers[name];
+  return typeof value === 'string' ? value : '';
+}
+
+/** The answer that refuses the request, or undefined when the keys and enterprise let it through. */
+export function checkAccess(req: IncomingMessage, keys: GatewayKeys): Reply | undefined {
+  const subscriptionKey = header(req, 'ocp-apim-subscription-key');
+  if (subscriptionKey === '') return apim(401, APIM_MISSING_KEY, { 'WWW-Authenticate': APIM_CHALLENGE });
+  if (subscriptionKey !== keys.subscriptionKey) {
+    return apim(401, APIM_INVALID_KEY, { 'WWW-Authenticate': APIM_CHALLENGE });
+  }
+
+  const apiKey = /^ApiKey\s+(.*)$/i.exec(header(req, 'authorization'))?.[1];
+  const readOnly = apiKey === keys.readOnlyApiKey;
+  if (apiKey !== keys.apiKey && !readOnly) {
+    return problem(401, { detail: 'The API key is invalid.' }, { 'WWW-Authenticate': 'ApiKey' });
+  }
+
+  const enterpriseId = header(req, 'enterpriseid');
+  if (!GUID.test(enterpriseId)) {
+    return validationProblem({ EnterpriseId: ['The EnterpriseId header must be a GUID.'] });
+  }
+  if (enterpriseId.toLowerCase() !== keys.enterpriseId.toLowerCase()) {
+    return problem(403, { detail: 'The API key has no access to this enterprise.' });
+  }
+  if (readOnly && WRITE_METHODS.has(req.method ?? '')) {
+    return problem(403, { detail: 'The API key lacks sufficient permissions.' });
+  }
+  return undefined;
+}

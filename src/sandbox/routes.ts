@@ -1,0 +1,130 @@
+// The Environments resource as the real service routes it: GET and POST on {base}/Environments, PUT and
+// DELETE on {base}/Environments/{id}, with ASP.NET's model binding and answers.
+import type { IncomingMessage } from 'node:http';
+import { randomUUID } from 'node:crypto';
+import { parseExactJson, stringifyExactJson } from '../json/exact.js';
+import { isRecord } from '../json/record.js';
+import { checkAccess, header, type GatewayKeys } from './gateway.js';
+import { apim, json, methodNotAllowed, notFound, problem, validationProblem, type Reply } from './replies.js';
+import type { Environment, SandboxOptions } from './types.js';
+
+// Fields the server owns; a client cannot set them through POST or PUT.
+const SERVER_FIELDS = ['id', 'createdAt', 'updatedAt'];
+
+export function normalizeBasePath(basePath: string): string {
+  const trimmed = basePath.replace(/\/+$/, '');
+  return trimmed === '' || trimmed.startsWith('/') ? trimmed : `/${trimmed}`;
+}
+
+// Matches {basePath}/Environments[/{id}] with an optional trailing slash, case-insensitively like ASP.NET routing.
+// The id is returned still encoded so that an encoded '/' stays inside the id.
+function matchPath(url: string, basePath: string): { rawId?: string } | undefined {
+  const path = url.split('?', 1)[0] ?? '';
+  const prefix = `${basePath}/environments`.toLowerCase();
+  if (!path.toLowerCase().startsWith(prefix)) return undefined;
+  const rest = path.slice(prefix.length).replace(/\/$/, '');
+  if (rest === '') return {};
+  if (!rest.startsWith('/') || rest.indexOf('/', 1) !== -1) return undefined;
+  return { rawId: rest.slice(1) };
+}
+
+// Parses and validates a POST/PUT body the way ASP.NET's [ApiController] model binding would.
+async function readEnvironmentInput(
+  req: IncomingMessage,
+  body: string,
+  nameRequired: boolean,
+): Promise<{ fields: Record<string, unknown> } | { reply: Reply }> {
+  const mediaType = (header(req, 'content-type').split(';', 1)[0] ?? '').trim().toLowerCase();
+  if (mediaType !== 'application/json') return { reply: problem(415) };
+  let parsed: unknown;
+  try {
+    // Numbers keep their digits, as a service storing 64-bit integers and decimals would keep them.
+    parsed = await parseExactJson(body);
+  } catch {
+    parsed = undefined;
+  }
+  if (!isRecord(parsed)) {
+    return { reply: validationProblem({ $: ['The JSON value could not be converted.'] }) };
+  }
+  const name = parsed.name;
+  // [Required] rejects whitespace-only strings too.
+  const nameValid = typeof name === 'string' && name.trim() !== '';
+  if (!nameValid && (nameRequired || name !== undefined)) {
+    return { reply: validationProblem({ Name: ['The Name field is required.'] }) };
+  }
+  return { fields: Object.fromEntries(Object.entries(parsed).filter(([field]) => !SERVER_FIELDS.includes(field))) };
+}
+
+export interface Routes {
+  /** The answer to a request that got past any fault. */
+  route(req: IncomingMessage, body: string): Promise<Reply>;
+}
+
+export function createRoutes(
+  environments: Map<string, Environment>,
+  keys: GatewayKeys,
+  options: Pick<SandboxOptions, 'envelope' | 'cacheList'> & { basePath: string; baseUrl: () => string },
+): Routes {
+  let cachedList: string | undefined;
+
+  const list = (): Reply => {
+    if (cachedList !== undefined) return json(200, cachedList);
+    const records = [...environments.values()];
+    const body = stringifyExactJson(options.envelope ? { [options.envelope]: records } : records);
+    if (options.cacheList) cachedList = body;
+    return json(200, body);
+  };
+
+  const create = async (req: IncomingMessage, body: string): Promise<Reply> => {
+    const input = await readEnvironmentInput(req, body, true);
+    if ('reply' in input) return input.reply;
+    const now = new Date().toISOString();
+    const record: Environment = { id: randomUUID(), ...input.fields, createdAt: now, updatedAt: now };
+    environments.set(String(record.id), record);
+    cachedList = undefined;
+    return json(201, stringifyExactJson(record), { Location: `${options.baseUrl()}/Environments/${encodeURIComponent(String(record.id))}` });
+  };
+
+  const update = async (id: string, req: IncomingMessage, body: string): Promise<Reply> => {
+    // Body validation comes first, as ASP.NET model binding runs before the action looks the record up.
+    const input = await readEnvironmentInput(req, body, false);
+    if ('reply' in input) return input.reply;
+    const existing = environments.get(id);
+    if (!existing) return notFound(id);
+    const record: Environment = { id: existing.id, ...input.fields, createdAt: existing.createdAt, updatedAt: new Date().toISOString() };
+    environments.set(id, record);
+    cachedList = undefined;
+    return json(200, stringifyExactJson(record));
+  };
+
+  const remove = (id: string): Reply => {
+    if (!environments.delete(id)) return notFound(id);
+    cachedList = undefined;
+    return { status: 204 };
+  };
+
+  return {
+    async route(req, body) {
+      const method = req.method ?? '';
+      const target = matchPath(req.url ?? '', options.basePath);
+      if (!target) return apim(404, 'Resource not found');
+      const refused = checkAccess(req, keys);
+      if (refused) return refused;
+
+      if (target.rawId === undefined) {
+        if (method === 'GET') return list();
+        if (method === 'POST') return create(req, body);
+        return methodNotAllowed('GET, POST');
+      }
+      let id: string;
+      try {
+        id = decodeURIComponent(target.rawId);
+      } catch {
+        return problem(400, { detail: 'The id in the path is not valid URL encoding.' });
+      }
+      if (method === 'PUT') return update(id, req, body);
+      if (method === 'DELETE') return remove(id);
+      return methodNotAllowed('PUT, DELETE');
+    },
+  };
+}

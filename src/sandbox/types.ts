@@ -1,0 +1,89 @@
+// The sandbox's public shapes: its options, the fault rules tests inject, what it records, and its handle.
+import type { ExactNumber } from '../json/exact.js';
+
+export const SANDBOX_DEFAULTS = {
+  apiKey: 'sandbox-api-key-0123456789',
+  readOnlyApiKey: 'sandbox-readonly-key-0123456789',
+  subscriptionKey: 'sandbox-subscription-key-0123456789',
+  enterpriseId: '3f2b8c1e-9a4d-4e6f-8b7a-1c2d3e4f5a6b',
+} as const;
+
+export interface Environment {
+  /** A GUID for records the sandbox creates; seeds may use numbers (kept digit for digit) to model 64-bit ids. */
+  id: string | number | ExactNumber;
+  [field: string]: unknown;
+}
+
+export type Fault =
+  /** Answer with this status, body and headers instead of the normal response. */
+  | { kind: 'status'; status: number; body?: string; headers?: Record<string, string> }
+  /** Answer normally, but only after `ms` (for client time-outs). */
+  | { kind: 'delay'; ms: number }
+  /** Destroy the socket before any response byte. */
+  | { kind: 'reset-before' }
+  /** Send 200 JSON headers and part of a body, then destroy the socket. */
+  | { kind: 'reset-mid-body' }
+  /** 200 with a JSON content type and a body that is not JSON. */
+  | { kind: 'invalid-json' }
+  /** Carry the request out, then destroy the socket without answering: an answer lost on its way back. */
+  | { kind: 'reset-after' }
+  /** Answer normally, but only once `release` settles: a request the test holds in flight. */
+  | { kind: 'hold'; release: Promise<unknown> }
+  /** Write these bytes to the socket as the whole response (status lines node:http would refuse to send). */
+  | { kind: 'raw'; response: string | Buffer };
+
+export interface FaultRule {
+  fault: Fault;
+  /** Only requests with this method match; any method when absent. */
+  method?: string;
+  /** Only requests this accepts match (for example one id's path). */
+  match?: (request: RecordedRequest) => boolean;
+  /** How many matching requests the rule applies to; default 1, Infinity allowed. */
+  times?: number;
+}
+
+export interface RecordedRequest {
+  method: string;
+  /** Path and query exactly as received. */
+  url: string;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+export interface SandboxOptions {
+  host?: string;
+  port?: number;
+  basePath?: string;
+  seed?: number | Environment[];
+  envelope?: 'value' | 'items' | 'data' | 'results';
+  /**
+   * Keep the serialized list between requests until the sandbox itself changes it (benchmarks, where
+   * serializing 100,000 records on every request would be measured instead of the client). Changes made
+   * directly to `environments` are then not seen by GET.
+   */
+  cacheList?: boolean;
+  apiKey?: string;
+  readOnlyApiKey?: string;
+  subscriptionKey?: string;
+  enterpriseId?: string;
+  /** Serve HTTPS with this key and certificate (PEM) instead of plain HTTP; `url` then starts with https://. */
+  tls?: { key: string | Buffer; cert: string | Buffer };
+}
+
+export interface Sandbox {
+  /** Base URL the CLI appends /Environments to. */
+  readonly url: string;
+  readonly port: number;
+  readonly keys: { apiKey: string; readOnlyApiKey: string; subscriptionKey: string; enterpriseId: string };
+  /** Every request received, in order, including rejected and faulted ones. */
+  readonly requests: RecordedRequest[];
+  /** The live store, keyed by id. */
+  readonly environments: Map<string, Environment>;
+  inject(...rules: FaultRule[]): void;
+  clearFaults(): void;
+  /** Resolves with the first request, recorded or yet to come, that `match` accepts. */
+  waitForRequest(match: (request: RecordedRequest) => boolean): Promise<RecordedRequest>;
+  /** Clears recorded requests and fault rules; the store is kept. */
+  reset(): void;
+  close(): Promise<void>;
+}
