@@ -14,7 +14,7 @@ import login from './commands/auth/login.js';
 import logout from './commands/auth/logout.js';
 import status from './commands/auth/status.js';
 import switchProfile from './commands/auth/switch.js';
-import { complete, completion } from './commands/completion.js';
+import { complete, completion } from './commands/completion/command.js';
 import create from './commands/env/create.js';
 import remove from './commands/env/delete.js';
 import list from './commands/env/list.js';

@@ -54,7 +54,7 @@ const PACKAGE_HOMES: Record<string, string[]> = {
   'cli-table3': ['output/record.ts'],
   'string-width': ['output/table.ts'],
   'lossless-json': ['json/exact.ts'],
-  commander: ['cli/globals.ts', 'commands/define.ts', 'commands/env/list.ts', 'commands/sandbox.ts', 'commands/completion-script.ts', 'program.ts'],
+  commander: ['cli/globals.ts', 'commands/define.ts', 'commands/env/list.ts', 'commands/sandbox.ts', 'commands/completion/spec.ts', 'commands/completion/index.ts', 'program.ts'],
 };
 
 function sourceFiles(dir = SRC): string[] {

@@ -8,8 +8,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
 import { buildProgram } from '../../src/program.js';
-import { SHELLS } from '../../src/commands/shells.js';
-import { generateCompletion, type Shell } from '../../src/commands/completion-script.js';
+import { SHELLS } from '../../src/commands/completion/shells.js';
+import { generateCompletion } from '../../src/commands/completion/index.js';
+import type { Shell } from '../../src/commands/completion/shells.js';
 import { fakeIO, testContext } from '../helpers/io.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));

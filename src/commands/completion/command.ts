@@ -1,12 +1,12 @@
-// `cip completion` prints the script from completion-script.ts; the hidden `cip __complete <what>` gives the
+// `cip completion` prints the script from index.ts; the hidden `cip __complete <what>` gives the
 // scripts the values they cannot know statically.
 import { readFileSync, statSync } from 'node:fs';
-import { defineCommand } from './define.js';
-import { argument } from '../cli/options.js';
-import type { Context } from '../context.js';
-import { MAX_CONFIG_BYTES, configDir, configFilePath } from '../config/store.js';
-import { isProfileName } from '../config/validate.js';
-import { isRecord } from '../json/record.js';
+import { defineCommand } from '../define.js';
+import { argument } from '../../cli/options.js';
+import type { Context } from '../../context.js';
+import { MAX_CONFIG_BYTES, configDir, configFilePath } from '../../config/store.js';
+import { isProfileName } from '../../config/validate.js';
+import { isRecord } from '../../json/record.js';
 import { SHELLS } from './shells.js';
 
 export const completion = defineCommand({
@@ -19,7 +19,7 @@ export const completion = defineCommand({
     'cip completion fish > ~/.config/fish/completions/cip.fish',
   ],
   async run(ctx, { shell }, { root }) {
-    const { generateCompletion } = await import('./completion-script.js');
+    const { generateCompletion } = await import('./index.js');
     ctx.io.stdout.write(generateCompletion(root, shell));
   },
 });
