@@ -52,9 +52,10 @@ export function askHidden(io: Pick<Streams, 'stdin' | 'stderr'>, question: strin
         else if (char >= ' ') value += char;
       }
     };
-    io.stderr.write(question);
+    // Echo goes off before the question appears: whatever is typed once it is on screen stays hidden.
     input.setRawMode?.(true);
-    input.resume();
     input.on('data', onData);
+    input.resume();
+    io.stderr.write(question);
   });
 }

@@ -36,7 +36,6 @@ describe('parallel writers', () => {
     expect(results.map((result) => result.exitCode)).toEqual(names.map(() => 0));
     const config = readConfig(configDir) as { activeProfile: string; profiles: Record<string, unknown> };
     const kept = Object.keys(config.profiles).sort();
-    console.log(`config store: ${names.length} parallel logins, ${kept.length} profiles kept`);
     expect(kept).toEqual(names);
     expect(names).toContain(config.activeProfile);
     expect(readdirSync(configDir).sort()).toEqual(['config.json']);
@@ -68,8 +67,7 @@ describe('a folder cip cannot write to', () => {
   // Root writes anywhere, so as root the run drops to the user nobody (util-linux setpriv).
   const asRoot = process.getuid?.() === 0;
   const canDrop = !asRoot || existsSync('/usr/bin/setpriv');
-  if (!canDrop) console.warn('skipped: running as root without setpriv, so no folder is read-only to cip');
-  it.runIf(canDrop)('is named as not writable, not blamed on another cip', async () => {
+  it.runIf(canDrop)('is named as not writable, not blamed on another cip (as root, needs setpriv from util-linux)', async () => {
     const configDir = join(tempDir(), 'read-only');
     mkdirSync(configDir);
     chmodSync(join(configDir, '..'), 0o755);

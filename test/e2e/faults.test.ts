@@ -9,7 +9,7 @@
 // clean `error:` line without secrets and that the config was left exactly as it was.
 import { readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { startSandbox, type Fault, type Sandbox } from '../../src/sandbox/index.js';
 import { cip, expectOneErrorLine, tempDir } from '../helpers/cli.js';
 
@@ -56,7 +56,8 @@ const FAULTS: Record<FaultName, (redirectTo: string) => Fault> = {
     headers: { 'Retry-After': '1' },
   }),
   '408': () => ({ kind: 'status', status: 408, body: '{"statusCode":408,"message":"Request timeout"}' }),
-  timeout: () => ({ kind: 'delay', ms: 3_000 }),
+  // Never answered: the client's own --timeout is the only clock, however slow the machine.
+  timeout: () => ({ kind: 'hold', release: new Promise(() => undefined) }),
   'reset before the answer': () => ({ kind: 'reset-before' }),
   'reset mid-body': () => ({ kind: 'reset-mid-body' }),
   'truncated JSON': () => ({ kind: 'invalid-json' }),
@@ -123,12 +124,6 @@ const EXPECTED: Record<FaultName, Record<Operation, Outcome>> = {
 };
 
 const FAULT_NAMES = Object.keys(EXPECTED) as FaultName[];
-let tried = 0;
-let survived = 0;
-
-afterAll(() => {
-  console.log(`fault matrix: ${tried} faults tried, ${survived} survived with the documented outcome`);
-});
 
 // Control characters other than the newline that ends each line.
 const CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/;
@@ -165,7 +160,6 @@ describe.concurrent('fault matrix', () => {
       const expected = EXPECTED[faultName][operation];
       const outcome = expected.exitCode === 0 ? 'exit 0' : `exit ${expected.exitCode}`;
       it(`${operation} × ${faultName}: ${outcome} after ${expected.requests} request${expected.requests === 1 ? '' : 's'}`, async () => {
-        tried += 1;
         const sandbox = await startSandbox({ seed: 1 });
         const elsewhere = await startSandbox({ seed: 1 });
         try {
@@ -204,7 +198,6 @@ describe.concurrent('fault matrix', () => {
           expect(statAfter.mtimeMs).toBe(statBefore.mtimeMs);
           expect(statAfter.mode & 0o777).toBe(0o600);
           expect(readdirSync(dir).sort()).toEqual(filesBefore);
-          survived += 1;
         } finally {
           await Promise.all([sandbox.close(), elsewhere.close()]);
         }

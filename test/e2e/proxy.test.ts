@@ -17,7 +17,6 @@ let proxy: ConnectProxy;
 /** The sandbox by a name only the proxy can resolve, as an API behind a corporate proxy is. */
 let proxiedUrl: string;
 let target: string;
-let proxiedRuns = 0;
 
 beforeAll(async () => {
   if (!certificate) return;
@@ -28,7 +27,6 @@ beforeAll(async () => {
   proxiedUrl = `https://${target}/ms`;
 });
 afterAll(async () => {
-  if (proxy) console.log(`proxy: ${proxiedRuns} runs, ${proxy.tunnels.length} tunnels opened`);
   await Promise.all([sandbox?.close(), plain?.close(), proxy?.close()]);
 });
 beforeEach(() => {
@@ -57,7 +55,6 @@ function proxiedEnv(extra: Record<string, string>): Record<string, string | unde
 /** Runs `cip env list` through the proxy and checks it opened exactly one tunnel, to the sandbox. */
 async function listThroughProxy(extra: Record<string, string>, args: string[] = []): Promise<CipResult> {
   const before = proxy.tunnels.length;
-  proxiedRuns++;
   const result = await cip(['env', 'list', ...args], { env: proxiedEnv(extra) });
   expect(proxy.tunnels.slice(before)).toEqual([target]);
   return result;

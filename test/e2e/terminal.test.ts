@@ -148,7 +148,7 @@ describe.skipIf(!existsSync(SCRIPT))('at a terminal', () => {
       stdin: 'pipe',
       timeout: 30_000,
     });
-    // Answer each question only once it is on screen, as a person would (and after echo is off).
+    // Answer each question as soon as it is on screen: cip turns echo off before it asks.
     const answers: [string, string][] = [
       ['Enterprise id (GUID): ', `${sandbox.keys.enterpriseId}\r`],
       ['API key (hidden): ', `${sandbox.keys.apiKey}\r`],
@@ -160,7 +160,7 @@ describe.skipIf(!existsSync(SCRIPT))('at a terminal', () => {
       const next = answers[0];
       if (next && screen.includes(next[0])) {
         answers.shift();
-        setTimeout(() => child.stdin!.write(next[1]), 100);
+        child.stdin!.write(next[1]);
       }
     });
     const result = await child;

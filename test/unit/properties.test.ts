@@ -1,6 +1,5 @@
 // Property-based tests (fast-check) for the pieces that take arbitrary input: payload building, error bodies,
 // tables, user-typed settings, text sanitising, and `cip env create` end to end against the sandbox.
-// Every predicate bumps `cases`; afterAll prints how many cases were generated.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { PassThrough } from 'node:stream';
@@ -20,18 +19,7 @@ import { testContext } from '../helpers/io.js';
 import { run } from '../../src/run.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 
-// ---------------------------------------------------------------------------------------------------------------
-// Bookkeeping
-
-let cases = 0;
-let properties = 0;
-
-afterAll(() => {
-  console.log(`property tests: ${cases} generated cases across ${properties} properties`);
-});
-
 async function holds<Ts>(property: fc.IProperty<Ts> | fc.IAsyncProperty<Ts>, numRuns: number): Promise<void> {
-  properties++;
   await fc.assert(property, { numRuns });
 }
 
@@ -153,7 +141,6 @@ describe('payload: typedValue and buildPayload', () => {
   it('typedValue returns a JSON value or throws UsageError(2), for any text', async () => {
     await holds(
       fc.asyncProperty(anyText, nasty, async (raw, key) => {
-        cases++;
         const result = await usageOrAsync(() => typedValue(raw, key));
         if (result.ok) expect(isJsonValue(result.value)).toBe(true);
         else expect(result.error.message).not.toMatch(CONTROL);
@@ -165,7 +152,6 @@ describe('payload: typedValue and buildPayload', () => {
   it('-F of any JSON text sends exactly that text', async () => {
     await holds(
       fc.asyncProperty(fc.oneof(fc.jsonValue().map((value) => JSON.stringify(value)), jsonNumberText), async (text) => {
-        cases++;
         expect(stringifyExactJson(await typedValue(text, 'k'))).toBe(text);
       }),
       1000,
@@ -176,7 +162,6 @@ describe('payload: typedValue and buildPayload', () => {
     const safe = fc.oneof(fc.jsonValue().filter((v) => typeof v !== 'number'), fc.maxSafeInteger());
     await holds(
       fc.asyncProperty(safe, async (value) => {
-        cases++;
         expect(await typedValue(JSON.stringify(value), 'k')).toStrictEqual(viaJson(value));
       }),
       500,
@@ -186,7 +171,6 @@ describe('payload: typedValue and buildPayload', () => {
   it('a raw field is the text after the first =, whatever it holds', async () => {
     await holds(
       fc.asyncProperty(nasty.filter((k) => k.length > 0 && !k.includes('=')), fc.string({ unit: 'binary' }), async (key, value) => {
-        cases++;
         const payload = await buildPayload({ fields: [{ raw: true, text: `${key}=${value}` }] }, noFiles);
         expect(Object.keys(payload)).toStrictEqual([key]);
         expect(Object.getOwnPropertyDescriptor(payload, key)?.value).toBe(value);
@@ -199,7 +183,6 @@ describe('payload: typedValue and buildPayload', () => {
     const assignment = fc.record({ raw: fc.boolean(), text: nasty });
     await holds(
       fc.asyncProperty(fc.array(assignment, { minLength: 1, maxLength: 6 }), async (fields) => {
-        cases++;
         const result = await usageOrAsync(() => buildPayload({ fields }, noFiles));
         const malformed = fields.some(({ text }) => text.indexOf('=') <= 0);
         if (malformed) expect(result.ok).toBe(false);
@@ -226,7 +209,6 @@ describe('payload: typedValue and buildPayload', () => {
     );
     await holds(
       fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 10 }), async (steps) => {
-        cases++;
         const fields: FieldAssignment[] = steps.map((s) => ({
           raw: s.raw,
           text: `${s.key}=${s.raw ? (s.value as string) : JSON.stringify(s.value)}`,
@@ -246,7 +228,6 @@ describe('payload: typedValue and buildPayload', () => {
     const fields = fc.array(fc.record({ raw: fc.boolean(), text: nasty }), { maxLength: 3 });
     await holds(
       fc.asyncProperty(data, fields, async (text, assignments) => {
-        cases++;
         const result = await usageOrAsync(() => buildPayload({ data: text, fields: assignments }, noFiles));
         if (!result.ok) {
           expect(result.error.message).not.toMatch(CONTROL);
@@ -268,7 +249,6 @@ describe('payload: typedValue and buildPayload', () => {
     });
     await holds(
       fc.asyncProperty(obj, fc.array(field, { maxLength: 4 }), async (object, steps) => {
-        cases++;
         const payload = await buildPayload(
           { data: JSON.stringify(object), fields: steps.map((s) => ({ raw: true, text: `${s.key}=${s.value}` })) },
           noFiles,
@@ -289,7 +269,6 @@ describe('payload: typedValue and buildPayload', () => {
   it('--file goes through readSource; whatever the file holds, the result is an object or a UsageError', async () => {
     await holds(
       fc.asyncProperty(fc.oneof(nasty, fc.jsonValue().map((v) => JSON.stringify(v))), nasty, async (content, path) => {
-        cases++;
         const read: ReadSource = async () => content;
         const result = await usageOrAsync(() => buildPayload({ file: path }, read));
         if (result.ok) expect(isRecord(result.value)).toBe(true);
@@ -328,7 +307,6 @@ describe('exact JSON', () => {
   it('parse then stringify gives back the very text, every number digit for digit', async () => {
     await holds(
       fc.asyncProperty(jsonText, async (text) => {
-        cases++;
         expect(stringifyExactJson(await parseExactJson(text))).toBe(text);
       }),
       2000,
@@ -338,7 +316,6 @@ describe('exact JSON', () => {
   it('the fast path is taken exactly when JSON.parse would keep every number', async () => {
     await holds(
       fc.property(jsonText, (text) => {
-        cases++;
         expect(scanJson(text).plainNumbers).toBe(JSON.stringify(JSON.parse(text)) === text);
       }),
       2000,
@@ -348,7 +325,6 @@ describe('exact JSON', () => {
   it('indented output holds the same digits as compact output', async () => {
     await holds(
       fc.asyncProperty(jsonText, async (text) => {
-        cases++;
         const value = await parseExactJson(text);
         expect(stringifyExactJson(await parseExactJson(stringifyExactJson(value, 2)))).toBe(text);
       }),
@@ -384,7 +360,6 @@ describe('errorMessageFromBody', () => {
     );
     await holds(
       fc.property(body, contentType, (text, type) => {
-        cases++;
         expectCleanMessage(errorMessageFromBody(text, type));
       }),
       1000,
@@ -395,7 +370,6 @@ describe('errorMessageFromBody', () => {
     const body = fc.oneof(fc.jsonValue(), fc.jsonValue({ maxDepth: 6 }), json).map((v) => JSON.stringify(v) ?? '');
     await holds(
       fc.property(body, contentType, (text, type) => {
-        cases++;
         expectCleanMessage(errorMessageFromBody(text, type));
       }),
       1000,
@@ -405,7 +379,6 @@ describe('errorMessageFromBody', () => {
   it('deeply nested {"error": {...}} bodies never throw', async () => {
     await holds(
       fc.property(fc.integer({ min: 1, max: 5_000 }), nasty, contentType, (depth, message, type) => {
-        cases++;
         const body = `${'{"error":'.repeat(depth)}${JSON.stringify({ message })}${'}'.repeat(depth)}`;
         expectCleanMessage(errorMessageFromBody(body, type));
       }),
@@ -420,7 +393,6 @@ describe('errorMessageFromBody', () => {
   it('APIM {statusCode, message}: the message is the cleaned message', async () => {
     await holds(
       fc.property(fc.integer({ min: 400, max: 599 }), short, contentType, (statusCode, message, type) => {
-        cases++;
         const result = errorMessageFromBody(JSON.stringify({ statusCode, message }), type);
         expectCleanMessage(result);
         const expected = cleaned(message);
@@ -451,7 +423,6 @@ describe('errorMessageFromBody', () => {
     );
     await holds(
       fc.property(problem, contentType, (body, type) => {
-        cases++;
         const result = errorMessageFromBody(JSON.stringify(body), type);
         expectCleanMessage(result);
         const detail = body.detail === undefined ? '' : cleaned(body.detail);
@@ -479,7 +450,6 @@ describe('errorMessageFromBody', () => {
     );
     await holds(
       fc.property(shape, contentType, ({ body, text }, type) => {
-        cases++;
         const result = errorMessageFromBody(JSON.stringify(body), type);
         expectCleanMessage(result);
         const expected = oneLine(text.trim()).replace(/[.:]$/, '').trim();
@@ -517,7 +487,6 @@ describe('columns and tables', () => {
   it('chooseColumns: no duplicates, every key shown, an id key first when any row has one', async () => {
     await holds(
       fc.property(rowsArb, (rows) => {
-        cases++;
         const columns = chooseColumns(rows);
         expect(new Set(columns).size).toBe(columns.length);
         const keys = new Set(rows.filter(isRecord).flatMap((row) => Object.keys(row)));
@@ -532,7 +501,6 @@ describe('columns and tables', () => {
   it('cells and headers are single lines without control characters', async () => {
     await holds(
       fc.property(rowsArb, (rows) => {
-        cases++;
         const { headers, cells, columns } = tableOf(rows);
         expect(headers).toHaveLength(columns.length);
         for (const text of [...headers, ...cells.flat()]) {
@@ -548,7 +516,6 @@ describe('columns and tables', () => {
   it("a record's cell shows only its own field: a missing field is an empty cell", async () => {
     await holds(
       fc.property(rowsArb, (rows) => {
-        cases++;
         const { columns, cells } = tableOf(rows);
         rows.forEach((row, r) => {
           if (!isRecord(row)) return;
@@ -564,7 +531,6 @@ describe('columns and tables', () => {
   it('renderTable without maxWidth: one header + one line per row, every cell in full, no controls', async () => {
     await holds(
       fc.property(rowsArb, (rows) => {
-        cases++;
         const { headers, cells } = tableOf(rows);
         const { text, hiddenColumns } = renderTable(headers, cells);
         expect(hiddenColumns).toStrictEqual([]);
@@ -580,7 +546,6 @@ describe('columns and tables', () => {
   it('renderTable text equals the concatenated streamTable chunks', async () => {
     await holds(
       fc.property(rowsArb, fc.option(fc.integer({ min: 0, max: 300 }), { nil: undefined }), (rows, maxWidth) => {
-        cases++;
         const { headers, cells, protectedIndex } = tableOf(rows);
         const options = { maxWidth, protectedIndex };
         const chunks: string[] = [];
@@ -597,7 +562,6 @@ describe('columns and tables', () => {
   it('with maxWidth >= id width + 10: every line fits and the id column is shown uncut', async () => {
     await holds(
       fc.property(rowsArb, fc.integer({ min: 0, max: 120 }), (rows, extra) => {
-        cases++;
         const { headers, cells, protectedIndex } = tableOf(rows);
         const idWidth = headers.length
           ? Math.max(displayWidth(headers[protectedIndex]!), ...cells.map((row) => displayWidth(row[protectedIndex]!)))
@@ -618,7 +582,6 @@ describe('columns and tables', () => {
     const text = fc.oneof(cellString, fc.string({ unit: 'grapheme' }), fc.string({ unit: 'grapheme-composite' }));
     await holds(
       fc.property(text.map(escapeControls), fc.integer({ min: 1, max: 80 }), (cell, width) => {
-        cases++;
         expect(displayWidth(fitWidth(cell, width))).toBeLessThanOrEqual(width);
       }),
       800,
@@ -632,7 +595,6 @@ describe('columns and tables', () => {
         fc.nat(),
         fc.integer({ min: 0, max: 200 }),
         (natural, pick, extra) => {
-          cases++;
           const protectedIndex = pick % natural.length;
           const maxWidth = natural[protectedIndex]! + 10 + extra;
           const { shown, widths } = layoutColumns(natural, maxWidth, protectedIndex);
@@ -669,7 +631,6 @@ describe('validate', () => {
   it('isGuid agrees with a reference regex', async () => {
     await holds(
       fc.property(guidLike, (text) => {
-        cases++;
         expect(isGuid(text)).toBe(REFERENCE_GUID.test(text));
       }),
       1000,
@@ -679,7 +640,6 @@ describe('validate', () => {
   it('isGuid accepts every uuid in any case', async () => {
     await holds(
       fc.property(uuidAnyCase, (text) => {
-        cases++;
         expect(isGuid(text)).toBe(true);
       }),
       300,
@@ -689,7 +649,6 @@ describe('validate', () => {
   it('checkEnterpriseId returns the trimmed GUID or throws UsageError(2) with a clean message', async () => {
     await holds(
       fc.property(guidLike, (text) => {
-        cases++;
         const result = usageOr(() => checkEnterpriseId(text, '--enterprise-id'));
         expect(result.ok).toBe(REFERENCE_GUID.test(text.trim()));
         if (result.ok) expect(result.value).toBe(text.trim());
@@ -722,7 +681,6 @@ describe('validate', () => {
   it('checkBaseUrl: UsageError(2) or a parseable https (or allowed http) URL without a trailing slash', async () => {
     await holds(
       fc.property(padded, fc.boolean(), (text, allowHttp) => {
-        cases++;
         const result = usageOr(() => checkBaseUrl(text, 'CIP_BASE_URL', allowHttp));
         if (!result.ok) {
           expect(result.error.message).not.toMatch(CONTROL);
@@ -742,7 +700,6 @@ describe('validate', () => {
   it('checkBaseUrl: an accepted base URL has no query or fragment, so /Environments appends to its path', async () => {
     await holds(
       fc.property(padded, fc.boolean(), (text, allowHttp) => {
-        cases++;
         const result = usageOr(() => checkBaseUrl(text, 'CIP_BASE_URL', allowHttp));
         if (!result.ok) return;
         const base = new URL(result.value);
@@ -769,7 +726,6 @@ describe('validate', () => {
     );
     await holds(
       fc.property(name, (text) => {
-        cases++;
         const result = usageOr(() => checkProfileName(text));
         expect(result.ok).toBe(PROFILE.test(text));
         if (result.ok) expect(result.value).toBe(text);
@@ -792,7 +748,6 @@ describe('sanitize', () => {
   it('oneLine: no control characters, no double spaces, trimmed, idempotent', async () => {
     await holds(
       fc.property(text, (s) => {
-        cases++;
         const out = oneLine(s);
         expect(out).not.toMatch(CONTROL);
         expect(out).not.toContain('  ');
@@ -806,7 +761,6 @@ describe('sanitize', () => {
   it('escapeControls: no control characters; text without controls is unchanged', async () => {
     await holds(
       fc.property(text, (s) => {
-        cases++;
         const out = escapeControls(s);
         expect(out).not.toMatch(UNSAFE);
         if (!UNSAFE.test(s)) expect(out).toBe(s);
@@ -818,7 +772,6 @@ describe('sanitize', () => {
   it('escapeControls: distinct control characters (and strings of them) escape differently', async () => {
     await holds(
       fc.property(fc.array(controlChar, { maxLength: 6 }), fc.array(controlChar, { maxLength: 6 }), (a, b) => {
-        cases++;
         const [x, y] = [a.join(''), b.join('')];
         if (x !== y) expect(escapeControls(x)).not.toBe(escapeControls(y));
         if (a.length === 1 && b.length === 1 && x !== y) expect(escapeControls(a[0]!)).not.toBe(escapeControls(b[0]!));
@@ -830,7 +783,6 @@ describe('sanitize', () => {
   it('escapeJsonForTerminal: the same data, with nothing a terminal would obey or hide', async () => {
     await holds(
       fc.property(fc.jsonValue(), fc.oneof(text, fc.constantFrom('\u009b31m', '\u009d0;x\u009c', 'a\u202eb', 'z\u200bw', '\ufeff', '\u2028')), (value, extra) => {
-        cases++;
         const data = [value, extra];
         const out = escapeJsonForTerminal(JSON.stringify(data, null, 2));
         expect(out.replace(/\n/g, '')).not.toMatch(UNSAFE);
@@ -843,7 +795,6 @@ describe('sanitize', () => {
   it('printable(s, n): at most n+1 characters, no control characters, unchanged when short and clean', async () => {
     await holds(
       fc.property(text, fc.integer({ min: 0, max: 200 }), (s, n) => {
-        cases++;
         const out = printable(s, n);
         expect(out.length).toBeLessThanOrEqual(n + 1);
         expect(out).not.toMatch(UNSAFE);
@@ -926,7 +877,6 @@ describe('cip env end to end (in-process, sandbox)', () => {
   it('exits 0, 2 or 6; 2 sends nothing; failures are one clean error: line; the body sent is the model payload', async () => {
     await holds(
       fc.asyncProperty(fc.array(step, { maxLength: 5 }), async (steps) => {
-        cases++;
         const before = sandbox.requests.length;
         const { code, stderr: errText } = await runCip(['env', 'create', ...steps.flatMap((s) => s.args)]);
         expect([0, 2, 6]).toContain(code);
@@ -992,7 +942,6 @@ describe('cip env end to end (in-process, sandbox)', () => {
   it('what is sent, printed and sent back holds exactly the digits written', async () => {
     await holds(
       fc.asyncProperty(fc.array(jsonNumberText, { minLength: 1, maxLength: 4 }), async (numbers) => {
-        cases++;
         const fields = numbers.map((text, index) => `"n${index}":${text}`).join(',');
         const data = `{"name":"numbers",${fields},"nested":{"list":[${numbers.join(',')}]}}`;
         const before = sandbox.requests.length;
