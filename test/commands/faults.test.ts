@@ -11,7 +11,8 @@ import { readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from '
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startSandbox, type Fault, type Sandbox } from '../../src/sandbox/index.js';
-import { cip, expectOneErrorLine, tempDir } from '../helpers/cli.js';
+import { expectOneErrorLine, tempDir } from '../helpers/cli.js';
+import { cipInProcess as cip } from '../helpers/harness.js';
 
 type Operation = 'GET' | 'POST' | 'PUT' | 'DELETE';
 type FaultName =

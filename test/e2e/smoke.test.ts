@@ -1,0 +1,65 @@
+// One pass of every command through the built binary, as a user runs it: the in-process tests
+// (test/commands/) cover behaviour; this proves the launcher, the bundle and each command's wiring.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { cip, readConfig, tempDir } from '../helpers/cli.js';
+
+let sandbox: Sandbox;
+beforeAll(async () => {
+  sandbox = await startSandbox({ seed: 1 });
+});
+afterAll(async () => {
+  await sandbox.close();
+});
+
+describe('every command, through the binary', () => {
+  it('auth login, status, switch and logout; env list, create, update and delete', async () => {
+    const configDir = tempDir();
+    const keys = tempDir();
+    writeFileSync(join(keys, 'api'), sandbox.keys.apiKey);
+    writeFileSync(join(keys, 'sub'), sandbox.keys.subscriptionKey);
+    const login = (profile: string) =>
+      cip(['auth', 'login', '--profile', profile, '--base-url', sandbox.url, '--enterprise-id', sandbox.keys.enterpriseId,
+        '--api-key-file', join(keys, 'api'), '--subscription-key-file', join(keys, 'sub')], { configDir });
+
+    expect(await login('one')).toMatchObject({ exitCode: 0, stdout: '' });
+    expect(await login('two')).toMatchObject({ exitCode: 0, stdout: '' });
+    const status = await cip(['auth', 'status', '--json'], { configDir });
+    expect(status.exitCode).toBe(0);
+    expect((JSON.parse(status.stdout) as { name: string; active: boolean }[]).map(({ name, active }) => [name, active])).toEqual([['one', true], ['two', false]]);
+    expect(await cip(['auth', 'switch', 'two'], { configDir })).toMatchObject({ exitCode: 0, stderr: "Profile 'two' is now active.\n" });
+
+    const created = await cip(['env', 'create', '-f', 'name=smoke', '-F', 'size=12345678901234567890'], { configDir });
+    expect(created.exitCode).toBe(0);
+    expect(created.stdout).toContain('"size": 12345678901234567890');
+    const id = (JSON.parse(created.stdout) as { id: string }).id;
+    const listed = await cip(['env', 'ls', '--json'], { configDir });
+    expect((JSON.parse(listed.stdout) as { id: string }[]).map((item) => item.id)).toContain(id);
+    const updated = await cip(['env', 'update', id, '--data', '{"name":"smoke-2"}'], { configDir });
+    expect(updated.exitCode).toBe(0);
+    expect(sandbox.environments.get(id)).toMatchObject({ name: 'smoke-2' });
+    expect(await cip(['env', 'rm', id, '--yes'], { configDir })).toMatchObject({ exitCode: 0, stdout: '' });
+    expect(sandbox.environments.has(id)).toBe(false);
+
+    expect(await cip(['auth', 'logout'], { configDir })).toMatchObject({ exitCode: 0 });
+    expect(readConfig(configDir)).toMatchObject({ activeProfile: 'one', profiles: { one: expect.any(Object) } });
+  });
+
+  it('completion prints a script for each shell', async () => {
+    for (const shell of ['bash', 'zsh', 'fish']) {
+      const result = await cip(['completion', shell]);
+      expect(result.exitCode).toBe(0);
+      expect(result.stdout).toContain('cip');
+      expect(result.stderr).toBe('');
+    }
+  });
+
+  it('a usage error and --help come from the binary with the documented exit codes', async () => {
+    expect(await cip(['env', 'nope'])).toMatchObject({ exitCode: 2, stdout: '' });
+    const help = await cip(['--help']);
+    expect(help.exitCode).toBe(0);
+    expect(help.stdout).toContain('Exit codes:');
+  });
+});
