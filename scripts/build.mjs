@@ -31,7 +31,8 @@ const lazyChildProcess = {
   name: 'lazy-child-process',
   setup(builder) {
     builder.onResolve({ filter: /^(node:)?child_process$/ }, (args) =>
-      args.importer.includes('node_modules/commander/') ? { path: 'child_process', namespace: 'lazy-child-process' } : undefined);
+      args.importer.includes('node_modules/commander/') ? { path: 'child_process', namespace: 'lazy-child-process' } : undefined,
+    );
     builder.onLoad({ filter: /.*/, namespace: 'lazy-child-process' }, () => ({
       contents: "let real; module.exports = new Proxy({}, { get: (_target, key) => (real ??= require('node:child_process'))[key] });",
       loader: 'js',
@@ -81,7 +82,11 @@ await Promise.all([
     build({
       ...common,
       // An ES module package becomes CommonJS with its default and named exports; a CommonJS one stays as it is.
-      stdin: { contents: `export * from '${name}';${hasDefault(name) ? ` export { default } from '${name}';` : ''}`, resolveDir: '.', loader: 'js' },
+      stdin: {
+        contents: `export * from '${name}';${hasDefault(name) ? ` export { default } from '${name}';` : ''}`,
+        resolveDir: '.',
+        loader: 'js',
+      },
       outfile: `dist/vendor/${name}.cjs`,
       format: 'cjs',
     }),

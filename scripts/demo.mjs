@@ -40,10 +40,32 @@ try {
   writeFileSync(join(work, 'api-key.txt'), `${sandbox.keys.apiKey}\n`, { mode: 0o600 });
   writeFileSync(join(work, 'subscription-key.txt'), `${sandbox.keys.subscriptionKey}\n`, { mode: 0o600 });
   process.chdir(work);
-  await cip('auth', 'login', '--profile', 'demo', '--base-url', sandbox.url, '--enterprise-id', sandbox.keys.enterpriseId,
-    '--api-key-file', 'api-key.txt', '--subscription-key-file', 'subscription-key.txt');
+  await cip(
+    'auth',
+    'login',
+    '--profile',
+    'demo',
+    '--base-url',
+    sandbox.url,
+    '--enterprise-id',
+    sandbox.keys.enterpriseId,
+    '--api-key-file',
+    'api-key.txt',
+    '--subscription-key-file',
+    'subscription-key.txt',
+  );
   await cip('auth', 'status');
-  const created = await cip('env', 'create', '-f', 'name=demo-staging', '-f', 'description=Created by npm run demo', '-F', 'isActive=true', '--json');
+  const created = await cip(
+    'env',
+    'create',
+    '-f',
+    'name=demo-staging',
+    '-f',
+    'description=Created by npm run demo',
+    '-F',
+    'isActive=true',
+    '--json',
+  );
   const { id } = JSON.parse(created);
   await cip('env', 'list', '--columns', 'id,name,description,isActive');
   await cip('env', 'update', id, '--data', '{"name":"demo-production","description":"Promoted"}', '-F', 'isActive=false');

@@ -72,7 +72,12 @@ export class Context {
 
   /** Which profile, base URL, enterprise and keys a command uses (config/settings.ts has the rule). */
   settings(): Promise<ResolvedSettings> {
-    this.#settings ??= resolveSettings({ env: this.env, globals: this.globals, store: () => this.store(), warn: (message) => this.io.warn(message) });
+    this.#settings ??= resolveSettings({
+      env: this.env,
+      globals: this.globals,
+      store: () => this.store(),
+      warn: (message) => this.io.warn(message),
+    });
     return this.#settings;
   }
 

@@ -28,7 +28,7 @@ export async function main(): Promise<number> {
     stderrIsTTY: Boolean(stderr.isTTY),
     stdinIsTTY: Boolean(stdin.isTTY),
     /* eslint-enable @typescript-eslint/no-unnecessary-type-conversion */
-    columns: stdout.isTTY ? positive(stdout.columns) ?? positive(Number(process.env.COLUMNS)) ?? 80 : undefined,
+    columns: stdout.isTTY ? (positive(stdout.columns) ?? positive(Number(process.env.COLUMNS)) ?? 80) : undefined,
     stderrColumns: stderr.isTTY ? positive(stderr.columns) : undefined,
   };
   // A stream that fails never ends the work early: a reader that went away (`cip env list | head`,

@@ -92,14 +92,20 @@ function refuseEmptyValues(specs: OptionSpecs, command: Command): void {
     const texts = spec.kind === 'value' && typeof value === 'string' ? [value] : [];
     if (texts.some((text) => text.trim() === '')) {
       const flag = new Option(spec.flags).long ?? spec.flags;
-      throw new UsageError(`${flag} was given an empty value`, `give it a value or leave ${flag} out; an empty value is refused, never read as 'not given'`);
+      throw new UsageError(
+        `${flag} was given an empty value`,
+        `give it a value or leave ${flag} out; an empty value is refused, never read as 'not given'`,
+      );
     }
   }
 }
 
 function helpAfter(spec: AnyCommand): string {
   const parts = [spec.notes, spec.examples?.length ? `Examples:\n${spec.examples.map((example) => `  ${example}`).join('\n')}` : undefined];
-  return parts.filter((part) => part !== undefined).map((part) => `\n${part}`).join('\n');
+  return parts
+    .filter((part) => part !== undefined)
+    .map((part) => `\n${part}`)
+    .join('\n');
 }
 
 function addCommand(parent: Command, spec: AnyCommand, ctx: Context, root: Command): void {

@@ -11,11 +11,17 @@ export { InterruptedError, exitCode } from './errors.js';
 // For scripts/docs.mjs, which documents every command.
 export { COMMAND_TREE } from './program.js';
 
-interface CommanderLike { code: string; exitCode: number }
+interface CommanderLike {
+  code: string;
+  exitCode: number;
+}
 
 function isCommanderError(error: unknown): error is CommanderLike & Error {
-  return error instanceof Error && typeof (error as Partial<CommanderLike>).code === 'string'
-    && (error as Partial<CommanderLike>).code!.startsWith('commander.');
+  return (
+    error instanceof Error &&
+    typeof (error as Partial<CommanderLike>).code === 'string' &&
+    (error as Partial<CommanderLike>).code!.startsWith('commander.')
+  );
 }
 
 /** Runs cip with argv (without node and script) and returns the exit code. Never throws. */

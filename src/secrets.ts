@@ -14,7 +14,12 @@ export class Secrets {
     // Shorter values would blank out ordinary words; cip refuses keys that short anyway.
     if (!secret || secret.length < MIN_KEY_LENGTH) return;
     const encoded = encodeURIComponent(secret);
-    const spellings = [secret, encoded, encoded.replace(/%[0-9A-F]{2}/g, (escape) => escape.toLowerCase()), JSON.stringify(secret).slice(1, -1)];
+    const spellings = [
+      secret,
+      encoded,
+      encoded.replace(/%[0-9A-F]{2}/g, (escape) => escape.toLowerCase()),
+      JSON.stringify(secret).slice(1, -1),
+    ];
     for (const spelling of spellings) if (!this.#spellings.includes(spelling)) this.#spellings.push(spelling);
     // Longest first: a key that contains another key must not be left half-redacted.
     this.#spellings.sort((a, b) => b.length - a.length);

@@ -25,7 +25,8 @@ function maxAnswerBytesFrom(env: Env): number {
   const value = env.CIP_MAX_ANSWER_BYTES?.trim();
   if (!value) return DEFAULT_MAX_ANSWER_BYTES;
   const bytes = Number(value);
-  if (!Number.isSafeInteger(bytes) || bytes < 1) throw new UsageError(`CIP_MAX_ANSWER_BYTES must be a whole number of bytes, not '${printable(value)}'`);
+  if (!Number.isSafeInteger(bytes) || bytes < 1)
+    throw new UsageError(`CIP_MAX_ANSWER_BYTES must be a whole number of bytes, not '${printable(value)}'`);
   return bytes;
 }
 

@@ -7,10 +7,26 @@ const MAX_MESSAGE = 500;
 export const MAX_ERROR_BODY_CHARS = 64 * 1024;
 // HTTP reason phrases that ASP.NET puts in ProblemDetails titles (node:http has them, but costs start-up).
 const REASON_PHRASES = new Set([
-  'bad request', 'unauthorized', 'forbidden', 'not found', 'method not allowed', 'not acceptable', 'request timeout',
-  'conflict', 'gone', 'precondition failed', 'payload too large', 'unsupported media type', 'unprocessable entity',
-  'unprocessable content', 'too many requests', 'internal server error', 'not implemented', 'bad gateway',
-  'service unavailable', 'gateway timeout',
+  'bad request',
+  'unauthorized',
+  'forbidden',
+  'not found',
+  'method not allowed',
+  'not acceptable',
+  'request timeout',
+  'conflict',
+  'gone',
+  'precondition failed',
+  'payload too large',
+  'unsupported media type',
+  'unprocessable entity',
+  'unprocessable content',
+  'too many requests',
+  'internal server error',
+  'not implemented',
+  'bad gateway',
+  'service unavailable',
+  'gateway timeout',
 ]);
 
 function str(value: unknown): string | undefined {
@@ -19,7 +35,9 @@ function str(value: unknown): string | undefined {
 
 function validationErrors(errors: unknown): string | undefined {
   if (Array.isArray(errors)) {
-    const items = errors.map((item) => str(item) ?? (typeof item === 'object' && item ? str((item as Record<string, unknown>).message) : undefined));
+    const items = errors.map(
+      (item) => str(item) ?? (typeof item === 'object' && item ? str((item as Record<string, unknown>).message) : undefined),
+    );
     const messages = items.filter((item): item is string => item !== undefined);
     return messages.length ? messages.join('; ') : undefined;
   }
@@ -38,13 +56,12 @@ function fromObject(body: Record<string, unknown>): string | undefined {
   const detail = str(body.detail);
   const errors = validationErrors(body.errors);
   const message = str(body.message) ?? str(body.Message) ?? str(body.error_description);
-  const nestedError = typeof body.error === 'object' && body.error !== null
-    ? fromObject(body.error as Record<string, unknown>)
-    : str(body.error);
+  const nestedError =
+    typeof body.error === 'object' && body.error !== null ? fromObject(body.error as Record<string, unknown>) : str(body.error);
   // A ProblemDetails title is often only the reason phrase ("Not Found"), which our message already says;
   // a title of its own ("Name conflict") is kept before the detail.
   const ownTitle = title && !REASON_PHRASES.has(title.toLowerCase()) ? title : undefined;
-  const headText = (detail ? [ownTitle, detail].filter(Boolean).join(': ') : title ?? message ?? nestedError ?? '')
+  const headText = (detail ? [ownTitle, detail].filter(Boolean).join(': ') : (title ?? message ?? nestedError ?? ''))
     .replace(/[.:]$/, '')
     .trim();
   if (!headText && !errors) return undefined;
@@ -71,7 +88,8 @@ export function errorMessageFromBody(body: string, contentType = ''): string | u
     try {
       const parsed: unknown = JSON.parse(text);
       if (typeof parsed === 'string') message = str(parsed);
-      else if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) message = fromObject(parsed as Record<string, unknown>);
+      else if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed))
+        message = fromObject(parsed as Record<string, unknown>);
     } catch {
       message = undefined;
     }

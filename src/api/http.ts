@@ -88,7 +88,8 @@ function sizeText(bytes: number): string {
  * limit instead of filling memory. A body that does not decode as its Content-Encoding says is broken.
  */
 async function readCapped(response: Response, limit: number): Promise<ArrayBuffer> {
-  const tooLarge = () => new BrokenAnswer(`answer too large: the API sent more than ${sizeText(limit)} (CIP_MAX_ANSWER_BYTES sets the limit)`);
+  const tooLarge = () =>
+    new BrokenAnswer(`answer too large: the API sent more than ${sizeText(limit)} (CIP_MAX_ANSWER_BYTES sets the limit)`);
   const declared = Number(response.headers.get('content-length') ?? 0);
   if (declared > limit) {
     await response.body?.cancel().catch(() => undefined);
@@ -112,7 +113,9 @@ async function readCapped(response: Response, limit: number): Promise<ArrayBuffe
   } catch (error) {
     if (/^Z_|^ERR_ZLIB|^ERR__?BROTLI/.test(errorCode(error) ?? '')) {
       const encoding = oneLine(response.headers.get('content-encoding') ?? '');
-      throw new BrokenAnswer(`the API answered with a body that is not valid ${truncate(encoding, 40) || 'encoded'} data, though its Content-Encoding says so`);
+      throw new BrokenAnswer(
+        `the API answered with a body that is not valid ${truncate(encoding, 40) || 'encoded'} data, though its Content-Encoding says so`,
+      );
     }
     throw error;
   }
@@ -158,9 +161,13 @@ function proxyFailure(error: unknown, what: string, proxy: ProxyChoice, host: st
     );
   }
   if (status === 403) {
-    return new NetworkError(`cannot ${what}: the proxy at ${proxy.display} refused to connect to ${host} (HTTP 403)`, `ask the proxy's administrators, or list the host in NO_PROXY`);
+    return new NetworkError(
+      `cannot ${what}: the proxy at ${proxy.display} refused to connect to ${host} (HTTP 403)`,
+      `ask the proxy's administrators, or list the host in NO_PROXY`,
+    );
   }
-  if (status !== undefined) return new NetworkError(`cannot ${what}: the proxy at ${proxy.display} could not connect to ${host} (HTTP ${status})`, maybeDone);
+  if (status !== undefined)
+    return new NetworkError(`cannot ${what}: the proxy at ${proxy.display} could not connect to ${host} (HTTP ${status})`, maybeDone);
   // With a proxy, every connection goes to the proxy: one that cannot be opened is the proxy's fault.
   if (NOT_SENT_CODES.has(errorCode(error) ?? '')) {
     return new NetworkError(`cannot ${what}: cannot reach the proxy at ${proxy.display} (from ${proxy.variable}): ${networkReason(error)}`);
@@ -187,7 +194,17 @@ export interface HttpOptions {
   authHint?: string | undefined;
 }
 
-export async function createHttp({ baseUrl, headers, timeout, signal, log, redact, proxy, maxAnswerBytes = DEFAULT_MAX_ANSWER_BYTES, authHint }: HttpOptions): Promise<Http> {
+export async function createHttp({
+  baseUrl,
+  headers,
+  timeout,
+  signal,
+  log,
+  redact,
+  proxy,
+  maxAnswerBytes = DEFAULT_MAX_ANSWER_BYTES,
+  authHint,
+}: HttpOptions): Promise<Http> {
   const { default: ky, HTTPError, TimeoutError } = await import('ky');
   if (proxy) await useProxy(proxy);
   const host = new URL(baseUrl).host;
@@ -208,13 +225,18 @@ export async function createHttp({ baseUrl, headers, timeout, signal, log, redac
       const body = NULL_BODY_STATUS.has(status) ? null : await readCapped(response, maxAnswerBytes);
       if (log) {
         const reason = oneLine(response.statusText);
-        log(`< ${status}${reason ? ` ${truncate(reason, 80)}` : ''} (${Math.round(performance.now() - started)} ms, ${body?.byteLength ?? 0} bytes)`);
+        log(
+          `< ${status}${reason ? ` ${truncate(reason, 80)}` : ''} (${Math.round(performance.now() - started)} ms, ${body?.byteLength ?? 0} bytes)`,
+        );
       }
       // The reason phrase is left out: it means nothing, and one that the Response constructor dislikes
       // (non-Latin-1 text such as '201 已创建') must not turn a success into a failure.
       return new Response(body, { status, headers: withUsableRetryAfter(response.headers) });
     } catch (error) {
-      if (log) log(`< failed after ${Math.round(performance.now() - started)} ms: ${error instanceof BrokenAnswer ? error.message : networkReason(error)}`);
+      if (log)
+        log(
+          `< failed after ${Math.round(performance.now() - started)} ms: ${error instanceof BrokenAnswer ? error.message : networkReason(error)}`,
+        );
       throw error;
     }
   };
@@ -259,7 +281,9 @@ export async function createHttp({ baseUrl, headers, timeout, signal, log, redac
       if (status >= 300 && status < 400) {
         const location = error.response.headers.get('location');
         throw new ProtocolError(
-          redact(`cannot ${what}: the API answered with a redirect (HTTP ${status})${location ? ` to ${truncate(oneLine(location), 200)}` : ''}`),
+          redact(
+            `cannot ${what}: the API answered with a redirect (HTTP ${status})${location ? ` to ${truncate(oneLine(location), 200)}` : ''}`,
+          ),
           'cip does not follow redirects, so the keys go only to the base URL you chose; check --base-url',
         );
       }
@@ -273,11 +297,15 @@ export async function createHttp({ baseUrl, headers, timeout, signal, log, redac
       );
     }
     // A create whose answer never came may still have happened, and is never retried: say so.
-    const maybeDone = method === 'POST' && (error instanceof TimeoutError || !NOT_SENT_CODES.has(errorCode(error) ?? ''))
-      ? "the request was sent, so it may have been carried out; check with 'cip env list' before trying again"
-      : undefined;
+    const maybeDone =
+      method === 'POST' && (error instanceof TimeoutError || !NOT_SENT_CODES.has(errorCode(error) ?? ''))
+        ? "the request was sent, so it may have been carried out; check with 'cip env list' before trying again"
+        : undefined;
     if (error instanceof TimeoutError) {
-      throw new NetworkError(`cannot ${what}: no answer from ${host} within ${timeout}s`, maybeDone ?? 'raise --timeout, or check the network');
+      throw new NetworkError(
+        `cannot ${what}: no answer from ${host} within ${timeout}s`,
+        maybeDone ?? 'raise --timeout, or check the network',
+      );
     }
     if (proxy) throw proxyFailure(error, what, proxy, host, maybeDone);
     throw new NetworkError(redact(`cannot ${what}: cannot reach ${host}: ${networkReason(error)}`), maybeDone);

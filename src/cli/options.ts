@@ -47,7 +47,11 @@ export function option<T>(flags: string, description: string, parse?: (text: str
 }
 
 /** An option whose value is one of a fixed list. */
-export function choice<const C extends readonly string[]>(flags: string, description: string, choices: C): OptionSpec<C[number] | undefined> {
+export function choice<const C extends readonly string[]>(
+  flags: string,
+  description: string,
+  choices: C,
+): OptionSpec<C[number] | undefined> {
   return { kind: 'value', flags, description, choices };
 }
 
@@ -60,7 +64,11 @@ export function list<T>(flags: string, description: string, parse: (text: string
 // N is kept literal so that the type can tell '<id...>' from '<id>'.
 export function argument<const N extends string>(name: N, description: string): ArgumentSpec<N extends `${string}...>` ? string[] : string>;
 // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-parameters -- as above
-export function argument<const N extends string, const C extends readonly string[]>(name: N, description: string, choices: C): ArgumentSpec<C[number]>;
+export function argument<const N extends string, const C extends readonly string[]>(
+  name: N,
+  description: string,
+  choices: C,
+): ArgumentSpec<C[number]>;
 export function argument(name: string, description: string, choices?: readonly string[]): ArgumentSpec {
   return { kind: 'argument', name, description, choices };
 }

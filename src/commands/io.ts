@@ -41,7 +41,10 @@ function readStdin(ctx: Context, what: string): Promise<string> {
     const onData = (chunk: Buffer | string) => {
       const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
       size += bytes.length;
-      if (size > MAX_INPUT_BYTES) { finish(tooLarge(what)); return; }
+      if (size > MAX_INPUT_BYTES) {
+        finish(tooLarge(what));
+        return;
+      }
       chunks.push(bytes);
     };
     const onEnd = () => finish();

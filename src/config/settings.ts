@@ -136,7 +136,10 @@ export async function resolveSettings(ctx: SettingsInputs): Promise<ResolvedSett
       profile = profileName === undefined ? undefined : getProfile(data, profileName);
       const known = Object.keys(data.profiles);
       if (profileName === undefined && known.length) {
-        throw new AuthError('no profile is active', `choose one with 'cip auth switch <name>' or --profile (known profiles: ${known.join(', ')})`);
+        throw new AuthError(
+          'no profile is active',
+          `choose one with 'cip auth switch <name>' or --profile (known profiles: ${known.join(', ')})`,
+        );
       }
       if (profileName !== undefined && setVariables.length) {
         ctx.warn(`${list(setVariables)} from the environment override${setVariables.length === 1 ? 's' : ''} profile '${profileName}'`);
@@ -159,16 +162,20 @@ export async function resolveSettings(ctx: SettingsInputs): Promise<ResolvedSett
     throw new AuthError(`missing ${missing.join(', ')}${profileName ? ` in profile '${profileName}'` : ''}`);
   }
 
-  const baseUrl = givenBaseUrl(ctx, named === undefined)
-    ?? ofProfile(profile?.baseUrl)
-    ?? { value: DEFAULT_BASE_URL, source: 'the default' };
+  const baseUrl = givenBaseUrl(ctx, named === undefined) ??
+    ofProfile(profile?.baseUrl) ?? { value: DEFAULT_BASE_URL, source: 'the default' };
   return {
     profile: profileName,
     baseUrl: checkBaseUrl(baseUrl.value, describeSource(baseUrl.source, 'base URL'), allowHttp(ctx)),
     enterpriseId: checkEnterpriseId(enterpriseId!.value, describeSource(enterpriseId!.source, 'enterprise id')),
     apiKey: checkKey(apiKey!.value, 'API key', apiKey!.source),
     subscriptionKey: checkKey(subscriptionKey!.value, 'subscription key', subscriptionKey!.source),
-    sources: { baseUrl: baseUrl.source, enterpriseId: enterpriseId!.source, apiKey: apiKey!.source, subscriptionKey: subscriptionKey!.source },
+    sources: {
+      baseUrl: baseUrl.source,
+      enterpriseId: enterpriseId!.source,
+      apiKey: apiKey!.source,
+      subscriptionKey: subscriptionKey!.source,
+    },
   };
 }
 

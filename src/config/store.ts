@@ -3,7 +3,21 @@
 // cip changes the permissions only of what is its own (its default folder, a folder it creates, its file),
 // never of a folder someone else made (CIP_CONFIG_DIR=/var/tmp), and refuses to keep keys in a folder that
 // others can write to.
-import { accessSync, chmodSync, closeSync, constants, existsSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, statSync, writeFileSync, type Stats } from 'node:fs';
+import {
+  accessSync,
+  chmodSync,
+  closeSync,
+  constants,
+  existsSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+  type Stats,
+} from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { homedir, platform } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -48,7 +62,8 @@ export interface ConfigLocation {
 export function configLocation(env: Env): ConfigLocation {
   if (env.CIP_CONFIG_DIR) return { dir: env.CIP_CONFIG_DIR, isDefault: false };
   const home = nonEmpty(env.HOME) ?? homedir();
-  if (platform() === 'win32') return { dir: join(nonEmpty(env.APPDATA) ?? join(home, 'AppData', 'Roaming'), 'cip', 'Config'), isDefault: true };
+  if (platform() === 'win32')
+    return { dir: join(nonEmpty(env.APPDATA) ?? join(home, 'AppData', 'Roaming'), 'cip', 'Config'), isDefault: true };
   if (platform() === 'darwin') return { dir: join(home, 'Library', 'Preferences', 'cip'), isDefault: true };
   return { dir: join(nonEmpty(env.XDG_CONFIG_HOME) ?? join(home, '.config'), 'cip'), isDefault: true };
 }
@@ -91,10 +106,16 @@ function checkConfigFile(path: string): Stats | undefined {
   const stats = statOrUndefined(path);
   if (!stats) return undefined;
   if (!stats.isFile()) {
-    throw new ConfigError(`the config file ${path} is not a regular file (${kindOf(stats)})`, 'remove it; cip keeps its profiles in a regular file');
+    throw new ConfigError(
+      `the config file ${path} is not a regular file (${kindOf(stats)})`,
+      'remove it; cip keeps its profiles in a regular file',
+    );
   }
   if (stats.size > MAX_CONFIG_BYTES) {
-    throw new ConfigError(`the config file ${path} is too large (${stats.size} bytes)`, 'fix or remove it by hand; cip will not overwrite it');
+    throw new ConfigError(
+      `the config file ${path} is too large (${stats.size} bytes)`,
+      'fix or remove it by hand; cip will not overwrite it',
+    );
   }
   return stats;
 }
@@ -116,11 +137,12 @@ function checkFolder(dir: string, own: boolean, uid: number | undefined, warn: W
     }
     return undefined;
   }
-  const problem = (stats.mode & 0o022) !== 0
-    ? `others can write to it (mode ${modeText(stats.mode)})`
-    : uid !== undefined && stats.uid !== uid
-      ? `it belongs to another user (uid ${stats.uid})`
-      : undefined;
+  const problem =
+    (stats.mode & 0o022) !== 0
+      ? `others can write to it (mode ${modeText(stats.mode)})`
+      : uid !== undefined && stats.uid !== uid
+        ? `it belongs to another user (uid ${stats.uid})`
+        : undefined;
   if (problem) warn(`the config folder ${dir} is not private: ${problem}; cip will not store keys in it`);
   return problem;
 }
@@ -316,10 +338,16 @@ function describeFailure(error: unknown, path: string): Error {
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
   const folder = dirname(path);
   if (code === 'ELOCKED') {
-    return new ConfigError(`cannot lock the config file ${path}: another cip is writing it (ELOCKED)`, `if none is running, remove ${path}.lock`);
+    return new ConfigError(
+      `cannot lock the config file ${path}: another cip is writing it (ELOCKED)`,
+      `if none is running, remove ${path}.lock`,
+    );
   }
   if (code && NOT_WRITABLE.has(code)) {
-    return new ConfigError(`cannot write the config file ${path}: the folder ${folder} is not writable (${code})`, 'check its permissions, or set CIP_CONFIG_DIR to a folder you can write to');
+    return new ConfigError(
+      `cannot write the config file ${path}: the folder ${folder} is not writable (${code})`,
+      'check its permissions, or set CIP_CONFIG_DIR to a folder you can write to',
+    );
   }
   if (code && DISK_FULL.has(code)) {
     return new ConfigError(`cannot write the config file ${path}: no room left (${code}); the file was left as it was`);

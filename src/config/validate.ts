@@ -71,7 +71,9 @@ export function checkKey(value: string, what: string, source: string): string {
     );
   }
   if (key.length < MIN_KEY_LENGTH || key.length > MAX_KEY_LENGTH) {
-    throw new UsageError(`the ${what} from ${source} is not a valid key: it has ${key.length} characters; keys have ${MIN_KEY_LENGTH} to ${MAX_KEY_LENGTH}`);
+    throw new UsageError(
+      `the ${what} from ${source} is not a valid key: it has ${key.length} characters; keys have ${MIN_KEY_LENGTH} to ${MAX_KEY_LENGTH}`,
+    );
   }
   return key;
 }

@@ -5,9 +5,20 @@ import { isExactNumber, stringifyExactJson } from '../json/exact.js';
 import { escapeControls } from '../text/sanitize.js';
 
 const CHARS = {
-  top: '', 'top-mid': '', 'top-left': '', 'top-right': '',
-  bottom: '', 'bottom-mid': '', 'bottom-left': '', 'bottom-right': '',
-  left: '', 'left-mid': '', mid: '', 'mid-mid': '', right: '', 'right-mid': '',
+  top: '',
+  'top-mid': '',
+  'top-left': '',
+  'top-right': '',
+  bottom: '',
+  'bottom-mid': '',
+  'bottom-left': '',
+  'bottom-right': '',
+  left: '',
+  'left-mid': '',
+  mid: '',
+  'mid-mid': '',
+  right: '',
+  'right-mid': '',
   middle: '  ',
 };
 
@@ -17,7 +28,11 @@ function valueText(value: unknown): string {
   return cellText(value);
 }
 
-export async function renderRecord(record: Record<string, unknown>, maxWidth: number | undefined, styleKey: (text: string) => string): Promise<string> {
+export async function renderRecord(
+  record: Record<string, unknown>,
+  maxWidth: number | undefined,
+  styleKey: (text: string) => string,
+): Promise<string> {
   const { default: Table } = await import('cli-table3');
   const keys = Object.keys(record);
   if (keys.length === 0) return '';
@@ -31,6 +46,9 @@ export async function renderRecord(record: Record<string, unknown>, maxWidth: nu
   for (const key of keys) table.push([escapeControls(key), valueText(record[key])]);
   // Keys are styled after layout: cli-table3 counts escape codes as text when it wraps, and would split them.
   // A line that starts with a space continues the value above it.
-  const lines = table.toString().split('\n').map((line) => line.trimEnd());
+  const lines = table
+    .toString()
+    .split('\n')
+    .map((line) => line.trimEnd());
   return `${lines.map((line) => (line.startsWith(' ') ? line : styleKey(line.slice(0, keyWidth)) + line.slice(keyWidth))).join('\n')}\n`;
 }

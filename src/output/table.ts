@@ -6,7 +6,7 @@ import stringWidth from 'string-width';
 const GAP = 2;
 const SOFT_MAX_COLUMN = 40;
 const MIN_COLUMN = 4;
-// eslint-disable-next-line no-control-regex
+
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 
 /** Display width in terminal cells; plain ASCII (nearly every cell) skips the Unicode tables. */
@@ -57,8 +57,8 @@ export function layoutColumns(natural: readonly number[], maxWidth: number | und
     if (index !== protectedIndex) widths[index] = Math.min(widths[index]!, Math.max(SOFT_MAX_COLUMN, 0));
   }
   const minimal = () =>
-    shown.reduce((sum, index) => sum + (index === protectedIndex ? widths[index]! : Math.min(widths[index]!, MIN_COLUMN)), 0)
-    + GAP * Math.max(0, shown.length - 1);
+    shown.reduce((sum, index) => sum + (index === protectedIndex ? widths[index]! : Math.min(widths[index]!, MIN_COLUMN)), 0) +
+    GAP * Math.max(0, shown.length - 1);
   // Hide from the right; keep a second column while it fits at its narrowest.
   while (total() > maxWidth && shown.length > 1 && (shown.length > 2 || minimal() > maxWidth)) {
     const last = [...shown].reverse().find((index) => index !== protectedIndex)!;
@@ -136,6 +136,12 @@ export function streamTable(
 /** The whole table as one string (for small tables and tests). */
 export function renderTable(headers: readonly string[], rows: readonly (readonly string[])[], options: RenderOptions = {}): RenderedTable {
   const parts: string[] = [];
-  const hiddenColumns = streamTable(headers, rows.length, (row) => rows[row]!, (chunk) => parts.push(chunk), options);
+  const hiddenColumns = streamTable(
+    headers,
+    rows.length,
+    (row) => rows[row]!,
+    (chunk) => parts.push(chunk),
+    options,
+  );
   return { text: parts.join(''), hiddenColumns };
 }

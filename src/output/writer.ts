@@ -40,7 +40,10 @@ export interface ListOutput {
 }
 
 export async function writeList(io: Output, rows: unknown[], options: ListOutput): Promise<void> {
-  if (io.outputFormat === 'json') return writeJson(io, rows);
+  if (io.outputFormat === 'json') {
+    writeJson(io, rows);
+    return;
+  }
   if (rows.length === 0) {
     io.info(options.emptyMessage);
     return;
@@ -61,7 +64,9 @@ export async function writeList(io: Output, rows: unknown[], options: ListOutput
     },
   );
   if (hiddenColumns.length) {
-    io.info(`(${hiddenColumns.length} column${hiddenColumns.length === 1 ? '' : 's'} hidden to fit the terminal: ${hiddenColumns.map((index) => escapeControls(columns[index]!)).join(', ')}; use --columns or -o json)`);
+    io.info(
+      `(${hiddenColumns.length} column${hiddenColumns.length === 1 ? '' : 's'} hidden to fit the terminal: ${hiddenColumns.map((index) => escapeControls(columns[index]!)).join(', ')}; use --columns or -o json)`,
+    );
   }
 }
 
@@ -69,7 +74,8 @@ export async function writeList(io: Output, rows: unknown[], options: ListOutput
 export async function writeRecord(io: Output, record: unknown): Promise<void> {
   if (record === undefined) return;
   if (io.outputFormat === 'json' || !isRecord(record)) {
-    return writeJson(io, record);
+    writeJson(io, record);
+    return;
   }
   const style = await headerStyle(io);
   io.stdout.write(await renderRecord(record, io.stdoutIsTTY ? io.columns : undefined, style));

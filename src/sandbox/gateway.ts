@@ -15,11 +15,9 @@ const WRITE_METHODS = new Set(['POST', 'PUT', 'DELETE']);
 
 const APIM_MISSING_KEY =
   'Access denied due to missing subscription key. Make sure to include subscription key when making requests to an API.';
-const APIM_INVALID_KEY =
-  'Access denied due to invalid subscription key. Make sure to provide a valid key for an active subscription.';
+const APIM_INVALID_KEY = 'Access denied due to invalid subscription key. Make sure to provide a valid key for an active subscription.';
 // What the real gateway sends with its 401s, so clients can tell a gateway rejection from an API one.
-const APIM_CHALLENGE =
-  'AzureApiManagementKey realm="https://api.copyl.com/ms",name="Ocp-Apim-Subscription-Key",type="header"';
+const APIM_CHALLENGE = 'AzureApiManagementKey realm="https://api.copyl.com/ms",name="Ocp-Apim-Subscription-Key",type="header"';
 
 /** A header's value, or '' when it is missing or repeated. */
 export function header(req: IncomingMessage, name: string): string {

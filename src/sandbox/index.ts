@@ -1,3 +1,11 @@
 // The offline sandbox of the API: `cip sandbox`, `npm run demo`, the benchmarks and the tests start it.
 export { startSandbox } from './server.js';
-export { SANDBOX_DEFAULTS, type Environment, type Fault, type FaultRule, type RecordedRequest, type Sandbox, type SandboxOptions } from './types.js';
+export {
+  SANDBOX_DEFAULTS,
+  type Environment,
+  type Fault,
+  type FaultRule,
+  type RecordedRequest,
+  type Sandbox,
+  type SandboxOptions,
+} from './types.js';

@@ -24,7 +24,7 @@ function matchPath(url: string, basePath: string): { rawId?: string } | undefine
   if (!path.toLowerCase().startsWith(prefix)) return undefined;
   const rest = path.slice(prefix.length).replace(/\/$/, '');
   if (rest === '') return {};
-  if (!rest.startsWith('/') || rest.indexOf('/', 1) !== -1) return undefined;
+  if (!rest.startsWith('/') || rest.includes('/', 1)) return undefined;
   return { rawId: rest.slice(1) };
 }
 
@@ -82,7 +82,9 @@ export function createRoutes(
     const record: Environment = { id: randomUUID(), ...input.fields, createdAt: now, updatedAt: now };
     environments.set(String(record.id), record);
     cachedList = undefined;
-    return json(201, stringifyExactJson(record), { Location: `${options.baseUrl()}/Environments/${encodeURIComponent(String(record.id))}` });
+    return json(201, stringifyExactJson(record), {
+      Location: `${options.baseUrl()}/Environments/${encodeURIComponent(String(record.id))}`,
+    });
   };
 
   const update = async (id: string, req: IncomingMessage, body: string): Promise<Reply> => {

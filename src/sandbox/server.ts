@@ -53,7 +53,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const log = new RequestLog();
   const faults = new FaultBook();
   let baseUrl = '';
-  const { route } = createRoutes(environments, keys, { ...options, basePath, baseUrl: () => baseUrl });
+  const routes = createRoutes(environments, keys, { ...options, basePath, baseUrl: () => baseUrl });
+  const route = (req: IncomingMessage, body: string) => routes.route(req, body);
 
   // Pending delay-fault timers, cleared on close so a delayed answer never holds the process open.
   const timers = new Set<NodeJS.Timeout>();

@@ -85,8 +85,16 @@ export class IOStreams implements Streams {
   /** Spinners only on a terminal's stderr, for people reading tables; NO_COLOR asks for a plain terminal. */
   get spinnerEnabled(): boolean {
     const { color, quiet } = this.display();
-    return this.stderrIsTTY && (this.stderrColumns ?? 0) > 0 && !this.isCI && !quiet && this.outputFormat === 'table'
-      && this.env.TERM !== 'dumb' && color && !this.env.NO_COLOR;
+    return (
+      this.stderrIsTTY &&
+      (this.stderrColumns ?? 0) > 0 &&
+      !this.isCI &&
+      !quiet &&
+      this.outputFormat === 'table' &&
+      this.env.TERM !== 'dumb' &&
+      color &&
+      !this.env.NO_COLOR
+    );
   }
 
   /** Human messages: stderr, silenced by --quiet. */

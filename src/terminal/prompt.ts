@@ -1,8 +1,10 @@
 // Questions at a terminal, on stderr. Only called when IOStreams.canPrompt is true.
+import type { Readable } from 'node:stream';
 import type { Streams } from './io-streams.js';
 import { InterruptedError } from '../errors.js';
 
-type RawInput = NodeJS.ReadStream & { setRawMode?: (mode: boolean) => void };
+/** stdin; a terminal's can be switched to raw mode (no echo, no line editing). */
+type RawInput = Readable & { setRawMode?: (mode: boolean) => void };
 
 export async function ask(io: Pick<Streams, 'stdin' | 'stderr'>, question: string): Promise<string> {
   // readline and its helpers load only when there is something to ask.
@@ -32,7 +34,7 @@ export async function confirm(io: Pick<Streams, 'stdin' | 'stderr'>, question: s
 
 /** Reads a line without echoing it: for keys. */
 export function askHidden(io: Pick<Streams, 'stdin' | 'stderr'>, question: string): Promise<string> {
-  const input = io.stdin as RawInput;
+  const input: RawInput = io.stdin;
   return new Promise((resolve, reject) => {
     let value = '';
     const finish = (error?: Error) => {
@@ -45,9 +47,18 @@ export function askHidden(io: Pick<Streams, 'stdin' | 'stderr'>, question: strin
     };
     const onData = (chunk: Buffer | string) => {
       for (const char of chunk.toString('utf8')) {
-        if (char === '\r' || char === '\n') return finish();
-        if (char === '\u0003') return finish(new InterruptedError());
-        if (char === '\u0004' && value === '') return finish(new InterruptedError());
+        if (char === '\r' || char === '\n') {
+          finish();
+          return;
+        }
+        if (char === '\u0003') {
+          finish(new InterruptedError());
+          return;
+        }
+        if (char === '\u0004' && value === '') {
+          finish(new InterruptedError());
+          return;
+        }
         if (char === '\u007f' || char === '\b') value = value.slice(0, -1);
         else if (char >= ' ') value += char;
       }

@@ -15,7 +15,8 @@ const UNSAFE_IN_JSON = /[\u007f-\u009f\u061c\u200b\u200e\u200f\u2028-\u202e\u206
 
 /** One line, nothing unsafe: newlines and tabs become spaces, anything else unsafe becomes '?'. */
 export function oneLine(text: string): string {
-  return text.replace(UNSAFE, (ch) => (LINE_BREAKS.has(ch) ? ' ' : '?'))
+  return text
+    .replace(UNSAFE, (ch) => (LINE_BREAKS.has(ch) ? ' ' : '?'))
     .replace(/ {2,}/g, ' ')
     .trim();
 }

@@ -28,9 +28,12 @@ function once(args, env) {
   const [command, argv] = hasTime ? [GNU_TIME, ['-f', '%M', '-o', rssFile, process.execPath, ...args]] : [process.execPath, args];
   return new Promise((resolve, reject) => {
     const started = process.hrtime.bigint();
-    const child = spawn(command, argv, { env: { ...(env.CLEAN ? CLEAN_ENV : baseEnv), HOME: scratch, ...env, CLEAN: undefined }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, argv, {
+      env: { ...(env.CLEAN ? CLEAN_ENV : baseEnv), HOME: scratch, ...env, CLEAN: undefined },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stderr = '';
-    child.stdout.on('data', () => {});
+    child.stdout.resume();
     child.stderr.on('data', (chunk) => (stderr += chunk));
     child.on('error', reject);
     child.on('close', (code) => {
@@ -94,48 +97,85 @@ function record(name, floorName, result, target, check) {
 const started = Date.now();
 try {
   const cipEnvNoCreds = { CIP_CONFIG_DIR: join(scratch, 'config') };
-  record('`cip --version`', '`node -e 0`', await compare({ subject: [CIP, '--version'], floor: ['-e', '0'], env: cipEnvNoCreds, runs: STARTUP_RUNS }), '≤ 1.25x', ({ ratio }) => ratio <= 1.25);
-  record('`cip --help`', '`node -e 0`', await compare({ subject: [CIP, '--help'], floor: ['-e', '0'], env: cipEnvNoCreds, runs: STARTUP_RUNS }), '≤ 1.35x', ({ ratio }) => ratio <= 1.35);
+  record(
+    '`cip --version`',
+    '`node -e 0`',
+    await compare({ subject: [CIP, '--version'], floor: ['-e', '0'], env: cipEnvNoCreds, runs: STARTUP_RUNS }),
+    '≤ 1.25x',
+    ({ ratio }) => ratio <= 1.25,
+  );
+  record(
+    '`cip --help`',
+    '`node -e 0`',
+    await compare({ subject: [CIP, '--help'], floor: ['-e', '0'], env: cipEnvNoCreds, runs: STARTUP_RUNS }),
+    '≤ 1.35x',
+    ({ ratio }) => ratio <= 1.35,
+  );
   if (process.env.NODE_EXTRA_CA_CERTS) {
     // Loading extra CA certificates costs every Node process on this machine tens of milliseconds, which
     // dilutes start-up ratios; the same two rows with only PATH set show cip's own cost more sharply.
     const clean = { ...cipEnvNoCreds, CLEAN: '1' };
-    record('`cip --version`, environment with only PATH', '`node -e 0`, same', await compare({ subject: [CIP, '--version'], floor: ['-e', '0'], env: clean, runs: STARTUP_RUNS }), '(informative)', () => true);
-    record('`cip --help`, environment with only PATH', '`node -e 0`, same', await compare({ subject: [CIP, '--help'], floor: ['-e', '0'], env: clean, runs: STARTUP_RUNS }), '(informative)', () => true);
+    record(
+      '`cip --version`, environment with only PATH',
+      '`node -e 0`, same',
+      await compare({ subject: [CIP, '--version'], floor: ['-e', '0'], env: clean, runs: STARTUP_RUNS }),
+      '(informative)',
+      () => true,
+    );
+    record(
+      '`cip --help`, environment with only PATH',
+      '`node -e 0`, same',
+      await compare({ subject: [CIP, '--help'], floor: ['-e', '0'], env: clean, runs: STARTUP_RUNS }),
+      '(informative)',
+      () => true,
+    );
   }
 
   const tableTime = {};
 
-/** Median ms of the table stage for 1,000 and 100,000 records, bundled from src/output as cip bundles it. */
-async function tableStage() {
-  const { build } = await import('esbuild');
-  const out = join(scratch, 'table-stage.mjs');
-  await build({
-    stdin: {
-      contents: "export { streamTable } from './src/output/table.ts'; export { cellsOf, chooseColumns, headerText } from './src/output/columns.ts'; export { startSandbox } from './src/sandbox/index.ts';",
-      resolveDir: root,
-      loader: 'ts',
-    },
-    bundle: true, format: 'esm', platform: 'node', outfile: out, logLevel: 'warning',
-  });
-  const { streamTable, cellsOf, chooseColumns, headerText, startSandbox } = await import(out);
-  const times = {};
-  for (const [rows, repeats] of [[1_000, 50], [100_000, 5]]) {
-    const sandbox = await startSandbox({ seed: rows });
-    const records = [...sandbox.environments.values()];
-    await sandbox.close();
-    const once = () => {
-      const started = process.hrtime.bigint();
-      const columns = chooseColumns(records);
-      let written = 0;
-      streamTable(columns.map(headerText), records.length, (row) => cellsOf(records[row], columns), (chunk) => (written += chunk.length));
-      return Number(process.hrtime.bigint() - started) / 1e6;
-    };
-    once();
-    times[rows] = median(Array.from({ length: repeats }, once));
+  /** Median ms of the table stage for 1,000 and 100,000 records, bundled from src/output as cip bundles it. */
+  async function tableStage() {
+    const { build } = await import('esbuild');
+    const out = join(scratch, 'table-stage.mjs');
+    await build({
+      stdin: {
+        contents:
+          "export { streamTable } from './src/output/table.ts'; export { cellsOf, chooseColumns, headerText } from './src/output/columns.ts'; export { startSandbox } from './src/sandbox/index.ts';",
+        resolveDir: root,
+        loader: 'ts',
+      },
+      bundle: true,
+      format: 'esm',
+      platform: 'node',
+      outfile: out,
+      logLevel: 'warning',
+    });
+    const { streamTable, cellsOf, chooseColumns, headerText, startSandbox } = await import(out);
+    const times = {};
+    for (const [rows, repeats] of [
+      [1_000, 50],
+      [100_000, 5],
+    ]) {
+      const sandbox = await startSandbox({ seed: rows });
+      const records = [...sandbox.environments.values()];
+      await sandbox.close();
+      const once = () => {
+        const started = process.hrtime.bigint();
+        const columns = chooseColumns(records);
+        let written = 0;
+        streamTable(
+          columns.map(headerText),
+          records.length,
+          (row) => cellsOf(records[row], columns),
+          (chunk) => (written += chunk.length),
+        );
+        return Number(process.hrtime.bigint() - started) / 1e6;
+      };
+      once();
+      times[rows] = median(Array.from({ length: repeats }, once));
+    }
+    return times;
   }
-  return times;
-}
   for (const seed of [10, 1_000, 100_000]) {
     const server = await serve(seed);
     const env = { ...server.env, CIP_CONFIG_DIR: join(scratch, 'config') };
@@ -143,20 +183,45 @@ async function tableStage() {
     const label = seed.toLocaleString('en-US');
     try {
       const json = await compare({ subject: [CIP, 'env', 'list', '-o', 'json'], floor: [FLOOR, 'list'], env, runs });
-      if (seed === 10) record(`\`cip env list -o json\`, ${label} environments`, 'bare fetch script', json, '≤ 1.25x', ({ ratio }) => ratio <= 1.25);
+      if (seed === 10)
+        record(`\`cip env list -o json\`, ${label} environments`, 'bare fetch script', json, '≤ 1.25x', ({ ratio }) => ratio <= 1.25);
       else if (seed === 100_000) {
-        record(`\`cip env list -o json\`, ${label} environments`, 'bare fetch script', json, '≤ 1.3x time and RSS', ({ ratio, rssRatio }) => ratio <= 1.3 && rssRatio <= 1.3);
+        record(
+          `\`cip env list -o json\`, ${label} environments`,
+          'bare fetch script',
+          json,
+          '≤ 1.3x time and RSS',
+          ({ ratio, rssRatio }) => ratio <= 1.3 && rssRatio <= 1.3,
+        );
       } else record(`\`cip env list -o json\`, ${label} environments`, 'bare fetch script', json, '(informative)', () => true);
       if (seed === 10) {
-        record(`bare fetch script, ${label} environments`, '`node -e 0`', await compare({ subject: [FLOOR, 'list'], floor: ['-e', '0'], env, runs }), '(the floor itself)', () => true);
+        record(
+          `bare fetch script, ${label} environments`,
+          '`node -e 0`',
+          await compare({ subject: [FLOOR, 'list'], floor: ['-e', '0'], env, runs }),
+          '(the floor itself)',
+          () => true,
+        );
       }
       if (seed >= 1_000) {
         const table = await compare({ subject: [CIP, 'env', 'list', '-o', 'table'], floor: [CIP, 'env', 'list', '-o', 'json'], env, runs });
         tableTime[seed] = table.subject.median;
-        record(`\`cip env list -o table\`, ${label} rows`, '`cip env list -o json`, same list', table, seed === 100_000 ? '< 2x' : '(informative)', ({ ratio }) => seed !== 100_000 || ratio < 2);
+        record(
+          `\`cip env list -o table\`, ${label} rows`,
+          '`cip env list -o json`, same list',
+          table,
+          seed === 100_000 ? '< 2x' : '(informative)',
+          ({ ratio }) => seed !== 100_000 || ratio < 2,
+        );
       }
       if (seed === 10) {
-        record('`cip env create`', 'bare fetch POST', await compare({ subject: [CIP, 'env', 'create', '-f', 'name=bench', '-o', 'json'], floor: [FLOOR, 'create'], env, runs }), '(informative)', () => true);
+        record(
+          '`cip env create`',
+          'bare fetch POST',
+          await compare({ subject: [CIP, 'env', 'create', '-f', 'name=bench', '-o', 'json'], floor: [FLOOR, 'create'], env, runs }),
+          '(informative)',
+          () => true,
+        );
       }
     } finally {
       server.stop();
@@ -167,9 +232,10 @@ async function tableStage() {
   const render = await tableStage();
   const perRow = (rows) => render[rows] / rows;
   const growth = perRow(100_000) / perRow(1_000);
-  const perRowText = `Table stage per row: ${(perRow(1_000) * 1000).toFixed(2)} µs at 1,000 rows and ` +
+  const perRowText =
+    `Table stage per row: ${(perRow(1_000) * 1000).toFixed(2)} µs at 1,000 rows and ` +
     `${(perRow(100_000) * 1000).toFixed(2)} µs at 100,000 rows, ${growth.toFixed(2)}x (target ≤ 1.5x${growth <= 1.5 ? ' ✓' : ' ✗'}); ` +
-    `whole command per row: ${(tableTime[1_000] / 1_000 * 1000).toFixed(0)} µs and ${(tableTime[100_000] / 100_000 * 1000).toFixed(1)} µs.`;
+    `whole command per row: ${((tableTime[1_000] / 1_000) * 1000).toFixed(0)} µs and ${((tableTime[100_000] / 100_000) * 1000).toFixed(1)} µs.`;
   process.stderr.write(`${growth <= 1.5 ? 'ok  ' : 'MISS'} ${perRowText}\n`);
 
   const cpu = cpus()[0]?.model.trim() ?? 'unknown CPU';
@@ -180,8 +246,10 @@ async function tableStage() {
     '',
     '| command | floor | cip median (min–max) | floor median | ratio | peak RSS cip / floor | target |',
     '|---|---|---|---|---|---|---|',
-    ...rows.map(({ name, floorName, result, ratio, rssRatio, target, verdict }) =>
-      `| ${name} | ${floorName} | ${result.subject.median.toFixed(0)} ms (${result.subject.min.toFixed(0)}–${result.subject.max.toFixed(0)}) | ${result.floor.median.toFixed(0)} ms | ${ratio.toFixed(2)}x | ${result.subject.rss.toFixed(0)} / ${result.floor.rss.toFixed(0)} MiB (${rssRatio.toFixed(2)}x) | ${target}${target.startsWith('(') ? '' : verdict ? ' ✓' : ' ✗'} |`),
+    ...rows.map(
+      ({ name, floorName, result, ratio, rssRatio, target, verdict }) =>
+        `| ${name} | ${floorName} | ${result.subject.median.toFixed(0)} ms (${result.subject.min.toFixed(0)}–${result.subject.max.toFixed(0)}) | ${result.floor.median.toFixed(0)} ms | ${ratio.toFixed(2)}x | ${result.subject.rss.toFixed(0)} / ${result.floor.rss.toFixed(0)} MiB (${rssRatio.toFixed(2)}x) | ${target}${target.startsWith('(') ? '' : verdict ? ' ✓' : ' ✗'} |`,
+    ),
     '',
     perRowText,
   ];

@@ -9,8 +9,13 @@ const headers = {
   Accept: 'application/json',
 };
 const url = `${process.env.CIP_BASE_URL}/Environments`;
-const response = mode === 'create'
-  ? await fetch(url, { method: 'POST', headers: { ...headers, 'Content-Type': 'application/json' }, body: JSON.stringify({ name: 'bench' }) })
-  : await fetch(url, { headers });
+const response =
+  mode === 'create'
+    ? await fetch(url, {
+        method: 'POST',
+        headers: { ...headers, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ name: 'bench' }),
+      })
+    : await fetch(url, { headers });
 const text = await response.text();
 process.stdout.write(mode === 'raw' ? text : `${JSON.stringify(JSON.parse(text), null, 2)}\n`);

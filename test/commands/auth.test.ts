@@ -12,7 +12,12 @@ const OTHER_ENTERPRISE = '11111111-2222-4333-8444-555555555555';
 
 beforeAll(async () => {
   sandbox = await startSandbox({ seed: 2 });
-  other = await startSandbox({ seed: 5, enterpriseId: OTHER_ENTERPRISE, apiKey: 'other-api-key-abcdefghijkl', subscriptionKey: 'other-sub-key-mnopqrstuvwx' });
+  other = await startSandbox({
+    seed: 5,
+    enterpriseId: OTHER_ENTERPRISE,
+    apiKey: 'other-api-key-abcdefghijkl',
+    subscriptionKey: 'other-sub-key-mnopqrstuvwx',
+  });
 });
 afterAll(async () => {
   await sandbox.close();
@@ -35,8 +40,19 @@ function keyFiles(target: Sandbox): { apiKeyFile: string; subscriptionKeyFile: s
 async function login(configDir: string, target: Sandbox, extra: string[] = []) {
   const files = keyFiles(target);
   return cip(
-    ['auth', 'login', '--base-url', target.url, '--enterprise-id', target.keys.enterpriseId,
-      '--api-key-file', files.apiKeyFile, '--subscription-key-file', files.subscriptionKeyFile, ...extra],
+    [
+      'auth',
+      'login',
+      '--base-url',
+      target.url,
+      '--enterprise-id',
+      target.keys.enterpriseId,
+      '--api-key-file',
+      files.apiKeyFile,
+      '--subscription-key-file',
+      files.subscriptionKeyFile,
+      ...extra,
+    ],
     { configDir },
   );
 }
@@ -51,7 +67,14 @@ describe('cip auth login', () => {
     expect(sandbox.requests.map((request) => `${request.method} ${request.url}`)).toEqual(['GET /ms/Environments']);
     expect(readConfig(configDir)).toEqual({
       activeProfile: 'default',
-      profiles: { default: { baseUrl: sandbox.url, enterpriseId: sandbox.keys.enterpriseId, apiKey: sandbox.keys.apiKey, subscriptionKey: sandbox.keys.subscriptionKey } },
+      profiles: {
+        default: {
+          baseUrl: sandbox.url,
+          enterpriseId: sandbox.keys.enterpriseId,
+          apiKey: sandbox.keys.apiKey,
+          subscriptionKey: sandbox.keys.subscriptionKey,
+        },
+      },
     });
     expect(statSync(join(configDir, 'config.json')).mode & 0o777).toBe(0o600);
     expect(statSync(configDir).mode & 0o777).toBe(0o700);
@@ -63,18 +86,26 @@ describe('cip auth login', () => {
 
   it('takes keys from the environment and from stdin', async () => {
     const configDir = tempDir();
-    const result = await cip(['auth', 'login', '--base-url', sandbox.url, '--enterprise-id', sandbox.keys.enterpriseId, '--api-key-file', '-'], {
-      configDir,
-      input: `${sandbox.keys.apiKey}\n`,
-      env: { CIP_SUBSCRIPTION_KEY: sandbox.keys.subscriptionKey },
-    });
+    const result = await cip(
+      ['auth', 'login', '--base-url', sandbox.url, '--enterprise-id', sandbox.keys.enterpriseId, '--api-key-file', '-'],
+      {
+        configDir,
+        input: `${sandbox.keys.apiKey}\n`,
+        env: { CIP_SUBSCRIPTION_KEY: sandbox.keys.subscriptionKey },
+      },
+    );
     expect(result.exitCode).toBe(0);
-    expect(readConfig(configDir)).toMatchObject({ profiles: { default: { apiKey: sandbox.keys.apiKey, subscriptionKey: sandbox.keys.subscriptionKey } } });
+    expect(readConfig(configDir)).toMatchObject({
+      profiles: { default: { apiKey: sandbox.keys.apiKey, subscriptionKey: sandbox.keys.subscriptionKey } },
+    });
   });
 
   it('without a terminal, a missing value is exit 2 naming it, and nothing is saved', async () => {
     const configDir = tempDir();
-    const result = await cip(['auth', 'login', '--base-url', sandbox.url, '--enterprise-id', sandbox.keys.enterpriseId], { configDir, env: { CIP_API_KEY: 'x'.repeat(20) } });
+    const result = await cip(['auth', 'login', '--base-url', sandbox.url, '--enterprise-id', sandbox.keys.enterpriseId], {
+      configDir,
+      env: { CIP_API_KEY: 'x'.repeat(20) },
+    });
     expect(result.exitCode).toBe(2);
     const line = expectOneErrorLine(result.stderr);
     expect(line).toMatch(/missing subscription key/);
@@ -87,7 +118,19 @@ describe('cip auth login', () => {
   it('refuses an enterprise id that is not a GUID (exit 2)', async () => {
     const configDir = tempDir();
     const files = keyFiles(sandbox);
-    const result = await cip(['auth', 'login', '--enterprise-id', 'not-a-guid', '--api-key-file', files.apiKeyFile, '--subscription-key-file', files.subscriptionKeyFile], { configDir });
+    const result = await cip(
+      [
+        'auth',
+        'login',
+        '--enterprise-id',
+        'not-a-guid',
+        '--api-key-file',
+        files.apiKeyFile,
+        '--subscription-key-file',
+        files.subscriptionKeyFile,
+      ],
+      { configDir },
+    );
     expect(result.exitCode).toBe(2);
     expect(expectOneErrorLine(result.stderr)).toMatch(/--enterprise-id must be a GUID/);
     expect(readConfig(configDir)).toBeUndefined();
@@ -97,7 +140,21 @@ describe('cip auth login', () => {
     const configDir = tempDir();
     const files = keyFiles(sandbox);
     writeFileSync(files.apiKeyFile, 'wrong-api-key-000000000000');
-    const result = await cip(['auth', 'login', '--base-url', sandbox.url, '--enterprise-id', sandbox.keys.enterpriseId, '--api-key-file', files.apiKeyFile, '--subscription-key-file', files.subscriptionKeyFile], { configDir });
+    const result = await cip(
+      [
+        'auth',
+        'login',
+        '--base-url',
+        sandbox.url,
+        '--enterprise-id',
+        sandbox.keys.enterpriseId,
+        '--api-key-file',
+        files.apiKeyFile,
+        '--subscription-key-file',
+        files.subscriptionKeyFile,
+      ],
+      { configDir },
+    );
     expect(result.exitCode).toBe(3);
     const line = expectOneErrorLine(result.stderr);
     expect(line).toMatch(/HTTP 401.*nothing was saved/);
@@ -111,7 +168,21 @@ describe('cip auth login', () => {
     const url = closed.url;
     await closed.close();
     const files = keyFiles(sandbox);
-    const result = await cip(['auth', 'login', '--base-url', url, '--enterprise-id', sandbox.keys.enterpriseId, '--api-key-file', files.apiKeyFile, '--subscription-key-file', files.subscriptionKeyFile], { configDir });
+    const result = await cip(
+      [
+        'auth',
+        'login',
+        '--base-url',
+        url,
+        '--enterprise-id',
+        sandbox.keys.enterpriseId,
+        '--api-key-file',
+        files.apiKeyFile,
+        '--subscription-key-file',
+        files.subscriptionKeyFile,
+      ],
+      { configDir },
+    );
     expect(result.exitCode).toBe(8);
     expect(expectOneErrorLine(result.stderr)).toMatch(/connection refused.*nothing was saved/);
     expect(readConfig(configDir)).toBeUndefined();
@@ -142,8 +213,26 @@ describe('profiles', () => {
     const status = await cip(['auth', 'status', '--json'], { configDir });
     expect(status.exitCode).toBe(0);
     expect(JSON.parse(status.stdout)).toEqual([
-      { name: 'default', active: true, inUse: true, baseUrl: sandbox.url, enterpriseId: sandbox.keys.enterpriseId, apiKey: '****6789', subscriptionKey: '****6789', overriddenBy: [] },
-      { name: 'prod', active: false, inUse: false, baseUrl: other.url, enterpriseId: OTHER_ENTERPRISE, apiKey: '****ijkl', subscriptionKey: '****uvwx', overriddenBy: [] },
+      {
+        name: 'default',
+        active: true,
+        inUse: true,
+        baseUrl: sandbox.url,
+        enterpriseId: sandbox.keys.enterpriseId,
+        apiKey: '****6789',
+        subscriptionKey: '****6789',
+        overriddenBy: [],
+      },
+      {
+        name: 'prod',
+        active: false,
+        inUse: false,
+        baseUrl: other.url,
+        enterpriseId: OTHER_ENTERPRISE,
+        apiKey: '****ijkl',
+        subscriptionKey: '****uvwx',
+        overriddenBy: [],
+      },
     ]);
     const table = await cip(['auth', 'status', '-o', 'table'], { configDir });
     expect(table.stdout).toMatch(/^NAME\s+ACTIVE\s+IN USE\s+BASE URL\s+ENTERPRISE ID\s+API KEY\s+SUBSCRIPTION KEY$/m);
@@ -196,7 +285,10 @@ describe('profiles', () => {
     expect(status.stderr).toContain("warning: CIP_API_KEY from the environment overrides profile 'default'\n");
     expect(status.stderr).toMatch(/^ {2}API key +\*\*\*\*xxxx {2}\(from CIP_API_KEY\)$/m);
     // A flag beats the environment.
-    const flagged = await cip(['env', 'list', '--enterprise-id', OTHER_ENTERPRISE], { configDir, env: { CIP_ENTERPRISE_ID: sandbox.keys.enterpriseId } });
+    const flagged = await cip(['env', 'list', '--enterprise-id', OTHER_ENTERPRISE], {
+      configDir,
+      env: { CIP_ENTERPRISE_ID: sandbox.keys.enterpriseId },
+    });
     expect(flagged.exitCode).toBe(4);
     expect(sandbox.requests.at(-1)!.headers.enterpriseid).toBe(OTHER_ENTERPRISE);
   });
@@ -217,7 +309,10 @@ describe('profiles', () => {
 
   it('with no profile and no credentials, commands are exit 3 with a hint to log in', async () => {
     const configDir = tempDir();
-    for (const args of [['env', 'list'], ['auth', 'status']]) {
+    for (const args of [
+      ['env', 'list'],
+      ['auth', 'status'],
+    ]) {
       const result = await cip(args, { configDir });
       expect(result.exitCode).toBe(3);
       expect(expectOneErrorLine(result.stderr)).toMatch(/not logged in.*cip auth login/);
@@ -231,13 +326,31 @@ describe('the config file', () => {
     const path = join(configDir, 'config.json');
     const broken = '{"activeProfile": "default", "profiles": {';
     writeFileSync(path, broken, { mode: 0o600 });
-    for (const args of [['env', 'list'], ['auth', 'status'], ['auth', 'switch', 'x'], ['auth', 'logout']]) {
+    for (const args of [
+      ['env', 'list'],
+      ['auth', 'status'],
+      ['auth', 'switch', 'x'],
+      ['auth', 'logout'],
+    ]) {
       const result = await cip(args, { configDir });
       expect(result.exitCode).toBe(2);
       expect(expectOneErrorLine(result.stderr)).toContain(path);
     }
     const files = keyFiles(sandbox);
-    const relogin = await cip(['auth', 'login', '--no-verify', '--enterprise-id', sandbox.keys.enterpriseId, '--api-key-file', files.apiKeyFile, '--subscription-key-file', files.subscriptionKeyFile], { configDir });
+    const relogin = await cip(
+      [
+        'auth',
+        'login',
+        '--no-verify',
+        '--enterprise-id',
+        sandbox.keys.enterpriseId,
+        '--api-key-file',
+        files.apiKeyFile,
+        '--subscription-key-file',
+        files.subscriptionKeyFile,
+      ],
+      { configDir },
+    );
     expect(relogin.exitCode).toBe(2);
     expect(readFileSync(path, 'utf8')).toBe(broken);
   });

@@ -52,7 +52,11 @@ describe('cip env list', () => {
   });
 
   it('--json and CIP_OUTPUT=json override the table', async () => {
-    for (const [args, extra] of [[['--json'], {}], [[], { CIP_OUTPUT: 'json' }], [['-o', 'json'], { CIP_OUTPUT: 'table' }]] as const) {
+    for (const [args, extra] of [
+      [['--json'], {}],
+      [[], { CIP_OUTPUT: 'json' }],
+      [['-o', 'json'], { CIP_OUTPUT: 'table' }],
+    ] as const) {
       const result = await cip(['env', 'list', ...args], { env: { ...env, ...extra } });
       expect(result.exitCode).toBe(0);
       expect(Array.isArray(JSON.parse(result.stdout))).toBe(true);
@@ -102,7 +106,9 @@ describe('cip env list', () => {
   });
 
   it('a body that is not a list is a server error (7)', async () => {
-    sandbox.inject({ fault: { kind: 'status', status: 200, body: '{"unexpected":true}', headers: { 'content-type': 'application/json' } } });
+    sandbox.inject({
+      fault: { kind: 'status', status: 200, body: '{"unexpected":true}', headers: { 'content-type': 'application/json' } },
+    });
     const result = await cip(['env', 'list'], { env });
     expect(result.exitCode).toBe(7);
     expect(expectOneErrorLine(result.stderr)).toMatch(/not a list/);
@@ -130,14 +136,42 @@ describe('cip env create', () => {
     const file = join(dir, 'env.json');
     writeFileSync(file, JSON.stringify({ name: 'from-file', region: 'westeurope', retention: 1 }));
     const result = await cip(
-      ['env', 'create', '--file', file, '--data', '{"retention":2,"tags":["a"]}', '-F', 'retention=30', '-F', 'isActive=true',
-        '-F', 'owner=null', '-F', 'settings={"level":"debug"}', '-f', 'code=007', '-f', 'flag=true', '--field', 'ratio=0.5'],
+      [
+        'env',
+        'create',
+        '--file',
+        file,
+        '--data',
+        '{"retention":2,"tags":["a"]}',
+        '-F',
+        'retention=30',
+        '-F',
+        'isActive=true',
+        '-F',
+        'owner=null',
+        '-F',
+        'settings={"level":"debug"}',
+        '-f',
+        'code=007',
+        '-f',
+        'flag=true',
+        '--field',
+        'ratio=0.5',
+      ],
       { env },
     );
     expect(result.exitCode).toBe(0);
     expect(JSON.parse(writes()[0]!.body)).toEqual({
-      name: 'from-file', region: 'westeurope', retention: 30, tags: ['a'], isActive: true, owner: null,
-      settings: { level: 'debug' }, code: '007', flag: 'true', ratio: 0.5,
+      name: 'from-file',
+      region: 'westeurope',
+      retention: 30,
+      tags: ['a'],
+      isActive: true,
+      owner: null,
+      settings: { level: 'debug' },
+      code: '007',
+      flag: 'true',
+      ratio: 0.5,
     });
   });
 

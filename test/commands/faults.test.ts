@@ -42,7 +42,8 @@ interface Outcome {
 
 const OPERATIONS: readonly Operation[] = ['GET', 'POST', 'PUT', 'DELETE'];
 
-const HTML_PAGE = '<!DOCTYPE html><html><head><title>Bad gateway</title></head><body><h1>502</h1><p>The gateway could not reach the service.</p></body></html>';
+const HTML_PAGE =
+  '<!DOCTYPE html><html><head><title>Bad gateway</title></head><body><h1>502</h1><p>The gateway could not reach the service.</p></body></html>';
 
 /** The fault to inject; `redirectTo` is the second sandbox's URL, only used by the redirect. */
 const FAULTS: Record<FaultName, (redirectTo: string) => Fault> = {
@@ -166,7 +167,11 @@ describe.concurrent('fault matrix', () => {
         try {
           const [id] = sandbox.environments.keys();
           const redirectTo = `${elsewhere.url}/Environments${operation === 'PUT' || operation === 'DELETE' ? `/${id!}` : ''}`;
-          sandbox.inject({ fault: FAULTS[faultName](redirectTo), method: operation, times: FIRST_ATTEMPT_ONLY.has(faultName) ? 1 : Infinity });
+          sandbox.inject({
+            fault: FAULTS[faultName](redirectTo),
+            method: operation,
+            times: FIRST_ATTEMPT_ONLY.has(faultName) ? 1 : Infinity,
+          });
 
           const { dir, path } = writeProfile(sandbox);
           const bytesBefore = readFileSync(path);

@@ -30,7 +30,14 @@ describe('retries', () => {
   });
 
   it('429 with Retry-After waits as asked, then retries', async () => {
-    sandbox.inject({ fault: { kind: 'status', status: 429, headers: { 'retry-after': '1' }, body: '{"statusCode":429,"message":"Rate limit is exceeded. Try again in 1 seconds."}' } });
+    sandbox.inject({
+      fault: {
+        kind: 'status',
+        status: 429,
+        headers: { 'retry-after': '1' },
+        body: '{"statusCode":429,"message":"Rate limit is exceeded. Try again in 1 seconds."}',
+      },
+    });
     const result = await cip(['env', 'list'], { env });
     expect(result.exitCode).toBe(0);
     expect(sandbox.requests).toHaveLength(2);
@@ -88,7 +95,14 @@ describe('broken answers', () => {
   });
 
   it('an HTML error page is summarised, never dumped', async () => {
-    sandbox.inject({ fault: { kind: 'status', status: 502, body: '<!DOCTYPE html><html><head><title>502 Bad Gateway</title></head><body><script>x</script></body></html>' }, times: Infinity });
+    sandbox.inject({
+      fault: {
+        kind: 'status',
+        status: 502,
+        body: '<!DOCTYPE html><html><head><title>502 Bad Gateway</title></head><body><script>x</script></body></html>',
+      },
+      times: Infinity,
+    });
     const result = await cip(['env', 'list'], { env });
     expect(result.exitCode).toBe(7);
     const line = expectOneErrorLine(result.stderr);
@@ -120,11 +134,21 @@ describe('broken answers', () => {
 
 describe('API errors', () => {
   const cases: [string, Record<string, string>, string[], number, RegExp][] = [
-    ['a missing subscription key (APIM)', { CIP_SUBSCRIPTION_KEY: 'wrong-subscription-key-000' }, ['env', 'list'], 3,
-      /HTTP 401\): Access denied due to invalid subscription key.*\(check CIP_API_KEY and CIP_SUBSCRIPTION_KEY: the keys came from the environment\)$/],
+    [
+      'a missing subscription key (APIM)',
+      { CIP_SUBSCRIPTION_KEY: 'wrong-subscription-key-000' },
+      ['env', 'list'],
+      3,
+      /HTTP 401\): Access denied due to invalid subscription key.*\(check CIP_API_KEY and CIP_SUBSCRIPTION_KEY: the keys came from the environment\)$/,
+    ],
     ['a bad API key', { CIP_API_KEY: 'wrong-api-key-0000000000' }, ['env', 'list'], 3, /HTTP 401\): The API key is invalid/],
-    ['a read-only key on a write', { CIP_API_KEY: 'sandbox-readonly-key-0123456789' }, ['env', 'create', '-f', 'name=x'], 4,
-      /forbidden \(HTTP 403\): The API key lacks sufficient permissions/],
+    [
+      'a read-only key on a write',
+      { CIP_API_KEY: 'sandbox-readonly-key-0123456789' },
+      ['env', 'create', '-f', 'name=x'],
+      4,
+      /forbidden \(HTTP 403\): The API key lacks sufficient permissions/,
+    ],
     ['another enterprise', { CIP_ENTERPRISE_ID: '99999999-9999-4999-8999-999999999999' }, ['env', 'list'], 4, /HTTP 403/],
   ];
   for (const [what, overrides, args, code, message] of cases) {
@@ -137,7 +161,14 @@ describe('API errors', () => {
   }
 
   it('a 409 is exit 6', async () => {
-    sandbox.inject({ fault: { kind: 'status', status: 409, body: '{"title":"Conflict","detail":"An environment with that name exists."}', headers: { 'content-type': 'application/problem+json' } } });
+    sandbox.inject({
+      fault: {
+        kind: 'status',
+        status: 409,
+        body: '{"title":"Conflict","detail":"An environment with that name exists."}',
+        headers: { 'content-type': 'application/problem+json' },
+      },
+    });
     const result = await cip(['env', 'create', '-f', 'name=dup'], { env });
     expect(result.exitCode).toBe(6);
     expect(expectOneErrorLine(result.stderr)).toMatch(/HTTP 409\): An environment with that name exists$/);

@@ -1,7 +1,20 @@
 // The profile store under pressure: parallel writers, stale locks, wide permissions, a hostile umask, and
 // interrupts; plus the other places a key could leak (argv, CI logs). Each test reports what a user would see.
 import { execa, execaSync } from 'execa';
-import { chmodSync, chownSync, closeSync, existsSync, ftruncateSync, mkdirSync, openSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  chownSync,
+  closeSync,
+  existsSync,
+  ftruncateSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -25,7 +38,18 @@ function keyFiles(): string[] {
 }
 
 function loginArgs(profile: string, extra: string[] = []): string[] {
-  return ['auth', 'login', '--profile', profile, '--base-url', sandbox.url, '--enterprise-id', sandbox.keys.enterpriseId, ...keyFiles(), ...extra];
+  return [
+    'auth',
+    'login',
+    '--profile',
+    profile,
+    '--base-url',
+    sandbox.url,
+    '--enterprise-id',
+    sandbox.keys.enterpriseId,
+    ...keyFiles(),
+    ...extra,
+  ];
 }
 
 describe('parallel writers', () => {
@@ -76,7 +100,17 @@ describe('a folder cip cannot write to', () => {
     const keys = tempDir();
     chmodSync(keys, 0o755);
     for (const name of ['api', 'sub']) writeFileSync(join(keys, name), `${sandbox.keys.apiKey}\n`, { mode: 0o644 });
-    const args = ['auth', 'login', '--no-verify', '--enterprise-id', sandbox.keys.enterpriseId, '--api-key-file', join(keys, 'api'), '--subscription-key-file', join(keys, 'sub')];
+    const args = [
+      'auth',
+      'login',
+      '--no-verify',
+      '--enterprise-id',
+      sandbox.keys.enterpriseId,
+      '--api-key-file',
+      join(keys, 'api'),
+      '--subscription-key-file',
+      join(keys, 'sub'),
+    ];
     const [command, prefix] = asRoot ? ['/usr/bin/setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', 'node']] : ['node', []];
     const result = await execa(command, [...prefix, CIP, ...args], {
       env: { PATH: process.env.PATH, HOME: keys, CIP_CONFIG_DIR: configDir, NODE_DISABLE_COMPILE_CACHE: '1' },
@@ -84,7 +118,7 @@ describe('a folder cip cannot write to', () => {
       reject: false,
     });
     expect(result.exitCode).toBe(2);
-    expect(expectOneErrorLine(String(result.stderr))).toBe(
+    expect(expectOneErrorLine(result.stderr)).toBe(
       `error: cannot write the config file ${join(configDir, 'config.json')}: the folder ${configDir} is not writable (EACCES) (check its permissions, or set CIP_CONFIG_DIR to a folder you can write to)`,
     );
     expect(readdirSync(configDir)).toEqual([]);
@@ -94,22 +128,41 @@ describe('a folder cip cannot write to', () => {
 describe('writes are atomic whatever the environment', () => {
   it('with SNAP set (snap-installed Node) and no room to write, the old config survives byte for byte', async () => {
     const configDir = tempDir();
-    const profile = { baseUrl: sandbox.url, enterpriseId: sandbox.keys.enterpriseId, apiKey: sandbox.keys.apiKey, subscriptionKey: sandbox.keys.subscriptionKey };
+    const profile = {
+      baseUrl: sandbox.url,
+      enterpriseId: sandbox.keys.enterpriseId,
+      apiKey: sandbox.keys.apiKey,
+      subscriptionKey: sandbox.keys.subscriptionKey,
+    };
     // Padded to 100 bytes under a 4 KiB file-size limit: the next profile cannot fit.
     const unpadded = JSON.stringify({ activeProfile: 'p0', profiles: { p0: profile }, note: '' }, null, '\t');
-    const before = JSON.stringify({ activeProfile: 'p0', profiles: { p0: profile }, note: 'x'.repeat(4096 - 100 - unpadded.length) }, null, '\t');
+    const before = JSON.stringify(
+      { activeProfile: 'p0', profiles: { p0: profile }, note: 'x'.repeat(4096 - 100 - unpadded.length) },
+      null,
+      '\t',
+    );
     expect(before.length).toBe(3996);
     writeFileSync(join(configDir, 'config.json'), before, { mode: 0o600 });
     // bash counts ulimit -f in KiB; a write past the limit fails with EFBIG, as on a full disk (cip itself
     // keeps SIGXFSZ from killing it).
-    const command = `ulimit -f 4; exec node ${CIP} ${loginArgs('one-more', ['--no-verify']).map((arg) => `'${arg}'`).join(' ')}`;
+    const command = `ulimit -f 4; exec node ${CIP} ${loginArgs('one-more', ['--no-verify'])
+      .map((arg) => `'${arg}'`)
+      .join(' ')}`;
     const result = await execa('bash', ['-c', command], {
-      env: { PATH: process.env.PATH, HOME: tempDir(), CIP_CONFIG_DIR: configDir, SNAP: '/snap/node/current', NODE_DISABLE_COMPILE_CACHE: '1' },
+      env: {
+        PATH: process.env.PATH,
+        HOME: tempDir(),
+        CIP_CONFIG_DIR: configDir,
+        SNAP: '/snap/node/current',
+        NODE_DISABLE_COMPILE_CACHE: '1',
+      },
       extendEnv: false,
       reject: false,
     });
     expect(result.exitCode).toBe(2);
-    expect(expectOneErrorLine(String(result.stderr))).toMatch(/^error: cannot write the config file .*config\.json: no room left \(EFBIG\); the file was left as it was$/);
+    expect(expectOneErrorLine(result.stderr)).toMatch(
+      /^error: cannot write the config file .*config\.json: no room left \(EFBIG\); the file was left as it was$/,
+    );
     expect(readFileSync(join(configDir, 'config.json'), 'utf8')).toBe(before);
     expect(readdirSync(configDir)).toEqual(['config.json']);
   });
@@ -132,11 +185,15 @@ describe('nothing but a regular file is read', () => {
   });
 
   it.each([
-    ['a FIFO', (dir: string) => {
-      const path = join(dir, 'fifo');
-      mkfifo(path);
-      return path;
-    }, 'a FIFO'],
+    [
+      'a FIFO',
+      (dir: string) => {
+        const path = join(dir, 'fifo');
+        mkfifo(path);
+        return path;
+      },
+      'a FIFO',
+    ],
     ['/dev/zero', () => '/dev/zero', 'a character device'],
     ['a directory', (dir: string) => dir, 'a directory'],
   ])('%s as --file or a key file is exit 2 at once, and nothing is sent', async (_what, make, kind) => {
@@ -144,7 +201,20 @@ describe('nothing but a regular file is read', () => {
     const asPayload = await cip(['env', 'create', '--file', path], { env: sandboxEnv(sandbox) });
     expect(asPayload.exitCode).toBe(2);
     expect(expectOneErrorLine(asPayload.stderr)).toBe(`error: cannot read --file ${path}: it is ${kind}, not a regular file`);
-    const asKey = await cip(['auth', 'login', '--no-verify', '--enterprise-id', sandbox.keys.enterpriseId, '--api-key-file', path, '--subscription-key-file', path], { configDir: tempDir() });
+    const asKey = await cip(
+      [
+        'auth',
+        'login',
+        '--no-verify',
+        '--enterprise-id',
+        sandbox.keys.enterpriseId,
+        '--api-key-file',
+        path,
+        '--subscription-key-file',
+        path,
+      ],
+      { configDir: tempDir() },
+    );
     expect(asKey.exitCode).toBe(2);
     expect(sandbox.requests).toHaveLength(0);
   });
@@ -158,7 +228,10 @@ describe('nothing but a regular file is read', () => {
     const fromFile = await cip(['env', 'create', '--file', big], { env: sandboxEnv(sandbox) });
     expect(fromFile.exitCode).toBe(2);
     expect(expectOneErrorLine(fromFile.stderr)).toBe(`error: --file ${big}: input too large: more than 64 MiB`);
-    const fromStdin = await cip(['env', 'create', '--file', '-'], { env: sandboxEnv(sandbox), input: `{"name":"${'x'.repeat(65 * 1024 * 1024)}"}` });
+    const fromStdin = await cip(['env', 'create', '--file', '-'], {
+      env: sandboxEnv(sandbox),
+      input: `{"name":"${'x'.repeat(65 * 1024 * 1024)}"}`,
+    });
     expect(fromStdin.exitCode).toBe(2);
     expect(expectOneErrorLine(fromStdin.stderr)).toBe('error: --file - (stdin): input too large: more than 64 MiB');
     expect(sandbox.requests).toHaveLength(0);
@@ -173,7 +246,7 @@ describe('nothing but a regular file is read', () => {
       timeout: 30_000,
     });
     // More than a pipe holds: the write completes only once cip has read most of it, so cip is reading.
-    await new Promise<void>((resolve) => child.stdin!.write(`${' '.repeat(1024 * 1024)}{"name":`, () => resolve()));
+    await new Promise<void>((resolve) => child.stdin.write(`${' '.repeat(1024 * 1024)}{"name":`, () => resolve()));
     child.kill('SIGINT');
     const result = await child;
     expect(result.exitCode).toBe(130);
@@ -227,8 +300,14 @@ describe('permissions', () => {
 
   it('file 0600 and folder 0700 even under umask 000', async () => {
     const configDir = join(tempDir(), 'nested', 'cip');
-    const command = `umask 000; exec node ${CIP} ${loginArgs('default', ['--no-verify']).map((arg) => `'${arg}'`).join(' ')}`;
-    const result = await execa('bash', ['-c', command], { env: { PATH: process.env.PATH, HOME: tempDir(), CIP_CONFIG_DIR: configDir }, extendEnv: false, reject: false });
+    const command = `umask 000; exec node ${CIP} ${loginArgs('default', ['--no-verify'])
+      .map((arg) => `'${arg}'`)
+      .join(' ')}`;
+    const result = await execa('bash', ['-c', command], {
+      env: { PATH: process.env.PATH, HOME: tempDir(), CIP_CONFIG_DIR: configDir },
+      extendEnv: false,
+      reject: false,
+    });
     expect(result.exitCode).toBe(0);
     expect(statSync(join(configDir, 'config.json')).mode & 0o777).toBe(0o600);
     expect(statSync(configDir).mode & 0o777).toBe(0o700);
@@ -236,7 +315,10 @@ describe('permissions', () => {
 });
 
 describe('interrupts', () => {
-  for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
+  for (const [signal, code] of [
+    ['SIGINT', 130],
+    ['SIGTERM', 143],
+  ] as const) {
     it(`${signal} while login checks the keys exits ${code} and saves nothing`, async () => {
       const configDir = tempDir();
       sandbox.inject({ fault: { kind: 'delay', ms: 20_000 } });
@@ -245,7 +327,7 @@ describe('interrupts', () => {
       child.kill(signal);
       const result = await child;
       expect(result.exitCode).toBe(code);
-      expect(String(result.stderr)).not.toMatch(/^\s+at /m);
+      expect(result.stderr).not.toMatch(/^\s+at /m);
       expect(readConfig(configDir)).toBeUndefined();
       sandbox.clearFaults();
     });
@@ -293,7 +375,9 @@ describe('base URLs', () => {
   });
 
   // An IPv4-mapped IPv6 address of this machine: not on cip's loopback list, yet the traffic stays on loopback.
-  const ipv6 = Object.values(networkInterfaces()).flat().some((address) => address?.address === '::1');
+  const ipv6 = Object.values(networkInterfaces())
+    .flat()
+    .some((address) => address?.address === '::1');
   it.skipIf(!ipv6)('http:// to another host is refused, and allowed with CIP_ALLOW_HTTP=1', async () => {
     const url = sandbox.url.replace('127.0.0.1', '[::ffff:127.0.0.1]');
     const refused = await cip(['env', 'list', '--base-url', url], { env: sandboxEnv(sandbox) });

@@ -17,7 +17,14 @@ describe('npm run demo', () => {
     });
     expect(result.exitCode).toBe(0);
     const output = result.stdout;
-    for (const step of ['$ cip auth login', '$ cip env create', '$ cip env list', '$ cip env update', '$ cip env delete', '$ cip auth logout']) {
+    for (const step of [
+      '$ cip auth login',
+      '$ cip env create',
+      '$ cip env list',
+      '$ cip env update',
+      '$ cip env delete',
+      '$ cip auth logout',
+    ]) {
       expect(output).toContain(step);
     }
     expect(output).toMatch(/demo-production\s+Promoted\s+false/);

@@ -24,13 +24,25 @@ describe('every exit code from a real run', () => {
     [4, 'a 403', () => cip(['env', 'delete', 'x', '-y'], { env: { ...env, CIP_API_KEY: sandbox.keys.readOnlyApiKey } })],
     [5, 'a 404', () => cip(['env', 'delete', 'x', '-y'], { env })],
     [6, 'a 400', () => cip(['env', 'create', '-F', 'name=42'], { env })],
-    [7, 'a 500', () => {
-      sandbox.inject({ fault: { kind: 'status', status: 500 }, method: 'POST' });
-      return cip(['env', 'create', '-f', 'name=x'], { env });
-    }],
+    [
+      7,
+      'a 500',
+      () => {
+        sandbox.inject({ fault: { kind: 'status', status: 500 }, method: 'POST' });
+        return cip(['env', 'create', '-f', 'name=x'], { env });
+      },
+    ],
     [8, 'a refused connection', () => cip(['env', 'create', '-f', 'name=x'], { env: { ...env, CIP_BASE_URL: 'http://127.0.0.1:1/ms' } })],
-    [9, 'a full disk under stdout', () =>
-      execa('bash', ['-c', `exec node ${CIP} env list > /dev/full`], { env: { PATH: process.env.PATH, HOME: tempDir(), CIP_CONFIG_DIR: tempDir(), ...env }, extendEnv: false, reject: false }) as Promise<{ exitCode: number; stderr: string }>],
+    [
+      9,
+      'a full disk under stdout',
+      () =>
+        execa('bash', ['-c', `exec node ${CIP} env list > /dev/full`], {
+          env: { PATH: process.env.PATH, HOME: tempDir(), CIP_CONFIG_DIR: tempDir(), ...env },
+          extendEnv: false,
+          reject: false,
+        }) as Promise<{ exitCode: number; stderr: string }>,
+    ],
   ];
   for (const [code, what, run] of scenarios) {
     it(`${code}: ${what}`, async () => {
@@ -41,7 +53,10 @@ describe('every exit code from a real run', () => {
     });
   }
 
-  for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
+  for (const [signal, code] of [
+    ['SIGINT', 130],
+    ['SIGTERM', 143],
+  ] as const) {
     it(`${code}: ${signal} during a request ends the run at once, without a stack trace or a config write`, async () => {
       sandbox.reset();
       sandbox.inject({ fault: { kind: 'delay', ms: 20_000 } });
@@ -51,8 +66,8 @@ describe('every exit code from a real run', () => {
       child.kill(signal);
       const result = await child;
       expect(result.exitCode).toBe(code);
-      expect(String(result.stderr)).not.toMatch(/^\s+at /m);
-      expect(String(result.stdout)).toBe('');
+      expect(result.stderr).not.toMatch(/^\s+at /m);
+      expect(result.stdout).toBe('');
       expect(readdirSync(configDir)).toEqual([]);
       sandbox.clearFaults();
     });
@@ -73,4 +88,3 @@ describe('every exit code from a real run', () => {
 function escape(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
-

@@ -30,7 +30,9 @@ const GNU_TIME = '/usr/bin/time';
 /** An HTTP/1.1 response with these headers and body, and a Content-Length that fits. */
 function response(status: string, headers: Record<string, string>, body: Buffer | string): Buffer {
   const bytes = Buffer.isBuffer(body) ? body : Buffer.from(body);
-  const head = Object.entries({ ...headers, 'Content-Length': String(bytes.length) }).map(([name, value]) => `${name}: ${value}\r\n`).join('');
+  const head = Object.entries({ ...headers, 'Content-Length': String(bytes.length) })
+    .map(([name, value]) => `${name}: ${value}\r\n`)
+    .join('');
   return Buffer.concat([Buffer.from(`HTTP/1.1 ${status}\r\n${head}\r\n`, 'latin1'), bytes]);
 }
 
@@ -52,7 +54,11 @@ describe('answers are bounded', () => {
   // 1 MiB of gzip that decodes to 1 GiB of spaces: 64 gzip members of 16 MiB each, one after the other.
   const bomb = () => {
     const member = gzipSync(Buffer.alloc(16 * 1024 ** 2, 0x20), { level: 9 });
-    return response('200 OK', { 'Content-Type': 'application/json', 'Content-Encoding': 'gzip' }, Buffer.concat(Array<Buffer>(64).fill(member)));
+    return response(
+      '200 OK',
+      { 'Content-Type': 'application/json', 'Content-Encoding': 'gzip' },
+      Buffer.concat(Array<Buffer>(64).fill(member)),
+    );
   };
 
   it('a gzip bomb stops at the answer limit: exit 7, one request', async () => {
@@ -65,13 +71,16 @@ describe('answers are bounded', () => {
     expect(raw.requests).toHaveLength(1);
   });
 
-  it.skipIf(!existsSync(GNU_TIME))('a gzip bomb keeps peak memory well under 1 GiB (measured with GNU time: apt-get install time)', async () => {
-    raw.respond(bomb());
-    const result = await measured(['env', 'list'], rawEnv);
-    expect(result.exitCode).toBe(7);
-    expect(result.rss).toBeGreaterThan(10);
-    expect(result.rss).toBeLessThan(700);
-  });
+  it.skipIf(!existsSync(GNU_TIME))(
+    'a gzip bomb keeps peak memory well under 1 GiB (measured with GNU time: apt-get install time)',
+    async () => {
+      raw.respond(bomb());
+      const result = await measured(['env', 'list'], rawEnv);
+      expect(result.exitCode).toBe(7);
+      expect(result.rss).toBeGreaterThan(10);
+      expect(result.rss).toBeLessThan(700);
+    },
+  );
 
   it('a plain body past the limit is cut off the same way, and CIP_MAX_ANSWER_BYTES sets the limit', async () => {
     raw.respond(response('200 OK', { 'Content-Type': 'application/json' }, `[${'"x",'.repeat(300_000)}"x"]`));
@@ -102,11 +111,18 @@ describe('answers are bounded', () => {
     expect(raw.requests).toHaveLength(3);
   });
 
-  it.each([['json', []], ['table', ['-o', 'table']]] as const)('an item nested 200,000 levels deep is a broken answer in %s output', async (_format, args) => {
-    raw.respond(response('200 OK', { 'Content-Type': 'application/json' }, `[{"id":"deep","nested":${'['.repeat(200_000)}${']'.repeat(200_000)}}]`));
+  it.each([
+    ['json', []],
+    ['table', ['-o', 'table']],
+  ] as const)('an item nested 200,000 levels deep is a broken answer in %s output', async (_format, args) => {
+    raw.respond(
+      response('200 OK', { 'Content-Type': 'application/json' }, `[{"id":"deep","nested":${'['.repeat(200_000)}${']'.repeat(200_000)}}]`),
+    );
     const result = await cip(['env', 'list', ...args], { env: rawEnv });
     expect(result.exitCode).toBe(7);
-    expect(expectOneErrorLine(result.stderr)).toBe('error: cannot list environments: the API answered HTTP 200 with JSON nested deeper than 1000 levels');
+    expect(expectOneErrorLine(result.stderr)).toBe(
+      'error: cannot list environments: the API answered HTTP 200 with JSON nested deeper than 1000 levels',
+    );
     expect(result.stdout).toBe('');
   });
 
@@ -130,7 +146,12 @@ describe('nothing the server chose reaches the terminal raw', () => {
   });
 
   it('bidi overrides and zero-width characters are shown escaped in tables and error lines', async () => {
-    sandbox.environments.set('x\u202egnp.exe', { id: 'x\u202egnp.exe', name: 'zero\u200bwidth', csi: 'a\u009b31mred', osc: '\u009d0;t\u009c' });
+    sandbox.environments.set('x\u202egnp.exe', {
+      id: 'x\u202egnp.exe',
+      name: 'zero\u200bwidth',
+      csi: 'a\u009b31mred',
+      osc: '\u009d0;t\u009c',
+    });
     try {
       const table = await cip(['env', 'list', '-o', 'table', '--columns', 'id,name,csi,osc'], { env });
       expect(table.stdout).toContain('x\\u202egnp.exe');
@@ -174,7 +195,20 @@ describe('keys that could break a header or a redaction are refused before anyth
     const dir = tempDir();
     writeFileSync(join(dir, 'api'), 'line-one-0123456789\nline-two-0123456789\n');
     writeFileSync(join(dir, 'sub'), sandbox.keys.subscriptionKey);
-    const fromFile = await cip(['auth', 'login', '--no-verify', '--enterprise-id', sandbox.keys.enterpriseId, '--api-key-file', join(dir, 'api'), '--subscription-key-file', join(dir, 'sub')], { configDir });
+    const fromFile = await cip(
+      [
+        'auth',
+        'login',
+        '--no-verify',
+        '--enterprise-id',
+        sandbox.keys.enterpriseId,
+        '--api-key-file',
+        join(dir, 'api'),
+        '--subscription-key-file',
+        join(dir, 'sub'),
+      ],
+      { configDir },
+    );
     expect(fromFile.exitCode).toBe(2);
     expect(expectOneErrorLine(fromFile.stderr)).toMatch(/^error: the API key from --api-key-file .* is not a valid key/);
     const fromEnv = await cip(['auth', 'login', '--no-verify', '--enterprise-id', sandbox.keys.enterpriseId], {
@@ -187,7 +221,12 @@ describe('keys that could break a header or a redaction are refused before anyth
 
   it('a bad key stored by hand in a profile is exit 2 naming the profile', async () => {
     const configDir = tempDir();
-    const profile = { baseUrl: sandbox.url, enterpriseId: sandbox.keys.enterpriseId, apiKey: 'stored\nkey-0123456789', subscriptionKey: sandbox.keys.subscriptionKey };
+    const profile = {
+      baseUrl: sandbox.url,
+      enterpriseId: sandbox.keys.enterpriseId,
+      apiKey: 'stored\nkey-0123456789',
+      subscriptionKey: sandbox.keys.subscriptionKey,
+    };
     writeFileSync(join(configDir, 'config.json'), JSON.stringify({ activeProfile: 'p', profiles: { p: profile } }), { mode: 0o600 });
     const result = await cip(['env', 'list'], { configDir });
     expect(result.exitCode).toBe(2);

@@ -26,6 +26,8 @@ beforeAll(async () => {
   target = `${PROXIED_HOST}:${sandbox.port}`;
   proxiedUrl = `https://${target}/ms`;
 });
+// The servers exist only when a certificate could be made (see beforeAll).
+/* eslint-disable @typescript-eslint/no-unnecessary-condition */
 afterAll(async () => {
   await Promise.all([sandbox?.close(), plain?.close(), proxy?.close()]);
 });
@@ -33,6 +35,7 @@ beforeEach(() => {
   sandbox?.reset();
   plain?.reset();
 });
+/* eslint-enable @typescript-eslint/no-unnecessary-condition */
 
 function expectNoSecrets(result: CipResult): void {
   for (const secret of [sandbox.keys.apiKey, sandbox.keys.subscriptionKey]) {
@@ -66,7 +69,9 @@ async function listDirect(extra: Record<string, string>): Promise<CipResult> {
   const result = await cip(['env', 'list'], { env: proxiedEnv(extra) });
   expect(proxy.tunnels.length).toBe(before);
   expect(result.exitCode).toBe(8);
-  expect(expectOneErrorLine(result.stderr)).toMatch(new RegExp(`^error: cannot list environments: cannot reach ${PROXIED_HOST}:\\d+: (host not found|DNS lookup failed)`));
+  expect(expectOneErrorLine(result.stderr)).toMatch(
+    new RegExp(`^error: cannot list environments: cannot reach ${PROXIED_HOST}:\\d+: (host not found|DNS lookup failed)`),
+  );
   return result;
 }
 
@@ -111,9 +116,12 @@ describe.skipIf(noOpenssl)('proxies', () => {
     await listDirect({ HTTP_PROXY: proxy.url });
   });
 
-  it.each(['api.cip.test', '.cip.test', 'cip.test', '*.cip.test', `other.example, ${PROXIED_HOST}`, '*'])('NO_PROXY=%s goes direct', async (noProxy) => {
-    await listDirect({ HTTPS_PROXY: proxy.url, NO_PROXY: noProxy });
-  });
+  it.each(['api.cip.test', '.cip.test', 'cip.test', '*.cip.test', `other.example, ${PROXIED_HOST}`, '*'])(
+    'NO_PROXY=%s goes direct',
+    async (noProxy) => {
+      await listDirect({ HTTPS_PROXY: proxy.url, NO_PROXY: noProxy });
+    },
+  );
 
   it('NO_PROXY that does not name the host leaves the proxy in use', async () => {
     expectListed(await listThroughProxy({ HTTPS_PROXY: proxy.url, NO_PROXY: 'other.example,cip.test:1' }));
@@ -121,12 +129,18 @@ describe.skipIf(noOpenssl)('proxies', () => {
 
   it('a base URL on this machine never goes through a proxy, whatever NO_PROXY says', async () => {
     const before = { tunnels: proxy.tunnels.length, requests: proxy.requests.length };
-    const overHttp = await cip(['env', 'list'], { env: sandboxEnv(plain, { HTTP_PROXY: proxy.url, HTTPS_PROXY: proxy.url, NO_PROXY: 'nothing.example' }) });
+    const overHttp = await cip(['env', 'list'], {
+      env: sandboxEnv(plain, { HTTP_PROXY: proxy.url, HTTPS_PROXY: proxy.url, NO_PROXY: 'nothing.example' }),
+    });
     expect(overHttp.exitCode).toBe(0);
     expect(plain.requests).toHaveLength(1);
-    const overHttps = await cip(['env', 'list'], { env: sandboxEnv(sandbox, { NODE_EXTRA_CA_CERTS: certificate!.certPath, HTTPS_PROXY: proxy.url }) });
+    const overHttps = await cip(['env', 'list'], {
+      env: sandboxEnv(sandbox, { NODE_EXTRA_CA_CERTS: certificate!.certPath, HTTPS_PROXY: proxy.url }),
+    });
     expectListed(overHttps);
-    const viaLocalhost = await cip(['env', 'list'], { env: sandboxEnv(plain, { CIP_BASE_URL: plain.url.replace('127.0.0.1', 'localhost'), HTTP_PROXY: proxy.url }) });
+    const viaLocalhost = await cip(['env', 'list'], {
+      env: sandboxEnv(plain, { CIP_BASE_URL: plain.url.replace('127.0.0.1', 'localhost'), HTTP_PROXY: proxy.url }),
+    });
     expect(viaLocalhost.exitCode).toBe(0);
     expect({ tunnels: proxy.tunnels.length, requests: proxy.requests.length }).toEqual(before);
   });
@@ -135,13 +149,18 @@ describe.skipIf(noOpenssl)('proxies', () => {
     const withCredentials = proxy.url.replace('http://', 'http://corp-user:proxy-secret-9999@');
     const result = await listThroughProxy({ HTTPS_PROXY: withCredentials }, ['--verbose']);
     expectListed(result);
-    expect(result.stderr).toContain(`> GET ${proxiedUrl}/Environments (through the proxy http://***@${proxy.url.slice('http://'.length)}, from HTTPS_PROXY)\n`);
+    expect(result.stderr).toContain(
+      `> GET ${proxiedUrl}/Environments (through the proxy http://***@${proxy.url.slice('http://'.length)}, from HTTPS_PROXY)\n`,
+    );
     expect(result.stderr).not.toContain('proxy-secret-9999');
     expect(proxy.authorizations.at(-1)).toBe(`Basic ${Buffer.from('corp-user:proxy-secret-9999').toString('base64')}`);
   });
 
   it.each([
-    [407, /the proxy at http:\/\/127\.0\.0\.1:\d+ asks for authentication \(HTTP 407\) \(put credentials in HTTPS_PROXY: http:\/\/USER:PASSWORD@127\.0\.0\.1:\d+\)$/],
+    [
+      407,
+      /the proxy at http:\/\/127\.0\.0\.1:\d+ asks for authentication \(HTTP 407\) \(put credentials in HTTPS_PROXY: http:\/\/USER:PASSWORD@127\.0\.0\.1:\d+\)$/,
+    ],
     [403, /the proxy at http:\/\/127\.0\.0\.1:\d+ refused to connect to api\.cip\.test:\d+ \(HTTP 403\)/],
   ])('a proxy that answers %i is named, and not asked again', async (status, message) => {
     const refusing = await startConnectProxy({ refuse: status });

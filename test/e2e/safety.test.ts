@@ -16,11 +16,25 @@ const sandbox = await startSandbox({
   seed: [
     { id: new ExactNumber('9007199254740992'), name: 'keep-me' },
     { id: new ExactNumber('9007199254740993'), name: 'delete-me' },
-    { id: 'numbers', name: 'numbers', big: new ExactNumber(BIG), huge: new ExactNumber('1e400'), price: new ExactNumber('1.50'), zero: new ExactNumber('-0'), small: 42, nested: { list: [new ExactNumber('9007199254740993'), 0.1] } },
+    {
+      id: 'numbers',
+      name: 'numbers',
+      big: new ExactNumber(BIG),
+      huge: new ExactNumber('1e400'),
+      price: new ExactNumber('1.50'),
+      zero: new ExactNumber('-0'),
+      small: 42,
+      nested: { list: [new ExactNumber('9007199254740993'), 0.1] },
+    },
   ],
 });
 const STAGING_ENTERPRISE = '11111111-2222-4333-8444-555555555555';
-const staging = await startSandbox({ seed: 2, enterpriseId: STAGING_ENTERPRISE, apiKey: 'staging-api-key-abcdefghijkl', subscriptionKey: 'staging-sub-key-mnopqrstuvwx' });
+const staging = await startSandbox({
+  seed: 2,
+  enterpriseId: STAGING_ENTERPRISE,
+  apiKey: 'staging-api-key-abcdefghijkl',
+  subscriptionKey: 'staging-sub-key-mnopqrstuvwx',
+});
 const env = sandboxEnv(sandbox);
 afterAll(async () => {
   await sandbox.close();
@@ -36,8 +50,17 @@ const writes = (target: Sandbox) => target.requests.filter((request) => request.
 /** A config dir with profile 'stg2' (the staging sandbox, active) and 'prod' (the main one). */
 function profiles(active = 'stg2'): string {
   const configDir = tempDir();
-  const profile = (target: Sandbox) => ({ baseUrl: target.url, enterpriseId: target.keys.enterpriseId, apiKey: target.keys.apiKey, subscriptionKey: target.keys.subscriptionKey });
-  writeFileSync(join(configDir, 'config.json'), JSON.stringify({ activeProfile: active, profiles: { stg2: profile(staging), prod: profile(sandbox) } }), { mode: 0o600 });
+  const profile = (target: Sandbox) => ({
+    baseUrl: target.url,
+    enterpriseId: target.keys.enterpriseId,
+    apiKey: target.keys.apiKey,
+    subscriptionKey: target.keys.subscriptionKey,
+  });
+  writeFileSync(
+    join(configDir, 'config.json'),
+    JSON.stringify({ activeProfile: active, profiles: { stg2: profile(staging), prod: profile(sandbox) } }),
+    { mode: 0o600 },
+  );
   return configDir;
 }
 
@@ -69,7 +92,10 @@ describe('numbers keep their exact digits', () => {
   it('create sends the digits given by --data, --file and -F, and prints the record with them', async () => {
     const file = join(tempDir(), 'env.json');
     writeFileSync(file, `{"fromFile": ${BIG}, "rate": 0.10}`);
-    const result = await cip(['env', 'create', '--file', file, '--data', '{"name":"exact","huge":1e400}', '-F', 'long=9007199254740993', '-F', 'list=[1.0,2e5]'], { env });
+    const result = await cip(
+      ['env', 'create', '--file', file, '--data', '{"name":"exact","huge":1e400}', '-F', 'long=9007199254740993', '-F', 'list=[1.0,2e5]'],
+      { env },
+    );
     expect(result.exitCode).toBe(0);
     const [sent] = writes(sandbox);
     expect(sent!.body).toBe(`{"fromFile":${BIG},"rate":0.10,"name":"exact","huge":1e400,"long":9007199254740993,"list":[1.0,2e5]}`);
@@ -97,7 +123,10 @@ describe('which credentials a command uses', () => {
   it('a named profile wins over every credential variable, and the variables ignored are named', async () => {
     const configDir = profiles('prod');
     const [victim] = staging.environments.keys();
-    for (const [how, extra] of [['--profile', ['--profile', 'stg2']], ['CIP_PROFILE', []]] as const) {
+    for (const [how, extra] of [
+      ['--profile', ['--profile', 'stg2']],
+      ['CIP_PROFILE', []],
+    ] as const) {
       const result = await cip(['env', 'delete', victim!, '--yes', ...extra], {
         configDir,
         env: { ...env, ...(how === 'CIP_PROFILE' ? { CIP_PROFILE: 'stg2' } : {}) },
@@ -110,7 +139,10 @@ describe('which credentials a command uses', () => {
     }
     const deletes = staging.requests.filter((request) => request.method === 'DELETE');
     expect(deletes.map((request) => request.headers.enterpriseid)).toEqual([STAGING_ENTERPRISE, STAGING_ENTERPRISE]);
-    expect(deletes.map((request) => request.headers.authorization)).toEqual([`ApiKey ${staging.keys.apiKey}`, `ApiKey ${staging.keys.apiKey}`]);
+    expect(deletes.map((request) => request.headers.authorization)).toEqual([
+      `ApiKey ${staging.keys.apiKey}`,
+      `ApiKey ${staging.keys.apiKey}`,
+    ]);
     staging.environments.set(victim!, { id: victim!, name: 'restored' });
   });
 
@@ -151,25 +183,48 @@ describe('which credentials a command uses', () => {
     expect(readFileSync(join(configDir, 'config.json'), 'utf8')).toBe(before);
   });
 
-  it.each(['constructor', 'toString', 'hasOwnProperty', '__proto__'])('%s is only a name: an unknown profile, nothing changed', async (name) => {
-    const configDir = profiles();
-    const before = readFileSync(join(configDir, 'config.json'), 'utf8');
-    for (const args of [['auth', 'switch', name], ['auth', 'logout', '--profile', name], ['env', 'list', '--profile', name]]) {
-      const result = await cip(args, { configDir });
-      expect(result.exitCode).toBe(2);
-      expect(expectOneErrorLine(result.stderr)).toBe(`error: unknown profile '${name}' (known profiles: stg2, prod)`);
-    }
-    expect(readFileSync(join(configDir, 'config.json'), 'utf8')).toBe(before);
-    expect(staging.requests).toHaveLength(0);
-  });
+  it.each(['constructor', 'toString', 'hasOwnProperty', '__proto__'])(
+    '%s is only a name: an unknown profile, nothing changed',
+    async (name) => {
+      const configDir = profiles();
+      const before = readFileSync(join(configDir, 'config.json'), 'utf8');
+      for (const args of [
+        ['auth', 'switch', name],
+        ['auth', 'logout', '--profile', name],
+        ['env', 'list', '--profile', name],
+      ]) {
+        const result = await cip(args, { configDir });
+        expect(result.exitCode).toBe(2);
+        expect(expectOneErrorLine(result.stderr)).toBe(`error: unknown profile '${name}' (known profiles: stg2, prod)`);
+      }
+      expect(readFileSync(join(configDir, 'config.json'), 'utf8')).toBe(before);
+      expect(staging.requests).toHaveLength(0);
+    },
+  );
 
   it("a profile may be called 'constructor', and then it is found", async () => {
     const configDir = profiles();
     const dir = tempDir();
     writeFileSync(join(dir, 'api'), staging.keys.apiKey);
     writeFileSync(join(dir, 'sub'), staging.keys.subscriptionKey);
-    const login = await cip(['auth', 'login', '--profile', 'constructor', '--no-verify', '--base-url', staging.url,
-      '--enterprise-id', STAGING_ENTERPRISE, '--api-key-file', join(dir, 'api'), '--subscription-key-file', join(dir, 'sub')], { configDir });
+    const login = await cip(
+      [
+        'auth',
+        'login',
+        '--profile',
+        'constructor',
+        '--no-verify',
+        '--base-url',
+        staging.url,
+        '--enterprise-id',
+        STAGING_ENTERPRISE,
+        '--api-key-file',
+        join(dir, 'api'),
+        '--subscription-key-file',
+        join(dir, 'sub'),
+      ],
+      { configDir },
+    );
     expect(login.exitCode).toBe(0);
     expect(Object.keys((readConfig(configDir) as { profiles: object }).profiles)).toEqual(['stg2', 'prod', 'constructor']);
     expect((await cip(['auth', 'switch', 'constructor'], { configDir })).exitCode).toBe(0);
@@ -180,13 +235,19 @@ describe('which credentials a command uses', () => {
     const configDir = profiles();
     const result = await cip(['auth', 'status', '--json'], { configDir, env: { CIP_PROFILE: 'prod', CIP_API_KEY: 'x'.repeat(24) } });
     expect(result.exitCode).toBe(0);
-    expect((JSON.parse(result.stdout) as { name: string; inUse: boolean }[]).map(({ name, inUse }) => [name, inUse])).toEqual([['stg2', false], ['prod', true]]);
+    expect((JSON.parse(result.stdout) as { name: string; inUse: boolean }[]).map(({ name, inUse }) => [name, inUse])).toEqual([
+      ['stg2', false],
+      ['prod', true],
+    ]);
     expect(result.stderr).toContain("warning: using profile 'prod' (named by CIP_PROFILE): ignoring CIP_API_KEY from the environment\n");
     expect(result.stderr).toContain("A command run now would use profile 'prod' (named by CIP_PROFILE):\n");
     expect(result.stderr).toMatch(new RegExp(`^  base URL +${sandbox.url.replace(/[.]/g, '\\.')}  \\(from profile 'prod'\\)$`, 'm'));
     expect(result.stderr).toMatch(/^ {2}API key +\*{4}6789 {2}\(from profile 'prod'\)$/m);
 
-    const flagged = await cip(['auth', 'status', '--enterprise-id', STAGING_ENTERPRISE], { configDir, env: { CIP_SUBSCRIPTION_KEY: 'y'.repeat(24) } });
+    const flagged = await cip(['auth', 'status', '--enterprise-id', STAGING_ENTERPRISE], {
+      configDir,
+      env: { CIP_SUBSCRIPTION_KEY: 'y'.repeat(24) },
+    });
     expect(flagged.stderr).toContain("A command run now would use profile 'stg2' (the active profile):\n");
     expect(flagged.stderr).toMatch(/^ {2}enterprise id +11111111-2222-4333-8444-555555555555 {2}\(from --enterprise-id\)$/m);
     expect(flagged.stderr).toMatch(/^ {2}subscription key +\*{4}yyyy {2}\(from CIP_SUBSCRIPTION_KEY\)$/m);
@@ -200,10 +261,27 @@ describe('which credentials a command uses', () => {
     const configDir = profiles();
     const fromProfile = await cip(['env', 'list'], { configDir, env: { CIP_API_KEY: 'wrong-key-0123456789' } });
     expect(fromProfile.exitCode).toBe(3);
-    expect(expectOneErrorLine(fromProfile.stderr)).toMatch(/\(check the keys: the API key came from CIP_API_KEY, the subscription key from profile 'stg2'\)$/);
+    expect(expectOneErrorLine(fromProfile.stderr)).toMatch(
+      /\(check the keys: the API key came from CIP_API_KEY, the subscription key from profile 'stg2'\)$/,
+    );
     const fromEnv = await cip(['env', 'list'], { env: { ...env, CIP_API_KEY: 'wrong-key-0123456789' } });
-    expect(expectOneErrorLine(fromEnv.stderr)).toMatch(/\(check CIP_API_KEY and CIP_SUBSCRIPTION_KEY: the keys came from the environment\)$/);
-    writeFileSync(join(configDir, 'config.json'), JSON.stringify({ activeProfile: 'bad', profiles: { bad: { baseUrl: sandbox.url, enterpriseId: sandbox.keys.enterpriseId, apiKey: 'wrong-key-0123456789', subscriptionKey: sandbox.keys.subscriptionKey } } }));
+    expect(expectOneErrorLine(fromEnv.stderr)).toMatch(
+      /\(check CIP_API_KEY and CIP_SUBSCRIPTION_KEY: the keys came from the environment\)$/,
+    );
+    writeFileSync(
+      join(configDir, 'config.json'),
+      JSON.stringify({
+        activeProfile: 'bad',
+        profiles: {
+          bad: {
+            baseUrl: sandbox.url,
+            enterpriseId: sandbox.keys.enterpriseId,
+            apiKey: 'wrong-key-0123456789',
+            subscriptionKey: sandbox.keys.subscriptionKey,
+          },
+        },
+      }),
+    );
     const stored = await cip(['env', 'list'], { configDir });
     expect(expectOneErrorLine(stored.stderr)).toMatch(/\(check the keys of profile 'bad'; 'cip auth login --profile bad' replaces them\)$/);
   });
@@ -226,11 +304,13 @@ describe('writes say what they did, and to whom', () => {
     sandbox.environments.delete(String(JSON.parse(quiet.stdout).id));
   });
 
-  it('update refuses a payload whose id is another environment\'s, and sends nothing', async () => {
+  it("update refuses a payload whose id is another environment's, and sends nothing", async () => {
     for (const body of ['{"id":"keep-me-too","name":"x"}', '{"Id":9007199254740992,"name":"x"}', '{"ID":["numbers"]}']) {
       const result = await cip(['env', 'update', 'numbers', '--file', '-'], { env, input: body });
       expect(result.exitCode).toBe(2);
-      expect(expectOneErrorLine(result.stderr)).toMatch(/^error: the payload's (id|Id|ID) \(.*\) is not the environment being updated \('numbers'\) \(nothing was sent;/);
+      expect(expectOneErrorLine(result.stderr)).toMatch(
+        /^error: the payload's (id|Id|ID) \(.*\) is not the environment being updated \('numbers'\) \(nothing was sent;/,
+      );
     }
     expect(sandbox.requests).toHaveLength(0);
     const same = await cip(['env', 'update', '9007199254740992', '--data', '{"id":9007199254740992,"name":"keep-me"}'], { env });
@@ -240,7 +320,11 @@ describe('writes say what they did, and to whom', () => {
   });
 
   it.each([['.'], ['..']])('the id %j is refused before anything is sent', async (id) => {
-    for (const args of [['env', 'delete', id, '--yes'], ['env', 'update', id, '-f', 'name=x'], ['env', 'delete', 'numbers', id, '--yes']]) {
+    for (const args of [
+      ['env', 'delete', id, '--yes'],
+      ['env', 'update', id, '-f', 'name=x'],
+      ['env', 'delete', 'numbers', id, '--yes'],
+    ]) {
       const result = await cip(args, { env });
       expect(result.exitCode).toBe(2);
       expect(expectOneErrorLine(result.stderr)).toBe(`error: '${id}' is not an environment id: it would change the request's path`);
@@ -255,14 +339,22 @@ describe('exit codes tell the truth', () => {
     for (const id of ids) staging.environments.set(id, { id, name: id });
     const configDir = profiles();
     const script = `node ${CIP} env delete a b c --yes 2>&1 >/dev/null | head -c0; echo "cip=\${PIPESTATUS[0]}"`;
-    const result = await execa('bash', ['-c', script], { env: { PATH: process.env.PATH, HOME: configDir, CIP_CONFIG_DIR: configDir }, extendEnv: false, reject: false });
+    const result = await execa('bash', ['-c', script], {
+      env: { PATH: process.env.PATH, HOME: configDir, CIP_CONFIG_DIR: configDir },
+      extendEnv: false,
+      reject: false,
+    });
     expect(result.stdout).toBe('cip=0');
     for (const id of ids) expect(staging.environments.has(id)).toBe(false);
     expect(staging.requests.filter((request) => request.method === 'DELETE')).toHaveLength(3);
 
     staging.environments.set('a', { id: 'a', name: 'a' });
     const failing = `node ${CIP} env delete a missing --yes 2>&1 >/dev/null | head -c0; echo "cip=\${PIPESTATUS[0]}"`;
-    const failed = await execa('bash', ['-c', failing], { env: { PATH: process.env.PATH, HOME: configDir, CIP_CONFIG_DIR: configDir }, extendEnv: false, reject: false });
+    const failed = await execa('bash', ['-c', failing], {
+      env: { PATH: process.env.PATH, HOME: configDir, CIP_CONFIG_DIR: configDir },
+      extendEnv: false,
+      reject: false,
+    });
     expect(failed.stdout).toBe('cip=5');
   });
 
@@ -271,7 +363,9 @@ describe('exit codes tell the truth', () => {
     sandbox.inject({ fault: { kind: 'reset-after' }, method: 'DELETE' });
     const result = await cip(['env', 'delete', 'lost', '--yes'], { env });
     expect(result.exitCode).toBe(0);
-    expect(result.stderr).toMatch(/^The environment lost in enterprise .* was already gone: an earlier attempt deleted it, but its answer was lost\.\n$/);
+    expect(result.stderr).toMatch(
+      /^The environment lost in enterprise .* was already gone: an earlier attempt deleted it, but its answer was lost\.\n$/,
+    );
     expect(sandbox.requests.map((request) => request.method)).toEqual(['DELETE', 'DELETE']);
     // A 404 at the first attempt still means the id was wrong.
     const wrong = await cip(['env', 'delete', 'lost', '--yes'], { env });
@@ -281,14 +375,20 @@ describe('exit codes tell the truth', () => {
   it('an interrupted multi-delete says what was deleted, what was under way and what was not attempted', async () => {
     for (const id of ['i1', 'i2', 'i3']) sandbox.environments.set(id, { id, name: id });
     let release!: () => void;
-    sandbox.inject({ fault: { kind: 'hold', release: new Promise<void>((resolve) => (release = resolve)) }, method: 'DELETE', match: (request) => request.url.endsWith('/i2') });
+    sandbox.inject({
+      fault: { kind: 'hold', release: new Promise<void>((resolve) => (release = resolve)) },
+      method: 'DELETE',
+      match: (request) => request.url.endsWith('/i2'),
+    });
     const child = spawnCip(['env', 'delete', 'i1', 'i2', 'i3', '--yes'], { env });
     await sandbox.waitForRequest((request) => request.method === 'DELETE' && request.url.endsWith('/i2'));
     child.kill('SIGINT');
     const result = await child;
     release();
     expect(result.exitCode).toBe(130);
-    expect(result.stderr).toContain('warning: interrupted: deleted i1; i2 may or may not have been deleted (its request was under way); not attempted: i3\n');
+    expect(result.stderr).toContain(
+      'warning: interrupted: deleted i1; i2 may or may not have been deleted (its request was under way); not attempted: i3\n',
+    );
     expect(sandbox.environments.has('i1')).toBe(false);
     expect(sandbox.environments.has('i3')).toBe(true);
     expect(sandbox.requests.filter((request) => request.url.endsWith('/i3'))).toHaveLength(0);
@@ -321,7 +421,11 @@ describe('exit codes tell the truth', () => {
       expect(listed.stderr).not.toMatch(/[\u0000-\u0009\u000b-\u001f]/);
       expect(server.requests).toHaveLength(2);
 
-      for (const args of [['env', 'create', '-f', 'name=x'], ['env', 'list'], ['env', 'delete', 'n1', '--yes']]) {
+      for (const args of [
+        ['env', 'create', '-f', 'name=x'],
+        ['env', 'list'],
+        ['env', 'delete', 'n1', '--yes'],
+      ]) {
         server.requests.length = 0;
         server.respond('HTTP/1.1 600 Nonsense\r\nContent-Length: 0\r\n\r\n');
         const broken = await cipSpawned(args, { env: rawEnv });

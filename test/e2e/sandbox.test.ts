@@ -6,9 +6,7 @@ describe('cip sandbox', () => {
   it('prints export lines that a second cip can use, and stops on Ctrl-C', async () => {
     const server = spawnCip(['sandbox', '--seed', '4']);
     const stdout = await sandboxOutput(server);
-    const env = Object.fromEntries(
-      [...stdout.matchAll(/^export (CIP_[A-Z_]+)=(.*)$/gm)].map(([, name, value]) => [name!, value!]),
-    );
+    const env = Object.fromEntries([...stdout.matchAll(/^export (CIP_[A-Z_]+)=(.*)$/gm)].map(([, name, value]) => [name!, value!]));
     expect(Object.keys(env).sort()).toEqual(['CIP_API_KEY', 'CIP_BASE_URL', 'CIP_ENTERPRISE_ID', 'CIP_SUBSCRIPTION_KEY']);
     expect(env.CIP_BASE_URL).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/ms$/);
 
@@ -22,8 +20,8 @@ describe('cip sandbox', () => {
     server.kill('SIGINT');
     const result = await server;
     expect(result.exitCode).toBe(130);
-    expect(String(result.stderr)).toMatch(/Sandbox listening on http:\/\/127\.0\.0\.1:\d+\/ms/);
-    expect(String(result.stderr)).not.toMatch(/^\s+at /m);
+    expect(result.stderr).toMatch(/Sandbox listening on http:\/\/127\.0\.0\.1:\d+\/ms/);
+    expect(result.stderr).not.toMatch(/^\s+at /m);
   });
 
   it('refuses a port that is not a number (exit 2)', async () => {

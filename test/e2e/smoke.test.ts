@@ -21,14 +21,32 @@ describe('every command, through the binary', () => {
     writeFileSync(join(keys, 'api'), sandbox.keys.apiKey);
     writeFileSync(join(keys, 'sub'), sandbox.keys.subscriptionKey);
     const login = (profile: string) =>
-      cip(['auth', 'login', '--profile', profile, '--base-url', sandbox.url, '--enterprise-id', sandbox.keys.enterpriseId,
-        '--api-key-file', join(keys, 'api'), '--subscription-key-file', join(keys, 'sub')], { configDir });
+      cip(
+        [
+          'auth',
+          'login',
+          '--profile',
+          profile,
+          '--base-url',
+          sandbox.url,
+          '--enterprise-id',
+          sandbox.keys.enterpriseId,
+          '--api-key-file',
+          join(keys, 'api'),
+          '--subscription-key-file',
+          join(keys, 'sub'),
+        ],
+        { configDir },
+      );
 
     expect(await login('one')).toMatchObject({ exitCode: 0, stdout: '' });
     expect(await login('two')).toMatchObject({ exitCode: 0, stdout: '' });
     const status = await cip(['auth', 'status', '--json'], { configDir });
     expect(status.exitCode).toBe(0);
-    expect((JSON.parse(status.stdout) as { name: string; active: boolean }[]).map(({ name, active }) => [name, active])).toEqual([['one', true], ['two', false]]);
+    expect((JSON.parse(status.stdout) as { name: string; active: boolean }[]).map(({ name, active }) => [name, active])).toEqual([
+      ['one', true],
+      ['two', false],
+    ]);
     expect(await cip(['auth', 'switch', 'two'], { configDir })).toMatchObject({ exitCode: 0, stderr: "Profile 'two' is now active.\n" });
 
     const created = await cip(['env', 'create', '-f', 'name=smoke', '-F', 'size=12345678901234567890'], { configDir });

@@ -29,7 +29,14 @@ afterAll(() => sandbox.close());
 async function loads(args: string[], env: Record<string, string | undefined> = {}) {
   const file = join(tempDir(), 'trace');
   const result = await execa('node', ['--import', TRACE, CIP, ...args], {
-    env: { PATH: process.env.PATH, HOME: tempDir(), CIP_CONFIG_DIR: tempDir(), TRACE_IMPORTS_FILE: file, NODE_DISABLE_COMPILE_CACHE: '1', ...env },
+    env: {
+      PATH: process.env.PATH,
+      HOME: tempDir(),
+      CIP_CONFIG_DIR: tempDir(),
+      TRACE_IMPORTS_FILE: file,
+      NODE_DISABLE_COMPILE_CACHE: '1',
+      ...env,
+    },
     extendEnv: false,
     reject: false,
   });

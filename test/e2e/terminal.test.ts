@@ -25,7 +25,7 @@ async function onTerminal(args: string[], options: { env?: Record<string, string
     input: options.input ?? '',
     timeout: 30_000,
   });
-  return { exitCode: result.exitCode, output: String(result.stdout).replace(/\r\n/g, '\n') };
+  return { exitCode: result.exitCode, output: result.stdout.replace(/\r\n/g, '\n') };
 }
 
 describe.skipIf(!existsSync(SCRIPT))('at a terminal', () => {
@@ -36,28 +36,32 @@ describe.skipIf(!existsSync(SCRIPT))('at a terminal', () => {
     const lines = output.split('\n').filter((line) => /^[0-9a-f]{8}-/.test(line));
     expect(lines).toHaveLength(3);
     for (const id of sandbox.environments.keys()) expect(output).toContain(id);
-    // eslint-disable-next-line no-control-regex
+
     for (const line of lines) expect(line.replace(/\u001b\[[0-9;]*m/g, '').length).toBeLessThanOrEqual(70);
     expect(output).toMatch(/columns? hidden to fit the terminal/);
   });
 
   it('shows a created record as field/value lines that wrap long values within the width', async () => {
     const description = 'a long description that goes on and on so that it has to wrap at the edge of the screen';
-    const { exitCode, output } = await onTerminal(['env', 'create', '-f', 'name=wrapped', '-f', `description=${description}`], { columns: 60 });
+    const { exitCode, output } = await onTerminal(['env', 'create', '-f', 'name=wrapped', '-f', `description=${description}`], {
+      columns: 60,
+    });
     expect(exitCode).toBe(0);
     // As a terminal shows it: the spinner's line is overwritten (cursor to column 1), escape codes are invisible.
     const plain = output
       .split('\n')
       .map((line) => line.split('\u001b[1G').pop()!)
       .join('\n')
-      // eslint-disable-next-line no-control-regex
+
       .replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '');
     expect(output).toContain('\u001b[1mdescription');
     expect(plain).toMatch(/^name\s+wrapped$/m);
     // The record's lines, not the closing note on stderr, which the terminal wraps as it likes.
     const lines = plain.split('\n').filter((line) => line.trim() !== '' && !line.startsWith('Created '));
     for (const line of lines) expect(line.length).toBeLessThanOrEqual(60);
-    expect(plain).toMatch(/^Created environment 'wrapped' \([0-9a-f-]{36}\) in enterprise [0-9a-f-]{36} at 127\.0\.0\.1:\d+ \(credentials from the environment\)\.$/m);
+    expect(plain).toMatch(
+      /^Created environment 'wrapped' \([0-9a-f-]{36}\) in enterprise [0-9a-f-]{36} at 127\.0\.0\.1:\d+ \(credentials from the environment\)\.$/m,
+    );
     expect(plain.replace(/\n\s+/g, ' ')).toContain(description);
   });
 
@@ -66,7 +70,12 @@ describe.skipIf(!existsSync(SCRIPT))('at a terminal', () => {
     const spinning = await onTerminal(['env', 'list']);
     expect(spinning.exitCode).toBe(0);
     expect(spinning.output).toContain('Loading environments');
-    for (const [args, extra] of [[['env', 'list'], { CI: 'true' }], [['env', 'list', '-q'], {}], [['env', 'list', '--json'], {}], [['env', 'list'], { NO_COLOR: '1' }]] as const) {
+    for (const [args, extra] of [
+      [['env', 'list'], { CI: 'true' }],
+      [['env', 'list', '-q'], {}],
+      [['env', 'list', '--json'], {}],
+      [['env', 'list'], { NO_COLOR: '1' }],
+    ] as const) {
       const quiet = await onTerminal([...args], { env: extra });
       expect(quiet.exitCode).toBe(0);
       expect(quiet.output).not.toContain('Loading environments');
@@ -74,7 +83,11 @@ describe.skipIf(!existsSync(SCRIPT))('at a terminal', () => {
   });
 
   it('NO_COLOR, --no-color and CI give plain text', async () => {
-    for (const [args, extra] of [[[], { NO_COLOR: '1' }], [['--no-color'], {}], [[], { CI: '1' }]] as const) {
+    for (const [args, extra] of [
+      [[], { NO_COLOR: '1' }],
+      [['--no-color'], {}],
+      [[], { CI: '1' }],
+    ] as const) {
       const { exitCode, output } = await onTerminal(['env', 'list', ...args], { env: extra });
       expect(exitCode).toBe(0);
       expect(output).not.toContain('\u001b[1m');
@@ -97,10 +110,20 @@ describe.skipIf(!existsSync(SCRIPT))('at a terminal', () => {
 
   it('the question names the profile and the enterprise it would delete in', async () => {
     const configDir = tempDir();
-    const profile = { baseUrl: sandbox.url, enterpriseId: sandbox.keys.enterpriseId, apiKey: sandbox.keys.apiKey, subscriptionKey: sandbox.keys.subscriptionKey };
+    const profile = {
+      baseUrl: sandbox.url,
+      enterpriseId: sandbox.keys.enterpriseId,
+      apiKey: sandbox.keys.apiKey,
+      subscriptionKey: sandbox.keys.subscriptionKey,
+    };
     writeFileSync(join(configDir, 'config.json'), JSON.stringify({ activeProfile: 'prod', profiles: { prod: profile } }), { mode: 0o600 });
     const [id] = sandbox.environments.keys();
-    const noCredentials = { CIP_BASE_URL: undefined, CIP_API_KEY: undefined, CIP_SUBSCRIPTION_KEY: undefined, CIP_ENTERPRISE_ID: undefined };
+    const noCredentials = {
+      CIP_BASE_URL: undefined,
+      CIP_API_KEY: undefined,
+      CIP_SUBSCRIPTION_KEY: undefined,
+      CIP_ENTERPRISE_ID: undefined,
+    };
     const declined = await onTerminal(['env', 'delete', id!], { input: 'n\n', env: { ...noCredentials, CIP_CONFIG_DIR: configDir } });
     expect(declined.exitCode).toBe(2);
     expect(declined.output).toContain(
@@ -114,8 +137,11 @@ describe.skipIf(!existsSync(SCRIPT))('at a terminal', () => {
     const { exitCode, output } = await onTerminal(['env', 'list'], { columns: 0 });
     expect(exitCode).toBe(0);
     expect(output).not.toContain('Loading environments');
-    // eslint-disable-next-line no-control-regex
-    const lines = output.split('\n').map((line) => line.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '')).filter((line) => /^[0-9a-f]{8}-/.test(line));
+
+    const lines = output
+      .split('\n')
+      .map((line) => line.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, ''))
+      .filter((line) => /^[0-9a-f]{8}-/.test(line));
     expect(lines).toHaveLength(3);
     for (const line of lines) expect(line.length).toBeLessThanOrEqual(80);
     expect(output.length).toBeLessThan(10_000);
@@ -155,12 +181,12 @@ describe.skipIf(!existsSync(SCRIPT))('at a terminal', () => {
       ['Subscription key (hidden): ', `${sandbox.keys.subscriptionKey}\r`],
     ];
     let screen = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
+    child.stdout.on('data', (chunk: Buffer) => {
       screen += chunk.toString();
       const next = answers[0];
       if (next && screen.includes(next[0])) {
         answers.shift();
-        child.stdin!.write(next[1]);
+        child.stdin.write(next[1]);
       }
     });
     const result = await child;
@@ -169,7 +195,11 @@ describe.skipIf(!existsSync(SCRIPT))('at a terminal', () => {
     expect(screen).not.toContain(sandbox.keys.apiKey);
     expect(screen).not.toContain(sandbox.keys.subscriptionKey);
     expect(result.exitCode).toBe(0);
-    expect(readConfig(configDir)).toMatchObject({ profiles: { default: { apiKey: sandbox.keys.apiKey, subscriptionKey: sandbox.keys.subscriptionKey, enterpriseId: sandbox.keys.enterpriseId } } });
+    expect(readConfig(configDir)).toMatchObject({
+      profiles: {
+        default: { apiKey: sandbox.keys.apiKey, subscriptionKey: sandbox.keys.subscriptionKey, enterpriseId: sandbox.keys.enterpriseId },
+      },
+    });
   });
 });
 
@@ -214,8 +244,8 @@ describe('in a pipe', () => {
         extendEnv: false,
         reject: false,
       });
-      expect(String(result.stdout).split('\n')).toHaveLength(2);
-      expect(String(result.stderr)).toBe('');
+      expect(result.stdout.split('\n')).toHaveLength(2);
+      expect(result.stderr).toBe('');
       expect(result.exitCode).toBe(0);
     } finally {
       await big.close();

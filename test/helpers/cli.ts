@@ -47,7 +47,7 @@ export function spawnCip(args: string[], options: CipOptions = {}): ResultPromis
     input: options.input,
     stdin: options.input === undefined ? 'ignore' : undefined,
     timeout: 60_000,
-  } as never) as unknown as ResultPromise<{ reject: false }>;
+  } as never);
 }
 
 export async function cip(args: string[], options: CipOptions = {}): Promise<CipResult> {
@@ -73,7 +73,10 @@ export function readConfig(configDir: string): unknown {
 
 /** Every error is one line starting with `error:` and never carries a stack trace. */
 export function expectOneErrorLine(stderr: string): string {
-  const lines = stderr.trimEnd().split('\n').filter((line) => line.startsWith('error:'));
+  const lines = stderr
+    .trimEnd()
+    .split('\n')
+    .filter((line) => line.startsWith('error:'));
   if (lines.length !== 1) throw new Error(`expected exactly one error line, got:\n${stderr}`);
   if (/^\s+at /m.test(stderr)) throw new Error(`stderr has a stack trace:\n${stderr}`);
   return lines[0]!;
@@ -83,7 +86,7 @@ export function expectOneErrorLine(stderr: string): string {
 export function sandboxOutput(server: ReturnType<typeof spawnCip>): Promise<string> {
   let stdout = '';
   return new Promise((resolve, reject) => {
-    server.stdout!.on('data', (chunk: Buffer) => {
+    server.stdout.on('data', (chunk: Buffer) => {
       stdout += chunk.toString();
       if (stdout.includes('CIP_ENTERPRISE_ID=')) resolve(stdout);
     });

@@ -42,7 +42,7 @@ export async function startConnectProxy(options: ConnectProxyOptions = {}): Prom
   server.on('connect', (req, client: Socket, head: Buffer) => {
     const target = req.url ?? '';
     tunnels.push(target);
-    authorizations.push(String(req.headers['proxy-authorization'] ?? ''));
+    authorizations.push(req.headers['proxy-authorization'] ?? '');
     if (options.refuse) {
       const authenticate = options.refuse === 407 ? 'Proxy-Authenticate: Basic realm="corp"\r\n' : '';
       client.end(`HTTP/1.1 ${options.refuse} Refused\r\n${authenticate}Content-Length: 0\r\n\r\n`);

@@ -19,5 +19,11 @@ export function fakeIO(overrides: Partial<Streams> = {}): Streams {
 
 /** A context as main.ts builds one, with the given streams and environment (nothing from process.env). */
 export function testContext(streams: Streams = fakeIO(), env: Env = {}, version = '0.0.0', signal?: AbortSignal): Context {
-  return new Context({ streams, env, version, host: { uid: process.getuid?.(), nodeVersion: process.version }, ...(signal ? { signal } : {}) });
+  return new Context({
+    streams,
+    env,
+    version,
+    host: { uid: process.getuid?.(), nodeVersion: process.version },
+    ...(signal ? { signal } : {}),
+  });
 }

@@ -54,7 +54,15 @@ const PACKAGE_HOMES: Record<string, string[]> = {
   'cli-table3': ['output/record.ts'],
   'string-width': ['output/table.ts'],
   'lossless-json': ['json/exact.ts'],
-  commander: ['cli/globals.ts', 'commands/define.ts', 'commands/env/list.ts', 'commands/sandbox.ts', 'commands/completion/spec.ts', 'commands/completion/index.ts', 'program.ts'],
+  commander: [
+    'cli/globals.ts',
+    'commands/define.ts',
+    'commands/env/list.ts',
+    'commands/sandbox.ts',
+    'commands/completion/spec.ts',
+    'commands/completion/index.ts',
+    'program.ts',
+  ],
 };
 
 function sourceFiles(dir = SRC): string[] {
@@ -79,7 +87,8 @@ function importsOf(file: string): Imports {
   for (const match of text.matchAll(IMPORT)) {
     const specifier = match[1] ?? match[2] ?? '';
     if (specifier.startsWith('.')) local.push(relative(SRC, resolve(dirname(join(SRC, file)), specifier.replace(/\.js$/, '.ts'))));
-    else if (!specifier.startsWith('node:')) packages.push(specifier.startsWith('@') ? specifier.split('/').slice(0, 2).join('/') : (specifier.split('/')[0] ?? specifier));
+    else if (!specifier.startsWith('node:'))
+      packages.push(specifier.startsWith('@') ? specifier.split('/').slice(0, 2).join('/') : (specifier.split('/')[0] ?? specifier));
   }
   return { local, packages };
 }
@@ -98,7 +107,10 @@ describe('architecture', () => {
     const layer = layerOf(file);
     const allowed = new Set<string>([layer, ...LAYERS[layer]]);
     const wrong = GRAPH.get(file)!.local.filter((target) => !allowed.has(layerOf(target)));
-    expect(wrong.map((target) => `${target} (${layerOf(target)})`), `${file} is in layer ${layer}`).toStrictEqual([]);
+    expect(
+      wrong.map((target) => `${target} (${layerOf(target)})`),
+      `${file} is in layer ${layer}`,
+    ).toStrictEqual([]);
   });
 
   it('no import cycles, counting type-only imports', () => {

@@ -7,7 +7,9 @@ import type { ArgumentSpecs, OptionSpecs } from '../../src/cli/options.js';
 import { COMMAND_TREE } from '../../src/program.js';
 
 const commands: [string, AnyCommand][] = COMMAND_TREE.flatMap((entry) =>
-  'commands' in entry ? entry.commands.map((command): [string, AnyCommand] => [`${entry.name} ${command.name}`, command]) : [[entry.name, entry]],
+  'commands' in entry
+    ? entry.commands.map((command): [string, AnyCommand] => [`${entry.name} ${command.name}`, command])
+    : [[entry.name, entry]],
 );
 
 describe('command declarations', () => {

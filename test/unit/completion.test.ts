@@ -23,7 +23,6 @@ const installed = (name: string) => execaSync('sh', ['-c', `command -v ${name}`]
 const hasZsh = installed('zsh');
 const hasFish = installed('fish');
 
-
 const program = (version = '0.0.0') => buildProgram(testContext(fakeIO(), {}, version));
 
 const shellQuote = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
@@ -100,9 +99,26 @@ describe.each(SHELLS)('generateCompletion(%s)', (shell) => {
 
   it('finds the commands and options this test expects', () => {
     expect(tree.names).toEqual(
-      expect.arrayContaining(['auth', 'login', 'status', 'switch', 'logout', 'env', 'list', 'ls', 'create', 'update', 'delete', 'rm', 'completion', 'sandbox']),
+      expect.arrayContaining([
+        'auth',
+        'login',
+        'status',
+        'switch',
+        'logout',
+        'env',
+        'list',
+        'ls',
+        'create',
+        'update',
+        'delete',
+        'rm',
+        'completion',
+        'sandbox',
+      ]),
     );
-    expect(tree.flags).toEqual(expect.arrayContaining(['-p', '--profile', '-o', '--output', '--file', '--api-key-file', '--subscription-key-file']));
+    expect(tree.flags).toEqual(
+      expect.arrayContaining(['-p', '--profile', '-o', '--output', '--file', '--api-key-file', '--subscription-key-file']),
+    );
   });
 
   it('mentions every subcommand and alias', () => {
@@ -152,7 +168,13 @@ describe.skipIf(!hasBash)('bash completion', () => {
   async function complete(...words: string[]): Promise<string[]> {
     const result = await execa(
       '/bin/bash',
-      ['-c', 'source "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _cip; printf "%s\\n" "${COMPREPLY[@]}"', 'bash', join(home, FILES.bash), ...words],
+      [
+        '-c',
+        'source "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _cip; printf "%s\\n" "${COMPREPLY[@]}"',
+        'bash',
+        join(home, FILES.bash),
+        ...words,
+      ],
       { env, extendEnv: false, reject: false, cwd: home },
     );
     expect(result.stderr).toBe('');
@@ -203,11 +225,15 @@ describe.skipIf(!hasZsh)('zsh completion', () => {
   it('parses and registers _cip for cip', async () => {
     const file = join(home, FILES.zsh);
     expect((await execa('zsh', ['-n', file], { reject: false })).exitCode).toBe(0);
-    const result = await execa('zsh', ['-f', '-c', 'autoload -U compinit && compinit -u -D && source "$1" && print -r -- "$_comps[cip]"', 'zsh', file], {
-      env,
-      extendEnv: false,
-      reject: false,
-    });
+    const result = await execa(
+      'zsh',
+      ['-f', '-c', 'autoload -U compinit && compinit -u -D && source "$1" && print -r -- "$_comps[cip]"', 'zsh', file],
+      {
+        env,
+        extendEnv: false,
+        reject: false,
+      },
+    );
     expect(result.stdout.trim()).toBe('_cip');
   });
 });
@@ -220,7 +246,10 @@ describe.skipIf(!hasFish)('fish completion', () => {
       reject: false,
     });
     expect(result.exitCode).toBe(0);
-    return result.stdout.split('\n').filter(Boolean).map((candidate) => candidate.split('\t')[0]!);
+    return result.stdout
+      .split('\n')
+      .filter(Boolean)
+      .map((candidate) => candidate.split('\t')[0]!);
   }
 
   it('completes commands, output formats, profiles and shells', async () => {
@@ -246,7 +275,11 @@ describe('cip __complete profiles', () => {
   });
 
   it('prints nothing without a config file, or for values it does not know', async () => {
-    expect(await runCip(['__complete', 'profiles'], { CIP_CONFIG_DIR: join(home, 'none') })).toMatchObject({ exitCode: 0, stdout: '', stderr: '' });
+    expect(await runCip(['__complete', 'profiles'], { CIP_CONFIG_DIR: join(home, 'none') })).toMatchObject({
+      exitCode: 0,
+      stdout: '',
+      stderr: '',
+    });
     expect(await runCip(['__complete', 'environments'])).toMatchObject({ exitCode: 0, stdout: '', stderr: '' });
   });
 });

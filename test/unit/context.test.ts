@@ -66,6 +66,7 @@ describe('Context.outputFormat', () => {
     const ctx = makeContext({ CIP_OUTPUT: value }, {}, ALL_TTY);
     let caught: unknown;
     try {
+      // eslint-disable-next-line @typescript-eslint/no-unused-expressions -- the getter is what throws
       ctx.io.outputFormat;
     } catch (error) {
       caught = error;

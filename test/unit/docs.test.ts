@@ -14,7 +14,18 @@ describe('docs/commands.md', () => {
 
   it('documents every visible command and no hidden one', () => {
     const text = readFileSync(PATH, 'utf8');
-    for (const command of ['auth login', 'auth status', 'auth switch', 'auth logout', 'env list', 'env create', 'env update', 'env delete', 'completion', 'sandbox']) {
+    for (const command of [
+      'auth login',
+      'auth status',
+      'auth switch',
+      'auth logout',
+      'env list',
+      'env create',
+      'env update',
+      'env delete',
+      'completion',
+      'sandbox',
+    ]) {
       expect(text).toContain(`## cip ${command}\n`);
     }
     expect(text).not.toContain('__complete');

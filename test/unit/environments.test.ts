@@ -7,7 +7,10 @@ describe('unwrapList', () => {
   const items = [{ id: 'a' }, { id: 'b' }];
   const cases: [string, unknown][] = [
     ['a bare array', items],
-    ...['value', 'items', 'data', 'results', 'Value', 'Items', 'DATA', 'Results'].map((key): [string, unknown] => [`{"${key}": [...]}`, { [key]: items, count: 2 }]),
+    ...['value', 'items', 'data', 'results', 'Value', 'Items', 'DATA', 'Results'].map((key): [string, unknown] => [
+      `{"${key}": [...]}`,
+      { [key]: items, count: 2 },
+    ]),
   ];
   it.each(cases)('returns the list from %s', (_what, body) => {
     expect(unwrapList(body)).toEqual(items);

@@ -115,21 +115,12 @@ describe('errorMessageFromBody', () => {
     expect(errorMessageFromBody(body)).toBeUndefined();
   });
 
-  it.each([['{not json'], ['{"message": "cut off'], ['[1,2']])(
-    'returns undefined for invalid JSON %j with a JSON content type',
-    (body) => {
-      expect(errorMessageFromBody(body, JSON_TYPE)).toBeUndefined();
-      expect(errorMessageFromBody(body, PROBLEM_TYPE)).toBeUndefined();
-    },
-  );
+  it.each([['{not json'], ['{"message": "cut off'], ['[1,2']])('returns undefined for invalid JSON %j with a JSON content type', (body) => {
+    expect(errorMessageFromBody(body, JSON_TYPE)).toBeUndefined();
+    expect(errorMessageFromBody(body, PROBLEM_TYPE)).toBeUndefined();
+  });
 
-  it.each([
-    ['{}'],
-    ['[]'],
-    ['{"statusCode":500}'],
-    ['null'],
-    ['""'],
-  ])('returns undefined for JSON %j that carries no message', (body) => {
+  it.each([['{}'], ['[]'], ['{"statusCode":500}'], ['null'], ['""']])('returns undefined for JSON %j that carries no message', (body) => {
     expect(errorMessageFromBody(body, JSON_TYPE)).toBeUndefined();
   });
 
@@ -141,7 +132,7 @@ describe('errorMessageFromBody', () => {
   ])('removes control characters and ANSI escapes (%s)', (_name, body, contentType) => {
     const message = errorMessageFromBody(body, contentType)!;
     expect(message).toBeDefined();
-    // eslint-disable-next-line no-control-regex
+
     expect(message).not.toMatch(/[\u0000-\u001f\u007f-\u009f]/);
     expect(message).not.toContain('\u001b');
   });
@@ -156,7 +147,11 @@ describe('errorMessageFromBody', () => {
   it.each([
     ['JSON', JSON.stringify({ message: 'x'.repeat(5000) }), JSON_TYPE],
     ['plain text', 'y'.repeat(5000), 'text/plain'],
-    ['validation errors', JSON.stringify({ errors: Object.fromEntries(Array.from({ length: 200 }, (_, i) => [`F${i}`, ['is required and must be valid']])) }), PROBLEM_TYPE],
+    [
+      'validation errors',
+      JSON.stringify({ errors: Object.fromEntries(Array.from({ length: 200 }, (_, i) => [`F${i}`, ['is required and must be valid']])) }),
+      PROBLEM_TYPE,
+    ],
   ])('truncates a very long %s message to at most 500 characters', (_name, body, contentType) => {
     const message = errorMessageFromBody(body, contentType)!;
     expect(message.length).toBeGreaterThan(100);

@@ -18,21 +18,27 @@ describe('chooseColumns', () => {
     ['a nested xxxId is not used as the id', [{ refId: { a: 1 }, name: 'n' }], ['name', 'refId']],
     [
       'keys from every row, in first-seen order',
-      [{ id: 1, a: 1 }, { id: 2, b: 2, name: 'n' }],
+      [
+        { id: 1, a: 1 },
+        { id: 2, b: 2, name: 'n' },
+      ],
       ['id', 'name', 'a', 'b'],
     ],
-    ['a field nested in any row is nested', [{ id: 1, x: 1 }, { id: 2, x: [1] }, { id: 3, y: 'y' }], ['id', 'y', 'x']],
+    [
+      'a field nested in any row is nested',
+      [
+        { id: 1, x: 1 },
+        { id: 2, x: [1] },
+        { id: 3, y: 'y' },
+      ],
+      ['id', 'y', 'x'],
+    ],
     ['a name-like field that is nested goes with the nested ones', [{ id: 1, names: ['a'], z: 1 }], ['id', 'z', 'names']],
   ])('%s', (_name, rows, expected) => {
     expect(chooseColumns(rows)).toStrictEqual(expected);
   });
 
-  it.each([
-    [['a', 'b']],
-    [[1, 2, 3]],
-    [[null]],
-    [[['x'], ['y']]],
-  ])('uses a single value column for non-object rows %j', (rows) => {
+  it.each([[['a', 'b']], [[1, 2, 3]], [[null]], [[['x'], ['y']]]])('uses a single value column for non-object rows %j', (rows) => {
     expect(chooseColumns(rows)).toStrictEqual([VALUE_COLUMN]);
     expect(VALUE_COLUMN).toBe('value');
   });
@@ -74,7 +80,6 @@ describe('cellText', () => {
   });
 
   it('never lets a raw control character into a cell', () => {
-    // eslint-disable-next-line no-control-regex
     expect(cellText('x\u0000\u001b\u007f\u2028y')).not.toMatch(/[\u0000-\u001f\u007f-\u009f\u2028]/);
   });
 });
@@ -160,9 +165,7 @@ describe('renderTable without maxWidth', () => {
 
   it('pads each column to its widest cell with two spaces between and nothing trailing', () => {
     const { text, hiddenColumns } = renderTable(headers, rows);
-    expect(text).toBe(
-      ['ID  NAME   DESCRIPTION', '1   alpha  short', `22  b      ${'x'.repeat(200)}`].join('\n') + '\n',
-    );
+    expect(text).toBe(['ID  NAME   DESCRIPTION', '1   alpha  short', `22  b      ${'x'.repeat(200)}`].join('\n') + '\n');
     expect(hiddenColumns).toStrictEqual([]);
   });
 
@@ -173,12 +176,24 @@ describe('renderTable without maxWidth', () => {
   });
 
   it('leaves no trailing spaces when the last cell is short or empty', () => {
-    const { text } = renderTable(['A', 'B'], [['x', ''], ['y', 'long value']]);
+    const { text } = renderTable(
+      ['A', 'B'],
+      [
+        ['x', ''],
+        ['y', 'long value'],
+      ],
+    );
     for (const line of lines(text)) expect(line).toBe(line.trimEnd());
   });
 
   it('aligns wide characters by display width', () => {
-    const { text } = renderTable(['NAME', 'X'], [['日本', '1'], ['ab', '2']]);
+    const { text } = renderTable(
+      ['NAME', 'X'],
+      [
+        ['日本', '1'],
+        ['ab', '2'],
+      ],
+    );
     const [header, first, second] = lines(text);
     expect(header).toBe('NAME  X');
     expect(first).toBe('日本  1');

@@ -80,21 +80,12 @@ describe('typedValue', () => {
     expect(stringifyExactJson(await typedValue('[9007199254740993,1.0,{"a":1e400}]', 'k'))).toBe('[9007199254740993,1.0,{"a":1e400}]');
   });
 
-  it.each([
-    ['staging'],
-    ['True'],
-    ['NULL'],
-    ['01'],
-    ['1.'],
-    ['.5'],
-    ['+1'],
-    ['0x10'],
-    ['1,000'],
-    [''],
-    ['hello world'],
-  ])('leaves %j as the text itself', async (raw) => {
-    expect(await typedValue(raw, 'k')).toBe(raw);
-  });
+  it.each([['staging'], ['True'], ['NULL'], ['01'], ['1.'], ['.5'], ['+1'], ['0x10'], ['1,000'], [''], ['hello world']])(
+    'leaves %j as the text itself',
+    async (raw) => {
+      expect(await typedValue(raw, 'k')).toBe(raw);
+    },
+  );
 
   it.each([['[1,'], ['{'], ['{"a":}'], ['"unterminated'], ['[abc]'], ['{a:1}']])(
     'rejects %j, which looks like JSON but is not, with a UsageError naming the key',
@@ -139,7 +130,21 @@ describe('buildPayload', () => {
 
   it('types --field values', async () => {
     const payload = await buildPayload(
-      { fields: typed('on=true', 'off=false', 'none=null', 'n=-12', 'f=1.5', 'e=1e2', 'big=9007199254740993', 'tags=["a","b"]', 'o={"k":1}', 's="x"', 'name=prod') },
+      {
+        fields: typed(
+          'on=true',
+          'off=false',
+          'none=null',
+          'n=-12',
+          'f=1.5',
+          'e=1e2',
+          'big=9007199254740993',
+          'tags=["a","b"]',
+          'o={"k":1}',
+          's="x"',
+          'name=prod',
+        ),
+      },
       noFiles,
     );
     expect(stringifyExactJson(payload)).toBe(
@@ -148,10 +153,7 @@ describe('buildPayload', () => {
   });
 
   it('keeps every --raw-field value a string', async () => {
-    const payload = await buildPayload(
-      { fields: raw('t=true', 'one=1', 'brace={', 'nul=null', 'arr=[1]', 'empty=') },
-      noFiles,
-    );
+    const payload = await buildPayload({ fields: raw('t=true', 'one=1', 'brace={', 'nul=null', 'arr=[1]', 'empty=') }, noFiles);
     expect(payload).toStrictEqual({ t: 'true', one: '1', brace: '{', nul: 'null', arr: '[1]', empty: '' });
   });
 

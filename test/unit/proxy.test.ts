@@ -47,6 +47,8 @@ describe('proxyFor', () => {
   it('hides credentials in what it shows, and refuses what is not an http(s) proxy URL', async () => {
     expect((await proxyFor({ HTTPS_PROXY: 'http://me:secret@p:3128' }, target))?.display).toBe('http://***@p:3128');
     await expect(proxyFor({ HTTPS_PROXY: 'socks5://p:1080' }, target)).rejects.toBeInstanceOf(UsageError);
-    await expect(proxyFor({ HTTPS_PROXY: 'http://me:secret@[bad' }, target)).rejects.toThrow(/^HTTPS_PROXY is not a valid proxy URL: 'http:\/\/\*\*\*@\[bad'$/);
+    await expect(proxyFor({ HTTPS_PROXY: 'http://me:secret@[bad' }, target)).rejects.toThrow(
+      /^HTTPS_PROXY is not a valid proxy URL: 'http:\/\/\*\*\*@\[bad'$/,
+    );
   });
 });

@@ -157,8 +157,7 @@ describe('sandbox server', () => {
       expect(res.headers.get('www-authenticate')).toMatch(/^AzureApiManagementKey /);
       expect(await res.json()).toEqual({
         statusCode: 401,
-        message:
-          'Access denied due to missing subscription key. Make sure to include subscription key when making requests to an API.',
+        message: 'Access denied due to missing subscription key. Make sure to include subscription key when making requests to an API.',
       });
     });
 
@@ -168,8 +167,7 @@ describe('sandbox server', () => {
       expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
       expect(await res.json()).toEqual({
         statusCode: 401,
-        message:
-          'Access denied due to invalid subscription key. Make sure to provide a valid key for an active subscription.',
+        message: 'Access denied due to invalid subscription key. Make sure to provide a valid key for an active subscription.',
       });
     });
 
@@ -294,7 +292,7 @@ describe('sandbox server', () => {
       expect(record).toMatchObject({ name: 'qa', type: 'Test', settings: { retention: 3 } });
       expect(Date.parse(record.createdAt as string)).toBeGreaterThanOrEqual(before - 1000);
       expect(record.updatedAt).toBe(record.createdAt);
-      expect(res.headers.get('location')).toBe(`${sandbox.url}/Environments/${record.id}`);
+      expect(res.headers.get('location')).toBe(`${sandbox.url}/Environments/${String(record.id)}`);
       expect(sandbox.environments.get(String(record.id))).toEqual(record);
 
       const del = await fetch(res.headers.get('location')!, { method: 'DELETE', headers: authHeaders() });
@@ -367,7 +365,7 @@ describe('sandbox server', () => {
       const original = [...sandbox.environments.values()][0]!;
       const snapshot = { ...original };
       try {
-        const res = await call(sandbox, `/Environments/${original.id}`, {
+        const res = await call(sandbox, `/Environments/${String(original.id)}`, {
           method: 'PUT',
           json: { id: 'ignored', displayName: 'Renamed', createdAt: 'ignored' },
         });

@@ -64,7 +64,14 @@ describe('crash reports', () => {
     secrets.add(short);
     secrets.add(long);
     const lower = (text: string) => text.replace(/%[0-9A-F]{2}/g, (escape) => escape.toLowerCase());
-    const echo = [long, short, encodeURIComponent(long), lower(encodeURIComponent(short)), JSON.stringify(short), JSON.stringify(long)].join(' ');
+    const echo = [
+      long,
+      short,
+      encodeURIComponent(long),
+      lower(encodeURIComponent(short)),
+      JSON.stringify(short),
+      JSON.stringify(long),
+    ].join(' ');
     expect(secrets.redact(echo)).toBe('*** *** *** *** "***" "***"');
   });
 });

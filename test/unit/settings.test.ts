@@ -9,7 +9,7 @@ import { openProfileStore, type Profile } from '../../src/config/store.js';
 import { DEFAULT_BASE_URL } from '../../src/config/validate.js';
 import { AuthError, CipError, ConfigError, UsageError } from '../../src/errors.js';
 import { fakeIO, testContext } from '../helpers/io.js';
-import type { PassThrough } from 'node:stream';
+import { PassThrough } from 'node:stream';
 
 const GUID_A = '3f2b8c1e-9a4d-4e6f-8b7a-1c2d3e4f5a6b';
 const GUID_B = '0b7e4c52-3d1f-4a8e-9c6b-2f5d8e1a7c34';
@@ -28,26 +28,43 @@ afterEach(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
+const stderrs = new WeakMap<Context, PassThrough>();
 
 function makeContext(env: Env = {}, globals: Partial<GlobalOptions> = {}): Context {
-  const ctx = testContext(fakeIO(), { CIP_CONFIG_DIR: dir, ...env }, '0.0.0');
+  const stderr = new PassThrough();
+  const ctx = testContext(fakeIO({ stderr }), { CIP_CONFIG_DIR: dir, ...env }, '0.0.0');
   ctx.globals = { ...DEFAULT_GLOBALS, ...globals };
+  stderrs.set(ctx, stderr);
   return ctx;
 }
 
 const configPath = () => join(dir, 'config.json');
 
 function stderrOf(ctx: Context): string {
-  return String((ctx.io.stderr as PassThrough).read() ?? '');
+  return String(stderrs.get(ctx)?.read() ?? '');
 }
 
 function writeConfig(data: unknown): void {
   writeFileSync(configPath(), typeof data === 'string' ? data : JSON.stringify(data, null, 2), { mode: 0o600 });
 }
 
-const profileA: Profile = { baseUrl: 'https://profile-a.example.com/ms', enterpriseId: GUID_A, apiKey: 'profile-a-api-key-0123456789', subscriptionKey: 'profile-a-sub-key-0123456789' };
-const profileB: Profile = { baseUrl: 'https://profile-b.example.com/ms', enterpriseId: GUID_B, apiKey: 'profile-b-api-key-0123456789', subscriptionKey: 'profile-b-sub-key-0123456789' };
-const defaultProfile: Profile = { enterpriseId: GUID_C, apiKey: 'default-api-key-0123456789', subscriptionKey: 'default-sub-key-0123456789' };
+const profileA: Profile = {
+  baseUrl: 'https://profile-a.example.com/ms',
+  enterpriseId: GUID_A,
+  apiKey: 'profile-a-api-key-0123456789',
+  subscriptionKey: 'profile-a-sub-key-0123456789',
+};
+const profileB: Profile = {
+  baseUrl: 'https://profile-b.example.com/ms',
+  enterpriseId: GUID_B,
+  apiKey: 'profile-b-api-key-0123456789',
+  subscriptionKey: 'profile-b-sub-key-0123456789',
+};
+const defaultProfile: Profile = {
+  enterpriseId: GUID_C,
+  apiKey: 'default-api-key-0123456789',
+  subscriptionKey: 'default-sub-key-0123456789',
+};
 
 const envCredentials = { CIP_API_KEY: 'env-api-key-0123456789', CIP_SUBSCRIPTION_KEY: 'env-sub-key-0123456789', CIP_ENTERPRISE_ID: GUID_D };
 
@@ -68,7 +85,12 @@ describe('settings: precedence flag > environment > profile > default', () => {
   beforeEach(() => writeConfig({ activeProfile: 'a', profiles: { a: profileA } }));
 
   it.each([
-    ['the flag', { baseUrl: 'https://flag.example.com/ms/' }, { CIP_BASE_URL: 'https://env.example.com/ms' }, 'https://flag.example.com/ms'],
+    [
+      'the flag',
+      { baseUrl: 'https://flag.example.com/ms/' },
+      { CIP_BASE_URL: 'https://env.example.com/ms' },
+      'https://flag.example.com/ms',
+    ],
     ['the environment', {}, { CIP_BASE_URL: 'https://env.example.com/ms/' }, 'https://env.example.com/ms'],
     ['the profile', {}, {}, 'https://profile-a.example.com/ms'],
     ['a blank environment value falls through to the profile', {}, { CIP_BASE_URL: '' }, 'https://profile-a.example.com/ms'],
@@ -118,7 +140,10 @@ describe('settings: precedence flag > environment > profile > default', () => {
   });
 
   it('mixes sources value by value', async () => {
-    const settings = await makeContext({ CIP_SUBSCRIPTION_KEY: 'env-sub-key-0123456789', CIP_BASE_URL: 'https://env.example.com/ms' }, { enterpriseId: GUID_C }).settings();
+    const settings = await makeContext(
+      { CIP_SUBSCRIPTION_KEY: 'env-sub-key-0123456789', CIP_BASE_URL: 'https://env.example.com/ms' },
+      { enterpriseId: GUID_C },
+    ).settings();
     expect(settings).toStrictEqual({
       profile: 'a',
       baseUrl: 'https://env.example.com/ms',
@@ -142,9 +167,7 @@ describe('settings: precedence flag > environment > profile > default', () => {
 });
 
 describe('settings: which profile', () => {
-  beforeEach(() =>
-    writeConfig({ activeProfile: 'a', profiles: { a: profileA, b: profileB, default: defaultProfile } }),
-  );
+  beforeEach(() => writeConfig({ activeProfile: 'a', profiles: { a: profileA, b: profileB, default: defaultProfile } }));
 
   it.each([
     ['--profile', { CIP_PROFILE: 'default' }, { profile: 'b' }, 'b', 'profile-b-api-key-0123456789'],
@@ -174,7 +197,13 @@ describe('settings: which profile', () => {
   ])('uses a profile named by %s as it is, ignoring the credential variables with a warning', async (by, env, globals) => {
     const ctx = makeContext({ ...envCredentials, CIP_BASE_URL: 'https://env.example.com/ms', ...env }, globals);
     const settings = await ctx.settings();
-    expect(settings).toMatchObject({ profile: 'b', apiKey: 'profile-b-api-key-0123456789', subscriptionKey: 'profile-b-sub-key-0123456789', enterpriseId: GUID_B, baseUrl: 'https://profile-b.example.com/ms' });
+    expect(settings).toMatchObject({
+      profile: 'b',
+      apiKey: 'profile-b-api-key-0123456789',
+      subscriptionKey: 'profile-b-sub-key-0123456789',
+      enterpriseId: GUID_B,
+      baseUrl: 'https://profile-b.example.com/ms',
+    });
     expect(stderrOf(ctx)).toBe(
       `warning: using profile 'b' (named by ${by}): ignoring CIP_API_KEY, CIP_SUBSCRIPTION_KEY, CIP_ENTERPRISE_ID and CIP_BASE_URL from the environment\n`,
     );
@@ -182,15 +211,28 @@ describe('settings: which profile', () => {
 
   it('lets flags override a named profile', async () => {
     const settings = await makeContext({ CIP_PROFILE: 'b' }, { enterpriseId: GUID_C, baseUrl: 'https://flag.example.com/ms' }).settings();
-    expect(settings).toMatchObject({ profile: 'b', enterpriseId: GUID_C, baseUrl: 'https://flag.example.com/ms', apiKey: 'profile-b-api-key-0123456789' });
-    expect(settings.sources).toStrictEqual({ baseUrl: '--base-url', enterpriseId: '--enterprise-id', apiKey: "profile 'b'", subscriptionKey: "profile 'b'" });
+    expect(settings).toMatchObject({
+      profile: 'b',
+      enterpriseId: GUID_C,
+      baseUrl: 'https://flag.example.com/ms',
+      apiKey: 'profile-b-api-key-0123456789',
+    });
+    expect(settings.sources).toStrictEqual({
+      baseUrl: '--base-url',
+      enterpriseId: '--enterprise-id',
+      apiKey: "profile 'b'",
+      subscriptionKey: "profile 'b'",
+    });
   });
 
-  it.each(['constructor', 'toString', 'hasOwnProperty', '__proto__', 'valueOf'])('treats %s as a profile name, not an Object member', async (name) => {
-    const error = await failure(makeContext({}, { profile: name }).settings());
-    expect(error).toBeInstanceOf(UsageError);
-    expect(error.message).toBe(`unknown profile '${name}'`);
-  });
+  it.each(['constructor', 'toString', 'hasOwnProperty', '__proto__', 'valueOf'])(
+    'treats %s as a profile name, not an Object member',
+    async (name) => {
+      const error = await failure(makeContext({}, { profile: name }).settings());
+      expect(error).toBeInstanceOf(UsageError);
+      expect(error.message).toBe(`unknown profile '${name}'`);
+    },
+  );
 
   it.each([
     ['--profile', {}, { profile: 'nope' }],
@@ -289,7 +331,12 @@ describe('settings: a corrupted config file', () => {
       enterpriseId: GUID_D,
       apiKey: 'env-api-key-0123456789',
       subscriptionKey: 'env-sub-key-0123456789',
-      sources: { baseUrl: 'the default', enterpriseId: 'CIP_ENTERPRISE_ID', apiKey: 'CIP_API_KEY', subscriptionKey: 'CIP_SUBSCRIPTION_KEY' },
+      sources: {
+        baseUrl: 'the default',
+        enterpriseId: 'CIP_ENTERPRISE_ID',
+        apiKey: 'CIP_API_KEY',
+        subscriptionKey: 'CIP_SUBSCRIPTION_KEY',
+      },
     });
     expect(readFileSync(configPath(), 'utf8')).toBe('{not json');
   });
@@ -312,7 +359,7 @@ describe('settings: a corrupted config file', () => {
 describe('openProfileStore', async () => {
   it.runIf(POSIX)('creates the folder 0700 and the file 0600', async () => {
     const storeDir = join(dir, 'nested', 'cip');
-    const store = (await openProfileStore(storeDir));
+    const store = await openProfileStore(storeDir);
     await store.update((data) => {
       data.profiles.a = profileA;
     });
@@ -325,7 +372,9 @@ describe('openProfileStore', async () => {
     const storeDir = join(dir, 'open');
     mkdirSync(storeDir, { mode: 0o755 });
     chmodSync(storeDir, 0o755);
-    await (await openProfileStore(storeDir, { ownFolder: true })).update((data) => {
+    await (
+      await openProfileStore(storeDir, { ownFolder: true })
+    ).update((data) => {
       data.activeProfile = 'a';
       data.profiles.a = profileA;
     });
@@ -336,7 +385,9 @@ describe('openProfileStore', async () => {
   it.runIf(POSIX)('leaves the file 0600 after an update, even if someone opened it up', async () => {
     writeConfig({ profiles: { a: profileA } });
     chmodSync(configPath(), 0o644);
-    await (await openProfileStore(dir)).update((data) => {
+    await (
+      await openProfileStore(dir)
+    ).update((data) => {
       data.activeProfile = 'a';
     });
     expect(statSync(configPath()).mode & 0o777).toBe(0o600);
@@ -344,14 +395,14 @@ describe('openProfileStore', async () => {
   });
 
   it('reads an empty store when there is no file', async () => {
-    const store = (await openProfileStore(join(dir, 'empty')));
+    const store = await openProfileStore(join(dir, 'empty'));
     expect(store.read().profiles).toStrictEqual({});
     expect(store.read().activeProfile).toBeUndefined();
   });
 
   it('round-trips updates, and a fresh store sees them', async () => {
     const storeDir = join(dir, 'rt');
-    const store = (await openProfileStore(storeDir));
+    const store = await openProfileStore(storeDir);
     const returned = await store.update((data) => {
       data.activeProfile = 'b';
       data.profiles.a = profileA;
@@ -373,11 +424,13 @@ describe('openProfileStore', async () => {
 
   it('reads a change another process made after opening', async () => {
     const storeDir = join(dir, 'shared');
-    const store = (await openProfileStore(storeDir));
+    const store = await openProfileStore(storeDir);
     await store.update((data) => {
       data.profiles.a = profileA;
     });
-    await (await openProfileStore(storeDir)).update((data) => {
+    await (
+      await openProfileStore(storeDir)
+    ).update((data) => {
       data.profiles.b = profileB;
     });
     expect(Object.keys(store.read().profiles).sort()).toStrictEqual(['a', 'b']);
@@ -428,19 +481,25 @@ describe('openProfileStore', async () => {
     expect(existsSync(storeDir)).toBe(false);
   });
 
-  it.runIf(POSIX)("never changes a folder that is not its own, and refuses to store keys where others can write", async () => {
+  it.runIf(POSIX)('never changes a folder that is not its own, and refuses to store keys where others can write', async () => {
     const shared = join(dir, 'shared-tmp');
     mkdirSync(shared);
     chmodSync(shared, 0o1777);
     const warnings: string[] = [];
     const store = await openProfileStore(shared, { warn: (message) => warnings.push(message) });
     expect(store.read().profiles).toStrictEqual({});
-    const error = await expectConfigError(() => store.update((data) => {
-      data.profiles.a = profileA;
-    }), shared);
+    const error = await expectConfigError(
+      () =>
+        store.update((data) => {
+          data.profiles.a = profileA;
+        }),
+      shared,
+    );
     expect(error.message).toBe(`refusing to store keys in ${shared}: others can write to it (mode 1777)`);
     expect(statSync(shared).mode & 0o7777).toBe(0o1777);
     expect(existsSync(join(shared, 'config.json'))).toBe(false);
-    expect(warnings).toEqual([`the config folder ${shared} is not private: others can write to it (mode 1777); cip will not store keys in it`]);
+    expect(warnings).toEqual([
+      `the config folder ${shared} is not private: others can write to it (mode 1777); cip will not store keys in it`,
+    ]);
   });
 });

@@ -45,19 +45,14 @@ describe('checkEnterpriseId', () => {
     expect(checkEnterpriseId(value, '--enterprise-id')).toBe(expected);
   });
 
-  it.each([
-    [`{${GUID}}`],
-    [GUID.slice(0, 35)],
-    ['garbage'],
-    [''],
-    ['   '],
-    [GUID.replace(/-/g, '')],
-    [`${GUID},${GUID}`],
-  ])('rejects %j with a usage error naming the source', (value) => {
-    const error = usageError(() => checkEnterpriseId(value, 'CIP_ENTERPRISE_ID'));
-    expect(error.message).toContain('CIP_ENTERPRISE_ID');
-    expect(error.message).toContain('GUID');
-  });
+  it.each([[`{${GUID}}`], [GUID.slice(0, 35)], ['garbage'], [''], ['   '], [GUID.replace(/-/g, '')], [`${GUID},${GUID}`]])(
+    'rejects %j with a usage error naming the source',
+    (value) => {
+      const error = usageError(() => checkEnterpriseId(value, 'CIP_ENTERPRISE_ID'));
+      expect(error.message).toContain('CIP_ENTERPRISE_ID');
+      expect(error.message).toContain('GUID');
+    },
+  );
 
   it('keeps control characters out of the message', () => {
     const error = usageError(() => checkEnterpriseId('\u001b[31mbad', '--enterprise-id'));

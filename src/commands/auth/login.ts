@@ -64,19 +64,25 @@ async function login(ctx: Context, options: ValuesOf<typeof OPTIONS>): Promise<v
 
   // The variables are inputs for the profile being stored, whichever profile that is.
   const givenUrl = givenBaseUrl(ctx, true);
-  const baseUrl = checkBaseUrl(givenUrl?.value ?? existing?.baseUrl ?? DEFAULT_BASE_URL, givenUrl?.source ?? 'the base URL', allowHttp(ctx));
+  const baseUrl = checkBaseUrl(
+    givenUrl?.value ?? existing?.baseUrl ?? DEFAULT_BASE_URL,
+    givenUrl?.source ?? 'the base URL',
+    allowHttp(ctx),
+  );
   const givenEnterprise = givenEnterpriseId(ctx, true);
   let enterpriseId = givenEnterprise ? checkEnterpriseId(givenEnterprise.value, givenEnterprise.source) : existing?.enterpriseId;
   const fromEnv = (variable: string, what: string) => {
     const value = nonEmpty(env[variable]);
     return value === undefined ? undefined : checkKey(value, what, variable);
   };
-  let apiKey = options.apiKeyFile !== undefined
-    ? await readKey(ctx, options.apiKeyFile, '--api-key-file', 'API key')
-    : fromEnv('CIP_API_KEY', 'API key');
-  let subscriptionKey = options.subscriptionKeyFile !== undefined
-    ? await readKey(ctx, options.subscriptionKeyFile, '--subscription-key-file', 'subscription key')
-    : fromEnv('CIP_SUBSCRIPTION_KEY', 'subscription key');
+  let apiKey =
+    options.apiKeyFile !== undefined
+      ? await readKey(ctx, options.apiKeyFile, '--api-key-file', 'API key')
+      : fromEnv('CIP_API_KEY', 'API key');
+  let subscriptionKey =
+    options.subscriptionKeyFile !== undefined
+      ? await readKey(ctx, options.subscriptionKeyFile, '--subscription-key-file', 'subscription key')
+      : fromEnv('CIP_SUBSCRIPTION_KEY', 'subscription key');
 
   const missing = [
     enterpriseId ? undefined : 'enterprise id (--enterprise-id or CIP_ENTERPRISE_ID)',

@@ -28,5 +28,7 @@ async function logout(ctx: Context): Promise<void> {
     }
     nowActive = data.activeProfile;
   });
-  ctx.io.info(`Removed profile '${removed}'.${nowActive ? ` Active profile: '${nowActive}'.` : " No profile is active; choose one with 'cip auth switch <name>'."}`);
+  ctx.io.info(
+    `Removed profile '${removed}'.${nowActive ? ` Active profile: '${nowActive}'.` : " No profile is active; choose one with 'cip auth switch <name>'."}`,
+  );
 }

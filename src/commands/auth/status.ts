@@ -27,9 +27,7 @@ async function status(ctx: Context): Promise<void> {
   } catch (error) {
     problem = error;
   }
-  const overrides = settings
-    ? Object.values(settings.sources).filter((source) => source.startsWith('CIP_'))
-    : [];
+  const overrides = settings ? Object.values(settings.sources).filter((source) => source.startsWith('CIP_')) : [];
   const rows = Object.entries(data.profiles).map(([name, profile]) => ({
     name,
     active: name === data.activeProfile,
@@ -50,11 +48,12 @@ async function status(ctx: Context): Promise<void> {
 
 function describeInUse(ctx: Context, settings: ResolvedSettings): string {
   const { profile, sources } = settings;
-  const which = profile === undefined
-    ? 'no profile (every credential from the environment)'
-    : namedProfile(ctx) !== undefined
-      ? `profile '${profile}' (named by ${profileNamedBy(ctx)})`
-      : `profile '${profile}' (the active profile)`;
+  const which =
+    profile === undefined
+      ? 'no profile (every credential from the environment)'
+      : namedProfile(ctx) !== undefined
+        ? `profile '${profile}' (named by ${profileNamedBy(ctx)})`
+        : `profile '${profile}' (the active profile)`;
   const line = (label: string, value: string, source: string) => `  ${label.padEnd(17)}${value}  (from ${source})`;
   return [
     `A command run now would use ${which}:`,

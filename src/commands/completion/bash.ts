@@ -10,9 +10,7 @@ function bashQuote(text: string): string {
 /** Case patterns matching `<path>/<flag>` where an option defined on `path` applies: there and below. */
 function bashOptionPatterns(path: string, option: OptionSpec): string[] {
   return flagsOf(option).flatMap((flag) =>
-    isRoot(path)
-      ? [`*/${bashQuote(flag)}`]
-      : [`${bashQuote(path)}/${bashQuote(flag)}`, `${bashQuote(`${path} `)}*/${bashQuote(flag)}`],
+    isRoot(path) ? [`*/${bashQuote(flag)}`] : [`${bashQuote(path)}/${bashQuote(flag)}`, `${bashQuote(`${path} `)}*/${bashQuote(flag)}`],
   );
 }
 
@@ -31,14 +29,15 @@ function bashCompleter(completion: ValueCompletion, cur: string): string | undef
 
 export function bashScript(root: CommandSpec): string {
   const commands = allCommands(root);
-  const withValue = commands.flatMap((command) =>
-    command.options.filter((option) => option.value).map((option) => ({ command, option })),
-  );
+  const withValue = commands.flatMap((command) => command.options.filter((option) => option.value).map((option) => ({ command, option })));
   const caseLine = (patterns: string[], body: string) => `    ${patterns.join('|')}) ${body} ;;`;
 
   const children = commands.flatMap((command) =>
     command.subcommands.map((sub) =>
-      caseLine(sub.names.map((name) => `${bashQuote(command.path)}/${bashQuote(name)}`), `child=${bashQuote(sub.names[0]!)}`),
+      caseLine(
+        sub.names.map((name) => `${bashQuote(command.path)}/${bashQuote(name)}`),
+        `child=${bashQuote(sub.names[0]!)}`,
+      ),
     ),
   );
   const takesValue = withValue.map(({ command, option }) => bashOptionPatterns(command.path, option)).flat();
@@ -52,7 +51,13 @@ export function bashScript(root: CommandSpec): string {
   const subcommandLists = commands
     .filter((command) => command.subcommands.length)
     .map((command) =>
-      caseLine([bashQuote(command.path)], `__cip_words "$2" ${command.subcommands.flatMap((sub) => sub.names).map(bashQuote).join(' ')}`),
+      caseLine(
+        [bashQuote(command.path)],
+        `__cip_words "$2" ${command.subcommands
+          .flatMap((sub) => sub.names)
+          .map(bashQuote)
+          .join(' ')}`,
+      ),
     );
   const argumentLines = commands.flatMap((command) =>
     command.arguments.flatMap((argument, index) => {

@@ -30,10 +30,13 @@ export const complete = defineCommand({
   description: 'values for the completion scripts',
   hidden: true,
   args: { what: argument('<what>', 'what to list: profiles') },
-  run: completeValues,
+  run: (ctx, values) => {
+    completeValues(ctx, values);
+    return Promise.resolve();
+  },
 });
 
-async function completeValues(ctx: Context, { what }: { what: string }): Promise<void> {
+function completeValues(ctx: Context, { what }: { what: string }): void {
   if (what !== 'profiles') return;
   // Pressing Tab must change nothing and say nothing: read the file as it is, without the store (which
   // creates folders, fixes permissions and loads conf), and stay silent if it is missing or broken.

@@ -36,17 +36,16 @@ function fishOptionLine(command: CommandSpec, option: OptionSpec): string {
 
 export function fishScript(root: CommandSpec): string {
   const commands = allCommands(root);
-  const withValue = commands.flatMap((command) =>
-    command.options.filter((option) => option.value).map((option) => ({ command, option })),
-  );
+  const withValue = commands.flatMap((command) => command.options.filter((option) => option.value).map((option) => ({ command, option })));
   const fishPatterns = (path: string, option: OptionSpec) =>
-    flagsOf(option).flatMap((flag) =>
-      isRoot(path) ? [`*/${flag}`] : [`${path}/${flag}`, `${path} */${flag}`],
-    ).map(fishQuote);
+    flagsOf(option)
+      .flatMap((flag) => (isRoot(path) ? [`*/${flag}`] : [`${path}/${flag}`, `${path} */${flag}`]))
+      .map(fishQuote);
 
   const children = commands.flatMap((command) =>
     command.subcommands.map(
-      (sub) => `        case ${sub.names.map((name) => fishQuote(`${command.path}/${name}`)).join(' ')}\n            echo ${fishQuote(sub.names[0]!)}`,
+      (sub) =>
+        `        case ${sub.names.map((name) => fishQuote(`${command.path}/${name}`)).join(' ')}\n            echo ${fishQuote(sub.names[0]!)}`,
     ),
   );
   const takesValue = withValue.flatMap(({ command, option }) => fishPatterns(command.path, option));

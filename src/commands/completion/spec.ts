@@ -4,11 +4,7 @@ import type { Argument, Command, Option } from 'commander';
 import { oneLine } from '../../text/sanitize.js';
 
 /** How a value is completed: from fixed choices, from the stored profile names, as a file path, or not at all. */
-export type ValueCompletion =
-  | { kind: 'choices'; choices: readonly string[] }
-  | { kind: 'profiles' }
-  | { kind: 'files' }
-  | { kind: 'none' };
+export type ValueCompletion = { kind: 'choices'; choices: readonly string[] } | { kind: 'profiles' } | { kind: 'files' } | { kind: 'none' };
 
 export interface OptionSpec {
   short?: string;

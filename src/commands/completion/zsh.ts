@@ -35,9 +35,7 @@ function zshOptionSpecs(option: OptionSpec): string[] {
     const isLong = flag.startsWith('--');
     // -p+ and --profile= accept the value attached as well as in the next word.
     const suffix = value ? (isLong ? '=' : '+') : '';
-    const argument = value
-      ? `${value.optional ? '::' : ':'}${zshEscape(value.name)}:${zshAction(value.completion)}`
-      : '';
+    const argument = value ? `${value.optional ? '::' : ':'}${zshEscape(value.name)}:${zshAction(value.completion)}` : '';
     return zshQuote(`${option.repeatable ? '*' : ''}${exclusive}${flag}${suffix}[${zshEscape(option.description)}]${argument}`);
   });
 }
@@ -59,9 +57,7 @@ function zshFunction(command: CommandSpec): string {
   const entries = command.subcommands.flatMap((sub) =>
     sub.names.map((subName) => zshQuote(`${subName.replace(/:/g, '\\:')}:${sub.description}`)),
   );
-  const dispatch = command.subcommands.map(
-    (sub) => `      ${sub.names.map(zshQuote).join('|')}) ${zshFunctionName(sub.path)} && ret=0 ;;`,
-  );
+  const dispatch = command.subcommands.map((sub) => `      ${sub.names.map(zshQuote).join('|')}) ${zshFunctionName(sub.path)} && ret=0 ;;`);
   specs.push(`': :${name}_commands'`, `'*:: :->command'`);
   return `${name}_commands() {
   local -a commands=(

@@ -53,9 +53,10 @@ async function remove(ctx: Context, { ids, yes }: { ids: string[]; yes: boolean 
       throw new UsageError(`refusing to delete ${what} ${target} without confirmation`, 'pass --yes to confirm');
     }
     names = await namesOf(ctx, api, unique);
-    const what = unique.length === 1
-      ? label(unique[0]!)
-      : `${unique.length} environments: ${unique.map((id) => label(id).replace(/^environment /, '')).join(', ')}`;
+    const what =
+      unique.length === 1
+        ? label(unique[0]!)
+        : `${unique.length} environments: ${unique.map((id) => label(id).replace(/^environment /, '')).join(', ')}`;
     if (!(await confirm(ctx.io, `Delete ${what} ${target}? This cannot be undone.`))) {
       throw new UsageError('nothing deleted: not confirmed');
     }
@@ -83,13 +84,20 @@ async function remove(ctx: Context, { ids, yes }: { ids: string[]; yes: boolean 
   }
 }
 
-function reportProgress(ctx: Context, ids: readonly string[], deleted: readonly string[], current: string | undefined, interrupted: boolean): void {
+function reportProgress(
+  ctx: Context,
+  ids: readonly string[],
+  deleted: readonly string[],
+  current: string | undefined,
+  interrupted: boolean,
+): void {
   const list = (items: readonly string[]) => (items.length ? items.map((id) => printable(id)).join(', ') : 'none');
   const notAttempted = ids.filter((id) => id !== current && !deleted.includes(id));
-  const currentText = current === undefined
-    ? ''
-    : interrupted
-      ? ` ${printable(current)} may or may not have been deleted (its request was under way);`
-      : ` ${printable(current)} failed (see below);`;
+  const currentText =
+    current === undefined
+      ? ''
+      : interrupted
+        ? ` ${printable(current)} may or may not have been deleted (its request was under way);`
+        : ` ${printable(current)} failed (see below);`;
   ctx.io.warn(`${interrupted ? 'interrupted' : 'stopped'}: deleted ${list(deleted)};${currentText} not attempted: ${list(notAttempted)}`);
 }

@@ -5,7 +5,10 @@ import { writeList } from '../../output/writer.js';
 import { withSpinner } from '../../terminal/spinner.js';
 
 function parseColumns(value: string): string[] {
-  const columns = value.split(',').map((column) => column.trim()).filter(Boolean);
+  const columns = value
+    .split(',')
+    .map((column) => column.trim())
+    .filter(Boolean);
   if (!columns.length) throw new InvalidArgumentError('expected a comma-separated list of field names');
   return columns;
 }

@@ -15,7 +15,9 @@ export interface FieldAssignment {
 }
 
 let assignments = 0;
-const assignment = (raw: boolean) => (text: string): FieldAssignment => ({ raw, text, position: assignments++ });
+const assignment =
+  (raw: boolean) =>
+  (text: string): FieldAssignment => ({ raw, text, position: assignments++ });
 
 /** The options of create and update. */
 export const PAYLOAD_OPTIONS = {
@@ -82,7 +84,9 @@ export async function typedValue(raw: string, key: string): Promise<unknown> {
     try {
       return await parseExactJson(raw);
     } catch {
-      throw new UsageError(`--field ${printable(key)}: '${printable(raw)}' looks like JSON but is not valid (use --raw-field for a plain string)`);
+      throw new UsageError(
+        `--field ${printable(key)}: '${printable(raw)}' looks like JSON but is not valid (use --raw-field for a plain string)`,
+      );
     }
   }
   return raw;
