@@ -19,7 +19,8 @@ import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
-import { CIP, cip, expectOneErrorLine, readConfig, sandboxEnv, sandboxOutput, spawnCip, tempDir } from '../helpers/cli.js';
+import { CIP, cip as cipSpawned, expectOneErrorLine, readConfig, sandboxEnv, sandboxOutput, spawnCip, tempDir } from '../helpers/cli.js';
+import { cipInProcess as cip } from '../helpers/harness.js';
 
 let sandbox: Sandbox;
 beforeAll(async () => {
@@ -56,7 +57,8 @@ describe('parallel writers', () => {
   it('20 logins at once to 20 profiles leave 20 profiles', async () => {
     const configDir = tempDir();
     const names = Array.from({ length: 20 }, (_, index) => `p${String(index).padStart(2, '0')}`);
-    const results = await Promise.all(names.map((name) => cip(loginArgs(name, ['--no-verify']), { configDir })));
+    // Separate processes, as in a CI matrix: the lock must hold across them.
+    const results = await Promise.all(names.map((name) => cipSpawned(loginArgs(name, ['--no-verify']), { configDir })));
     expect(results.map((result) => result.exitCode)).toEqual(names.map(() => 0));
     const config = readConfig(configDir) as { activeProfile: string; profiles: Record<string, unknown> };
     const kept = Object.keys(config.profiles).sort();

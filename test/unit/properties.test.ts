@@ -1026,15 +1026,13 @@ describe('cip env end to end (in-process, sandbox)', () => {
     },
     {
       weight: 2,
-      arbitrary: fc
-        .tuple(goodKey, typedJson)
-        .chain(([key, value]) =>
-          fieldForms('F', `${key}=${JSON.stringify(value)}`).map((args) => ({
-            args,
-            isData: false,
-            effect: { kind: 'set', key, value: viaJson(value) } satisfies Effect,
-          })),
-        ),
+      arbitrary: fc.tuple(goodKey, typedJson).chain(([key, value]) =>
+        fieldForms('F', `${key}=${JSON.stringify(value)}`).map((args) => ({
+          args,
+          isData: false,
+          effect: { kind: 'set', key, value: viaJson(value) } satisfies Effect,
+        })),
+      ),
     },
     {
       weight: 2,

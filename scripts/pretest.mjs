@@ -1,0 +1,34 @@
+// @ts-check
+// What `npm test` runs before the tests: ESLint in one chain; the type check, the build and Prettier's check
+// in another, side by side (they use different cores). Each chain's output is shown when it ends; any
+// failure fails the run.
+import { spawn } from 'node:child_process';
+
+/** @param {string} name @param {string[][]} steps */
+async function chain(name, steps) {
+  let output = '';
+  for (const [command, ...args] of steps) {
+    const code = await new Promise((resolve) => {
+      const child = spawn(command ?? 'npm', args, { stdio: ['ignore', 'pipe', 'pipe'], shell: process.platform === 'win32' });
+      child.stdout.on('data', (chunk) => (output += chunk));
+      child.stderr.on('data', (chunk) => (output += chunk));
+      child.on('close', resolve);
+    });
+    if (code !== 0) {
+      process.stderr.write(`${output}\n${name}: '${[command, ...args].join(' ')}' failed (exit ${code})\n`);
+      return false;
+    }
+  }
+  process.stdout.write(output);
+  return true;
+}
+
+const results = await Promise.all([
+  chain('eslint', [['npm', 'run', '--silent', 'lint:code']]),
+  chain('typecheck, build, format', [
+    ['npm', 'run', '--silent', 'typecheck'],
+    ['npm', 'run', '--silent', 'build'],
+    ['npm', 'run', '--silent', 'lint:format'],
+  ]),
+]);
+process.exitCode = results.every(Boolean) ? 0 : 1;
