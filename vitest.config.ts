@@ -6,6 +6,6 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     // End-to-end files each start their own sandbox and child processes; two cores here.
-    maxWorkers: 2,
+    maxWorkers: 4,
   },
 });

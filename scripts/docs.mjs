@@ -2,6 +2,7 @@
 // Writes docs/commands.md from the command tree: every command's --help, as the built cip prints it. A test
 // (test/unit/docs.test.ts) fails when the committed file is stale; `npm run docs` rewrites it.
 import { execFileSync } from 'node:child_process';
+import { PassThrough } from 'node:stream';
 import { writeFileSync, mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
@@ -9,15 +10,29 @@ import { fileURLToPath } from 'node:url';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const require = createRequire(import.meta.url);
 
-/** @param {string[]} args */
-function help(args) {
-  // A pipe, a clean environment: the text does not depend on the terminal or the machine.
-  return execFileSync(process.execPath, ['bin/cip.js', ...args, '--help'], {
-    cwd: root,
-    encoding: 'utf8',
-    env: { PATH: process.env.PATH ?? '' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+/**
+ * What `cip ...args --help` prints to a pipe, from the built CLI in this process: no terminal, an empty
+ * environment, so the text does not depend on the machine.
+ * @param {any} cli
+ * @param {string[]} args
+ */
+async function help(cli, args) {
+  const stdout = new PassThrough();
+  let text = '';
+  stdout.on('data', (chunk) => (text += chunk));
+  const streams = {
+    stdout,
+    stderr: new PassThrough(),
+    stdin: new PassThrough(),
+    stdoutIsTTY: false,
+    stderrIsTTY: false,
+    stdinIsTTY: false,
+    columns: undefined,
+  };
+  const ctx = new cli.Context({ streams, env: {}, version: cli.VERSION, host: { uid: undefined, nodeVersion: process.version } });
+  const code = await cli.run([...args, '--help'], ctx);
+  if (code !== 0) throw new Error(`cip ${args.join(' ')} --help exited ${code}`);
+  return text;
 }
 
 /** @param {string[]} path @param {string} text */
@@ -27,8 +42,8 @@ function section(path, text) {
 }
 
 /** The whole of docs/commands.md, from the built cip in dist/. */
-export function renderCommandDocs() {
-  /** @type {{ COMMAND_TREE: readonly any[] }} */
+export async function renderCommandDocs() {
+  /** @type {any} */
   const cli = require(fileURLToPath(new URL('../dist/cli.cjs', import.meta.url)));
   /** @type {string[][]} */
   const paths = [];
@@ -52,14 +67,14 @@ export function renderCommandDocs() {
     '',
     index,
     '',
-    section([], help([])),
-    ...paths.map((path) => section(path, help(path))),
+    section([], await help(cli, [])),
+    ...(await Promise.all(paths.map(async (path) => section(path, await help(cli, path))))),
   ].join('\n');
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: root, stdio: 'inherit' });
   mkdirSync(new URL('../docs/', import.meta.url), { recursive: true });
-  writeFileSync(new URL('../docs/commands.md', import.meta.url), renderCommandDocs());
+  writeFileSync(new URL('../docs/commands.md', import.meta.url), await renderCommandDocs());
   console.log('wrote docs/commands.md');
 }

@@ -143,6 +143,9 @@ export function buildProgram(ctx: Context): Command {
     .configureOutput({
       writeOut: (text) => ctx.io.stdout.write(text),
       writeErr: (text) => ctx.io.stderr.write(text),
+      // Help wraps to cip's own idea of the terminal, not to process.stdout's.
+      getOutHelpWidth: () => ctx.io.columns ?? 80,
+      getErrHelpWidth: () => ctx.io.stderrColumns ?? 80,
       // commander's usage errors, on one line like ours
       outputError: (text, write) => write(`${escapeControls(text.replace(/\s*\n\s*(?=\S)/g, ' ').trimEnd())}\n`),
     })

@@ -10,6 +10,7 @@ export { Context } from './context.js';
 export { InterruptedError, exitCode } from './errors.js';
 // For scripts/docs.mjs, which documents every command.
 export { COMMAND_TREE } from './program.js';
+export { VERSION } from './version.js';
 
 interface CommanderLike {
   code: string;
