@@ -5,7 +5,8 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox/index.js';
-import { CIP, cip, readConfig, sandboxEnv, tempDir } from '../helpers/cli.js';
+import { CIP, readConfig, sandboxEnv, tempDir } from '../helpers/cli.js';
+import { cipInProcess } from '../helpers/harness.js';
 
 const SCRIPT = '/usr/bin/script';
 const sandbox = await startSandbox({ seed: 3 });
@@ -204,10 +205,11 @@ describe.skipIf(!existsSync(SCRIPT))('at a terminal', () => {
 });
 
 describe('in a pipe', () => {
+  // In-process: a pipe needs no terminal; the run is the same as the binary's.
   it('FORCE_COLOR colours a table even in a pipe; nothing else does', async () => {
-    const forced = await cip(['env', 'list', '-o', 'table'], { env: { ...env, FORCE_COLOR: '1' } });
+    const forced = await cipInProcess(['env', 'list', '-o', 'table'], { env: { ...env, FORCE_COLOR: '1' } });
     expect(forced.stdout).toContain('\u001b[1mID');
-    const plain = await cip(['env', 'list', '-o', 'table'], { env });
+    const plain = await cipInProcess(['env', 'list', '-o', 'table'], { env });
     expect(plain.stdout).not.toContain('\u001b[');
   });
 
@@ -215,7 +217,7 @@ describe('in a pipe', () => {
     const long = 'x'.repeat(300);
     const wide = await startSandbox({ seed: [{ id: 'one', name: 'wide', description: long }] });
     try {
-      const result = await cip(['env', 'list', '-o', 'table'], { env: sandboxEnv(wide) });
+      const result = await cipInProcess(['env', 'list', '-o', 'table'], { env: sandboxEnv(wide) });
       expect(result.stdout).toContain(long);
     } finally {
       await wide.close();
@@ -225,7 +227,7 @@ describe('in a pipe', () => {
   it('control characters and ANSI escapes from the server are neutralised in tables', async () => {
     const hostile = await startSandbox({ seed: [{ id: 'evil', name: 'a\u001b[31mred\u001b]0;pwned\u0007', description: 'line1\nline2' }] });
     try {
-      const result = await cip(['env', 'list', '-o', 'table'], { env: sandboxEnv(hostile) });
+      const result = await cipInProcess(['env', 'list', '-o', 'table'], { env: sandboxEnv(hostile) });
       expect(result.exitCode).toBe(0);
       expect(result.stdout).not.toContain('\u001b');
       expect(result.stdout).not.toContain('\u0007');

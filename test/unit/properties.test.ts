@@ -648,7 +648,7 @@ describe('columns and tables', () => {
         headers.forEach((header) => expect(lines[0]).toContain(header.trimEnd()));
         cells.forEach((row, r) => row.forEach((cell) => expect(lines[r + 1]).toContain(cell.trimEnd())));
       }),
-      300,
+      150,
     );
   });
 
@@ -670,7 +670,7 @@ describe('columns and tables', () => {
         expect(hidden).toStrictEqual(rendered.hiddenColumns);
         linesOf(rendered.text, rows.length);
       }),
-      300,
+      150,
     );
   });
 
@@ -689,7 +689,7 @@ describe('columns and tables', () => {
         expect(hiddenColumns).not.toContain(protectedIndex);
         cells.forEach((row, r) => expect(lines[r + 1]).toContain(row[protectedIndex]!.trimEnd()));
       }),
-      300,
+      150,
     );
   });
 
