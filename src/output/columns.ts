@@ -60,6 +60,27 @@ export function cellText(value: unknown): string {
   return `{${size} field${size === 1 ? '' : 's'}}`;
 }
 
+/**
+ * The fields for columns the user named: each as given when some row has it, else the field some row spells
+ * in another letter case (`--columns id` finds `Id`), else as given (an empty column).
+ */
+export function resolveColumns(requested: readonly string[], rows: readonly unknown[]): string[] {
+  const unresolved = new Map(requested.map((column) => [column.toLowerCase(), column]));
+  const found = new Map<string, string>();
+  for (const row of rows) {
+    if (unresolved.size === 0 || !isRecord(row)) continue;
+    for (const [lower, column] of unresolved) {
+      if (Object.hasOwn(row, column)) {
+        unresolved.delete(lower);
+        continue;
+      }
+      const key = Object.keys(row).find((candidate) => candidate.toLowerCase() === lower);
+      if (key !== undefined && !found.has(column)) found.set(column, key);
+    }
+  }
+  return requested.map((column) => (unresolved.has(column.toLowerCase()) ? (found.get(column) ?? column) : column));
+}
+
 export function cellsOf(row: unknown, columns: readonly string[]): string[] {
   if (!isRecord(row)) return columns.map((column) => (column === VALUE_COLUMN ? cellText(row) : ''));
   // Own fields only: a column named like an Object.prototype member must not show the inherited one.

@@ -1,5 +1,6 @@
-// One record as a two-column FIELD/VALUE table: the view after create and update. Values can be long, so
-// cli-table3 wraps them within the terminal width instead of cutting them.
+// One record as a two-column FIELD/VALUE table: the view after create and update. Values can be long: they
+// are wrapped within the terminal width (a word longer than a line is broken, never cut), and cli-table3
+// sets the wrapped lines beside their field.
 import { cellText } from './columns.js';
 import { isExactNumber, stringifyExactJson } from '../json/exact.js';
 import { escapeControls } from '../text/sanitize.js';
@@ -33,17 +34,16 @@ export async function renderRecord(
   maxWidth: number | undefined,
   styleKey: (text: string) => string,
 ): Promise<string> {
-  const { default: Table } = await import('cli-table3');
+  const [{ default: Table }, { wrapText }] = await Promise.all([import('cli-table3'), import('./table.js')]);
   const keys = Object.keys(record);
   if (keys.length === 0) return '';
   const keyWidth = Math.max(...keys.map((key) => escapeControls(key).length));
   const valueWidth = maxWidth ? Math.max(10, maxWidth - keyWidth - 2) : undefined;
-  const table = new Table({
-    chars: CHARS,
-    style: { head: [], border: [], compact: true, 'padding-left': 0, 'padding-right': 0 },
-    ...(valueWidth ? { colWidths: [keyWidth, valueWidth], wordWrap: true } : {}),
-  });
-  for (const key of keys) table.push([escapeControls(key), valueText(record[key])]);
+  const table = new Table({ chars: CHARS, style: { head: [], border: [], compact: true, 'padding-left': 0, 'padding-right': 0 } });
+  for (const key of keys) {
+    const value = valueText(record[key]);
+    table.push([escapeControls(key), valueWidth ? wrapText(value, valueWidth).join('\n') : value]);
+  }
   // Keys are styled after layout: cli-table3 counts escape codes as text when it wraps, and would split them.
   // A line that starts with a space continues the value above it.
   const lines = table

@@ -38,6 +38,38 @@ export function fitWidth(text: string, width: number, textWidth = displayWidth(t
   return `${out}…${' '.repeat(Math.max(0, width - 1 - used))}`;
 }
 
+/**
+ * Text broken into lines of at most width cells: at spaces where it can, inside a word only when the word
+ * alone is wider than a line. Nothing is cut: joined again, the lines hold every character.
+ */
+export function wrapText(text: string, width: number): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(' ')) {
+    const candidate = line === '' ? word : `${line} ${word}`;
+    if (displayWidth(candidate) <= width) {
+      line = candidate;
+      continue;
+    }
+    if (line !== '') lines.push(line);
+    line = '';
+    graphemes ??= new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+    let used = 0;
+    for (const { segment } of graphemes.segment(word)) {
+      const segmentWidth = displayWidth(segment);
+      if (used + segmentWidth > width && line !== '') {
+        lines.push(line);
+        line = '';
+        used = 0;
+      }
+      line += segment;
+      used += segmentWidth;
+    }
+  }
+  lines.push(line);
+  return lines;
+}
+
 export interface TableLayout {
   /** Indexes of the columns shown, in order. */
   shown: number[];

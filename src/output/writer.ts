@@ -3,7 +3,7 @@
 import type { Writable } from 'node:stream';
 import { stringifyExactJson } from '../json/exact.js';
 import { isRecord } from '../json/record.js';
-import { cellsOf, chooseColumns, headerText } from './columns.js';
+import { cellsOf, chooseColumns, headerText, resolveColumns } from './columns.js';
 import { renderRecord } from './record.js';
 import { escapeControls, escapeJsonForTerminal } from '../text/sanitize.js';
 import type { OutputFormat } from './format.js';
@@ -48,7 +48,7 @@ export async function writeList(io: Output, rows: unknown[], options: ListOutput
     io.info(options.emptyMessage);
     return;
   }
-  const columns = options.columns?.length ? options.columns : chooseColumns(rows);
+  const columns = options.columns?.length ? resolveColumns(options.columns, rows) : chooseColumns(rows);
   // Loaded for tables only: with it comes string-width, which JSON output never needs.
   const { streamTable } = await import('./table.js');
   const idIndex = columns.findIndex((column) => column.toLowerCase() === 'id');

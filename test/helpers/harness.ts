@@ -11,6 +11,11 @@ import { testContext } from './io.js';
 export interface InProcessOptions extends CipOptions {
   /** Aborts the run as Ctrl-C would. */
   signal?: AbortSignal;
+  /**
+   * stdout and stderr are a terminal this many columns wide (stdin stays a pipe, so nothing is asked, and
+   * stderr reports no size, so no spinner runs).
+   */
+  terminalColumns?: number;
 }
 
 function collect(stream: PassThrough): () => string {
@@ -25,7 +30,16 @@ export async function cipInProcess(args: string[], options: InProcessOptions = {
   const stderr = new PassThrough();
   const stdin = new PassThrough();
   stdin.end(options.input ?? '');
-  const streams: Streams = { stdout, stderr, stdin, stdoutIsTTY: false, stderrIsTTY: false, stdinIsTTY: false, columns: undefined };
+  const tty = options.terminalColumns !== undefined;
+  const streams: Streams = {
+    stdout,
+    stderr,
+    stdin,
+    stdoutIsTTY: tty,
+    stderrIsTTY: tty,
+    stdinIsTTY: false,
+    columns: options.terminalColumns,
+  };
   const out = collect(stdout);
   const err = collect(stderr);
   const configDir = options.configDir ?? tempDir();
