@@ -1,3 +1,4 @@
+// @ts-check
 // Bundles src/ into dist/ with esbuild, shaped for start-up time (see README, Performance):
 //   dist/main.js          the ESM entry bin/cip.js loads: answers --version, then loads the CLI with V8's
 //                         code cache (src/main.ts)
@@ -13,6 +14,7 @@ const VENDORS = ['ky', 'conf', 'ora', 'chalk', 'cli-table3', 'string-width', 'un
 
 rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
 
+/** @type {import('esbuild').BuildOptions} */
 const common = {
   bundle: true,
   platform: 'node',
@@ -27,6 +29,7 @@ const common = {
 
 // commander requires child_process at load time, for executable subcommands that cip does not have; loading
 // it (and net, dgram, streams...) costs every run a few milliseconds. Give commander a lazy stand-in.
+/** @type {import('esbuild').Plugin} */
 const lazyChildProcess = {
   name: 'lazy-child-process',
   setup(builder) {
@@ -43,11 +46,20 @@ const lazyChildProcess = {
 // In cli.cjs, `await import('ky')` becomes a require of dist/vendor/ky.cjs at that moment, not at start-up.
 // The stand-in module is ESM and re-exports each name, so the import sees the package's own default and
 // named exports (an import of CommonJS from a "type": "module" package would wrap them once more).
+/** @type {Record<string, string[]>} */
 const exportNames = Object.fromEntries(
-  await Promise.all(VENDORS.map(async (name) => [name, Object.keys(await import(name)).filter((key) => /^[A-Za-z_$][\w$]*$/.test(key))])),
+  await Promise.all(
+    VENDORS.map(async (name) => [
+      name,
+      Object.keys(/** @type {object} */ (await import(name))).filter((key) => /^[A-Za-z_$][\w$]*$/.test(key)),
+    ]),
+  ),
 );
-const named = (name) => exportNames[name].filter((key) => key !== 'default');
-const hasDefault = (name) => exportNames[name].includes('default');
+/** @param {string} name */
+const named = (name) => (exportNames[name] ?? []).filter((key) => key !== 'default');
+/** @param {string} name */
+const hasDefault = (name) => (exportNames[name] ?? []).includes('default');
+/** @type {import('esbuild').Plugin} */
 const vendorFiles = {
   name: 'vendor-files',
   setup(builder) {

@@ -1,3 +1,4 @@
+// @ts-check
 // Regenerates the committed completion scripts in completions/ from the CLI itself, so they match the command
 // tree. Builds first: the scripts come from the built binary, and a stale dist/ would write stale scripts.
 import { execFileSync } from 'node:child_process';

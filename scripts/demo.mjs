@@ -1,3 +1,4 @@
+// @ts-check
 // `npm run demo`: the main job, offline. Starts the sandbox on a free loopback port, logs in to a throw-away
 // profile in a temporary config directory, then creates, lists, updates and deletes an environment, showing
 // each command and what it printed. Everything it made is removed at the end.
@@ -22,13 +23,15 @@ const env = {
   FORCE_COLOR: '0',
 };
 
+/** @param {string[]} args */
 async function cip(...args) {
   process.stdout.write(`\n$ cip ${args.map((arg) => (/[\s"'{}$]/.test(arg) ? `'${arg}'` : arg)).join(' ')}\n`);
   try {
     const { stdout, stderr } = await run(process.execPath, [join(root, 'bin', 'cip.js'), ...args], { env, maxBuffer: 64 << 20 });
     process.stdout.write(stdout + stderr);
     return stdout;
-  } catch (error) {
+  } catch (caught) {
+    const error = /** @type {{ stdout?: string, stderr?: string, code?: number }} */ (caught);
     process.stdout.write(`${error.stdout ?? ''}${error.stderr ?? ''}`);
     throw new Error(`cip ${args.join(' ')} exited ${error.code}`);
   }
@@ -76,7 +79,7 @@ try {
   process.stdout.write('\nDemo finished: the sandbox is stopped and its temporary profile removed.\n');
 } catch (error) {
   failed = true;
-  process.stderr.write(`demo failed: ${error.message}\n`);
+  process.stderr.write(`demo failed: ${error instanceof Error ? error.message : String(error)}\n`);
 } finally {
   await sandbox.close();
   process.chdir(root);
