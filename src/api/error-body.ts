@@ -1,5 +1,6 @@
 // Turns an error response body into one readable message. The API sits behind Azure API Management, so a
 // body can be APIM's {statusCode,message}, ASP.NET ProblemDetails, {message}, {error}, plain text, HTML or nothing.
+import { isRecord } from '../json/record.js';
 import { oneLine, truncate } from '../text/sanitize.js';
 
 const MAX_MESSAGE = 500;
@@ -56,8 +57,7 @@ function fromObject(body: Record<string, unknown>): string | undefined {
   const detail = str(body.detail);
   const errors = validationErrors(body.errors);
   const message = str(body.message) ?? str(body.Message) ?? str(body.error_description);
-  const nestedError =
-    typeof body.error === 'object' && body.error !== null ? fromObject(body.error as Record<string, unknown>) : str(body.error);
+  const nestedError = isRecord(body.error) ? fromObject(body.error) : str(body.error);
   // A ProblemDetails title is often only the reason phrase ("Not Found"), which our message already says;
   // a title of its own ("Name conflict") is kept before the detail.
   const ownTitle = title && !REASON_PHRASES.has(title.toLowerCase()) ? title : undefined;
@@ -88,8 +88,7 @@ export function errorMessageFromBody(body: string, contentType = ''): string | u
     try {
       const parsed: unknown = JSON.parse(text);
       if (typeof parsed === 'string') message = str(parsed);
-      else if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed))
-        message = fromObject(parsed as Record<string, unknown>);
+      else if (isRecord(parsed)) message = fromObject(parsed);
     } catch {
       message = undefined;
     }
