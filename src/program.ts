@@ -2,7 +2,7 @@
 // A fresh commander program is built for every run (commander objects keep parse state). Commands are small
 // and bundled together; what is heavy (third-party packages, Node's HTTP server) is imported where it is
 // used, so start-up pays only for what the command being run needs.
-import { Argument, Command, Option } from 'commander';
+import { Argument, Command, InvalidArgumentError, Option } from 'commander';
 import type { AnyCommand, CommandGroup } from './commands/define.js';
 import { GLOBAL_OPTIONS, type GlobalOptions } from './cli/globals.js';
 import type { ArgumentSpecs, OptionSpec, OptionSpecs } from './cli/options.js';
@@ -64,7 +64,12 @@ function toOption(spec: OptionSpec): Option {
     const parse = spec.parse ?? ((text: string) => text);
     option.argParser((text, previous: unknown[] | undefined) => [...(previous ?? []), parse(text)]);
   } else if (spec.parse) {
-    option.argParser(spec.parse);
+    const parse = spec.parse;
+    // Number('') is 0: without this, `--port ""` would be a port.
+    option.argParser((text: string) => {
+      if (text.trim() === '') throw new InvalidArgumentError('an empty value is refused, never read as a default');
+      return parse(text);
+    });
   }
   if (spec.defaultValue !== undefined) option.default(spec.defaultValue);
   return option;

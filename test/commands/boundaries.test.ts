@@ -221,3 +221,19 @@ describe('--verbose', () => {
     expect(result.stderr).not.toContain('\u001b');
   });
 });
+
+describe('an empty value for an option that takes a number', () => {
+  it.each([
+    ['sandbox', '--port', ''],
+    ['sandbox', '--seed', ' '],
+    ['env list', '--timeout', ''],
+  ])('cip %s %s %j is exit 2, nothing started or sent', async (command, flag, value) => {
+    const result = await cip([...command.split(' '), flag, value], { env: sandboxEnv(sandbox) });
+    expect(result.exitCode).toBe(2);
+    expect(expectOneErrorLine(result.stderr)).toMatch(
+      new RegExp(`^error: option '${flag} <[a-z]+>' argument '${value}' is invalid\\. an empty value is refused`),
+    );
+    expect(result.stdout).toBe('');
+    expect(sandbox.requests).toHaveLength(0);
+  });
+});
