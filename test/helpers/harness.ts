@@ -16,6 +16,8 @@ export interface InProcessOptions extends CipOptions {
    * stderr reports no size, so no spinner runs).
    */
   terminalColumns?: number;
+  /** stdin and stderr are a terminal, so cip may ask; `input` is what is typed. */
+  interactive?: boolean;
 }
 
 function collect(stream: PassThrough): () => string {
@@ -36,8 +38,8 @@ export async function cipInProcess(args: string[], options: InProcessOptions = {
     stderr,
     stdin,
     stdoutIsTTY: tty,
-    stderrIsTTY: tty,
-    stdinIsTTY: false,
+    stderrIsTTY: tty || options.interactive === true,
+    stdinIsTTY: options.interactive === true,
     columns: options.terminalColumns,
   };
   const out = collect(stdout);
