@@ -1,0 +1,88 @@
+// What create and update say and refuse: the line that names the target, the payload's id, empty answers.
+import { chmodSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { expectOneErrorLine, sandboxEnv, tempDir } from '../helpers/cli.js';
+import { cipInProcess as cip } from '../helpers/harness.js';
+
+let sandbox: Sandbox;
+let env: Record<string, string | undefined>;
+beforeAll(async () => {
+  sandbox = await startSandbox({ seed: 0 });
+  env = sandboxEnv(sandbox);
+});
+afterAll(async () => {
+  await sandbox.close();
+});
+beforeEach(() => {
+  sandbox.reset();
+  sandbox.environments.clear();
+  sandbox.environments.set('e1', { id: 'e1', name: 'alpha' });
+  sandbox.environments.set('42', { id: 42, name: 'numbered' });
+});
+
+const host = () => new URL(sandbox.url).host;
+
+describe('update refuses a payload that belongs to another environment', () => {
+  it.each([
+    ['{"id":"e2","name":"x"}', "the payload's id ('e2') is not the environment being updated ('e1')"],
+    ['{"Id":"E1"}', "the payload's Id ('E1') is not the environment being updated ('e1')"],
+    ['{"ID":{"a":1}}', "the payload's ID (not a string or number) is not the environment being updated ('e1')"],
+  ])('%s: exit 2, nothing sent', async (data, message) => {
+    const result = await cip(['env', 'update', 'e1', '--data', data], { env });
+    expect(result.exitCode).toBe(2);
+    expect(expectOneErrorLine(result.stderr)).toBe(
+      `error: ${message} (nothing was sent; remove the id from the payload, or update the environment it belongs to)`,
+    );
+    expect(sandbox.requests).toHaveLength(0);
+  });
+
+  it.each([
+    ['e1', '{"id":"e1","name":"same"}'],
+    ['e1', '{"id":null,"name":"null id"}'],
+    ['42', '{"id":42,"name":"number id"}'],
+    ['e1', '{"identifier":"other","name":"not an id field"}'],
+  ])('update %s with %s is sent', async (id, data) => {
+    const result = await cip(['env', 'update', id, '--data', data], { env });
+    expect(result.exitCode).toBe(0);
+    expect(sandbox.requests).toHaveLength(1);
+    expect(sandbox.requests[0]!.body).toBe(data);
+  });
+});
+
+describe('the line that says what was done', () => {
+  it('update names the environment by the name the API answered, else the one sent', async () => {
+    const answered = await cip(['env', 'update', 'e1', '-f', 'name=renamed'], { env });
+    expect(answered.stderr).toBe(
+      `Updated environment 'renamed' (e1) in enterprise ${sandbox.keys.enterpriseId} at ${host()} (credentials from the environment).\n`,
+    );
+    sandbox.inject({ fault: { kind: 'status', status: 204 }, method: 'PUT' });
+    const empty = await cip(['env', 'update', 'e1', '-f', 'name=sent-name'], { env });
+    expect(empty.exitCode).toBe(0);
+    expect(empty.stdout).toBe('');
+    expect(empty.stderr).toContain("Updated environment 'sent-name' (e1) in enterprise");
+  });
+
+  it('create says so when the API answered without a body', async () => {
+    sandbox.inject({ fault: { kind: 'status', status: 201 }, method: 'POST' });
+    const result = await cip(['env', 'create', '-f', 'name=ghost'], { env });
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe(
+      `Created environment 'ghost' in enterprise ${sandbox.keys.enterpriseId} at ${host()} (credentials from the environment) (the API returned no body).\n`,
+    );
+  });
+
+  it('names the profile, and leaves the host out for the default base URL', async () => {
+    const configDir = tempDir();
+    chmodSync(configDir, 0o700);
+    const profile = { enterpriseId: sandbox.keys.enterpriseId, apiKey: sandbox.keys.apiKey, subscriptionKey: sandbox.keys.subscriptionKey };
+    writeFileSync(join(configDir, 'config.json'), JSON.stringify({ activeProfile: 'prod', profiles: { prod: profile } }), { mode: 0o600 });
+    const result = await cip(['env', 'delete', 'e1'], { configDir });
+    expect(result.exitCode).toBe(2);
+    expect(expectOneErrorLine(result.stderr)).toBe(
+      `error: refusing to delete environment e1 in profile 'prod', enterprise ${sandbox.keys.enterpriseId} without confirmation (pass --yes to confirm)`,
+    );
+  });
+});
