@@ -4,7 +4,7 @@ import { mkdirSync, statSync, writeFileSync, chmodSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
-import { expectOneErrorLine, readConfig, sandboxEnv, tempDir } from '../helpers/cli.js';
+import { expectOneErrorLine, loginArgs, readConfig, sandboxEnv, tempDir } from '../helpers/cli.js';
 import { cipInProcess as cip } from '../helpers/harness.js';
 
 let sandbox: Sandbox;
@@ -104,23 +104,7 @@ describe("cip's own folder and file are private to their owner", () => {
   it('a folder named by CIP_CONFIG_DIR that its group can write to is refused for keys, and left as it is', async () => {
     const configDir = tempDir();
     chmodSync(configDir, 0o770);
-    const keys = tempDir();
-    writeFileSync(join(keys, 'api'), sandbox.keys.apiKey);
-    writeFileSync(join(keys, 'sub'), sandbox.keys.subscriptionKey);
-    const result = await cip(
-      [
-        'auth',
-        'login',
-        '--no-verify',
-        '--enterprise-id',
-        sandbox.keys.enterpriseId,
-        '--api-key-file',
-        join(keys, 'api'),
-        '--subscription-key-file',
-        join(keys, 'sub'),
-      ],
-      { configDir },
-    );
+    const result = await cip(loginArgs(sandbox, ['--no-verify']), { configDir });
     expect(result.exitCode).toBe(2);
     expect(expectOneErrorLine(result.stderr)).toMatch(/^error: refusing to store keys in .*: others can write to it \(mode 770\)/);
     expect(statSync(configDir).mode & 0o777).toBe(0o770);

@@ -19,7 +19,17 @@ import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
-import { CIP, cip as cipSpawned, expectOneErrorLine, readConfig, sandboxEnv, sandboxOutput, spawnCip, tempDir } from '../helpers/cli.js';
+import {
+  CIP,
+  cip as cipSpawned,
+  expectOneErrorLine,
+  readConfig,
+  sandboxEnv,
+  sandboxOutput,
+  spawnCip,
+  tempDir,
+  loginArgs,
+} from '../helpers/cli.js';
 import { cipInProcess as cip } from '../helpers/harness.js';
 
 let sandbox: Sandbox;
@@ -31,26 +41,9 @@ beforeEach(() => {
   sandbox.reset();
 });
 
-function keyFiles(): string[] {
-  const dir = tempDir();
-  writeFileSync(join(dir, 'api'), sandbox.keys.apiKey);
-  writeFileSync(join(dir, 'sub'), sandbox.keys.subscriptionKey);
-  return ['--api-key-file', join(dir, 'api'), '--subscription-key-file', join(dir, 'sub')];
-}
-
-function loginArgs(profile: string, extra: string[] = []): string[] {
-  return [
-    'auth',
-    'login',
-    '--profile',
-    profile,
-    '--base-url',
-    sandbox.url,
-    '--enterprise-id',
-    sandbox.keys.enterpriseId,
-    ...keyFiles(),
-    ...extra,
-  ];
+/** Login arguments for the sandbox, into this profile. */
+function loginTo(profile: string, extra: string[] = []): string[] {
+  return loginArgs(sandbox, ['--profile', profile, ...extra]);
 }
 
 describe('parallel writers', () => {
@@ -58,7 +51,7 @@ describe('parallel writers', () => {
     const configDir = tempDir();
     const names = Array.from({ length: 20 }, (_, index) => `p${String(index).padStart(2, '0')}`);
     // Separate processes, as in a CI matrix: the lock must hold across them.
-    const results = await Promise.all(names.map((name) => cipSpawned(loginArgs(name, ['--no-verify']), { configDir })));
+    const results = await Promise.all(names.map((name) => cipSpawned(loginTo(name, ['--no-verify']), { configDir })));
     expect(results.map((result) => result.exitCode)).toEqual(names.map(() => 0));
     const config = readConfig(configDir) as { activeProfile: string; profiles: Record<string, unknown> };
     const kept = Object.keys(config.profiles).sort();
@@ -73,7 +66,7 @@ describe('parallel writers', () => {
     mkdirSync(lock, { recursive: true });
     const longAgo = new Date(Date.now() - 60_000);
     utimesSync(lock, longAgo, longAgo);
-    const result = await cip(loginArgs('default', ['--no-verify']), { configDir });
+    const result = await cip(loginTo('default', ['--no-verify']), { configDir });
     expect(result.exitCode).toBe(0);
     expect(readConfig(configDir)).toMatchObject({ activeProfile: 'default' });
     expect(existsSync(lock)).toBe(false);
@@ -82,7 +75,7 @@ describe('parallel writers', () => {
   it('a lock its holder left a moment ago (a crash mid-write) does not block the next writer', async () => {
     const configDir = tempDir();
     mkdirSync(join(configDir, 'config.json.lock'));
-    const result = await cip(loginArgs('default', ['--no-verify']), { configDir });
+    const result = await cip(loginTo('default', ['--no-verify']), { configDir });
     expect(result.exitCode).toBe(0);
     expect(readConfig(configDir)).toMatchObject({ activeProfile: 'default' });
     expect(readdirSync(configDir)).toEqual(['config.json']);
@@ -147,7 +140,7 @@ describe('writes are atomic whatever the environment', () => {
     writeFileSync(join(configDir, 'config.json'), before, { mode: 0o600 });
     // bash counts ulimit -f in KiB; a write past the limit fails with EFBIG, as on a full disk (cip itself
     // keeps SIGXFSZ from killing it).
-    const command = `ulimit -f 4; exec node ${CIP} ${loginArgs('one-more', ['--no-verify'])
+    const command = `ulimit -f 4; exec node ${CIP} ${loginTo('one-more', ['--no-verify'])
       .map((arg) => `'${arg}'`)
       .join(' ')}`;
     const result = await execa('bash', ['-c', command], {
@@ -261,7 +254,7 @@ describe('permissions', () => {
     const home = tempDir();
     const configDir = join(home, '.config', 'cip');
     const env = { XDG_CONFIG_HOME: join(home, '.config'), CIP_CONFIG_DIR: undefined };
-    expect((await cip(loginArgs('default', ['--no-verify']), { env })).exitCode).toBe(0);
+    expect((await cip(loginTo('default', ['--no-verify']), { env })).exitCode).toBe(0);
     const file = join(configDir, 'config.json');
     expect(existsSync(file)).toBe(true);
     chmodSync(file, 0o644);
@@ -284,7 +277,7 @@ describe('permissions', () => {
     const status = await cip(['auth', 'status'], { configDir, env: sandboxEnv(sandbox) });
     expect(status.exitCode).toBe(0);
     expect(status.stderr).toContain(`warning: the config folder ${configDir} is not private: ${problem}; cip will not store keys in it\n`);
-    const login = await cip(loginArgs('default', ['--no-verify']), { configDir });
+    const login = await cip(loginTo('default', ['--no-verify']), { configDir });
     expect(login.exitCode).toBe(2);
     expect(expectOneErrorLine(login.stderr)).toBe(
       `error: refusing to store keys in ${configDir}: ${problem} (set CIP_CONFIG_DIR to a folder only you can write to, or make this one private (chmod 700 ${configDir}))`,
@@ -302,7 +295,7 @@ describe('permissions', () => {
 
   it('file 0600 and folder 0700 even under umask 000', async () => {
     const configDir = join(tempDir(), 'nested', 'cip');
-    const command = `umask 000; exec node ${CIP} ${loginArgs('default', ['--no-verify'])
+    const command = `umask 000; exec node ${CIP} ${loginTo('default', ['--no-verify'])
       .map((arg) => `'${arg}'`)
       .join(' ')}`;
     const result = await execa('bash', ['-c', command], {
@@ -324,7 +317,7 @@ describe('interrupts', () => {
     it(`${signal} while login checks the keys exits ${code} and saves nothing`, async () => {
       const configDir = tempDir();
       sandbox.inject({ fault: { kind: 'delay', ms: 20_000 } });
-      const child = spawnCip(loginArgs('default'), { configDir });
+      const child = spawnCip(loginTo('default'), { configDir });
       await sandbox.waitForRequest(() => true);
       child.kill(signal);
       const result = await child;

@@ -1,10 +1,8 @@
 // One pass of every command through the built binary, as a user runs it: the in-process tests
 // (test/commands/) cover behaviour; this proves the launcher, the bundle and each command's wiring.
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
-import { cip, readConfig, tempDir } from '../helpers/cli.js';
+import { cip, loginArgs, readConfig, tempDir } from '../helpers/cli.js';
 
 let sandbox: Sandbox;
 beforeAll(async () => {
@@ -17,27 +15,7 @@ afterAll(async () => {
 describe('every command, through the binary', () => {
   it('auth login, status, switch and logout; env list, create, update and delete', async () => {
     const configDir = tempDir();
-    const keys = tempDir();
-    writeFileSync(join(keys, 'api'), sandbox.keys.apiKey);
-    writeFileSync(join(keys, 'sub'), sandbox.keys.subscriptionKey);
-    const login = (profile: string) =>
-      cip(
-        [
-          'auth',
-          'login',
-          '--profile',
-          profile,
-          '--base-url',
-          sandbox.url,
-          '--enterprise-id',
-          sandbox.keys.enterpriseId,
-          '--api-key-file',
-          join(keys, 'api'),
-          '--subscription-key-file',
-          join(keys, 'sub'),
-        ],
-        { configDir },
-      );
+    const login = (profile: string) => cip(loginArgs(sandbox, ['--profile', profile]), { configDir });
 
     expect(await login('one')).toMatchObject({ exitCode: 0, stdout: '' });
     expect(await login('two')).toMatchObject({ exitCode: 0, stdout: '' });

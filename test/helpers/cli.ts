@@ -1,6 +1,6 @@
 // Runs the built cip binary the way a user or a CI job would: a clean environment, a private config dir,
 // no terminal. Returns what the user would see.
-import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, existsSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -53,6 +53,29 @@ export function spawnCip(args: string[], options: CipOptions = {}): ResultPromis
 export async function cip(args: string[], options: CipOptions = {}): Promise<CipResult> {
   const result = await spawnCip(args, options);
   return { exitCode: result.exitCode ?? -1, stdout: result.stdout, stderr: result.stderr };
+}
+
+/**
+ * `cip auth login` arguments for a sandbox: its base URL and enterprise, and its keys in two new files (keys
+ * never go on a command line).
+ */
+export function loginArgs(sandbox: Sandbox, extra: string[] = []): string[] {
+  const dir = tempDir();
+  writeFileSync(join(dir, 'api'), sandbox.keys.apiKey);
+  writeFileSync(join(dir, 'sub'), sandbox.keys.subscriptionKey);
+  return [
+    'auth',
+    'login',
+    '--base-url',
+    sandbox.url,
+    '--enterprise-id',
+    sandbox.keys.enterpriseId,
+    '--api-key-file',
+    join(dir, 'api'),
+    '--subscription-key-file',
+    join(dir, 'sub'),
+    ...extra,
+  ];
 }
 
 /** The three credentials and the base URL of a sandbox, as a CI job would set them. */
