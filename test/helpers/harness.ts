@@ -18,6 +18,11 @@ export interface InProcessOptions extends CipOptions {
   terminalColumns?: number;
   /** stdin and stderr are a terminal, so cip may ask; `input` is what is typed. */
   interactive?: boolean;
+  /**
+   * Questions and the answers typed to them, in order (implies `interactive`): each answer is typed once its
+   * question is on stderr, as a person would. stdin ends after the last one.
+   */
+  answers?: readonly (readonly [question: string, answer: string])[];
 }
 
 function collect(stream: PassThrough): () => string {
@@ -31,15 +36,31 @@ export async function cipInProcess(args: string[], options: InProcessOptions = {
   const stdout = new PassThrough();
   const stderr = new PassThrough();
   const stdin = new PassThrough();
-  stdin.end(options.input ?? '');
+  const pending = [...(options.answers ?? [])];
+  if (pending.length) {
+    let screen = '';
+    stderr.on('data', (chunk: Buffer) => {
+      screen += chunk.toString('utf8');
+      const next = pending[0];
+      if (next && screen.includes(next[0])) {
+        pending.shift();
+        screen = '';
+        if (pending.length) stdin.write(next[1]);
+        else stdin.end(next[1]);
+      }
+    });
+  } else {
+    stdin.end(options.input ?? '');
+  }
+  const interactive = options.interactive === true || options.answers !== undefined;
   const tty = options.terminalColumns !== undefined;
   const streams: Streams = {
     stdout,
     stderr,
     stdin,
     stdoutIsTTY: tty,
-    stderrIsTTY: tty || options.interactive === true,
-    stdinIsTTY: options.interactive === true,
+    stderrIsTTY: tty || interactive,
+    stdinIsTTY: interactive,
     columns: options.terminalColumns,
   };
   const out = collect(stdout);
