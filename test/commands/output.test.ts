@@ -100,4 +100,32 @@ describe('a record at a terminal', () => {
       if (record.name === 'esc\u009b2J') sandbox.environments.delete(id);
     });
   });
+
+  it('shows nested values as compact JSON and numbers with their digits', async () => {
+    sandbox.inject({
+      fault: {
+        kind: 'status',
+        status: 201,
+        body: '{"id":"n1","settings":{"retention":7,"tags":["a","b"]},"big":12345678901234567890,"none":null}',
+      },
+      method: 'POST',
+    });
+    const result = await cip(['env', 'create', '--no-color', '-f', 'name=x'], { env, terminalColumns: 80 });
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout).toBe('id        n1\nsettings  {"retention":7,"tags":["a","b"]}\nbig       12345678901234567890\nnone\n');
+  });
+
+  it('an answer of {} prints nothing', async () => {
+    sandbox.inject({ fault: { kind: 'status', status: 201, body: '{}' }, method: 'POST' });
+    const result = await cip(['env', 'create', '--no-color', '-f', 'name=x'], { env, terminalColumns: 80 });
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout).toBe('');
+  });
+
+  it('a value never gets less than 10 columns, however long the field names', async () => {
+    const key = 'k'.repeat(50);
+    sandbox.inject({ fault: { kind: 'status', status: 201, body: JSON.stringify({ [key]: 'v'.repeat(25) }) }, method: 'POST' });
+    const result = await cip(['env', 'create', '--no-color', '-f', 'name=x'], { env, terminalColumns: 40 });
+    expect(result.stdout).toBe(`${key}  vvvvvvvvvv\n${' '.repeat(52)}vvvvvvvvvv\n${' '.repeat(52)}vvvvv\n`);
+  });
 });
