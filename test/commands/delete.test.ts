@@ -96,4 +96,26 @@ describe('env delete asks first at a terminal', () => {
     expect(result.exitCode).toBe(5);
     expect(expectOneErrorLine(result.stderr)).toMatch(/^error: cannot delete environment 'nope': not found \(HTTP 404\)/);
   });
+
+  it('a multi-delete that fails part-way says what was deleted, what failed and what was not attempted', async () => {
+    const result = await cip(['env', 'delete', 'e1', 'gone', 'e2', '--yes'], { env });
+    expect(result.exitCode).toBe(5);
+    expect(result.stderr).toContain('warning: stopped: deleted e1; gone failed (see below); not attempted: e2\n');
+    expect(result.stderr).toMatch(/\nerror: cannot delete environment 'gone': not found \(HTTP 404\)/);
+    expect(deletes()).toEqual(['e1', 'gone']);
+  });
+
+  it('a multi-delete that fails at once says nothing was deleted', async () => {
+    const result = await cip(['env', 'delete', 'gone', 'e1', '--yes'], { env });
+    expect(result.stderr).toContain('warning: stopped: deleted none; gone failed (see below); not attempted: e1\n');
+  });
+
+  it('only environments with both an id and a name are named in the question', async () => {
+    sandbox.inject({
+      fault: { kind: 'status', status: 200, body: '[{"id":"e1"},{"name":"orphan"},{"id":"e2","name":"beta"},{"id":"x","name":"other"}]' },
+      method: 'GET',
+    });
+    const result = await cip(['env', 'delete', 'e1', 'e2'], { env, interactive: true, input: 'n\n' });
+    expect(result.stderr).toContain(`Delete 2 environments: e1, 'beta' (e2) ${target()}?`);
+  });
 });
