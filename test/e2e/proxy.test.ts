@@ -27,7 +27,6 @@ beforeAll(async () => {
   proxiedUrl = `https://${target}/ms`;
 });
 // The servers exist only when a certificate could be made (see beforeAll).
-/* eslint-disable @typescript-eslint/no-unnecessary-condition */
 afterAll(async () => {
   await Promise.all([sandbox?.close(), plain?.close(), proxy?.close()]);
 });
@@ -35,7 +34,6 @@ beforeEach(() => {
   sandbox?.reset();
   plain?.reset();
 });
-/* eslint-enable @typescript-eslint/no-unnecessary-condition */
 
 function expectNoSecrets(result: CipResult): void {
   for (const secret of [sandbox.keys.apiKey, sandbox.keys.subscriptionKey]) {
