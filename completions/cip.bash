@@ -38,6 +38,7 @@ __cip_child() {
     'cip auth'/logout) child=logout ;;
     'cip auth'/help) child=help ;;
     'cip env'/list|'cip env'/ls) child=list ;;
+    'cip env'/get) child=get ;;
     'cip env'/create) child=create ;;
     'cip env'/update) child=update ;;
     'cip env'/delete|'cip env'/rm) child=delete ;;
@@ -49,7 +50,7 @@ __cip_child() {
 # Succeeds if option $2 takes a value in command path $1.
 __cip_takes_value() {
   case $1/$2 in
-    */-p|*/--profile|*/-o|*/--output|*/--base-url|*/--enterprise-id|*/--timeout|'cip auth login'/--api-key-file|'cip auth login '*/--api-key-file|'cip auth login'/--subscription-key-file|'cip auth login '*/--subscription-key-file|'cip env list'/--columns|'cip env list '*/--columns|'cip env create'/--data|'cip env create '*/--data|'cip env create'/--file|'cip env create '*/--file|'cip env create'/-F|'cip env create '*/-F|'cip env create'/--field|'cip env create '*/--field|'cip env create'/-f|'cip env create '*/-f|'cip env create'/--raw-field|'cip env create '*/--raw-field|'cip env update'/--data|'cip env update '*/--data|'cip env update'/--file|'cip env update '*/--file|'cip env update'/-F|'cip env update '*/-F|'cip env update'/--field|'cip env update '*/--field|'cip env update'/-f|'cip env update '*/-f|'cip env update'/--raw-field|'cip env update '*/--raw-field|'cip sandbox'/--port|'cip sandbox '*/--port|'cip sandbox'/--seed|'cip sandbox '*/--seed) return 0 ;;
+    */-p|*/--profile|*/-o|*/--output|*/--base-url|*/--enterprise-id|*/--timeout|'cip auth login'/--api-key-file|'cip auth login '*/--api-key-file|'cip auth login'/--subscription-key-file|'cip auth login '*/--subscription-key-file|'cip env list'/--columns|'cip env list '*/--columns|'cip env get'/--columns|'cip env get '*/--columns|'cip env create'/--data|'cip env create '*/--data|'cip env create'/--file|'cip env create '*/--file|'cip env create'/-F|'cip env create '*/-F|'cip env create'/--field|'cip env create '*/--field|'cip env create'/-f|'cip env create '*/-f|'cip env create'/--raw-field|'cip env create '*/--raw-field|'cip env update'/--data|'cip env update '*/--data|'cip env update'/--file|'cip env update '*/--file|'cip env update'/-F|'cip env update '*/-F|'cip env update'/--field|'cip env update '*/--field|'cip env update'/-f|'cip env update '*/-f|'cip env update'/--raw-field|'cip env update '*/--raw-field|'cip env update'/--unset|'cip env update '*/--unset|'cip env delete'/--concurrency|'cip env delete '*/--concurrency|'cip env delete'/--if-missing|'cip env delete '*/--if-missing|'cip sandbox'/--port|'cip sandbox '*/--port|'cip sandbox'/--seed|'cip sandbox '*/--seed) return 0 ;;
     *) return 1 ;;
   esac
 }
@@ -63,6 +64,7 @@ __cip_option_value() {
     'cip auth login'/--subscription-key-file|'cip auth login '*/--subscription-key-file) __cip_files "$3" ;;
     'cip env create'/--file|'cip env create '*/--file) __cip_files "$3" ;;
     'cip env update'/--file|'cip env update '*/--file) __cip_files "$3" ;;
+    'cip env delete'/--if-missing|'cip env delete '*/--if-missing) __cip_words "$3" fail ok ;;
   esac
 }
 
@@ -78,9 +80,10 @@ __cip_options() {
     'cip auth help') __cip_words "$2" -V --version -p --profile -o --output --json --base-url --enterprise-id --timeout --verbose -q --quiet --no-color -h --help ;;
     'cip env') __cip_words "$2" -V --version -p --profile -o --output --json --base-url --enterprise-id --timeout --verbose -q --quiet --no-color -h --help ;;
     'cip env list') __cip_words "$2" --columns -V --version -p --profile -o --output --json --base-url --enterprise-id --timeout --verbose -q --quiet --no-color -h --help ;;
-    'cip env create') __cip_words "$2" --data --file -F --field -f --raw-field -V --version -p --profile -o --output --json --base-url --enterprise-id --timeout --verbose -q --quiet --no-color -h --help ;;
-    'cip env update') __cip_words "$2" --data --file -F --field -f --raw-field -V --version -p --profile -o --output --json --base-url --enterprise-id --timeout --verbose -q --quiet --no-color -h --help ;;
-    'cip env delete') __cip_words "$2" -y --yes -V --version -p --profile -o --output --json --base-url --enterprise-id --timeout --verbose -q --quiet --no-color -h --help ;;
+    'cip env get') __cip_words "$2" --columns -V --version -p --profile -o --output --json --base-url --enterprise-id --timeout --verbose -q --quiet --no-color -h --help ;;
+    'cip env create') __cip_words "$2" --data --file -F --field -f --raw-field --dry-run -V --version -p --profile -o --output --json --base-url --enterprise-id --timeout --verbose -q --quiet --no-color -h --help ;;
+    'cip env update') __cip_words "$2" --data --file -F --field -f --raw-field --replace --unset --dry-run -V --version -p --profile -o --output --json --base-url --enterprise-id --timeout --verbose -q --quiet --no-color -h --help ;;
+    'cip env delete') __cip_words "$2" -y --yes --dry-run --concurrency --if-missing --stdin -V --version -p --profile -o --output --json --base-url --enterprise-id --timeout --verbose -q --quiet --no-color -h --help ;;
     'cip env help') __cip_words "$2" -V --version -p --profile -o --output --json --base-url --enterprise-id --timeout --verbose -q --quiet --no-color -h --help ;;
     'cip completion') __cip_words "$2" -V --version -p --profile -o --output --json --base-url --enterprise-id --timeout --verbose -q --quiet --no-color -h --help ;;
     'cip sandbox') __cip_words "$2" --port --seed -V --version -p --profile -o --output --json --base-url --enterprise-id --timeout --verbose -q --quiet --no-color -h --help ;;
@@ -92,7 +95,7 @@ __cip_subcommands() {
   case $1 in
     cip) __cip_words "$2" auth env completion sandbox ;;
     'cip auth') __cip_words "$2" login status switch logout help ;;
-    'cip env') __cip_words "$2" list ls create update delete rm help ;;
+    'cip env') __cip_words "$2" list ls get create update delete rm help ;;
     *) return 1 ;;
   esac
 }

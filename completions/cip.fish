@@ -23,6 +23,8 @@ function __cip_child --argument-names path word
             echo 'help'
         case 'cip env/list' 'cip env/ls'
             echo 'list'
+        case 'cip env/get'
+            echo 'get'
         case 'cip env/create'
             echo 'create'
         case 'cip env/update'
@@ -39,7 +41,7 @@ end
 # Succeeds if option $word takes a value in command path $path.
 function __cip_takes_value --argument-names path word
     switch "$path/$word"
-        case '*/-p' '*/--profile' '*/-o' '*/--output' '*/--base-url' '*/--enterprise-id' '*/--timeout' 'cip auth login/--api-key-file' 'cip auth login */--api-key-file' 'cip auth login/--subscription-key-file' 'cip auth login */--subscription-key-file' 'cip env list/--columns' 'cip env list */--columns' 'cip env create/--data' 'cip env create */--data' 'cip env create/--file' 'cip env create */--file' 'cip env create/-F' 'cip env create */-F' 'cip env create/--field' 'cip env create */--field' 'cip env create/-f' 'cip env create */-f' 'cip env create/--raw-field' 'cip env create */--raw-field' 'cip env update/--data' 'cip env update */--data' 'cip env update/--file' 'cip env update */--file' 'cip env update/-F' 'cip env update */-F' 'cip env update/--field' 'cip env update */--field' 'cip env update/-f' 'cip env update */-f' 'cip env update/--raw-field' 'cip env update */--raw-field' 'cip sandbox/--port' 'cip sandbox */--port' 'cip sandbox/--seed' 'cip sandbox */--seed'
+        case '*/-p' '*/--profile' '*/-o' '*/--output' '*/--base-url' '*/--enterprise-id' '*/--timeout' 'cip auth login/--api-key-file' 'cip auth login */--api-key-file' 'cip auth login/--subscription-key-file' 'cip auth login */--subscription-key-file' 'cip env list/--columns' 'cip env list */--columns' 'cip env get/--columns' 'cip env get */--columns' 'cip env create/--data' 'cip env create */--data' 'cip env create/--file' 'cip env create */--file' 'cip env create/-F' 'cip env create */-F' 'cip env create/--field' 'cip env create */--field' 'cip env create/-f' 'cip env create */-f' 'cip env create/--raw-field' 'cip env create */--raw-field' 'cip env update/--data' 'cip env update */--data' 'cip env update/--file' 'cip env update */--file' 'cip env update/-F' 'cip env update */-F' 'cip env update/--field' 'cip env update */--field' 'cip env update/-f' 'cip env update */-f' 'cip env update/--raw-field' 'cip env update */--raw-field' 'cip env update/--unset' 'cip env update */--unset' 'cip env delete/--concurrency' 'cip env delete */--concurrency' 'cip env delete/--if-missing' 'cip env delete */--if-missing' 'cip sandbox/--port' 'cip sandbox */--port' 'cip sandbox/--seed' 'cip sandbox */--seed'
             return 0
     end
     return 1
@@ -104,7 +106,7 @@ complete -c cip -s q -l quiet -d 'print no progress or notes, only data and erro
 complete -c cip -l no-color -d 'plain text without colour'
 complete -c cip -s h -l help -d 'show help for a command'
 complete -c cip -n '__cip_needs_subcommand \'cip\'' -a 'auth' -d 'log in, inspect and switch profiles'
-complete -c cip -n '__cip_needs_subcommand \'cip\'' -a 'env' -d 'list, create, update and delete environments'
+complete -c cip -n '__cip_needs_subcommand \'cip\'' -a 'env' -d 'list, get, create, update and delete environments'
 complete -c cip -n '__cip_needs_subcommand \'cip\'' -a 'completion' -d 'print a shell completion script'
 complete -c cip -n '__cip_needs_subcommand \'cip\'' -a 'sandbox' -d 'run an offline sandbox of the API on this machine (Ctrl-C stops it)'
 complete -c cip -n '__cip_needs_subcommand \'cip auth\'' -a 'login' -d 'store API keys and an enterprise id as a profile'
@@ -118,21 +120,31 @@ complete -c cip -n '__cip_under \'cip auth login\'' -l no-verify -d 'save withou
 complete -c cip -n '__cip_argument \'cip auth switch\' 0' -a '(cip __complete profiles 2>/dev/null)' -d 'profile name'
 complete -c cip -n '__cip_needs_subcommand \'cip env\'' -a 'list' -d 'list all environments'
 complete -c cip -n '__cip_needs_subcommand \'cip env\'' -a 'ls' -d 'list all environments'
+complete -c cip -n '__cip_needs_subcommand \'cip env\'' -a 'get' -d 'show one environment, by id or name'
 complete -c cip -n '__cip_needs_subcommand \'cip env\'' -a 'create' -d 'create an environment'
-complete -c cip -n '__cip_needs_subcommand \'cip env\'' -a 'update' -d 'replace an environment (HTTP PUT)'
-complete -c cip -n '__cip_needs_subcommand \'cip env\'' -a 'delete' -d 'delete environments (asks first at a terminal)'
-complete -c cip -n '__cip_needs_subcommand \'cip env\'' -a 'rm' -d 'delete environments (asks first at a terminal)'
+complete -c cip -n '__cip_needs_subcommand \'cip env\'' -a 'update' -d 'change an environment: merge fields into it (or --replace it whole)'
+complete -c cip -n '__cip_needs_subcommand \'cip env\'' -a 'delete' -d 'delete environments by id or name (asks first at a terminal)'
+complete -c cip -n '__cip_needs_subcommand \'cip env\'' -a 'rm' -d 'delete environments by id or name (asks first at a terminal)'
 complete -c cip -n '__cip_needs_subcommand \'cip env\'' -a 'help' -d 'display help for command'
-complete -c cip -n '__cip_under \'cip env list\'' -l columns -d 'comma-separated fields to show in the table' -x
+complete -c cip -n '__cip_under \'cip env list\'' -l columns -d 'comma-separated fields to show, in any letter case; dots reach nested fields (settings.retention); applies to JSON too' -x
+complete -c cip -n '__cip_under \'cip env get\'' -l columns -d 'comma-separated fields to show, in any letter case; dots reach nested fields (settings.retention); applies to JSON too' -x
 complete -c cip -n '__cip_under \'cip env create\'' -l data -d 'the payload as a JSON object' -x
 complete -c cip -n '__cip_under \'cip env create\'' -l file -d 'read the payload from a JSON file (\'-\' for stdin)' -r -F
 complete -c cip -n '__cip_under \'cip env create\'' -s F -l field -d 'set a typed field (repeatable)' -x
 complete -c cip -n '__cip_under \'cip env create\'' -s f -l raw-field -d 'set a string field (repeatable)' -x
+complete -c cip -n '__cip_under \'cip env create\'' -l dry-run -d 'print the request that would be sent, send nothing'
 complete -c cip -n '__cip_under \'cip env update\'' -l data -d 'the payload as a JSON object' -x
 complete -c cip -n '__cip_under \'cip env update\'' -l file -d 'read the payload from a JSON file (\'-\' for stdin)' -r -F
 complete -c cip -n '__cip_under \'cip env update\'' -s F -l field -d 'set a typed field (repeatable)' -x
 complete -c cip -n '__cip_under \'cip env update\'' -s f -l raw-field -d 'set a string field (repeatable)' -x
+complete -c cip -n '__cip_under \'cip env update\'' -l replace -d 'send exactly the payload, replacing the whole environment (fields left out are reset)'
+complete -c cip -n '__cip_under \'cip env update\'' -l unset -d 'remove a top-level field (repeatable)' -x
+complete -c cip -n '__cip_under \'cip env update\'' -l dry-run -d 'print the request that would be sent, send nothing'
 complete -c cip -n '__cip_under \'cip env delete\'' -s y -l yes -d 'do not ask for confirmation (required without a terminal)'
+complete -c cip -n '__cip_under \'cip env delete\'' -l dry-run -d 'print the requests that would be sent, send nothing'
+complete -c cip -n '__cip_under \'cip env delete\'' -l concurrency -d 'deletes under way at once (1-32)' -x
+complete -c cip -n '__cip_under \'cip env delete\'' -l if-missing -d '\'ok\': an environment that is not there counts as done (result missing)' -x -a 'fail ok'
+complete -c cip -n '__cip_under \'cip env delete\'' -l stdin -d 'read ids or names from stdin, one per line (besides any given as arguments)'
 complete -c cip -n '__cip_argument \'cip completion\' 0' -a 'bash zsh fish' -d 'bash, zsh or fish'
 complete -c cip -n '__cip_under \'cip sandbox\'' -l port -d 'port to listen on (default: a free one)' -x
 complete -c cip -n '__cip_under \'cip sandbox\'' -l seed -d 'number of sample environments to start with' -x

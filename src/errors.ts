@@ -10,7 +10,8 @@ export const EXIT_CODES = [
   { code: 6, name: 'rejected', meaning: 'rejected: the API answered another 4xx (400, 409, 422, ...)' },
   { code: 7, name: 'server', meaning: 'server error: 5xx, or a response that is not what the API promises' },
   { code: 8, name: 'network', meaning: 'network error or timeout' },
-  { code: 9, name: 'output', meaning: 'the output could not be written (stdout failed: disk full, I/O error)' },
+  { code: 9, name: 'partial', meaning: 'partly done: some items of a command on several items failed (see the results)' },
+  { code: 11, name: 'output', meaning: 'the output could not be written (stdout failed: disk full, I/O error)' },
   { code: 130, name: 'interrupted', meaning: 'interrupted (Ctrl-C)' },
   { code: 143, name: 'terminated', meaning: 'terminated (SIGTERM)' },
 ] as const;
@@ -33,13 +34,18 @@ export class CipError extends Error {
   }
 }
 
-/** The same failure (same exit code) with different advice. */
-export function withHint(error: CipError, hint: string): CipError {
+/** The same failure (same class and exit code) in other words. */
+export function restated(error: CipError, message: string, hint: string | undefined = error.hint): CipError {
   const copy = Object.create(Object.getPrototypeOf(error) as object) as CipError;
   Object.assign(copy, error);
-  Object.defineProperty(copy, 'message', { value: error.message });
+  Object.defineProperty(copy, 'message', { value: message });
   Object.defineProperty(copy, 'hint', { value: hint });
   return copy;
+}
+
+/** The same failure (same exit code) with different advice. */
+export function withHint(error: CipError, hint: string): CipError {
+  return restated(error, error.message, hint);
 }
 
 export class UsageError extends CipError {

@@ -17,6 +17,7 @@ import switchProfile from './commands/auth/switch.js';
 import { complete, completion } from './commands/completion/command.js';
 import create from './commands/env/create.js';
 import remove from './commands/env/delete.js';
+import get from './commands/env/get.js';
 import list from './commands/env/list.js';
 import update from './commands/env/update.js';
 import sandbox from './commands/sandbox.js';
@@ -24,7 +25,7 @@ import sandbox from './commands/sandbox.js';
 /** Every command, in the order help lists them. */
 export const COMMAND_TREE: readonly (CommandGroup | AnyCommand)[] = [
   { name: 'auth', description: 'log in, inspect and switch profiles', commands: [login, status, switchProfile, logout] },
-  { name: 'env', description: 'list, create, update and delete environments', commands: [list, create, update, remove] },
+  { name: 'env', description: 'list, get, create, update and delete environments', commands: [list, get, create, update, remove] },
   completion,
   sandbox,
   complete,

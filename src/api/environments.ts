@@ -3,6 +3,7 @@ import type { ResolvedSettings } from '../config/settings.js';
 import { ApiError, ProtocolError, UsageError, withHint } from '../errors.js';
 import { printable } from '../text/sanitize.js';
 import type { Http } from './http.js';
+import { nextPageLink } from './paging.js';
 
 export type Environment = Record<string, unknown>;
 
@@ -58,24 +59,42 @@ function itemPath(id: string): string {
   return `Environments/${encodeURIComponent(checkEnvironmentId(id))}`;
 }
 
+/** The URL a call about one environment (or, without an id, the collection) goes to: what --dry-run shows. */
+export function environmentUrl(baseUrl: string, id?: string): string {
+  return `${baseUrl}/${id === undefined ? 'Environments' : itemPath(id)}`;
+}
+
 export function createEnvironmentsApi(http: Http, settings: ResolvedSettings): EnvironmentsApi {
   return {
     settings,
     async list() {
-      let data: unknown;
-      try {
-        data = await http.request('GET', 'Environments', 'list environments');
-      } catch (error) {
-        // The collection always exists: a 404 for it means the base URL points somewhere else.
-        if (error instanceof ApiError && error.status === 404) {
-          throw withHint(error, `is the base URL right? cip asked ${settings.baseUrl}/Environments`);
+      const items: unknown[] = [];
+      const seen = new Set<string>();
+      let target = 'Environments';
+      let url = new URL(`${settings.baseUrl}/Environments`).href;
+      for (let page = 1; ; page++) {
+        const what = page === 1 ? 'list environments' : `list environments (page ${page})`;
+        let answer: Awaited<ReturnType<Http['send']>>;
+        try {
+          answer = await http.send('GET', target, what);
+        } catch (error) {
+          // The collection always exists: a 404 for it means the base URL points somewhere else.
+          if (page === 1 && error instanceof ApiError && error.status === 404) {
+            throw withHint(error, `is the base URL right? cip asked ${settings.baseUrl}/Environments`);
+          }
+          throw error;
         }
-        throw error;
+        const { data } = answer;
+        if (data === undefined) throw new ProtocolError(`cannot ${what}: the API answered with an empty body instead of a list`);
+        const pageItems = unwrapList(data);
+        if (!pageItems) throw new ProtocolError(`cannot ${what}: the API answered with something that is not a list`);
+        for (const item of pageItems) items.push(item);
+        seen.add(url);
+        const next = nextPageLink(data, answer.headers, url, settings.baseUrl, seen, page);
+        if (next === undefined) return items;
+        url = next;
+        target = next;
       }
-      if (data === undefined) throw new ProtocolError('cannot list environments: the API answered with an empty body instead of a list');
-      const items = unwrapList(data);
-      if (!items) throw new ProtocolError('cannot list environments: the API answered with something that is not a list');
-      return items;
     },
     async create(payload) {
       return http.request('POST', 'Environments', 'create the environment', payload);

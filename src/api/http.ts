@@ -14,12 +14,33 @@ const RETRY_METHODS = ['get', 'put', 'delete'];
 const SECRET_HEADERS = new Set(['authorization', 'ocp-apim-subscription-key']);
 const NULL_BODY_STATUS = new Set([101, 204, 205, 304]);
 
+export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+/** A 2xx answer: its parsed JSON body (numbers exact; undefined when empty or not read) and its headers. */
+export interface Answer {
+  data: unknown;
+  headers: Headers;
+}
+
 export interface Http {
   /**
    * The parsed JSON body of a 2xx answer (numbers exact), or undefined for an empty one. With readBody
    * false the answer's body is not parsed: a call whose result cip does not use.
    */
-  request(method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, what: string, body?: unknown, readBody?: boolean): Promise<unknown>;
+  request(method: Method, path: string, what: string, body?: unknown, readBody?: boolean): Promise<unknown>;
+  /**
+   * The whole answer. `target` is a path below the base URL or an absolute URL; an absolute one must be on
+   * the base URL's origin (the caller checks: the keys go with it).
+   */
+  send(method: Method, target: string, what: string, body?: unknown, readBody?: boolean): Promise<Answer>;
+}
+
+/** How much of a body --verbose shows: the rest is cut, with its size said. */
+export const VERBOSE_BODY_CHARS = 2000;
+
+function bodyForLog(text: string): string {
+  const shown = text.length > VERBOSE_BODY_CHARS ? `${text.slice(0, VERBOSE_BODY_CHARS)}… (${text.length} characters in all)` : text;
+  return oneLine(shown);
 }
 
 /** An answer that is not HTTP as the API speaks it, or too large to read; never retried. The message says what. */
@@ -216,6 +237,7 @@ export async function createHttp({
     if (log) {
       log(`> ${request.method} ${request.url}${proxy ? ` (through the proxy ${proxy.display}, from ${proxy.variable})` : ''}`);
       for (const [name, value] of request.headers) log(`>   ${name}: ${SECRET_HEADERS.has(name) ? '***' : value}`);
+      if (request.body) log(`>   body: ${bodyForLog(await request.clone().text())}`);
     }
     try {
       const response = await fetch(request, { redirect: 'manual' });
@@ -228,6 +250,7 @@ export async function createHttp({
         log(
           `< ${status}${reason ? ` ${truncate(reason, 80)}` : ''} (${Math.round(performance.now() - started)} ms, ${body?.byteLength ?? 0} bytes)`,
         );
+        if (body?.byteLength) log(`<   body: ${bodyForLog(new TextDecoder().decode(body))}`);
       }
       // The reason phrase is left out: it means nothing, and one that the Response constructor dislikes
       // (non-Latin-1 text such as '201 已创建') must not turn a success into a failure.
@@ -311,40 +334,47 @@ export async function createHttp({
     throw new NetworkError(redact(`cannot ${what}: cannot reach ${host}: ${networkReason(error)}`), maybeDone);
   };
 
+  const send = async (method: Method, target: string, what: string, body?: unknown, readBody = true): Promise<Answer> => {
+    // Whether an earlier attempt may have been carried out although its answer was lost: then a retry
+    // can meet that attempt's effect (a DELETE retried after a lost answer finds nothing: 404).
+    let uncertain = false;
+    const attempt = async (input: Request | URL | string, init?: RequestInit): Promise<Response> => {
+      try {
+        const response = await bufferedFetch(input, init);
+        uncertain ||= response.status >= 500;
+        return response;
+      } catch (error) {
+        uncertain ||= !NOT_SENT_CODES.has(errorCode(error) ?? '') && !(error instanceof BrokenAnswer);
+        throw error;
+      }
+    };
+    let response: Response;
+    try {
+      response = await client(target, {
+        method,
+        fetch: attempt,
+        // An absolute URL (a next-page link) is used as it is.
+        ...(/^https?:\/\//i.test(target) ? { prefixUrl: '' } : {}),
+        ...(body === undefined ? {} : { body: stringifyExactJson(body), headers: { 'Content-Type': 'application/json' } }),
+      });
+    } catch (error) {
+      return fail(error, method, what, uncertain);
+    }
+    // A server that echoes a key in its data must not make cip print it: the key is replaced at the source.
+    const text = readBody ? redact(await response.text()) : '';
+    if (text.trim() === '') return { data: undefined, headers: response.headers };
+    try {
+      return { data: await parseExactJson(text), headers: response.headers };
+    } catch (error) {
+      const problem = error instanceof JsonTooDeepError ? error.message : 'a body that is not valid JSON';
+      throw new ProtocolError(`cannot ${what}: the API answered HTTP ${response.status} with ${problem}`);
+    }
+  };
+
   return {
-    async request(method, path, what, body, readBody = true) {
-      // Whether an earlier attempt may have been carried out although its answer was lost: then a retry
-      // can meet that attempt's effect (a DELETE retried after a lost answer finds nothing: 404).
-      let uncertain = false;
-      const attempt = async (input: Request | URL | string, init?: RequestInit): Promise<Response> => {
-        try {
-          const response = await bufferedFetch(input, init);
-          uncertain ||= response.status >= 500;
-          return response;
-        } catch (error) {
-          uncertain ||= !NOT_SENT_CODES.has(errorCode(error) ?? '') && !(error instanceof BrokenAnswer);
-          throw error;
-        }
-      };
-      let response: Response;
-      try {
-        response = await client(path, {
-          method,
-          fetch: attempt,
-          ...(body === undefined ? {} : { body: stringifyExactJson(body), headers: { 'Content-Type': 'application/json' } }),
-        });
-      } catch (error) {
-        return fail(error, method, what, uncertain);
-      }
-      // A server that echoes a key in its data must not make cip print it: the key is replaced at the source.
-      const text = readBody ? redact(await response.text()) : '';
-      if (text.trim() === '') return undefined;
-      try {
-        return await parseExactJson(text);
-      } catch (error) {
-        const problem = error instanceof JsonTooDeepError ? error.message : 'a body that is not valid JSON';
-        throw new ProtocolError(`cannot ${what}: the API answered HTTP ${response.status} with ${problem}`);
-      }
+    send,
+    async request(method, path, what, body, readBody) {
+      return (await send(method, path, what, body, readBody)).data;
     },
   };
 }

@@ -60,9 +60,16 @@ export function list<T>(flags: string, description: string, parse: (text: string
   return { kind: 'list', flags, description, parse };
 }
 
-/** A positional argument: '<id>' gives the text, '<id...>' the list of them. */
+/** The value of a positional argument: '<id>' the text, '<id...>' and '[id...]' a list, '[id]' the text or undefined. */
+type ArgumentValue<N extends string> = N extends `${string}...>` | `${string}...]`
+  ? string[]
+  : N extends `[${string}]`
+    ? string | undefined
+    : string;
+
+/** A positional argument: '<id>' gives the text, '<id...>' the list of them; '[...]' is optional. */
 // N is kept literal so that the type can tell '<id...>' from '<id>'.
-export function argument<const N extends string>(name: N, description: string): ArgumentSpec<N extends `${string}...>` ? string[] : string>;
+export function argument<const N extends string>(name: N, description: string): ArgumentSpec<ArgumentValue<N>>;
 // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-parameters -- as above
 export function argument<const N extends string, const C extends readonly string[]>(
   name: N,

@@ -1,7 +1,8 @@
 // Column choice for records whose schema we do not know: id first, then name-like fields, then other
 // scalars, then nested values (summarised in cells).
 import { isExactNumber } from '../json/exact.js';
-import { isRecord } from '../json/record.js';
+import { UsageError } from '../errors.js';
+import { isRecord, setOwn } from '../json/record.js';
 import { escapeControls } from '../text/sanitize.js';
 
 export const VALUE_COLUMN = 'value';
@@ -60,31 +61,98 @@ export function cellText(value: unknown): string {
   return `{${size} field${size === 1 ? '' : 's'}}`;
 }
 
-/**
- * The fields for columns the user named: each as given when some row has it, else the field some row spells
- * in another letter case (`--columns id` finds `Id`), else as given (an empty column).
- */
-export function resolveColumns(requested: readonly string[], rows: readonly unknown[]): string[] {
-  const unresolved = new Map(requested.map((column) => [column.toLowerCase(), column]));
-  const found = new Map<string, string>();
-  for (const row of rows) {
-    if (unresolved.size === 0 || !isRecord(row)) continue;
-    for (const [lower, column] of unresolved) {
-      if (Object.hasOwn(row, column)) {
-        unresolved.delete(lower);
-        continue;
-      }
-      const key = Object.keys(row).find((candidate) => candidate.toLowerCase() === lower);
-      if (key !== undefined && !found.has(column)) found.set(column, key);
-    }
-  }
-  return requested.map((column) => (unresolved.has(column.toLowerCase()) ? (found.get(column) ?? column) : column));
+/** A column: what the header says, and the path to its value (`settings.retention` is two steps). */
+export interface Column {
+  readonly name: string;
+  readonly path: readonly string[];
 }
 
-export function cellsOf(row: unknown, columns: readonly string[]): string[] {
-  if (!isRecord(row)) return columns.map((column) => (column === VALUE_COLUMN ? cellText(row) : ''));
-  // Own fields only: a column named like an Object.prototype member must not show the inherited one.
-  return columns.map((column) => cellText(Object.hasOwn(row, column) ? row[column] : undefined));
+export function topLevel(name: string): Column {
+  return { name, path: [name] };
+}
+
+/** How deep --columns looks for nested fields (`a.b.c.d`). */
+const MAX_PATH_DEPTH = 4;
+
+/** Every field path the rows have, in first-seen order: top-level keys, then nested ones under them. */
+function fieldPaths(rows: readonly unknown[]): (readonly string[])[] {
+  const seen = new Map<string, readonly string[]>();
+  const walk = (value: Record<string, unknown>, prefix: readonly string[]) => {
+    for (const key of Object.keys(value)) {
+      const path = [...prefix, key];
+      const id = JSON.stringify(path);
+      if (!seen.has(id)) seen.set(id, path);
+      const inner = value[key];
+      if (isRecord(inner) && path.length < MAX_PATH_DEPTH) walk(inner, path);
+    }
+  };
+  for (const row of rows) if (isRecord(row)) walk(row, []);
+  return [...seen.values()];
+}
+
+const squash = (text: string) => text.trim().replace(/\s+/g, ' ').toUpperCase();
+
+/**
+ * The columns the user named (--columns), checked against the rows' fields: an exact field, else a field in
+ * another letter case (`id` finds `Id`), else a header label (`"display name"` finds `displayName`); a
+ * dotted name is a path into nested objects. An unknown name is a usage error that lists the fields. With no
+ * rows there is nothing to check against, and the names are taken as given.
+ */
+export function checkColumns(requested: readonly string[], rows: readonly unknown[]): Column[] {
+  const paths = fieldPaths(rows);
+  if (paths.length === 0) return requested.map(topLevel);
+  const dotted = paths.map((path) => ({ path, text: path.join('.') }));
+  const find = (wanted: string): readonly string[] | undefined =>
+    dotted.find(({ text }) => text === wanted)?.path ??
+    dotted.find(({ text }) => text.toLowerCase() === wanted.toLowerCase())?.path ??
+    dotted.find(({ text }) => squash(headerText(text)) === squash(wanted))?.path;
+  const unknown: string[] = [];
+  const columns: Column[] = [];
+  for (const wanted of requested) {
+    const path = find(wanted);
+    if (path) columns.push({ name: path.join('.'), path });
+    else unknown.push(wanted);
+  }
+  if (unknown.length) {
+    const fields = dotted.filter(({ path }) => path.length === 1).map(({ text }) => escapeControls(text));
+    throw new UsageError(
+      `unknown column${unknown.length === 1 ? '' : 's'} ${unknown.map((name) => `'${escapeControls(name)}'`).join(', ')}; the fields are: ${fields.join(', ')}`,
+      'nested fields are named with dots (settings.retention); names match in any letter case',
+    );
+  }
+  return columns;
+}
+
+function valueAt(row: Record<string, unknown>, path: readonly string[]): { found: boolean; value: unknown } {
+  let current: unknown = row;
+  for (const key of path) {
+    // Own fields only: a column named like an Object.prototype member must not show the inherited one.
+    if (!isRecord(current) || !Object.hasOwn(current, key)) return { found: false, value: undefined };
+    current = current[key];
+  }
+  return { found: true, value: current };
+}
+
+/** The row with only the columns' fields, in their order (nested ones under their parents); others as they are. */
+export function project(row: unknown, columns: readonly Column[]): unknown {
+  if (!isRecord(row)) return row;
+  const result: Record<string, unknown> = {};
+  for (const { path } of columns) {
+    const { found, value } = valueAt(row, path);
+    if (!found) continue;
+    let target = result;
+    for (const key of path.slice(0, -1)) {
+      if (!isRecord(target[key])) setOwn(target, key, {});
+      target = target[key] as Record<string, unknown>;
+    }
+    setOwn(target, path[path.length - 1]!, value);
+  }
+  return result;
+}
+
+export function cellsOf(row: unknown, columns: readonly Column[]): string[] {
+  if (!isRecord(row)) return columns.map((column) => (column.name === VALUE_COLUMN ? cellText(row) : ''));
+  return columns.map((column) => cellText(valueAt(row, column.path).value));
 }
 
 /** Header text: camelCase and snake_case split into upper-case words, as gh and doctl show them. */

@@ -3,7 +3,7 @@
 import type { Writable } from 'node:stream';
 import { stringifyExactJson } from '../json/exact.js';
 import { isRecord } from '../json/record.js';
-import { cellsOf, chooseColumns, headerText, resolveColumns } from './columns.js';
+import { cellsOf, checkColumns, chooseColumns, headerText, project, topLevel, type Column } from './columns.js';
 import { renderRecord } from './record.js';
 import { escapeControls, escapeJsonForTerminal } from '../text/sanitize.js';
 import type { OutputFormat } from './format.js';
@@ -33,27 +33,30 @@ async function headerStyle(io: Output): Promise<(text: string) => string> {
 }
 
 export interface ListOutput {
-  /** Columns the user asked for; otherwise chosen from the data. */
-  columns?: string[];
+  /** Columns the user asked for (--columns): checked against the data, and applied to JSON too. */
+  columns?: string[] | undefined;
+  /** The command's own choice of table columns, when the user named none (JSON keeps every field). */
+  tableColumns?: readonly string[];
   /** Said on stderr when a table would be empty. */
   emptyMessage: string;
 }
 
 export async function writeList(io: Output, rows: unknown[], options: ListOutput): Promise<void> {
+  const chosen = options.columns?.length ? checkColumns(options.columns, rows) : undefined;
   if (io.outputFormat === 'json') {
-    writeJson(io, rows);
+    writeJson(io, chosen ? rows.map((row) => project(row, chosen)) : rows);
     return;
   }
   if (rows.length === 0) {
     io.info(options.emptyMessage);
     return;
   }
-  const columns = options.columns?.length ? resolveColumns(options.columns, rows) : chooseColumns(rows);
+  const columns: Column[] = chosen ?? (options.tableColumns ?? chooseColumns(rows)).map(topLevel);
   // Loaded for tables only: with it comes string-width, which JSON output never needs.
   const { streamTable } = await import('./table.js');
-  const idIndex = columns.findIndex((column) => column.toLowerCase() === 'id');
+  const idIndex = columns.findIndex((column) => column.name.toLowerCase() === 'id');
   const hiddenColumns = streamTable(
-    columns.map(headerText),
+    columns.map((column) => headerText(column.name)),
     rows.length,
     (row) => cellsOf(rows[row], columns),
     (chunk) => io.stdout.write(chunk),
@@ -65,18 +68,46 @@ export async function writeList(io: Output, rows: unknown[], options: ListOutput
   );
   if (hiddenColumns.length) {
     io.info(
-      `(${hiddenColumns.length} column${hiddenColumns.length === 1 ? '' : 's'} hidden to fit the terminal: ${hiddenColumns.map((index) => escapeControls(columns[index]!)).join(', ')}; use --columns or -o json)`,
+      `(${hiddenColumns.length} column${hiddenColumns.length === 1 ? '' : 's'} hidden to fit the terminal: ${hiddenColumns.map((index) => escapeControls(columns[index]!.name)).join(', ')}; use --columns or -o json)`,
     );
   }
 }
 
-/** A single resource (after create or update); nothing at all when the API sent no body. */
-export async function writeRecord(io: Output, record: unknown): Promise<void> {
-  if (record === undefined) return;
+/** A single resource (get, and after create or update); nothing at all when the API sent no body. */
+export async function writeRecord(io: Output, answer: unknown, columns?: readonly string[]): Promise<void> {
+  if (answer === undefined) return;
+  const record = columns?.length ? project(answer, checkColumns(columns, [answer])) : answer;
   if (io.outputFormat === 'json' || !isRecord(record)) {
     writeJson(io, record);
     return;
   }
   const style = await headerStyle(io);
   io.stdout.write(await renderRecord(record, io.stdoutIsTTY ? io.columns : undefined, style));
+}
+
+/** Data for machines: JSON whatever the format (results of a command on several items). */
+export function writeData(io: Output, data: unknown): void {
+  writeJson(io, data);
+}
+
+/** A request that --dry-run shows instead of sending. */
+export interface PlannedRequest {
+  method: string;
+  url: string;
+  body?: unknown;
+}
+
+/** The requests a --dry-run would send: JSON in a pipe, readable lines at a terminal. */
+export async function writeRequests(io: Output, requests: readonly PlannedRequest[]): Promise<void> {
+  if (io.outputFormat === 'json') {
+    writeJson(io, requests);
+    return;
+  }
+  const style = await headerStyle(io);
+  const lines: string[] = [];
+  for (const { method, url, body } of requests) {
+    lines.push(style(`${method} ${escapeControls(url)}`));
+    if (body !== undefined) lines.push(escapeJsonForTerminal(stringifyExactJson(body, 2)));
+  }
+  io.stdout.write(`${lines.join('\n')}\n`);
 }

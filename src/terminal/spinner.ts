@@ -1,8 +1,9 @@
 // A spinner on stderr while a request runs, only where a person watches a terminal (IOStreams.spinnerEnabled).
 import type { IOStreams } from './io-streams.js';
 
-export async function withSpinner<T>(io: IOStreams, text: string, work: () => Promise<T>): Promise<T> {
-  if (!io.spinnerEnabled) return work();
+/** Runs work with a spinner showing text; work may change the text as it goes (`Deleting 57/200`). */
+export async function withSpinner<T>(io: IOStreams, text: string, work: (setText: (text: string) => void) => Promise<T>): Promise<T> {
+  if (!io.spinnerEnabled) return work(() => undefined);
   const { default: ora } = await import('ora');
   const spinner = ora({
     text,
@@ -12,7 +13,9 @@ export async function withSpinner<T>(io: IOStreams, text: string, work: () => Pr
     discardStdin: false,
   }).start();
   try {
-    return await work();
+    return await work((next) => {
+      spinner.text = next;
+    });
   } finally {
     spinner.stop();
   }

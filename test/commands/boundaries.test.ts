@@ -162,7 +162,9 @@ describe('--quiet', () => {
     expect(created.stderr).toBe('');
     const { id } = JSON.parse(created.stdout) as { id: string };
     expect(await cip(['env', 'update', id, '-f', 'name=quieter', '-q'], { env })).toMatchObject({ exitCode: 0, stderr: '' });
-    expect(await cip(['env', 'delete', id, '--yes', '-q'], { env })).toMatchObject({ exitCode: 0, stdout: '', stderr: '' });
+    const deleted = await cip(['env', 'delete', id, '--yes', '-q'], { env });
+    expect(deleted).toMatchObject({ exitCode: 0, stderr: '' });
+    expect(JSON.parse(deleted.stdout)).toEqual([{ id, name: 'quieter', result: 'deleted', error: null }]);
     const configDir = configWith({ a: sandboxProfile(), b: sandboxProfile() }, 'a');
     expect(await cip(['auth', 'switch', 'b', '--quiet'], { configDir })).toMatchObject({ exitCode: 0, stderr: '' });
     const warned = await cip(['env', 'list', '--quiet'], { configDir, env: { CIP_API_KEY: sandbox.keys.apiKey } });

@@ -52,22 +52,20 @@ describe('env delete asks first at a terminal', () => {
     expect(deletes()).toEqual(['e1', 'e3']);
   });
 
-  it('asks by id when the names cannot be read, and says why', async () => {
+  it('stops before asking or deleting anything when the list cannot be read', async () => {
     sandbox.inject({ fault: { kind: 'status', status: 500, body: '{"message":"list broken"}' }, method: 'GET', times: Infinity });
     const result = await cip(['env', 'delete', 'e2'], { env, interactive: true, input: 'y\n' });
-    expect(result.exitCode).toBe(0);
-    expect(result.stderr).toContain(
-      'warning: cannot look up the names of the environments, so only their ids are shown: cannot list environments: the API failed (HTTP 500): list broken',
-    );
-    expect(result.stderr).toContain(`Delete environment e2 ${target()}?`);
-    expect(deletes()).toEqual(['e2']);
+    expect(result.exitCode).toBe(7);
+    expect(expectOneErrorLine(result.stderr)).toBe('error: cannot list environments: the API failed (HTTP 500): list broken');
+    expect(result.stderr).not.toContain('Delete ');
+    expect(deletes()).toEqual([]);
   });
 
-  it('with --yes asks nothing and reads no list', async () => {
+  it('with --yes asks nothing, and names what it deleted from the one list read', async () => {
     const result = await cip(['env', 'delete', 'e2', '--yes'], { env, interactive: true });
     expect(result.exitCode).toBe(0);
-    expect(result.stderr).toBe(`Deleted environment e2 ${target()}.\n`);
-    expect(sandbox.requests.map((request) => request.method)).toEqual(['DELETE']);
+    expect(result.stderr).toBe(`Deleted environment 'beta' (e2) ${target()}.\n`);
+    expect(sandbox.requests.map((request) => request.method)).toEqual(['GET', 'DELETE']);
   });
 
   it('without a terminal and without --yes is refused, naming what it would delete: exit 2, nothing sent', async () => {
@@ -83,31 +81,66 @@ describe('env delete asks first at a terminal', () => {
     expect(sandbox.requests).toHaveLength(0);
   });
 
-  it('refuses an id that would change the request path before asking anything', async () => {
-    for (const id of ['.', '..', ' ']) {
-      const result = await cip(['env', 'delete', id, '--yes'], { env });
-      expect(result.exitCode).toBe(2);
-    }
-    expect(sandbox.requests).toHaveLength(0);
+  it('refuses an id that would change the request path, and an empty one, before deleting anything', async () => {
+    sandbox.environments.set('..', { id: '..', name: 'dots' });
+    const dots = await cip(['env', 'delete', 'dots', '--yes'], { env });
+    expect(dots.exitCode).toBe(2);
+    expect(dots.stderr).toContain("error: '..' is not an environment id: it would change the request's path");
+    const blank = await cip(['env', 'delete', ' ', '--yes'], { env });
+    expect(blank.exitCode).toBe(2);
+    expect(expectOneErrorLine(blank.stderr)).toBe('error: an environment id or name cannot be empty');
+    const unknown = await cip(['env', 'delete', '.', '--yes'], { env });
+    expect(unknown.exitCode).toBe(5);
+    expect(deletes()).toEqual([]);
   });
 
-  it('a single delete that fails says only the error', async () => {
-    const result = await cip(['env', 'delete', 'nope', '--yes'], { env });
+  it('a single delete that fails says only the error, and reports the result as data', async () => {
+    sandbox.inject({ fault: { kind: 'status', status: 404 }, method: 'DELETE' });
+    const result = await cip(['env', 'delete', 'e1', '--yes'], { env });
     expect(result.exitCode).toBe(5);
-    expect(expectOneErrorLine(result.stderr)).toMatch(/^error: cannot delete environment 'nope': not found \(HTTP 404\)/);
+    expect(result.stderr).toBe("error: cannot delete environment 'e1': not found (HTTP 404)\n");
+    expect(JSON.parse(result.stdout)).toEqual([
+      { id: 'e1', name: 'alpha', result: 'failed', error: "cannot delete environment 'e1': not found (HTTP 404)" },
+    ]);
   });
 
-  it('a multi-delete that fails part-way says what was deleted, what failed and what was not attempted', async () => {
-    const result = await cip(['env', 'delete', 'e1', 'gone', 'e2', '--yes'], { env });
-    expect(result.exitCode).toBe(5);
-    expect(result.stderr).toContain('warning: stopped: deleted e1; gone failed (see below); not attempted: e2\n');
-    expect(result.stderr).toMatch(/\nerror: cannot delete environment 'gone': not found \(HTTP 404\)/);
-    expect(deletes()).toEqual(['e1', 'gone']);
+  it('a multi-delete goes on past a failure: the rest are deleted, exit 9, one result each', async () => {
+    sandbox.inject({
+      fault: { kind: 'status', status: 500, body: '{"message":"locked"}' },
+      method: 'DELETE',
+      match: (request) => request.url.endsWith('/e2'),
+      times: Infinity,
+    });
+    const result = await cip(['env', 'delete', 'alpha', 'e2', 'e3', '--yes'], { env });
+    expect(result.exitCode).toBe(9);
+    expect(result.stderr).toContain("warning: cannot delete environment 'e2': the API failed (HTTP 500): locked\n");
+    expect(
+      expectOneErrorLine(
+        result.stderr
+          .split('\n')
+          .filter((line) => !line.startsWith('warning:') && !line.startsWith('Deleted'))
+          .join('\n'),
+      ),
+    ).toBe(
+      `error: partly done: 2 deleted, 0 missing, 1 failed of 3 ${target()} (the failed ones are listed above; run the command again for them)`,
+    );
+    expect(JSON.parse(result.stdout)).toEqual([
+      { id: 'e1', name: 'alpha', result: 'deleted', error: null },
+      { id: 'e2', name: 'beta', result: 'failed', error: "cannot delete environment 'e2': the API failed (HTTP 500): locked" },
+      { id: 'e3', name: null, result: 'deleted', error: null },
+    ]);
+    expect(deletes().sort()).toEqual(['e1', 'e2', 'e2', 'e2', 'e3']);
+    expect([...sandbox.environments.keys()]).toEqual(['e2']);
   });
 
-  it('a multi-delete that fails at once says nothing was deleted', async () => {
-    const result = await cip(['env', 'delete', 'gone', 'e1', '--yes'], { env });
-    expect(result.stderr).toContain('warning: stopped: deleted none; gone failed (see below); not attempted: e1\n');
+  it("a multi-delete where every one fails exits with the failure's own code", async () => {
+    sandbox.inject({ fault: { kind: 'status', status: 403 }, method: 'DELETE', times: Infinity });
+    const result = await cip(['env', 'delete', 'e1', 'e2', '--yes'], { env });
+    expect(result.exitCode).toBe(4);
+    expect(result.stderr).toMatch(
+      /\nerror: no environment was deleted: 0 deleted, 0 missing, 2 failed of 2 .*; the first failure: cannot delete environment 'e[12]': forbidden \(HTTP 403\)/,
+    );
+    expect(sandbox.environments.size).toBe(3);
   });
 
   it('only environments with both an id and a name are named in the question', async () => {

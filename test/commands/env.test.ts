@@ -225,34 +225,42 @@ describe('cip env create', () => {
 });
 
 describe('cip env update', () => {
-  it('PUTs the payload to the URL-encoded id and prints the result', async () => {
+  it('merges the payload into the record read from the list and PUTs the whole of it to the URL-encoded id', async () => {
     const [id] = sandbox.environments.keys();
+    const before = structuredClone(sandbox.environments.get(id!)!);
     const result = await cip(['env', 'update', id!, '-f', 'name=renamed', '-F', 'isActive=false'], { env });
     expect(result.exitCode).toBe(0);
     expect(JSON.parse(result.stdout)).toMatchObject({ id, name: 'renamed', isActive: false });
     const [request] = writes();
     expect(request!.method).toBe('PUT');
     expect(request!.url).toBe(`/ms/Environments/${id}`);
-    expect(JSON.parse(request!.body)).toEqual({ name: 'renamed', isActive: false });
+    expect(JSON.parse(request!.body)).toEqual({ ...before, name: 'renamed', isActive: false });
   });
 
   it('encodes ids that are not URL-safe', async () => {
-    const result = await cip(['env', 'update', 'a/b c?d', '-f', 'name=x'], { env });
-    expect(result.exitCode).toBe(5);
-    expect(writes()[0]!.url).toBe('/ms/Environments/a%2Fb%20c%3Fd');
-    expect(expectOneErrorLine(result.stderr)).toMatch(/not found \(HTTP 404\)/);
+    sandbox.environments.set('a/b c?d', { id: 'a/b c?d', name: 'odd' });
+    try {
+      const result = await cip(['env', 'update', 'a/b c?d', '-f', 'name=x'], { env });
+      expect(result.exitCode).toBe(0);
+      expect(writes()[0]!.url).toBe('/ms/Environments/a%2Fb%20c%3Fd');
+    } finally {
+      sandbox.environments.delete('a/b c?d');
+    }
   });
 
-  it('an unknown id is exit 5', async () => {
+  it('an unknown id or name is exit 5, and nothing is written', async () => {
     const result = await cip(['env', 'update', '00000000-0000-4000-8000-000000000000', '-f', 'name=x'], { env });
     expect(result.exitCode).toBe(5);
-    expect(expectOneErrorLine(result.stderr)).toMatch(/cannot update environment '00000000-0000-4000-8000-000000000000': not found/);
+    expect(expectOneErrorLine(result.stderr)).toBe(
+      "error: no environment has the id or name '00000000-0000-4000-8000-000000000000' (nothing was sent; 'cip env list' shows the ids and names)",
+    );
+    expect(writes()).toHaveLength(0);
   });
 
   it('needs an id (exit 2, nothing sent)', async () => {
     const result = await cip(['env', 'update', '-f', 'name=x'], { env });
     expect(result.exitCode).toBe(2);
-    expect(expectOneErrorLine(result.stderr)).toMatch(/missing required argument 'id'/);
+    expect(expectOneErrorLine(result.stderr)).toMatch(/missing required argument 'id-or-name'/);
     expect(sandbox.requests).toHaveLength(0);
   });
 });
@@ -265,24 +273,34 @@ describe('cip env delete', () => {
     expect(result.exitCode).toBe(2);
     expect(expectOneErrorLine(result.stderr)).toMatch(/without confirmation.*--yes/);
     expect(sandbox.environments.size).toBe(before);
-    expect(sandbox.requests).toHaveLength(0);
+    expect(writes()).toHaveLength(0);
   });
 
-  it('deletes several ids with --yes', async () => {
+  it('deletes several ids with --yes, and prints one result each', async () => {
     const first = await cip(['env', 'create', '-f', 'name=doomed-1'], { env });
     const second = await cip(['env', 'create', '-f', 'name=doomed-2'], { env });
     const ids = [first, second].map((result) => (JSON.parse(result.stdout) as { id: string }).id);
     sandbox.reset();
     const result = await cip(['env', 'rm', ...ids, '--yes'], { env });
     expect(result.exitCode).toBe(0);
-    expect(result.stdout).toBe('');
-    expect(sandbox.requests.map((request) => `${request.method} ${request.url}`)).toEqual(ids.map((id) => `DELETE /ms/Environments/${id}`));
+    expect(JSON.parse(result.stdout)).toEqual([
+      { id: ids[0], name: 'doomed-1', result: 'deleted', error: null },
+      { id: ids[1], name: 'doomed-2', result: 'deleted', error: null },
+    ]);
+    expect(
+      writes()
+        .map((request) => `${request.method} ${request.url}`)
+        .sort(),
+    ).toEqual(ids.map((id) => `DELETE /ms/Environments/${id}`).sort());
     for (const id of ids) expect(sandbox.environments.has(id)).toBe(false);
   });
 
-  it('an unknown id is exit 5', async () => {
+  it('an unknown id is exit 5, and nothing is deleted', async () => {
     const result = await cip(['env', 'delete', 'missing-id', '-y'], { env });
     expect(result.exitCode).toBe(5);
-    expect(expectOneErrorLine(result.stderr)).toMatch(/cannot delete environment 'missing-id': not found/);
+    expect(expectOneErrorLine(result.stderr)).toBe(
+      "error: no environment has the id or name 'missing-id' (nothing was sent; 'cip env list' shows the ids and names)",
+    );
+    expect(writes()).toHaveLength(0);
   });
 });

@@ -50,7 +50,7 @@ describe('retries', () => {
     expect(updated.exitCode).toBe(0);
     const deleted = await cip(['env', 'delete', id!, '--yes'], { env });
     expect(deleted.exitCode).toBe(0);
-    expect(sandbox.requests.map((request) => request.method)).toEqual(['PUT', 'PUT', 'DELETE', 'DELETE']);
+    expect(sandbox.requests.map((request) => request.method)).toEqual(['GET', 'PUT', 'PUT', 'GET', 'DELETE', 'DELETE']);
   });
 
   it('POST is never retried: one request, exit 7', async () => {

@@ -444,7 +444,7 @@ describe('exit codes tell the truth', () => {
       extendEnv: false,
       reject: false,
     });
-    expect(result.exitCode).toBe(9);
+    expect(result.exitCode).toBe(11);
     expect(result.stderr).toBe('error: cannot write the output to stdout: ENOSPC (no space left on device)');
   });
 });

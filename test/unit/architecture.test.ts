@@ -57,7 +57,8 @@ const PACKAGE_HOMES: Record<string, string[]> = {
   commander: [
     'cli/globals.ts',
     'commands/define.ts',
-    'commands/env/list.ts',
+    'commands/env/columns-option.ts',
+    'commands/env/delete.ts',
     'commands/sandbox.ts',
     'commands/completion/spec.ts',
     'commands/completion/index.ts',

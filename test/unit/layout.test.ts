@@ -1,6 +1,7 @@
 // Wrapping record values and resolving --columns names: the pieces of the terminal views.
 import { describe, expect, it } from 'vitest';
-import { resolveColumns } from '../../src/output/columns.js';
+import { checkColumns, project } from '../../src/output/columns.js';
+import { UsageError } from '../../src/errors.js';
 import { displayWidth, wrapText } from '../../src/output/table.js';
 
 describe('wrapText', () => {
@@ -31,22 +32,52 @@ describe('wrapText', () => {
   });
 });
 
-describe('resolveColumns', () => {
-  const rows = [{ Id: 1, name: 'a' }, { Id: 2, name: 'b', Extra: true }, 'not a record'];
+describe('checkColumns', () => {
+  const rows = [{ Id: 1, name: 'a', displayName: 'A' }, { Id: 2, name: 'b', Extra: true, settings: { retention: 30 } }, 'not a record'];
+  const names = (requested: string[]) => checkColumns(requested, rows).map((column) => column.name);
 
   it('keeps a name some row has as it is', () => {
-    expect(resolveColumns(['name'], rows)).toEqual(['name']);
+    expect(names(['name'])).toEqual(['name']);
   });
 
   it('finds a field spelt in another letter case', () => {
-    expect(resolveColumns(['id', 'EXTRA'], rows)).toEqual(['Id', 'Extra']);
+    expect(names(['id', 'EXTRA'])).toEqual(['Id', 'Extra']);
   });
 
   it('prefers the exact spelling when some row has it', () => {
-    expect(resolveColumns(['id'], [{ Id: 1 }, { id: 2 }])).toEqual(['id']);
+    expect(checkColumns(['id'], [{ Id: 1 }, { id: 2 }]).map((column) => column.name)).toEqual(['id']);
   });
 
-  it('leaves a name no row has as given (an empty column)', () => {
-    expect(resolveColumns(['missing'], rows)).toEqual(['missing']);
+  it('finds a field by its header label', () => {
+    expect(names(['display name', 'DISPLAY NAME'])).toEqual(['displayName', 'displayName']);
+  });
+
+  it('follows a dotted path into nested objects', () => {
+    expect(checkColumns(['Settings.Retention'], rows)).toEqual([{ name: 'settings.retention', path: ['settings', 'retention'] }]);
+  });
+
+  it('refuses a name no row has, naming the fields', () => {
+    const error = (() => {
+      try {
+        return checkColumns(['missing', 'name', 'nope'], rows);
+      } catch (caught) {
+        return caught;
+      }
+    })();
+    expect(error).toBeInstanceOf(UsageError);
+    expect((error as UsageError).message).toBe("unknown columns 'missing', 'nope'; the fields are: Id, name, displayName, Extra, settings");
+  });
+
+  it('takes names as given when there are no rows to check against', () => {
+    expect(checkColumns(['anything'], [])).toEqual([{ name: 'anything', path: ['anything'] }]);
+  });
+});
+
+describe('project', () => {
+  it('keeps only the columns, in their order, nested ones under their parents', () => {
+    const row = { id: 'a', name: 'n', settings: { retention: 30, tier: 'x' }, other: 1 };
+    // 'missing' is a field of another row: this row leaves it out rather than invent a null.
+    const columns = checkColumns(['settings.retention', 'id', 'missing'], [row, { missing: 1 }]);
+    expect(JSON.stringify(project(row, columns))).toBe('{"settings":{"retention":30},"id":"a"}');
   });
 });

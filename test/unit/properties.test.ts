@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildPayload, typedValue, type FieldAssignment, type ReadSource } from '../../src/commands/env/payload.js';
 import { errorMessageFromBody } from '../../src/api/error-body.js';
-import { cellText, cellsOf, chooseColumns, headerText, VALUE_COLUMN } from '../../src/output/columns.js';
+import { cellText, cellsOf, chooseColumns, headerText, topLevel, VALUE_COLUMN } from '../../src/output/columns.js';
 import { displayWidth, fitWidth, layoutColumns, renderTable, streamTable } from '../../src/output/table.js';
 import { checkBaseUrl, checkEnterpriseId, checkProfileName, isGuid, isLoopbackHost } from '../../src/config/validate.js';
 import { escapeControls, escapeJsonForTerminal, oneLine, printable } from '../../src/text/sanitize.js';
@@ -576,7 +576,7 @@ describe('columns and tables', () => {
   function tableOf(rows: unknown[]) {
     const columns = chooseColumns(rows);
     const headers = columns.map(headerText);
-    const cells = rows.map((row) => cellsOf(row, columns));
+    const cells = rows.map((row) => cellsOf(row, columns.map(topLevel)));
     const idIndex = columns.findIndex((column) => column.toLowerCase() === 'id');
     return { columns, headers, cells, protectedIndex: idIndex >= 0 ? idIndex : 0 };
   }

@@ -39,7 +39,7 @@ async function status(ctx: Context): Promise<void> {
     overriddenBy: name === settings?.profile ? overrides : [],
   }));
   await writeList(ctx.io, rows, {
-    columns: ['name', 'active', 'inUse', 'baseUrl', 'enterpriseId', 'apiKey', 'subscriptionKey'],
+    tableColumns: ['name', 'active', 'inUse', 'baseUrl', 'enterpriseId', 'apiKey', 'subscriptionKey'],
     emptyMessage: "No profiles. Run 'cip auth login' to create one.",
   });
   if (!settings) throw problem;

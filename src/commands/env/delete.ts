@@ -1,103 +1,256 @@
-import { checkEnvironmentId, type EnvironmentsApi } from '../../api/environments.js';
+import { InvalidArgumentError } from 'commander';
+import { environmentUrl, type EnvironmentsApi } from '../../api/environments.js';
 import { defineCommand } from '../define.js';
-import { argument, flag } from '../../cli/options.js';
+import { argument, choice, flag, option, type ValuesOf } from '../../cli/options.js';
 import type { Context } from '../../context.js';
-import { CipError, InterruptedError, UsageError } from '../../errors.js';
+import { ApiError, CipError, InterruptedError, UsageError, restated } from '../../errors.js';
+import { writeData, writeRequests } from '../../output/writer.js';
 import { confirm } from '../../terminal/prompt.js';
 import { withSpinner } from '../../terminal/spinner.js';
 import { printable } from '../../text/sanitize.js';
-import { environmentLabel, idOf, nameOf, targetText } from './target.js';
+import { readInput } from '../io.js';
+import { listForLookup, notFound, resolveIn, type ResolvedEnvironment } from './resolve.js';
+import { environmentLabel, targetText } from './target.js';
 
-/** Names of the given ids from one list read, so the question names what it deletes; none if the list fails. */
-async function namesOf(ctx: Context, api: EnvironmentsApi, ids: readonly string[]): Promise<Map<string, string>> {
-  const names = new Map<string, string>();
-  let items: unknown[];
-  try {
-    items = await withSpinner(ctx.io, 'Looking up the environments', () => api.list());
-  } catch (error) {
-    if (error instanceof InterruptedError || !(error instanceof CipError)) throw error;
-    ctx.io.warn(`cannot look up the names of the environments, so only their ids are shown: ${error.message}`);
-    return names;
+const DEFAULT_CONCURRENCY = 4;
+const MAX_CONCURRENCY = 32;
+
+function parseConcurrency(text: string): number {
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < 1 || value > MAX_CONCURRENCY) {
+    throw new InvalidArgumentError(`expected a whole number from 1 to ${MAX_CONCURRENCY}`);
   }
-  const wanted = new Set(ids);
-  for (const item of items) {
-    const id = idOf(item);
-    const name = nameOf(item);
-    if (id !== undefined && name !== undefined && wanted.has(id)) names.set(id, name);
-  }
-  return names;
+  return value;
 }
+
+const OPTIONS = {
+  yes: flag('-y, --yes', 'do not ask for confirmation (required without a terminal)'),
+  dryRun: flag('--dry-run', 'print the requests that would be sent, send nothing'),
+  concurrency: option('--concurrency <n>', `deletes under way at once (1-${MAX_CONCURRENCY})`, parseConcurrency, DEFAULT_CONCURRENCY),
+  ifMissing: choice('--if-missing <what>', "'ok': an environment that is not there counts as done (result missing)", [
+    'fail',
+    'ok',
+  ] as const),
+  stdin: flag('--stdin', 'read ids or names from stdin, one per line (besides any given as arguments)'),
+};
 
 export default defineCommand({
   name: 'delete',
   aliases: ['rm'],
-  description: 'delete environments (asks first at a terminal)',
-  args: { ids: argument('<id...>', 'environment ids') },
-  options: { yes: flag('-y, --yes', 'do not ask for confirmation (required without a terminal)') },
-  notes: `The question names each environment, the profile and the enterprise. Ids are deleted in order; after a
-failure or an interrupt, cip says which were deleted, which was under way and which were not attempted.`,
-  examples: ['cip env delete 7d1c...', 'cip env delete 7d1c... 9a0b... --yes'],
+  description: 'delete environments by id or name (asks first at a terminal)',
+  args: { idsOrNames: argument('[id-or-name...]', 'environment ids, or their exact names') },
+  options: OPTIONS,
+  notes: `Every id or name is looked up first, in one read of the list: a name that matches nothing fails the whole
+command before anything is deleted (unless --if-missing ok), and a name two environments share is refused.
+The question names each environment, the profile and the enterprise. Deletes then run ${DEFAULT_CONCURRENCY} at a time
+(--concurrency), and a failure does not stop the others. In JSON output, stdout gets one result per environment:
+[{"id", "name", "result": "deleted" | "missing" | "failed", "error"}].
+Exit codes: 0 when every one is gone; when all failed, the failure's code (5 for not found, ...); 9 when some failed.`,
+  examples: [
+    'cip env delete staging',
+    'cip env delete 7d1c... 9a0b... --yes',
+    'cip env list --json | jq -r \'.[] | select(.name | startswith("review-")) | .id\' | cip env delete --stdin --yes',
+    'cip env delete review-41 review-42 --if-missing ok --yes --dry-run',
+  ],
   run: remove,
 });
 
-async function remove(ctx: Context, { ids, yes }: { ids: string[]; yes: boolean }): Promise<void> {
-  const unique = [...new Set(ids)];
-  for (const id of unique) checkEnvironmentId(id);
+type Values = ValuesOf<{ idsOrNames: ReturnType<typeof argument<'[id-or-name...]'>> } & typeof OPTIONS>;
+
+/** What became of one environment: the JSON result a script reads. */
+interface DeleteResult {
+  id: string;
+  name: string | null;
+  result: 'deleted' | 'missing' | 'failed';
+  error: string | null;
+}
+
+/** The arguments and, with --stdin, the lines of stdin: trimmed, blank ones skipped, each once. */
+async function wantedOf(ctx: Context, { idsOrNames, stdin }: Values): Promise<string[]> {
+  const given = [...idsOrNames];
+  if (stdin) {
+    const text = await readInput(ctx, '-', '--stdin');
+    given.push(
+      ...text
+        .split(/\r?\n/)
+        .map((line) => line.trim())
+        .filter(Boolean),
+    );
+  }
+  for (const argument of given) if (argument.trim() === '') throw new UsageError('an environment id or name cannot be empty');
+  const unique = [...new Set(given)];
+  if (!unique.length)
+    throw new UsageError(
+      stdin ? 'stdin held no ids or names: nothing to delete' : 'give the ids or names of the environments to delete, or --stdin',
+    );
+  return unique;
+}
+
+async function remove(ctx: Context, values: Values): Promise<void> {
+  const wanted = await wantedOf(ctx, values);
   const api = await ctx.api();
   const target = targetText(api.settings);
-  let names = new Map<string, string>();
-  const label = (id: string) => environmentLabel(id, names.get(id));
-  if (!yes) {
-    if (!ctx.io.canPrompt) {
-      const what = unique.length === 1 ? `environment ${printable(unique[0]!)}` : `${unique.length} environments`;
-      throw new UsageError(`refusing to delete ${what} ${target} without confirmation`, 'pass --yes to confirm');
-    }
-    names = await namesOf(ctx, api, unique);
+  // Refused before anything is read: a script that forgot --yes learns it at once, and nothing is sent.
+  if (!values.yes && !values.dryRun && !ctx.io.canPrompt) {
+    const what = wanted.length === 1 ? `environment ${printable(wanted[0]!)}` : `${wanted.length} environments`;
+    throw new UsageError(`refusing to delete ${what} ${target} without confirmation`, 'pass --yes to confirm');
+  }
+  const { found, missing } = resolveIn(await listForLookup(ctx, api), wanted);
+  if (missing.length && values.ifMissing !== 'ok') throw notFound(missing);
+  // An id and its name given together are one environment.
+  const environments = [...new Map(found.map((environment) => [environment.id, environment])).values()];
+  const label = (environment: ResolvedEnvironment) => environmentLabel(environment.id, environment.name);
+  const absent: DeleteResult[] = missing.map((argument) => ({ id: argument, name: null, result: 'missing', error: null }));
+
+  if (values.dryRun) {
+    await writeRequests(
+      ctx.io,
+      environments.map(({ id }) => ({ method: 'DELETE', url: environmentUrl(api.settings.baseUrl, id) })),
+    );
+    for (const argument of missing) ctx.io.info(`'${printable(argument)}' is no environment's id or name: nothing to delete.`);
+    ctx.io.info(`Dry run: nothing was deleted ${target}.`);
+    return;
+  }
+  if (!environments.length) {
+    for (const argument of missing) ctx.io.info(`'${printable(argument)}' is no environment's id or name: nothing to delete.`);
+    if (ctx.io.outputFormat === 'json') writeData(ctx.io, absent);
+    return;
+  }
+  if (!values.yes) {
     const what =
-      unique.length === 1
-        ? label(unique[0]!)
-        : `${unique.length} environments: ${unique.map((id) => label(id).replace(/^environment /, '')).join(', ')}`;
+      environments.length === 1
+        ? label(environments[0]!)
+        : `${environments.length} environments: ${environments.map((environment) => label(environment).replace(/^environment /, '')).join(', ')}`;
     if (!(await confirm(ctx.io, `Delete ${what} ${target}? This cannot be undone.`))) {
       throw new UsageError('nothing deleted: not confirmed');
     }
   }
 
-  const deleted: string[] = [];
-  let inFlight: string | undefined;
-  try {
-    for (const id of unique) {
-      if (ctx.signal.aborted) throw new InterruptedError();
-      inFlight = id;
-      const { alreadyGone } = await withSpinner(ctx.io, `Deleting ${label(id)}`, () => api.remove(id));
-      inFlight = undefined;
-      deleted.push(id);
-      ctx.io.info(
-        alreadyGone
-          ? `The ${label(id)} ${target} was already gone: an earlier attempt deleted it, but its answer was lost.`
-          : `Deleted ${label(id)} ${target}.`,
-      );
-    }
-  } catch (error) {
-    // With several ids, say exactly what happened to each: a script must know what is left to do.
-    if (unique.length > 1) reportProgress(ctx, unique, deleted, inFlight, error instanceof InterruptedError || ctx.signal.aborted);
-    throw error;
-  }
+  const outcome = await deleteAll(ctx, api, environments, values, target);
+  const results = [...absent, ...outcome.results];
+  if (ctx.io.outputFormat === 'json') writeData(ctx.io, results);
+  finish(ctx, environments, outcome, target);
 }
 
-function reportProgress(
+interface Outcome {
+  results: DeleteResult[];
+  /** The first failure's error, for the exit code when all failed. */
+  failures: CipError[];
+  interrupted: boolean;
+}
+
+/** Deletes with at most `concurrency` under way; a failure does not stop the others, an interrupt does. */
+async function deleteAll(
   ctx: Context,
-  ids: readonly string[],
-  deleted: readonly string[],
-  current: string | undefined,
-  interrupted: boolean,
+  api: EnvironmentsApi,
+  environments: readonly ResolvedEnvironment[],
+  { concurrency, ifMissing }: Values,
+  target: string,
+): Promise<Outcome> {
+  const results = new Array<DeleteResult | undefined>(environments.length);
+  const failures: CipError[] = [];
+  const single = environments.length === 1;
+  let next = 0;
+  let done = 0;
+  let interrupted = false;
+  const failedLines: string[] = [];
+  // A function, so that the check after an await is not narrowed away.
+  const aborted = () => ctx.signal.aborted;
+
+  await withSpinner(
+    ctx.io,
+    single ? `Deleting ${environmentLabel(environments[0]!.id, environments[0]!.name)}` : `Deleting 0/${environments.length}`,
+    async (setText) => {
+      const report = (line: string, failed: boolean) => {
+        // One environment's failure is the command's error line; nothing to say twice.
+        if (single && failed) return;
+        // At a terminal the spinner holds the line: failures are listed once it stops.
+        if (ctx.io.spinnerEnabled && failed) failedLines.push(line);
+        else if (failed) ctx.io.warn(line);
+        else if (!ctx.io.spinnerEnabled || single) ctx.io.info(line);
+      };
+      const worker = async () => {
+        while (next < environments.length && !interrupted) {
+          if (ctx.signal.aborted) {
+            interrupted = true;
+            break;
+          }
+          const index = next++;
+          const environment = environments[index]!;
+          const label = environmentLabel(environment.id, environment.name);
+          const base = { id: environment.id, name: environment.name ?? null };
+          try {
+            const { alreadyGone } = await api.remove(environment.id);
+            results[index] = { ...base, result: 'deleted', error: null };
+            report(
+              alreadyGone
+                ? `The ${label} ${target} was already gone: an earlier attempt deleted it, but its answer was lost.`
+                : `Deleted ${label} ${target}.`,
+              false,
+            );
+          } catch (error) {
+            if (error instanceof InterruptedError || aborted()) {
+              interrupted = true;
+              results[index] = { ...base, result: 'failed', error: 'interrupted while under way: it may or may not have been deleted' };
+              break;
+            }
+            if (!(error instanceof CipError)) throw error;
+            if (ifMissing === 'ok' && error instanceof ApiError && error.status === 404) {
+              results[index] = { ...base, result: 'missing', error: null };
+              report(`The ${label} ${target} was not there (HTTP 404): nothing to delete.`, false);
+            } else {
+              failures.push(error);
+              results[index] = { ...base, result: 'failed', error: ctx.redact(error.message) };
+              report(error.message, true);
+            }
+          }
+          done++;
+          if (!single) setText(`Deleting ${done}/${environments.length}`);
+        }
+      };
+      await Promise.all(Array.from({ length: Math.min(concurrency, environments.length) }, worker));
+    },
+  );
+  for (const line of failedLines) ctx.io.warn(line);
+  return {
+    results: results.map(
+      (result, index) =>
+        result ?? {
+          id: environments[index]!.id,
+          name: environments[index]!.name ?? null,
+          result: 'failed',
+          error: 'not attempted: interrupted',
+        },
+    ),
+    failures,
+    interrupted,
+  };
+}
+
+/** The summary line and the exit code: all gone 0, all failed the failure's own code, some failed 9. */
+function finish(
+  ctx: Context,
+  environments: readonly ResolvedEnvironment[],
+  { results, failures, interrupted }: Outcome,
+  target: string,
 ): void {
-  const list = (items: readonly string[]) => (items.length ? items.map((id) => printable(id)).join(', ') : 'none');
-  const notAttempted = ids.filter((id) => id !== current && !deleted.includes(id));
-  const currentText =
-    current === undefined
-      ? ''
-      : interrupted
-        ? ` ${printable(current)} may or may not have been deleted (its request was under way);`
-        : ` ${printable(current)} failed (see below);`;
-  ctx.io.warn(`${interrupted ? 'interrupted' : 'stopped'}: deleted ${list(deleted)};${currentText} not attempted: ${list(notAttempted)}`);
+  const count = (kind: DeleteResult['result']) => results.filter((result) => result.result === kind).length;
+  const failed = count('failed');
+  if (interrupted) {
+    ctx.io.warn(`interrupted: ${count('deleted')} deleted, ${failed} not deleted or unknown ${target}`);
+    throw new InterruptedError();
+  }
+  if (environments.length === 1) {
+    if (failures[0]) throw failures[0];
+    return;
+  }
+  const summary = `${count('deleted')} deleted, ${count('missing')} missing, ${failed} failed of ${results.length} ${target}`;
+  if (failed === 0) {
+    ctx.io.info(`Done: ${summary}.`);
+    return;
+  }
+  if (failed === results.length && failures[0]) {
+    throw restated(failures[0], `no environment was deleted: ${summary}; the first failure: ${failures[0].message}`);
+  }
+  throw new CipError('partial', `partly done: ${summary}`, 'the failed ones are listed above; run the command again for them');
 }

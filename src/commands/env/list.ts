@@ -1,26 +1,21 @@
-import { InvalidArgumentError } from 'commander';
 import { defineCommand } from '../define.js';
-import { option } from '../../cli/options.js';
 import { writeList } from '../../output/writer.js';
 import { withSpinner } from '../../terminal/spinner.js';
-
-function parseColumns(value: string): string[] {
-  const columns = value
-    .split(',')
-    .map((column) => column.trim())
-    .filter(Boolean);
-  if (!columns.length) throw new InvalidArgumentError('expected a comma-separated list of field names');
-  return columns;
-}
+import { COLUMNS_OPTION } from './columns-option.js';
 
 export default defineCommand({
   name: 'list',
   aliases: ['ls'],
   description: 'list all environments',
-  options: {
-    columns: option('--columns <fields>', 'comma-separated fields to show in the table', parseColumns),
-  },
-  examples: ['cip env list', 'cip env list --columns id,name,type', "cip env list --json | jq -r '.[].id'"],
+  options: { columns: COLUMNS_OPTION },
+  notes: `A list that the API answers in pages (@odata.nextLink, nextLink, next, or a Link header) is read to its
+end; next links must stay on the base URL's origin.`,
+  examples: [
+    'cip env list',
+    'cip env list --columns id,name,settings.retention',
+    "cip env list --json | jq -r '.[].id'",
+    'cip env list --json --columns id,name',
+  ],
   async run(ctx, { columns }) {
     const api = await ctx.api();
     const environments = await withSpinner(ctx.io, 'Loading environments', () => api.list());

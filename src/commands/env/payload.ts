@@ -3,7 +3,7 @@
 import { list, option, type ValuesOf } from '../../cli/options.js';
 import { UsageError } from '../../errors.js';
 import { isExactNumber, numberFromText, parseExactJson } from '../../json/exact.js';
-import { isRecord } from '../../json/record.js';
+import { isRecord, setOwn } from '../../json/record.js';
 import { printable } from '../../text/sanitize.js';
 
 /** One --field (typed) or --raw-field (string) assignment. */
@@ -92,9 +92,10 @@ export async function typedValue(raw: string, key: string): Promise<unknown> {
   return raw;
 }
 
-export async function buildPayload(options: PayloadInput, readSource: ReadSource): Promise<Record<string, unknown>> {
+/** With allowEmpty, no payload option at all gives {} (update --unset needs nothing else). */
+export async function buildPayload(options: PayloadInput, readSource: ReadSource, allowEmpty = false): Promise<Record<string, unknown>> {
   const fields = options.fields ?? [];
-  if (options.data === undefined && options.file === undefined && !fields.length) {
+  if (!allowEmpty && options.data === undefined && options.file === undefined && !fields.length) {
     throw new UsageError('nothing to send: give --data, --file, --field or --raw-field');
   }
   const payload: Record<string, unknown> = {};
@@ -111,14 +112,6 @@ export async function buildPayload(options: PayloadInput, readSource: ReadSource
   }
   for (const [key, value] of assignments) setOwn(payload, key, value);
   return payload;
-}
-
-/**
- * Sets a key as the payload's own data, whatever its name: a plain assignment to `__proto__` would change
- * the object's prototype and the key would silently vanish from what is sent.
- */
-function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
-  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
 }
 
 function merge(target: Record<string, unknown>, source: Record<string, unknown>): void {

@@ -1,12 +1,14 @@
-import { checkEnvironmentId } from '../../api/environments.js';
+import { environmentUrl } from '../../api/environments.js';
 import { defineCommand } from '../define.js';
-import { argument } from '../../cli/options.js';
+import { argument, flag, list } from '../../cli/options.js';
 import { UsageError } from '../../errors.js';
-import { writeRecord } from '../../output/writer.js';
+import { setOwn } from '../../json/record.js';
+import { writeRecord, writeRequests } from '../../output/writer.js';
 import { withSpinner } from '../../terminal/spinner.js';
 import { printable } from '../../text/sanitize.js';
 import { readInput } from '../io.js';
 import { PAYLOAD_NOTES, PAYLOAD_OPTIONS, buildPayload, payloadInput } from './payload.js';
+import { resolveOne } from './resolve.js';
 import { environmentLabel, nameOf, scalarText, targetText } from './target.js';
 
 /**
@@ -26,24 +28,75 @@ function checkPayloadId(payload: Record<string, unknown>, id: string): void {
   }
 }
 
+/** The record's own key for a field, in any letter case (the API may spell it `Name` where the user says `name`). */
+function keyFor(record: Record<string, unknown>, field: string): string | undefined {
+  if (Object.hasOwn(record, field)) return field;
+  return Object.keys(record).find((key) => key.toLowerCase() === field.toLowerCase());
+}
+
+/**
+ * The current record with the payload's top-level fields over it, in the record's order and spelling (new
+ * fields at the end), less the unset ones. Every other field is sent back exactly as it was read.
+ */
+export function mergeRecord(current: Record<string, unknown>, payload: Record<string, unknown>): Record<string, unknown> {
+  const merged: Record<string, unknown> = {};
+  for (const key of Object.keys(current)) setOwn(merged, key, current[key]);
+  for (const key of Object.keys(payload)) setOwn(merged, keyFor(merged, key) ?? key, payload[key]);
+  return merged;
+}
+
+/** The record without the fields named (any letter case); the names that matched nothing. */
+function unsetFields(record: Record<string, unknown>, fields: readonly string[]): { result: Record<string, unknown>; absent: string[] } {
+  const result: Record<string, unknown> = {};
+  const gone = new Set<string>();
+  const absent: string[] = [];
+  for (const field of fields) {
+    const key = keyFor(record, field);
+    if (key === undefined) absent.push(field);
+    else gone.add(key);
+  }
+  for (const key of Object.keys(record)) if (!gone.has(key)) setOwn(result, key, record[key]);
+  return { result, absent };
+}
+
 export default defineCommand({
   name: 'update',
-  description: 'replace an environment (HTTP PUT)',
-  args: { id: argument('<id>', 'environment id') },
-  options: PAYLOAD_OPTIONS,
+  description: 'change an environment: merge fields into it (or --replace it whole)',
+  args: { idOrName: argument('<id-or-name>', 'environment id, or its exact name') },
+  options: {
+    ...PAYLOAD_OPTIONS,
+    replace: flag('--replace', 'send exactly the payload, replacing the whole environment (fields left out are reset)'),
+    unset: list('--unset <field>', 'remove a top-level field (repeatable)', (text) => text),
+    dryRun: flag('--dry-run', 'print the request that would be sent, send nothing'),
+  },
   notes: `${PAYLOAD_NOTES}
-A payload whose id differs from <id> is refused: it would write one environment's data over another's.`,
+By default the update merges: cip reads the environment, sets the payload's top-level fields over it, removes
+the --unset fields, and sends the whole record with PUT, so every field you did not name is kept exactly as it
+was. --replace sends exactly the payload, and the API resets the fields left out.
+The API has no concurrency check: when two people update the same environment at once, the last write wins.
+A payload whose id differs from the environment's is refused: it would write one environment's data over another's.`,
   examples: [
-    'cip env update 7d1c... -f name=staging -F isActive=false',
-    `cip env list --json | jq '.[] | select(.id == "7d1c...") | .description = "new"' | cip env update 7d1c... --file -`,
+    'cip env update staging -f description="pre-production"',
+    'cip env update 7d1c... -F isActive=false --unset tags',
+    'cip env update staging --file env.json --replace',
+    'cip env update staging -F isActive=false --dry-run',
   ],
-  async run(ctx, { id, ...values }) {
-    checkEnvironmentId(id);
-    const payload = await buildPayload(payloadInput(values), (path) => readInput(ctx, path, '--file'));
-    checkPayloadId(payload, id);
+  async run(ctx, { idOrName, replace, unset, dryRun, ...values }) {
+    const input = payloadInput(values);
+    const payload = await buildPayload(input, (path) => readInput(ctx, path, '--file'), unset.length > 0);
     const api = await ctx.api();
-    const updated = await withSpinner(ctx.io, 'Updating environment', () => api.update(id, payload));
+    const { id, record } = await resolveOne(ctx, api, idOrName);
+    checkPayloadId(payload, id);
+    const { result: body, absent } = unsetFields(replace ? payload : mergeRecord(record, payload), unset);
+    for (const field of absent) ctx.io.warn(`--unset ${printable(field)}: the environment has no such field`);
+    const label = environmentLabel(id, nameOf(body) ?? nameOf(record));
+    if (dryRun) {
+      await writeRequests(ctx.io, [{ method: 'PUT', url: environmentUrl(api.settings.baseUrl, id), body }]);
+      ctx.io.info(`Dry run: nothing was sent to update ${label} ${targetText(api.settings)}.`);
+      return;
+    }
+    const updated = await withSpinner(ctx.io, 'Updating environment', () => api.update(id, body));
     await writeRecord(ctx.io, updated);
-    ctx.io.info(`Updated ${environmentLabel(id, nameOf(updated) ?? nameOf(payload))} ${targetText(api.settings)}.`);
+    ctx.io.info(`Updated ${environmentLabel(id, nameOf(updated) ?? nameOf(body) ?? nameOf(record))} ${targetText(api.settings)}.`);
   },
 });
