@@ -7,7 +7,8 @@ export class Secrets {
 
   /**
    * From now on redact() replaces the key wherever it appears, in the spellings a server is likely to echo
-   * it in: as it is, URL-encoded (either hex case) and JSON-escaped.
+   * it in: as it is, URL-encoded (either hex case), JSON-escaped, and JSON-escaped twice (a JSON body whose
+   * message quotes JSON, as --verbose shows bodies).
    */
   add(value: string | undefined): void {
     const secret = value?.trim();
@@ -19,6 +20,7 @@ export class Secrets {
       encoded,
       encoded.replace(/%[0-9A-F]{2}/g, (escape) => escape.toLowerCase()),
       JSON.stringify(secret).slice(1, -1),
+      JSON.stringify(JSON.stringify(secret).slice(1, -1)).slice(1, -1),
     ];
     for (const spelling of spellings) if (!this.#spellings.includes(spelling)) this.#spellings.push(spelling);
     // Longest first: a key that contains another key must not be left half-redacted.

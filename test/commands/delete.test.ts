@@ -89,8 +89,8 @@ describe('env delete asks first at a terminal', () => {
     const blank = await cip(['env', 'delete', ' ', '--yes'], { env });
     expect(blank.exitCode).toBe(2);
     expect(expectOneErrorLine(blank.stderr)).toBe('error: an environment id or name cannot be empty');
-    const unknown = await cip(['env', 'delete', '.', '--yes'], { env });
-    expect(unknown.exitCode).toBe(5);
+    const dot = await cip(['env', 'delete', '.', '--yes'], { env });
+    expect(dot.exitCode).toBe(2);
     expect(deletes()).toEqual([]);
   });
 

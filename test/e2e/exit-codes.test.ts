@@ -10,6 +10,7 @@ import { CIP, ROOT, cip, expectOneErrorLine, sandboxEnv, spawnCip, tempDir } fro
 
 const sandbox = await startSandbox({ seed: 1 });
 const env = sandboxEnv(sandbox);
+const [first] = sandbox.environments.keys() as unknown as [string];
 afterAll(() => sandbox.close());
 
 describe('every exit code from a real run', () => {
@@ -21,7 +22,7 @@ describe('every exit code from a real run', () => {
     [2, 'a missing confirmation', () => cip(['env', 'delete', 'x'], { env })],
     [3, 'no credentials', () => cip(['env', 'list'], {})],
     [3, 'a 401', () => cip(['env', 'list'], { env: { ...env, CIP_API_KEY: 'bad-key-1234567890' } })],
-    [4, 'a 403', () => cip(['env', 'delete', 'x', '-y'], { env: { ...env, CIP_API_KEY: sandbox.keys.readOnlyApiKey } })],
+    [4, 'a 403', () => cip(['env', 'delete', first, '-y'], { env: { ...env, CIP_API_KEY: sandbox.keys.readOnlyApiKey } })],
     [5, 'a 404', () => cip(['env', 'delete', 'x', '-y'], { env })],
     [6, 'a 400', () => cip(['env', 'create', '-F', 'name=42'], { env })],
     [
@@ -32,9 +33,24 @@ describe('every exit code from a real run', () => {
         return cip(['env', 'create', '-f', 'name=x'], { env });
       },
     ],
-    [8, 'a refused connection', () => cip(['env', 'create', '-f', 'name=x'], { env: { ...env, CIP_BASE_URL: 'http://127.0.0.1:1/ms' } })],
     [
       9,
+      'a delete of several where some failed',
+      () => {
+        sandbox.environments.set('p1', { id: 'p1', name: 'partly-1' });
+        sandbox.environments.set('p2', { id: 'p2', name: 'partly-2' });
+        sandbox.inject({
+          fault: { kind: 'status', status: 500 },
+          method: 'DELETE',
+          match: (request) => request.url.endsWith('/p2'),
+          times: Infinity,
+        });
+        return cip(['env', 'delete', 'partly-1', 'partly-2', '-y'], { env });
+      },
+    ],
+    [8, 'a refused connection', () => cip(['env', 'create', '-f', 'name=x'], { env: { ...env, CIP_BASE_URL: 'http://127.0.0.1:1/ms' } })],
+    [
+      11,
       'a full disk under stdout',
       () =>
         execa('bash', ['-c', `exec node ${CIP} env list > /dev/full`], {
@@ -81,7 +97,7 @@ describe('every exit code from a real run', () => {
       expect(help.stdout).toMatch(new RegExp(`^\\s+${code}  ${escape(meaning)}$`, 'm'));
       expect(readme).toMatch(new RegExp(`^\\| ${code} \\| ${escape(meaning)} \\|$`, 'm'));
     }
-    expect(EXIT_CODES.map(({ code }) => code)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 130, 143]);
+    expect(EXIT_CODES.map(({ code }) => code)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 11, 130, 143]);
   });
 });
 

@@ -36,7 +36,11 @@ describe('every command, through the binary', () => {
     const updated = await cip(['env', 'update', id, '--data', '{"name":"smoke-2"}'], { configDir });
     expect(updated.exitCode).toBe(0);
     expect(sandbox.environments.get(id)).toMatchObject({ name: 'smoke-2' });
-    expect(await cip(['env', 'rm', id, '--yes'], { configDir })).toMatchObject({ exitCode: 0, stdout: '' });
+    const got = await cip(['env', 'get', 'smoke-2'], { configDir });
+    expect(JSON.parse(got.stdout)).toMatchObject({ id, name: 'smoke-2', size: 12345678901234567890 });
+    const removed = await cip(['env', 'rm', 'smoke-2', '--yes'], { configDir });
+    expect(removed.exitCode).toBe(0);
+    expect(JSON.parse(removed.stdout)).toEqual([{ id, name: 'smoke-2', result: 'deleted', error: null }]);
     expect(sandbox.environments.has(id)).toBe(false);
 
     expect(await cip(['auth', 'logout'], { configDir })).toMatchObject({ exitCode: 0 });

@@ -1,5 +1,5 @@
 import { InvalidArgumentError } from 'commander';
-import { environmentUrl, type EnvironmentsApi } from '../../api/environments.js';
+import { checkEnvironmentId, environmentUrl, type EnvironmentsApi } from '../../api/environments.js';
 import { defineCommand } from '../define.js';
 import { argument, choice, flag, option, type ValuesOf } from '../../cli/options.js';
 import type { Context } from '../../context.js';
@@ -13,6 +13,8 @@ import { listForLookup, notFound, resolveIn, type ResolvedEnvironment } from './
 import { environmentLabel, targetText } from './target.js';
 
 const DEFAULT_CONCURRENCY = 4;
+const UNDER_WAY = 'interrupted while under way: it may or may not have been deleted';
+const NOT_ATTEMPTED = 'not attempted: interrupted';
 const MAX_CONCURRENCY = 32;
 
 function parseConcurrency(text: string): number {
@@ -77,7 +79,10 @@ async function wantedOf(ctx: Context, { idsOrNames, stdin }: Values): Promise<st
         .filter(Boolean),
     );
   }
-  for (const argument of given) if (argument.trim() === '') throw new UsageError('an environment id or name cannot be empty');
+  for (const argument of given) {
+    if (argument.trim() === '') throw new UsageError('an environment id or name cannot be empty');
+    checkEnvironmentId(argument);
+  }
   const unique = [...new Set(given)];
   if (!unique.length)
     throw new UsageError(
@@ -126,10 +131,11 @@ async function remove(ctx: Context, values: Values): Promise<void> {
     }
   }
 
+  for (const argument of missing) ctx.io.info(`'${printable(argument)}' is no environment's id or name: nothing to delete.`);
   const outcome = await deleteAll(ctx, api, environments, values, target);
   const results = [...absent, ...outcome.results];
   if (ctx.io.outputFormat === 'json') writeData(ctx.io, results);
-  finish(ctx, environments, outcome, target);
+  finish(ctx, results.length, { ...outcome, results }, target);
 }
 
 interface Outcome {
@@ -147,7 +153,8 @@ async function deleteAll(
   { concurrency, ifMissing }: Values,
   target: string,
 ): Promise<Outcome> {
-  const results = new Array<DeleteResult | undefined>(environments.length);
+  // Filled, not sparse: map() skips the holes of a sparse array.
+  const results: (DeleteResult | undefined)[] = environments.map(() => undefined);
   const failures: CipError[] = [];
   const single = environments.length === 1;
   let next = 0;
@@ -191,7 +198,7 @@ async function deleteAll(
           } catch (error) {
             if (error instanceof InterruptedError || aborted()) {
               interrupted = true;
-              results[index] = { ...base, result: 'failed', error: 'interrupted while under way: it may or may not have been deleted' };
+              results[index] = { ...base, result: 'failed', error: UNDER_WAY };
               break;
             }
             if (!(error instanceof CipError)) throw error;
@@ -219,7 +226,7 @@ async function deleteAll(
           id: environments[index]!.id,
           name: environments[index]!.name ?? null,
           result: 'failed',
-          error: 'not attempted: interrupted',
+          error: NOT_ATTEMPTED,
         },
     ),
     failures,
@@ -228,23 +235,32 @@ async function deleteAll(
 }
 
 /** The summary line and the exit code: all gone 0, all failed the failure's own code, some failed 9. */
-function finish(
-  ctx: Context,
-  environments: readonly ResolvedEnvironment[],
-  { results, failures, interrupted }: Outcome,
-  target: string,
-): void {
-  const count = (kind: DeleteResult['result']) => results.filter((result) => result.result === kind).length;
-  const failed = count('failed');
+function finish(ctx: Context, count: number, { results, failures, interrupted }: Outcome, target: string): void {
+  const counted = (kind: DeleteResult['result']) => results.filter((result) => result.result === kind).length;
+  const failed = counted('failed');
   if (interrupted) {
-    ctx.io.warn(`interrupted: ${count('deleted')} deleted, ${failed} not deleted or unknown ${target}`);
+    // A script must know what is left to do: what is gone, what may be, and what was never tried.
+    if (count > 1) {
+      const ids = (match: (result: DeleteResult) => boolean) => {
+        const list = results.filter(match).map((result) => printable(result.id));
+        return list.length ? list.join(', ') : 'none';
+      };
+      const underWay = results.filter((result) => result.error === UNDER_WAY);
+      ctx.io.warn(
+        `interrupted: deleted ${ids((result) => result.result === 'deleted')};` +
+          (underWay.length
+            ? ` ${ids((result) => result.error === UNDER_WAY)} may or may not have been deleted (its request was under way);`
+            : '') +
+          ` not attempted: ${ids((result) => result.error === NOT_ATTEMPTED)}`,
+      );
+    }
     throw new InterruptedError();
   }
-  if (environments.length === 1) {
+  if (count === 1) {
     if (failures[0]) throw failures[0];
     return;
   }
-  const summary = `${count('deleted')} deleted, ${count('missing')} missing, ${failed} failed of ${results.length} ${target}`;
+  const summary = `${counted('deleted')} deleted, ${counted('missing')} missing, ${failed} failed of ${results.length} ${target}`;
   if (failed === 0) {
     ctx.io.info(`Done: ${summary}.`);
     return;

@@ -1,7 +1,7 @@
 // Ids or names to environments, from one list read: an argument equal to an item's id is that item;
 // otherwise the item whose name (`name`, `Name`, ...) equals it exactly. Two matches are never guessed
 // between: the user is shown the ids and nothing is sent.
-import type { EnvironmentsApi } from '../../api/environments.js';
+import { checkEnvironmentId, type EnvironmentsApi } from '../../api/environments.js';
 import type { Context } from '../../context.js';
 import { CipError, ProtocolError, UsageError } from '../../errors.js';
 import { isRecord } from '../../json/record.js';
@@ -71,8 +71,12 @@ export function notFound(missing: readonly string[]): CipError {
   );
 }
 
-/** One argument to one environment: exit 5 when there is none, exit 2 when the name is ambiguous. */
+/**
+ * One argument to one environment: exit 5 when there is none, exit 2 when the name is ambiguous. An
+ * argument that could never be an id ('.', '..', empty) is refused before anything is read.
+ */
 export async function resolveOne(ctx: Context, api: EnvironmentsApi, argument: string): Promise<ResolvedEnvironment> {
+  checkEnvironmentId(argument);
   const { found, missing } = resolveIn(await listForLookup(ctx, api), [argument]);
   if (missing.length || !found[0]) throw notFound(missing);
   return found[0];

@@ -1,0 +1,380 @@
+// The everyday workflow: get one, find by name, update one field without losing the others, dry runs, delete
+// many at once, lists in pages, checked columns. In-process against the sandbox; what the server received
+// is the proof of what was sent.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { expectOneErrorLine, sandboxEnv } from '../helpers/cli.js';
+import { cipInProcess as cip } from '../helpers/harness.js';
+
+let sandbox: Sandbox;
+let elsewhere: Sandbox;
+let env: Record<string, string | undefined>;
+beforeAll(async () => {
+  [sandbox, elsewhere] = await Promise.all([startSandbox({ seed: 0 }), startSandbox({ seed: 0 })]);
+  env = sandboxEnv(sandbox);
+});
+afterAll(async () => {
+  await Promise.all([sandbox.close(), elsewhere.close()]);
+});
+
+// The record as the API might hold it: nested values, a 64-bit number, a decimal with a trailing zero.
+const STAGING_JSON =
+  '{"id":"e1","name":"staging","displayName":"Staging","description":"pre-production","type":"Staging","isActive":true,' +
+  '"region":"westeurope","tags":["a","b"],"settings":{"retention":30,"logLevel":"Warning"},"quota":12345678901234567890,"ratio":1.50}';
+
+beforeEach(async () => {
+  sandbox.reset();
+  elsewhere.reset();
+  sandbox.environments.clear();
+  // Seeded through the API, so the store keeps the exact digits as the sandbox parses them.
+  const { parseExactJson } = await import('../../src/json/exact.js');
+  const staging = (await parseExactJson(STAGING_JSON)) as { id: string };
+  sandbox.environments.set('e1', staging);
+  sandbox.environments.set('e2', { id: 'e2', name: 'prod', type: 'Production' });
+  sandbox.environments.set('e3', { id: 'e3', Name: 'Review', type: 'Test' });
+  sandbox.environments.set('e4', { id: 'e4', name: 'dup' });
+  sandbox.environments.set('e5', { id: 'e5', name: 'dup' });
+  sandbox.environments.set('staging-id-is-a-name', { id: 'staging-id-is-a-name', name: 'e2' });
+  sandbox.reset();
+});
+
+const writes = () => sandbox.requests.filter((request) => request.method !== 'GET');
+const reads = () => sandbox.requests.filter((request) => request.method === 'GET');
+
+describe('env get', () => {
+  it('finds an environment by id, and prints it as JSON in a pipe', async () => {
+    const result = await cip(['env', 'get', 'e2'], { env });
+    expect(result).toMatchObject({ exitCode: 0, stderr: '' });
+    expect(JSON.parse(result.stdout)).toEqual({ id: 'e2', name: 'prod', type: 'Production' });
+    expect(reads()).toHaveLength(1);
+  });
+
+  it('finds one by its exact name, in either letter case of the key, with numbers exact', async () => {
+    const byName = await cip(['env', 'get', 'staging'], { env });
+    expect(byName.exitCode).toBe(0);
+    expect(byName.stdout).toContain('"quota": 12345678901234567890');
+    expect(byName.stdout).toContain('"ratio": 1.50');
+    const pascal = await cip(['env', 'get', 'Review'], { env });
+    expect(JSON.parse(pascal.stdout)).toEqual({ id: 'e3', Name: 'Review', type: 'Test' });
+  });
+
+  it('prefers an id over a name that equals it', async () => {
+    // 'e2' is e2's id and the name of another environment: the id wins.
+    const result = await cip(['env', 'get', 'e2'], { env });
+    expect(JSON.parse(result.stdout)).toMatchObject({ id: 'e2' });
+  });
+
+  it('a name matches exactly: not another case, not a prefix (exit 5)', async () => {
+    for (const name of ['Staging', 'stag', 'review']) {
+      const result = await cip(['env', 'get', name], { env });
+      expect(result.exitCode).toBe(5);
+      expect(expectOneErrorLine(result.stderr)).toBe(
+        `error: no environment has the id or name '${name}' (nothing was sent; 'cip env list' shows the ids and names)`,
+      );
+    }
+  });
+
+  it('a name two environments share is exit 2, naming their ids', async () => {
+    const result = await cip(['env', 'get', 'dup'], { env });
+    expect(result.exitCode).toBe(2);
+    expect(expectOneErrorLine(result.stderr)).toBe(
+      "error: 'dup' matches 2 environments: e4, e5 (nothing was sent; name the one you mean by its id)",
+    );
+  });
+
+  it('shows a record view at a terminal, and --columns picks fields, nested ones by path', async () => {
+    const view = await cip(['env', 'get', 'staging'], { env: { ...env, NO_COLOR: '1' }, terminalColumns: 100 });
+    expect(view.exitCode).toBe(0);
+    expect(view.stdout).toMatch(/^id\s+e1$/m);
+    expect(view.stdout).toMatch(/^settings\s+\{"retention":30,"logLevel":"Warning"\}$/m);
+    const picked = await cip(['env', 'get', 'staging', '--columns', 'name,settings.retention'], { env });
+    expect(picked.stdout).toBe('{\n  "name": "staging",\n  "settings": {\n    "retention": 30\n  }\n}\n');
+  });
+});
+
+describe('env update merges', () => {
+  it('changes one field and sends every other one back exactly as it was read', async () => {
+    const result = await cip(['env', 'update', 'staging', '-f', 'description=changed'], { env });
+    expect(result.exitCode).toBe(0);
+    const [put] = writes();
+    expect(put!.method).toBe('PUT');
+    expect(put!.url).toBe('/ms/Environments/e1');
+    expect(put!.body).toBe(STAGING_JSON.replace('"pre-production"', '"changed"'));
+    expect(reads()).toHaveLength(1);
+  });
+
+  it("a field named in another letter case changes the record's own field, not a second one", async () => {
+    await cip(['env', 'update', 'e3', '-f', 'name=Reviewed'], { env });
+    expect(writes()[0]!.body).toBe('{"id":"e3","Name":"Reviewed","type":"Test"}');
+  });
+
+  it('--unset removes a top-level field, with or without other changes', async () => {
+    const only = await cip(['env', 'update', 'e2', '--unset', 'type'], { env });
+    expect(only.exitCode).toBe(0);
+    expect(writes()[0]!.body).toBe('{"id":"e2","name":"prod"}');
+    sandbox.reset();
+    const warned = await cip(['env', 'update', 'e2', '--unset', 'nope', '-f', 'name=p'], { env });
+    expect(warned.stderr).toContain('warning: --unset nope: the environment has no such field\n');
+    // The sandbox stamped updatedAt on the first update.
+    expect(JSON.parse(writes()[0]!.body)).toEqual({ id: 'e2', name: 'p', updatedAt: expect.any(String) });
+  });
+
+  it('--replace sends exactly the payload', async () => {
+    const result = await cip(['env', 'update', 'staging', '--data', '{"name":"staging","ratio":2.0}', '--replace'], { env });
+    expect(result.exitCode).toBe(0);
+    expect(writes()[0]!.body).toBe('{"name":"staging","ratio":2.0}');
+  });
+
+  it('needs something to change: no payload and no --unset is exit 2, nothing sent', async () => {
+    const result = await cip(['env', 'update', 'staging'], { env });
+    expect(result.exitCode).toBe(2);
+    expect(sandbox.requests).toHaveLength(0);
+  });
+});
+
+describe('--dry-run', () => {
+  it('create prints the POST it would send and sends nothing', async () => {
+    const result = await cip(['env', 'create', '-f', 'name=new', '-F', 'n=12345678901234567890', '--dry-run'], { env });
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout).toBe(
+      `[\n  {\n    "method": "POST",\n    "url": "${sandbox.url}/Environments",\n    "body": {\n      "name": "new",\n      "n": 12345678901234567890\n    }\n  }\n]\n`,
+    );
+    expect(result.stderr).toMatch(/^Dry run: nothing was sent to create environment 'new' in enterprise /);
+    expect(sandbox.requests).toHaveLength(0);
+  });
+
+  it('update reads the list, prints the merged PUT and writes nothing', async () => {
+    const result = await cip(['env', 'update', 'prod', '-F', 'isActive=false', '--dry-run'], { env });
+    expect(result.exitCode).toBe(0);
+    expect(JSON.parse(result.stdout)).toEqual([
+      { method: 'PUT', url: `${sandbox.url}/Environments/e2`, body: { id: 'e2', name: 'prod', type: 'Production', isActive: false } },
+    ]);
+    expect(reads()).toHaveLength(1);
+    expect(writes()).toHaveLength(0);
+  });
+
+  it('delete needs no --yes, prints each DELETE, and deletes nothing', async () => {
+    const result = await cip(['env', 'delete', 'staging', 'e2', '--dry-run'], { env });
+    expect(result.exitCode).toBe(0);
+    expect(JSON.parse(result.stdout)).toEqual([
+      { method: 'DELETE', url: `${sandbox.url}/Environments/e1` },
+      { method: 'DELETE', url: `${sandbox.url}/Environments/e2` },
+    ]);
+    expect(writes()).toHaveLength(0);
+    expect(sandbox.environments.size).toBe(6);
+  });
+
+  it('is readable at a terminal', async () => {
+    const result = await cip(['env', 'update', 'prod', '-f', 'type=Test', '--dry-run'], {
+      env: { ...env, NO_COLOR: '1' },
+      terminalColumns: 100,
+    });
+    expect(result.stdout).toBe(`PUT ${sandbox.url}/Environments/e2\n{\n  "id": "e2",\n  "name": "prod",\n  "type": "Test"\n}\n`);
+  });
+});
+
+describe('env delete with many', () => {
+  it('resolves every argument first: one unknown name fails the whole command before any delete', async () => {
+    const result = await cip(['env', 'delete', 'staging', 'no-such', 'prod', '--yes'], { env });
+    expect(result.exitCode).toBe(5);
+    expect(expectOneErrorLine(result.stderr)).toBe(
+      "error: no environment has the id or name 'no-such' (nothing was sent; 'cip env list' shows the ids and names)",
+    );
+    expect(writes()).toHaveLength(0);
+    expect(reads()).toHaveLength(1);
+  });
+
+  it('--if-missing ok counts an unknown one as done (result missing), and a 404 too', async () => {
+    sandbox.inject({ fault: { kind: 'status', status: 404 }, method: 'DELETE', match: (request) => request.url.endsWith('/e2') });
+    const result = await cip(['env', 'delete', 'no-such', 'prod', 'staging', '--if-missing', 'ok', '--yes'], { env });
+    expect(result.exitCode).toBe(0);
+    expect(JSON.parse(result.stdout)).toEqual([
+      { id: 'no-such', name: null, result: 'missing', error: null },
+      { id: 'e2', name: 'prod', result: 'missing', error: null },
+      { id: 'e1', name: 'staging', result: 'deleted', error: null },
+    ]);
+    expect(result.stderr).toContain("'no-such' is no environment's id or name: nothing to delete.\n");
+    expect(result.stderr).toContain('Done: 1 deleted, 2 missing, 0 failed of 3 in enterprise');
+  });
+
+  it('an id and its name given together are deleted once', async () => {
+    const result = await cip(['env', 'delete', 'staging', 'e1', '--yes'], { env });
+    expect(result.exitCode).toBe(0);
+    expect(writes().map((request) => request.url)).toEqual(['/ms/Environments/e1']);
+  });
+
+  it('reads ids and names from stdin with --stdin, one per line', async () => {
+    const result = await cip(['env', 'delete', '--stdin', '--yes'], { env, input: 'e2\n\n  staging  \r\nReview\n' });
+    expect(result.exitCode).toBe(0);
+    expect(
+      writes()
+        .map((request) => request.url)
+        .sort(),
+    ).toEqual(['/ms/Environments/e1', '/ms/Environments/e2', '/ms/Environments/e3']);
+    const empty = await cip(['env', 'delete', '--stdin', '--yes'], { env, input: '\n' });
+    expect(empty.exitCode).toBe(2);
+    expect(expectOneErrorLine(empty.stderr)).toBe('error: stdin held no ids or names: nothing to delete');
+  });
+
+  it('needs ids, names or --stdin', async () => {
+    const result = await cip(['env', 'delete', '--yes'], { env });
+    expect(result.exitCode).toBe(2);
+    expect(expectOneErrorLine(result.stderr)).toBe('error: give the ids or names of the environments to delete, or --stdin');
+  });
+
+  it('keeps at most --concurrency deletes under way', async () => {
+    for (let index = 0; index < 6; index++) sandbox.environments.set(`b${index}`, { id: `b${index}` });
+    const gates = Array.from({ length: 6 }, () => {
+      let resolve = (_value: undefined) => undefined as void;
+      const promise = new Promise<undefined>((settle) => (resolve = settle));
+      return { promise, resolve };
+    });
+    let released = 0;
+    // For each DELETE as it arrives: how many earlier ones had been answered by then.
+    const answeredAtArrival: number[] = [];
+    sandbox.inject(
+      ...gates.map(({ promise }) => ({
+        fault: { kind: 'hold' as const, release: promise },
+        method: 'DELETE',
+        match: () => {
+          answeredAtArrival.push(released);
+          return true;
+        },
+      })),
+    );
+    const ids = gates.map((_gate, index) => `b${index}`);
+    const run = cip(['env', 'delete', ...ids, '--yes', '--concurrency', '2'], { env });
+    const arrived = (count: number) => sandbox.waitForRequest(() => writes().length >= count);
+    for (let index = 0; index < gates.length; index++) {
+      await arrived(Math.min(index + 2, gates.length));
+      released++;
+      gates[index]!.resolve(undefined);
+    }
+    const result = await run;
+    expect(result.exitCode).toBe(0);
+    // With 2 at a time, the k-th DELETE can only start once k - 2 have been answered.
+    answeredAtArrival.forEach((answered, index) => {
+      expect(answered).toBeGreaterThanOrEqual(index - 1);
+    });
+    expect(answeredAtArrival).toHaveLength(6);
+  });
+
+  it('refuses a --concurrency outside 1-32', async () => {
+    for (const value of ['0', '33', '1.5', 'x']) {
+      const result = await cip(['env', 'delete', 'e1', '--yes', '--concurrency', value], { env });
+      expect(result.exitCode).toBe(2);
+    }
+    expect(sandbox.requests).toHaveLength(0);
+  });
+});
+
+describe('lists in pages', () => {
+  const page = (items: unknown[], next?: string, style: 'odata' | 'next' | 'nextLink' = 'odata') => {
+    const key = { odata: '@odata.nextLink', next: 'next', nextLink: 'nextLink' }[style];
+    return JSON.stringify(next === undefined ? { value: items } : { value: items, [key]: next });
+  };
+  const onPage = (query: string) => (request: { url: string }) => request.url === `/ms/Environments${query}`;
+
+  it('follows @odata.nextLink, nextLink, next and Link headers to the last page, on the same origin only', async () => {
+    sandbox.inject(
+      { fault: { kind: 'status', status: 200, body: page([{ id: 'p1' }], `${sandbox.url}/Environments?page=2`) }, match: onPage('') },
+      { fault: { kind: 'status', status: 200, body: page([{ id: 'p2' }], '?page=3', 'nextLink') }, match: onPage('?page=2') },
+      {
+        fault: {
+          kind: 'status',
+          status: 200,
+          body: '[{"id":"p3"}]',
+          headers: { link: `<${sandbox.url}/Environments?page=4>; rel="next"` },
+        },
+        match: onPage('?page=3'),
+      },
+      { fault: { kind: 'status', status: 200, body: page([{ id: 'p4' }], '/ms/Environments?page=5', 'next') }, match: onPage('?page=4') },
+      { fault: { kind: 'status', status: 200, body: page([{ id: 'p5' }]) }, match: onPage('?page=5') },
+    );
+    const result = await cip(['env', 'list'], { env });
+    expect(result.exitCode).toBe(0);
+    expect(JSON.parse(result.stdout)).toEqual([{ id: 'p1' }, { id: 'p2' }, { id: 'p3' }, { id: 'p4' }, { id: 'p5' }]);
+    expect(reads().map((request) => request.url)).toEqual([
+      '/ms/Environments',
+      '/ms/Environments?page=2',
+      '/ms/Environments?page=3',
+      '/ms/Environments?page=4',
+      '/ms/Environments?page=5',
+    ]);
+    for (const request of reads()) expect(request.headers.authorization).toBe(`ApiKey ${sandbox.keys.apiKey}`);
+  });
+
+  it('refuses a next link to another origin: exit 7, and nothing is sent there', async () => {
+    sandbox.inject({ fault: { kind: 'status', status: 200, body: page([{ id: 'p1' }], `${elsewhere.url}/Environments?page=2`) } });
+    const result = await cip(['env', 'list'], { env });
+    expect(result.exitCode).toBe(7);
+    expect(result.stdout).toBe('');
+    expect(expectOneErrorLine(result.stderr)).toBe(
+      `error: cannot list environments: the API's next-page link goes to another origin (${new URL(elsewhere.url).origin}); cip sends the keys only to ${new URL(sandbox.url).origin} (nothing was sent there; the list is incomplete, so nothing is shown)`,
+    );
+    expect(elsewhere.requests).toHaveLength(0);
+  });
+
+  it('stops a chain of next links that loops: exit 7', async () => {
+    sandbox.inject(
+      { fault: { kind: 'status', status: 200, body: page([{ id: 'p1' }], '?page=2') }, match: onPage('') },
+      { fault: { kind: 'status', status: 200, body: page([{ id: 'p2' }], `${sandbox.url}/Environments`) }, match: onPage('?page=2') },
+    );
+    const result = await cip(['env', 'list'], { env });
+    expect(result.exitCode).toBe(7);
+    expect(expectOneErrorLine(result.stderr)).toBe(
+      "error: cannot list environments: the API's next-page links loop (page 2 links back to an earlier page)",
+    );
+    expect(reads()).toHaveLength(2);
+  });
+
+  it('names are found on any page', async () => {
+    sandbox.inject(
+      { fault: { kind: 'status', status: 200, body: page([{ id: 'p1', name: 'one' }], '?page=2') }, match: onPage('') },
+      { fault: { kind: 'status', status: 200, body: page([{ id: 'p2', name: 'two' }]) }, match: onPage('?page=2') },
+    );
+    const result = await cip(['env', 'get', 'two'], { env });
+    expect(JSON.parse(result.stdout)).toEqual({ id: 'p2', name: 'two' });
+  });
+});
+
+describe('--columns is checked', () => {
+  it('an unknown column is exit 2, naming the fields', async () => {
+    const result = await cip(['env', 'list', '--columns', 'id,colour'], { env });
+    expect(result.exitCode).toBe(2);
+    expect(expectOneErrorLine(result.stderr)).toBe(
+      "error: unknown column 'colour'; the fields are: id, name, displayName, description, type, isActive, region, tags, settings, quota, ratio, Name (nested fields are named with dots (settings.retention); names match in any letter case)",
+    );
+    expect(result.stdout).toBe('');
+  });
+
+  it('applies to JSON: each object keeps only those fields, in that order', async () => {
+    const result = await cip(['env', 'list', '--json', '--columns', 'NAME,id,settings.retention'], { env });
+    expect(result.exitCode).toBe(0);
+    const rows = JSON.parse(result.stdout) as Record<string, unknown>[];
+    expect(
+      result.stdout.startsWith('[\n  {\n    "name": "staging",\n    "id": "e1",\n    "settings": {\n      "retention": 30\n    }\n  }'),
+    ).toBe(true);
+    expect(rows[1]).toEqual({ name: 'prod', id: 'e2' });
+  });
+
+  it('matches header labels and nested paths in a table', async () => {
+    const result = await cip(['env', 'list', '-o', 'table', '--columns', 'display name,settings.retention'], { env });
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout.split('\n')[0]).toMatch(/^DISPLAY NAME\s+SETTINGS\.RETENTION$/);
+    expect(result.stdout.split('\n')[1]).toMatch(/^Staging\s+30$/);
+  });
+});
+
+describe('--verbose', () => {
+  it('logs request and response bodies, keys redacted, long ones cut', async () => {
+    const long = 'x'.repeat(2500);
+    const result = await cip(['env', 'create', '-f', `name=${long}`, '-f', `note=${sandbox.keys.apiKey}`, '--verbose'], { env });
+    expect(result.exitCode).toBe(0);
+    const requestBody = result.stderr.split('\n').find((line) => line.startsWith('>   body: '))!;
+    expect(requestBody).toBe(`>   body: {"name":"${'x'.repeat(2000 - 9)}… (2547 characters in all)`);
+    const answerBody = result.stderr.split('\n').find((line) => line.startsWith('<   body: '))!;
+    expect(answerBody).toMatch(/^<   body: \{.*… \(\d+ characters in all\)$/);
+    expect(result.stderr).not.toContain(sandbox.keys.apiKey);
+  });
+});
