@@ -225,7 +225,7 @@ describe('env delete with many', () => {
   it('keeps at most --concurrency deletes under way', async () => {
     for (let index = 0; index < 6; index++) sandbox.environments.set(`b${index}`, { id: `b${index}` });
     const gates = Array.from({ length: 6 }, () => {
-      let resolve = (_value: undefined) => undefined as void;
+      let resolve: (value: undefined) => void = () => undefined;
       const promise = new Promise<undefined>((settle) => (resolve = settle));
       return { promise, resolve };
     });
@@ -374,7 +374,7 @@ describe('--verbose', () => {
     const requestBody = result.stderr.split('\n').find((line) => line.startsWith('>   body: '))!;
     expect(requestBody).toBe(`>   body: {"name":"${'x'.repeat(2000 - 9)}… (2547 characters in all)`);
     const answerBody = result.stderr.split('\n').find((line) => line.startsWith('<   body: '))!;
-    expect(answerBody).toMatch(/^<   body: \{.*… \(\d+ characters in all\)$/);
+    expect(answerBody).toMatch(/^< {3}body: \{.*… \(\d+ characters in all\)$/);
     expect(result.stderr).not.toContain(sandbox.keys.apiKey);
   });
 });
