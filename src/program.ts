@@ -6,9 +6,10 @@ import { Argument, Command, InvalidArgumentError, Option } from 'commander';
 import type { AnyCommand, CommandGroup } from './commands/define.js';
 import { GLOBAL_OPTIONS, type GlobalOptions } from './cli/globals.js';
 import type { ArgumentSpecs, OptionSpec, OptionSpecs } from './cli/options.js';
+import { didYouMean, type Suggestible } from './cli/suggest.js';
 import type { Context } from './context.js';
 import { EXIT_CODES, UsageError } from './errors.js';
-import { escapeControls } from './text/sanitize.js';
+import { escapeControls, printable } from './text/sanitize.js';
 import { DEFAULT_BASE_URL } from './config/validate.js';
 import login from './commands/auth/login.js';
 import logout from './commands/auth/logout.js';
@@ -56,6 +57,61 @@ Which credentials a command uses (the first row that applies):
   4. none is set                                the active profile
 --base-url and --enterprise-id override the value chosen in every row.
 'cip auth status' shows which profile and values a command would use now, and where each comes from.`;
+
+/** commander's Command, with a typo suggestion that names each command once, never an alias beside its command. */
+class CipCommand extends Command {
+  override createCommand(name?: string): Command {
+    return new CipCommand(name);
+  }
+
+  /** commander calls this for an unknown subcommand (it is not in commander's typings). */
+  unknownCommand(): never {
+    const word = this.args[0] ?? '';
+    const suggestion = didYouMean(word, suggestible(this));
+    this.error(`error: unknown command '${word}'${suggestion ? ` (${suggestion})` : ''}`, { code: 'commander.unknownCommand' });
+  }
+}
+
+/** The commands help lists under a command, as candidates for a suggestion. */
+function suggestible(command: Command): Suggestible[] {
+  return command
+    .createHelp()
+    .visibleCommands(command)
+    .map((sub) => ({ name: sub.name(), aliases: sub.aliases() }));
+}
+
+/**
+ * `help [command...]` at every level: `cip help env create` is `cip env create --help`, and `cip env help create`
+ * the same. commander's own help command looks one word deep only.
+ */
+function addHelpCommand(parent: Command): void {
+  parent.helpCommand(false);
+  parent
+    .command('help')
+    .description('show help for a command')
+    .argument('[command...]', 'the command, as you would type it')
+    .action((words: string[]) => {
+      let target = parent;
+      for (const [index, word] of words.entries()) {
+        const next = target.commands.find((sub) => sub.name() === word || sub.aliases().includes(word));
+        if (!next) {
+          const typed = [...commandPath(parent), ...words.slice(0, index + 1)].slice(1).join(' ');
+          const hint =
+            target.commands.length === 0
+              ? `'${commandPath(target).join(' ')}' has no subcommands`
+              : (didYouMean(word, suggestible(target)) ?? `run '${[...commandPath(target), 'help'].join(' ')}' to see the commands`);
+          throw new UsageError(`unknown command '${printable(typed)}'`, hint);
+        }
+        target = next;
+      }
+      target.outputHelp();
+    });
+}
+
+/** ['cip', 'env'] for `cip env`. */
+function commandPath(command: Command): string[] {
+  return command.parent ? [...commandPath(command.parent), command.name()] : [command.name()];
+}
 
 function toOption(spec: OptionSpec): Option {
   const option = new Option(spec.flags, spec.description);
@@ -137,12 +193,11 @@ function addCommand(parent: Command, spec: AnyCommand, ctx: Context, root: Comma
 }
 
 export function buildProgram(ctx: Context): Command {
-  const program = new Command('cip');
+  const program = new CipCommand('cip');
   program
     .description('Manage environments of the Copyl Integration Platform from the command line.')
     .version(ctx.version, '-V, --version', 'print the version')
     .helpOption('-h, --help', 'show help for a command')
-    .helpCommand(false)
     .showSuggestionAfterError(true)
     .configureHelp({ showGlobalOptions: true, sortSubcommands: false })
     .configureOutput({
@@ -169,9 +224,11 @@ export function buildProgram(ctx: Context): Command {
     if ('commands' in entry) {
       const group = program.command(entry.name).description(entry.description);
       for (const spec of entry.commands) addCommand(group, spec, ctx, program);
+      addHelpCommand(group);
     } else {
       addCommand(program, entry, ctx, program);
     }
   }
+  addHelpCommand(program);
   return program;
 }
