@@ -113,6 +113,21 @@ function commandPath(command: Command): string[] {
   return command.parent ? [...commandPath(command.parent), command.name()] : [command.name()];
 }
 
+/** A single-valued option given twice is refused: the last one silently winning would hide a mistake (two --data). */
+function refuseRepeats(command: Command, option: Option): void {
+  let given = false;
+  command.on(`option:${option.name()}`, () => {
+    if (given) throw new UsageError(`${option.long ?? option.flags} was given more than once`, 'give it once');
+    given = true;
+  });
+}
+
+function addOption(command: Command, spec: OptionSpec): void {
+  const option = toOption(spec);
+  command.addOption(option);
+  if (spec.kind === 'value') refuseRepeats(command, option);
+}
+
 function toOption(spec: OptionSpec): Option {
   const option = new Option(spec.flags, spec.description);
   if (spec.choices) option.choices(spec.choices);
@@ -179,7 +194,7 @@ function addCommand(parent: Command, spec: AnyCommand, ctx: Context, root: Comma
     command.addArgument(argument);
   }
   const options = (spec.options ?? {}) as OptionSpecs;
-  for (const option of Object.values(options)) command.addOption(toOption(option));
+  for (const option of Object.values(options)) addOption(command, option);
   const after = helpAfter(spec);
   if (after) command.addHelpText('after', after);
   command.action(async (...params: unknown[]) => {
@@ -214,11 +229,15 @@ export function buildProgram(ctx: Context): Command {
     .hook('preAction', () => {
       refuseEmptyValues(GLOBAL_OPTIONS, program);
       ctx.globals = valuesOf(GLOBAL_OPTIONS, program.opts()) as GlobalOptions;
+      const { json, output } = ctx.globals;
+      if (json && output !== undefined && output !== 'json') {
+        throw new UsageError(`--json and --output ${output} disagree`, "give one of them; --json is the same as '--output json'");
+      }
       // A bad CIP_OUTPUT is a usage error now, before any request, not after one.
       // eslint-disable-next-line @typescript-eslint/no-unused-expressions -- the getter throws for a bad CIP_OUTPUT
       ctx.io.outputFormat;
     });
-  for (const option of Object.values(GLOBAL_OPTIONS)) program.addOption(toOption(option));
+  for (const option of Object.values(GLOBAL_OPTIONS)) addOption(program, option);
 
   for (const entry of COMMAND_TREE) {
     if ('commands' in entry) {

@@ -2,6 +2,7 @@
 // the record view on a narrow terminal.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { sandboxEnv } from '../helpers/cli.js';
 import { cipInProcess as cip } from '../helpers/harness.js';
 
 let sandbox: Sandbox;
@@ -80,5 +81,51 @@ describe('a mistyped command', () => {
     const result = await cip(args);
     expect(result.exitCode).toBe(2);
     expect(result.stderr).toBe(`${line}\n`);
+  });
+});
+
+describe('conflicting and repeated options are usage errors, and nothing is sent', () => {
+  it.each([
+    [
+      ['--json', '-o', 'table', 'env', 'list'],
+      "error: --json and --output table disagree (give one of them; --json is the same as '--output json')",
+    ],
+    [
+      ['env', 'list', '-o', 'table', '--json'],
+      "error: --json and --output table disagree (give one of them; --json is the same as '--output json')",
+    ],
+    [['env', 'create', '--data', '{"name":"a"}', '--data', '{"name":"b"}'], 'error: --data was given more than once (give it once)'],
+    [['env', 'create', '--file', 'a.json', '--file', 'b.json'], 'error: --file was given more than once (give it once)'],
+    [['-o', 'json', 'env', 'list', '-o', 'table'], 'error: --output was given more than once (give it once)'],
+    [
+      ['env', 'list', '--base-url', 'http://127.0.0.1:1/ms', '--base-url', 'http://127.0.0.1:2/ms'],
+      'error: --base-url was given more than once (give it once)',
+    ],
+    [['env', 'list', '--timeout', '5', '--timeout', '6'], 'error: --timeout was given more than once (give it once)'],
+    [['env', 'list', '--columns', 'id', '--columns', 'name'], 'error: --columns was given more than once (give it once)'],
+  ])('%j: %s', async (args, line) => {
+    const result = await cip(args, { env: sandboxEnv(sandbox) });
+    expect(result).toEqual({ exitCode: 2, stdout: '', stderr: `${line}\n` });
+    expect(sandbox.requests).toHaveLength(0);
+  });
+
+  it('--json with -o json agrees', async () => {
+    const result = await cip(['--json', '-o', 'json', 'env', 'list'], { env: sandboxEnv(sandbox) });
+    expect(result.exitCode).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject([{ id: 'e1' }]);
+  });
+
+  it('--json with CIP_OUTPUT=table is --json: the option wins over the variable', async () => {
+    const result = await cip(['--json', 'env', 'list'], { env: sandboxEnv(sandbox, { CIP_OUTPUT: 'table' }) });
+    expect(result.exitCode).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject([{ id: 'e1' }]);
+  });
+
+  it('repeatable options still repeat', async () => {
+    const result = await cip(['env', 'create', '-f', 'name=a', '-f', 'description=b', '-F', 'isActive=true', '-F', 'n=1'], {
+      env: sandboxEnv(sandbox),
+    });
+    expect(result.exitCode).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject({ name: 'a', description: 'b', isActive: true, n: 1 });
   });
 });
