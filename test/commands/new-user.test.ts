@@ -1,8 +1,9 @@
 // The small things a new user hits in the first minutes: help, typos, a first login, conflicting flags and
 // the record view on a narrow terminal.
+import { writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
-import { sandboxEnv } from '../helpers/cli.js';
+import { expectOneErrorLine, loginArgs, readConfig, sandboxEnv, tempDir } from '../helpers/cli.js';
 import { cipInProcess as cip } from '../helpers/harness.js';
 
 let sandbox: Sandbox;
@@ -81,6 +82,84 @@ describe('a mistyped command', () => {
     const result = await cip(args);
     expect(result.exitCode).toBe(2);
     expect(result.stderr).toBe(`${line}\n`);
+  });
+});
+
+describe('auth login: what a failed check points at', () => {
+  it('a network failure says to check the base URL and the network, not the keys', async () => {
+    const closed = await startSandbox();
+    const url = closed.url;
+    await closed.close();
+    const configDir = tempDir();
+    const args = loginArgs(sandbox).map((arg) => (arg === sandbox.url ? url : arg));
+    const result = await cip(args, { configDir });
+    expect(result.exitCode).toBe(8);
+    const line = expectOneErrorLine(result.stderr);
+    expect(line).toMatch(
+      new RegExp(
+        `\\(nothing was saved; check the base URL \\(${url.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}\\) and the network, or pass --no-verify to save them unchecked\\)$`,
+      ),
+    );
+    expect(line).not.toContain('check the keys');
+    expect(readConfig(configDir)).toBeUndefined();
+  });
+
+  it('a 401 says to check the keys', async () => {
+    const args = loginArgs(sandbox);
+    const keyFile = args[args.indexOf('--api-key-file') + 1]!;
+    writeFileSync(keyFile, 'wrong-api-key-000000000000');
+    const result = await cip(args);
+    expect(result.exitCode).toBe(3);
+    expect(expectOneErrorLine(result.stderr)).toMatch(
+      /\(nothing was saved; check the keys at https:\/\/app\.copyl\.com\/en\/itops\/secrets, or pass --no-verify to save them unchecked\)$/,
+    );
+  });
+
+  it('a 404 says to check the base URL, not the keys', async () => {
+    const args = loginArgs(sandbox);
+    args[args.indexOf('--base-url') + 1] = `${sandbox.url}/nothing-here`;
+    const result = await cip(args);
+    expect(result.exitCode).toBe(5);
+    expect(expectOneErrorLine(result.stderr)).toContain(
+      `(nothing was saved; check the base URL (${sandbox.url}/nothing-here) and the enterprise id, or pass --no-verify to save them unchecked)`,
+    );
+  });
+
+  it('--no-verify says the profile was saved without a check', async () => {
+    const result = await cip(loginArgs(sandbox, ['--no-verify']));
+    expect(result.exitCode).toBe(0);
+    expect(result.stderr).toBe(
+      `Saved (not checked): profile 'default' (enterprise ${sandbox.keys.enterpriseId}, ${sandbox.url}) is active.\n`,
+    );
+    expect(sandbox.requests).toHaveLength(0);
+  });
+
+  it('a checked login still says Logged in', async () => {
+    const result = await cip(loginArgs(sandbox));
+    expect(result.exitCode).toBe(0);
+    expect(result.stderr).toBe(`Logged in: profile 'default' (enterprise ${sandbox.keys.enterpriseId}, ${sandbox.url}) is active.\n`);
+  });
+});
+
+describe('prompts under CI', () => {
+  it('at a terminal with CI set, login says prompts are off under CI, not that there is no terminal', async () => {
+    const result = await cip(['auth', 'login', '--base-url', sandbox.url], { env: { CI: 'true' }, interactive: true });
+    expect(result.exitCode).toBe(2);
+    expect(expectOneErrorLine(result.stderr)).toBe(
+      'error: missing enterprise id (--enterprise-id or CIP_ENTERPRISE_ID), API key (--api-key-file or CIP_API_KEY), subscription key (--subscription-key-file or CIP_SUBSCRIPTION_KEY) (prompts are off under CI; find your keys at https://app.copyl.com/en/itops/secrets)',
+    );
+  });
+
+  it('without a terminal, it says there is no terminal to ask', async () => {
+    const result = await cip(['auth', 'login', '--base-url', sandbox.url]);
+    expect(result.exitCode).toBe(2);
+    expect(expectOneErrorLine(result.stderr)).toMatch(/\(there is no terminal to ask; find your keys at /);
+  });
+
+  it('at a terminal under --quiet, it says prompts are off under --quiet', async () => {
+    const result = await cip(['auth', 'login', '--quiet', '--base-url', sandbox.url], { interactive: true });
+    expect(result.exitCode).toBe(2);
+    expect(expectOneErrorLine(result.stderr)).toMatch(/\(prompts are off under --quiet; find your keys at /);
   });
 });
 
