@@ -141,6 +141,24 @@ describe('auth login: what a failed check points at', () => {
   });
 });
 
+describe('auth status with no profile', () => {
+  it('at a terminal is one error line that says how to log in, exit 3', async () => {
+    const result = await cip(['auth', 'status'], { terminalColumns: 100 });
+    expect(result.exitCode).toBe(3);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe(
+      "error: not logged in: no profile and no credentials in the environment (run 'cip auth login', or set CIP_API_KEY, CIP_SUBSCRIPTION_KEY and CIP_ENTERPRISE_ID)\n",
+    );
+  });
+
+  it('as JSON is still the (empty) list, then the error', async () => {
+    const result = await cip(['auth', 'status', '--json']);
+    expect(result.exitCode).toBe(3);
+    expect(result.stdout).toBe('[]\n');
+    expect(expectOneErrorLine(result.stderr)).toMatch(/^error: not logged in: /);
+  });
+});
+
 describe('prompts under CI', () => {
   it('at a terminal with CI set, login says prompts are off under CI, not that there is no terminal', async () => {
     const result = await cip(['auth', 'login', '--base-url', sandbox.url], { env: { CI: 'true' }, interactive: true });
