@@ -226,3 +226,20 @@ describe('conflicting and repeated options are usage errors, and nothing is sent
     expect(JSON.parse(result.stdout)).toMatchObject({ name: 'a', description: 'b', isActive: true, n: 1 });
   });
 });
+
+describe('the record view keeps the id whole', () => {
+  it.each([20, 40, 60])('at %i columns: on one line, nothing cut, other values still wrapped', async (columns) => {
+    const result = await cip(['env', 'create', '-f', 'name=staging', '-f', 'description=a longer description of this environment'], {
+      env: sandboxEnv(sandbox, { NO_COLOR: '1' }),
+      terminalColumns: columns,
+    });
+    expect(result.exitCode).toBe(0);
+    const id = /\(([0-9a-f-]{36})\)/.exec(result.stderr)?.[1];
+    expect(id).toBeDefined();
+    const lines = result.stdout.trimEnd().split('\n');
+    expect(lines[0]).toBe(`id           ${id!}`);
+    expect(result.stdout).not.toContain('…');
+    expect(lines.slice(1).every((line) => line.length <= Math.max(columns, 'description  '.length + 10))).toBe(true);
+    expect(lines.some((line) => line.startsWith('description  a longer'))).toBe(true);
+  });
+});
