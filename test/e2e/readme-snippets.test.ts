@@ -1,8 +1,8 @@
 // README snippets that a user pastes, run as written, with the built cip on PATH. The GitHub Actions step runs
 // as GitHub runs it: its `run:` script under `bash --noprofile --norc -eo pipefail` (what `shell: bash`
 // means), against the sandbox; a failed create must fail the step and write no `environment=` line for the
-// next step to use.
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+// next step to use. The completion install lines run in a fresh home, where no completion folder exists yet.
+import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -107,5 +107,33 @@ describe("README's GitHub Actions step", () => {
     expect(result.exitCode).toBe(1);
     expect(result.stderr).toContain('cip env create returned no id');
     expect(result.output).toBe('');
+  });
+});
+
+describe("README's completion install lines", () => {
+  it('work as written in a home where no completion folder exists yet', async () => {
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const section = readme.slice(readme.indexOf('## Shell completion'));
+    const block = /```sh\n([\s\S]*?)```/.exec(section)?.[1];
+    expect(block).toBeDefined();
+    const home = tempDir();
+    const result = await execa('bash', ['--noprofile', '--norc', '-e', '-c', block!], {
+      env: { PATH: cipOnPath(home), HOME: home, CIP_CONFIG_DIR: home },
+      extendEnv: false,
+      reject: false,
+      timeout: 60_000,
+    });
+    expect(result.stderr).toBe('');
+    expect(result.exitCode).toBe(0);
+    for (const [file, shell] of [
+      ['.local/share/bash-completion/completions/cip', 'bash'],
+      ['.zfunc/_cip', 'zsh'],
+      ['.config/fish/completions/cip.fish', 'fish'],
+    ] as const) {
+      expect(statSync(join(home, file)).size, file).toBeGreaterThan(0);
+      expect(readFileSync(join(home, file), 'utf8')).toBe(
+        readFileSync(join(ROOT, 'completions', shell === 'bash' ? 'cip.bash' : shell === 'zsh' ? '_cip' : 'cip.fish'), 'utf8'),
+      );
+    }
   });
 });
