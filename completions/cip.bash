@@ -32,6 +32,7 @@ __cip_child() {
     cip/env) child=env ;;
     cip/completion) child=completion ;;
     cip/sandbox) child=sandbox ;;
+    cip/help) child=help ;;
     'cip auth'/login) child=login ;;
     'cip auth'/status) child=status ;;
     'cip auth'/switch) child=switch ;;
@@ -87,13 +88,14 @@ __cip_options() {
     'cip env help') __cip_words "$2" -V --version -p --profile -o --output --json --base-url --enterprise-id --timeout --verbose -q --quiet --no-color -h --help ;;
     'cip completion') __cip_words "$2" -V --version -p --profile -o --output --json --base-url --enterprise-id --timeout --verbose -q --quiet --no-color -h --help ;;
     'cip sandbox') __cip_words "$2" --port --seed -V --version -p --profile -o --output --json --base-url --enterprise-id --timeout --verbose -q --quiet --no-color -h --help ;;
+    'cip help') __cip_words "$2" -V --version -p --profile -o --output --json --base-url --enterprise-id --timeout --verbose -q --quiet --no-color -h --help ;;
   esac
 }
 
 # Completes the subcommands of command path $1 that start with $2; fails if it has none.
 __cip_subcommands() {
   case $1 in
-    cip) __cip_words "$2" auth env completion sandbox ;;
+    cip) __cip_words "$2" auth env completion sandbox help ;;
     'cip auth') __cip_words "$2" login status switch logout help ;;
     'cip env') __cip_words "$2" list ls get create update delete rm help ;;
     *) return 1 ;;

@@ -11,6 +11,8 @@ function __cip_child --argument-names path word
             echo 'completion'
         case 'cip/sandbox'
             echo 'sandbox'
+        case 'cip/help'
+            echo 'help'
         case 'cip auth/login'
             echo 'login'
         case 'cip auth/status'
@@ -109,11 +111,12 @@ complete -c cip -n '__cip_needs_subcommand \'cip\'' -a 'auth' -d 'log in, inspec
 complete -c cip -n '__cip_needs_subcommand \'cip\'' -a 'env' -d 'list, get, create, update and delete environments'
 complete -c cip -n '__cip_needs_subcommand \'cip\'' -a 'completion' -d 'print a shell completion script'
 complete -c cip -n '__cip_needs_subcommand \'cip\'' -a 'sandbox' -d 'run an offline sandbox of the API on this machine (Ctrl-C stops it)'
+complete -c cip -n '__cip_needs_subcommand \'cip\'' -a 'help' -d 'show help for a command'
 complete -c cip -n '__cip_needs_subcommand \'cip auth\'' -a 'login' -d 'store API keys and an enterprise id as a profile'
 complete -c cip -n '__cip_needs_subcommand \'cip auth\'' -a 'status' -d 'show every profile, with keys masked'
 complete -c cip -n '__cip_needs_subcommand \'cip auth\'' -a 'switch' -d 'make a profile the active one'
 complete -c cip -n '__cip_needs_subcommand \'cip auth\'' -a 'logout' -d 'remove a profile (default: the active one; name another with --profile)'
-complete -c cip -n '__cip_needs_subcommand \'cip auth\'' -a 'help' -d 'display help for command'
+complete -c cip -n '__cip_needs_subcommand \'cip auth\'' -a 'help' -d 'show help for a command'
 complete -c cip -n '__cip_under \'cip auth login\'' -l api-key-file -d 'read the API key from a file (\'-\' for stdin)' -r -F
 complete -c cip -n '__cip_under \'cip auth login\'' -l subscription-key-file -d 'read the subscription key from a file (\'-\' for stdin)' -r -F
 complete -c cip -n '__cip_under \'cip auth login\'' -l no-verify -d 'save without checking the keys against the API'
@@ -125,7 +128,7 @@ complete -c cip -n '__cip_needs_subcommand \'cip env\'' -a 'create' -d 'create a
 complete -c cip -n '__cip_needs_subcommand \'cip env\'' -a 'update' -d 'change an environment: merge fields into it (or --replace it whole)'
 complete -c cip -n '__cip_needs_subcommand \'cip env\'' -a 'delete' -d 'delete environments by id or name (asks first at a terminal)'
 complete -c cip -n '__cip_needs_subcommand \'cip env\'' -a 'rm' -d 'delete environments by id or name (asks first at a terminal)'
-complete -c cip -n '__cip_needs_subcommand \'cip env\'' -a 'help' -d 'display help for command'
+complete -c cip -n '__cip_needs_subcommand \'cip env\'' -a 'help' -d 'show help for a command'
 complete -c cip -n '__cip_under \'cip env list\'' -l columns -d 'comma-separated fields to show, in any letter case; dots reach nested fields (settings.retention); applies to JSON too' -x
 complete -c cip -n '__cip_under \'cip env get\'' -l columns -d 'comma-separated fields to show, in any letter case; dots reach nested fields (settings.retention); applies to JSON too' -x
 complete -c cip -n '__cip_under \'cip env create\'' -l data -d 'the payload as a JSON object' -x

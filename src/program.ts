@@ -6,9 +6,10 @@ import { Argument, Command, InvalidArgumentError, Option } from 'commander';
 import type { AnyCommand, CommandGroup } from './commands/define.js';
 import { GLOBAL_OPTIONS, type GlobalOptions } from './cli/globals.js';
 import type { ArgumentSpecs, OptionSpec, OptionSpecs } from './cli/options.js';
+import { didYouMean, type Suggestible } from './cli/suggest.js';
 import type { Context } from './context.js';
 import { EXIT_CODES, UsageError } from './errors.js';
-import { escapeControls } from './text/sanitize.js';
+import { escapeControls, printable } from './text/sanitize.js';
 import { DEFAULT_BASE_URL } from './config/validate.js';
 import login from './commands/auth/login.js';
 import logout from './commands/auth/logout.js';
@@ -57,6 +58,76 @@ Which credentials a command uses (the first row that applies):
   4. none is set                                the active profile
 --base-url and --enterprise-id override the value chosen in every row.
 'cip auth status' shows which profile and values a command would use now, and where each comes from.`;
+
+/** commander's Command, with a typo suggestion that names each command once, never an alias beside its command. */
+class CipCommand extends Command {
+  override createCommand(name?: string): Command {
+    return new CipCommand(name);
+  }
+
+  /** commander calls this for an unknown subcommand (it is not in commander's typings). */
+  unknownCommand(): never {
+    const word = this.args[0] ?? '';
+    const suggestion = didYouMean(word, suggestible(this));
+    this.error(`error: unknown command '${word}'${suggestion ? ` (${suggestion})` : ''}`, { code: 'commander.unknownCommand' });
+  }
+}
+
+/** The commands help lists under a command, as candidates for a suggestion. */
+function suggestible(command: Command): Suggestible[] {
+  return command
+    .createHelp()
+    .visibleCommands(command)
+    .map((sub) => ({ name: sub.name(), aliases: sub.aliases() }));
+}
+
+/**
+ * `help [command...]` at every level: `cip help env create` is `cip env create --help`, and `cip env help create`
+ * the same. commander's own help command looks one word deep only.
+ */
+function addHelpCommand(parent: Command): void {
+  parent.helpCommand(false);
+  parent
+    .command('help')
+    .description('show help for a command')
+    .argument('[command...]', 'the command, as you would type it')
+    .action((words: string[]) => {
+      let target = parent;
+      for (const [index, word] of words.entries()) {
+        const next = target.commands.find((sub) => sub.name() === word || sub.aliases().includes(word));
+        if (!next) {
+          const typed = [...commandPath(parent), ...words.slice(0, index + 1)].slice(1).join(' ');
+          const hint =
+            target.commands.length === 0
+              ? `'${commandPath(target).join(' ')}' has no subcommands`
+              : (didYouMean(word, suggestible(target)) ?? `run '${[...commandPath(target), 'help'].join(' ')}' to see the commands`);
+          throw new UsageError(`unknown command '${printable(typed)}'`, hint);
+        }
+        target = next;
+      }
+      target.outputHelp();
+    });
+}
+
+/** ['cip', 'env'] for `cip env`. */
+function commandPath(command: Command): string[] {
+  return command.parent ? [...commandPath(command.parent), command.name()] : [command.name()];
+}
+
+/** A single-valued option given twice is refused: the last one silently winning would hide a mistake (two --data). */
+function refuseRepeats(command: Command, option: Option): void {
+  let given = false;
+  command.on(`option:${option.name()}`, () => {
+    if (given) throw new UsageError(`${option.long ?? option.flags} was given more than once`, 'give it once');
+    given = true;
+  });
+}
+
+function addOption(command: Command, spec: OptionSpec): void {
+  const option = toOption(spec);
+  command.addOption(option);
+  if (spec.kind === 'value') refuseRepeats(command, option);
+}
 
 function toOption(spec: OptionSpec): Option {
   const option = new Option(spec.flags, spec.description);
@@ -124,7 +195,7 @@ function addCommand(parent: Command, spec: AnyCommand, ctx: Context, root: Comma
     command.addArgument(argument);
   }
   const options = (spec.options ?? {}) as OptionSpecs;
-  for (const option of Object.values(options)) command.addOption(toOption(option));
+  for (const option of Object.values(options)) addOption(command, option);
   const after = helpAfter(spec);
   if (after) command.addHelpText('after', after);
   command.action(async (...params: unknown[]) => {
@@ -138,12 +209,11 @@ function addCommand(parent: Command, spec: AnyCommand, ctx: Context, root: Comma
 }
 
 export function buildProgram(ctx: Context): Command {
-  const program = new Command('cip');
+  const program = new CipCommand('cip');
   program
     .description('Manage environments of the Copyl Integration Platform from the command line.')
     .version(ctx.version, '-V, --version', 'print the version')
     .helpOption('-h, --help', 'show help for a command')
-    .helpCommand(false)
     .showSuggestionAfterError(true)
     .configureHelp({ showGlobalOptions: true, sortSubcommands: false })
     .configureOutput({
@@ -160,19 +230,25 @@ export function buildProgram(ctx: Context): Command {
     .hook('preAction', () => {
       refuseEmptyValues(GLOBAL_OPTIONS, program);
       ctx.globals = valuesOf(GLOBAL_OPTIONS, program.opts()) as GlobalOptions;
+      const { json, output } = ctx.globals;
+      if (json && output !== undefined && output !== 'json') {
+        throw new UsageError(`--json and --output ${output} disagree`, "give one of them; --json is the same as '--output json'");
+      }
       // A bad CIP_OUTPUT is a usage error now, before any request, not after one.
       // eslint-disable-next-line @typescript-eslint/no-unused-expressions -- the getter throws for a bad CIP_OUTPUT
       ctx.io.outputFormat;
     });
-  for (const option of Object.values(GLOBAL_OPTIONS)) program.addOption(toOption(option));
+  for (const option of Object.values(GLOBAL_OPTIONS)) addOption(program, option);
 
   for (const entry of COMMAND_TREE) {
     if ('commands' in entry) {
       const group = program.command(entry.name).description(entry.description);
       for (const spec of entry.commands) addCommand(group, spec, ctx, program);
+      addHelpCommand(group);
     } else {
       addCommand(program, entry, ctx, program);
     }
   }
+  addHelpCommand(program);
   return program;
 }

@@ -1,6 +1,6 @@
 // One record as a two-column FIELD/VALUE table: the view after create and update. Values can be long: they
 // are wrapped within the terminal width (a word longer than a line is broken, never cut), and cli-table3
-// sets the wrapped lines beside their field.
+// sets the wrapped lines beside their field. The id is never wrapped.
 import { cellText } from './columns.js';
 import { isExactNumber, stringifyExactJson } from '../json/exact.js';
 import { escapeControls } from '../text/sanitize.js';
@@ -42,7 +42,10 @@ export async function renderRecord(
   const table = new Table({ chars: CHARS, style: { head: [], border: [], compact: true, 'padding-left': 0, 'padding-right': 0 } });
   for (const key of keys) {
     const value = valueText(record[key]);
-    table.push([escapeControls(key), valueWidth ? wrapText(value, valueWidth).join('\n') : value]);
+    // The id stays whole on one line, however narrow the terminal, so that it can be copied: a person reads
+    // this view to learn it. The terminal wraps the line if it must; no character is lost or moved.
+    const wrap = valueWidth !== undefined && key.toLowerCase() !== 'id';
+    table.push([escapeControls(key), wrap ? wrapText(value, valueWidth).join('\n') : value]);
   }
   // Keys are styled after layout: cli-table3 counts escape codes as text when it wraps, and would split them.
   // A line that starts with a space continues the value above it.

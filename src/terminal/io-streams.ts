@@ -82,6 +82,12 @@ export class IOStreams implements Streams {
     return this.stdinIsTTY && this.stderrIsTTY && !this.isCI && !this.display().quiet;
   }
 
+  /** Why cip may not ask, for an error that needs an answer: said only when canPrompt is false. */
+  get noPromptReason(): string {
+    if (this.stdinIsTTY && this.stderrIsTTY) return this.isCI ? 'prompts are off under CI' : 'prompts are off under --quiet';
+    return 'there is no terminal to ask';
+  }
+
   /** Spinners only on a terminal's stderr, for people reading tables; NO_COLOR asks for a plain terminal. */
   get spinnerEnabled(): boolean {
     const { color, quiet } = this.display();

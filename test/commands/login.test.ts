@@ -120,7 +120,7 @@ describe('auth login inputs', () => {
     expect((await cip(loginArgs(sandbox, ['--no-verify']), { configDir })).exitCode).toBe(0);
     const second = await cip(loginArgs(sandbox, ['--no-verify', '--profile', 'qa']), { configDir });
     expect(second.stderr).toBe(
-      `Logged in: profile 'qa' (enterprise ${sandbox.keys.enterpriseId}, ${sandbox.url}) saved; make it active with 'cip auth switch qa'.\n`,
+      `Saved (not checked): profile 'qa' (enterprise ${sandbox.keys.enterpriseId}, ${sandbox.url}); make it active with 'cip auth switch qa'.\n`,
     );
     expect(readConfig(configDir)).toMatchObject({ activeProfile: 'default' });
   });

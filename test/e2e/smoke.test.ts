@@ -62,5 +62,9 @@ describe('every command, through the binary', () => {
     const help = await cip(['--help']);
     expect(help.exitCode).toBe(0);
     expect(help.stdout).toContain('Exit codes:');
+    expect(await cip(['help', 'env', 'create'])).toMatchObject({
+      exitCode: 0,
+      stdout: expect.stringMatching(/^Usage: cip env create /) as string,
+    });
   });
 });

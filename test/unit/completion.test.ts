@@ -213,7 +213,7 @@ describe.skipIf(!hasBash)('bash completion', () => {
   });
 
   it('skips option values when finding the command', async () => {
-    expect(await complete('cip', '-p', 'env', '')).toEqual(['auth', 'env', 'completion', 'sandbox']);
+    expect(await complete('cip', '-p', 'env', '')).toEqual(['auth', 'env', 'completion', 'sandbox', 'help']);
   });
 
   it('completes file names for --file', async () => {

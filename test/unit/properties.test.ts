@@ -1092,14 +1092,15 @@ describe('cip env end to end (in-process, sandbox)', () => {
           expect(errText.slice(0, -1)).not.toMatch(CONTROL);
         }
 
-        // The model: the last --data counts; fields apply in order after it; later values win.
-        if (steps.some((s) => s.effect.kind === 'stray')) {
+        // The model: one --data at most (a second is refused); fields apply in order after it; later values win.
+        const dataSteps = steps.filter((s) => s.isData);
+        if (steps.some((s) => s.effect.kind === 'stray') || dataSteps.length > 1) {
           expect(code).toBe(2);
           return;
         }
         const fields = steps.filter((s) => !s.isData);
-        const lastData = steps.filter((s) => s.isData).at(-1);
-        const effects = [...(lastData ? [lastData.effect] : []), ...fields.map((s) => s.effect)];
+        const data = dataSteps[0];
+        const effects = [...(data ? [data.effect] : []), ...fields.map((s) => s.effect)];
         if (effects.length === 0 || effects.some((e) => e.kind === 'usage')) {
           expect(code).toBe(2);
           return;

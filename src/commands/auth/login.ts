@@ -2,7 +2,7 @@ import { defineCommand } from '../define.js';
 import { flag, option, type ValuesOf } from '../../cli/options.js';
 import type { Context } from '../../context.js';
 import { nonEmpty } from '../../env.js';
-import { ApiError, CipError, UsageError, withHint } from '../../errors.js';
+import { ApiError, CipError, NetworkError, UsageError, withHint } from '../../errors.js';
 import { allowHttp, getProfile, givenBaseUrl, givenEnterpriseId, namedProfile, profileSource } from '../../config/settings.js';
 import { DEFAULT_BASE_URL, SECRETS_URL, checkBaseUrl, checkEnterpriseId, checkKey, checkProfileName } from '../../config/validate.js';
 import { ask, askHidden } from '../../terminal/prompt.js';
@@ -91,7 +91,7 @@ async function login(ctx: Context, options: ValuesOf<typeof OPTIONS>): Promise<v
   ].filter((item): item is string => item !== undefined);
   if (missing.length) {
     if (!ctx.io.canPrompt) {
-      throw new UsageError(`missing ${missing.join(', ')}`, `there is no terminal to ask; find your keys at ${SECRETS_URL}`);
+      throw new UsageError(`missing ${missing.join(', ')}`, `${ctx.io.noPromptReason}; find your keys at ${SECRETS_URL}`);
     }
     ctx.io.stderr.write(`Find your API key and subscription key at ${SECRETS_URL}\n`);
     while (!enterpriseId) {
@@ -118,7 +118,7 @@ async function login(ctx: Context, options: ValuesOf<typeof OPTIONS>): Promise<v
       if (error instanceof ApiError && error.status === 403) {
         ctx.io.warn('the keys were accepted, but they may not list environments (HTTP 403)');
       } else if (error instanceof CipError) {
-        throw withHint(error, `nothing was saved; check the keys at ${SECRETS_URL}, or pass --no-verify to save them unchecked`);
+        throw withHint(error, `nothing was saved; ${whatToCheck(error, baseUrl)}, or pass --no-verify to save them unchecked`);
       } else {
         throw error;
       }
@@ -130,7 +130,19 @@ async function login(ctx: Context, options: ValuesOf<typeof OPTIONS>): Promise<v
     if (data.activeProfile === undefined || !getProfile(data, data.activeProfile)) data.activeProfile = name;
   });
   const active = saved.activeProfile === name;
+  const inactive = `make it active with 'cip auth switch ${name}'.`;
   ctx.io.info(
-    `Logged in: profile '${name}' (enterprise ${profile.enterpriseId}, ${baseUrl})${active ? ' is active.' : ` saved; make it active with 'cip auth switch ${name}'.`}`,
+    options.verify
+      ? `Logged in: profile '${name}' (enterprise ${profile.enterpriseId}, ${baseUrl})${active ? ' is active.' : ` saved; ${inactive}`}`
+      : `Saved (not checked): profile '${name}' (enterprise ${profile.enterpriseId}, ${baseUrl})${active ? ' is active.' : `; ${inactive}`}`,
   );
+}
+
+/** What a failed check points at: only a 401 says anything about the keys (a 403 accepted them). */
+function whatToCheck(error: CipError, baseUrl: string): string {
+  if (error instanceof ApiError && error.status === 401) return `check the keys at ${SECRETS_URL}`;
+  if (error instanceof NetworkError) return `check the base URL (${baseUrl}) and the network`;
+  if (error instanceof ApiError && (error.status >= 500 || error.status === 429)) return 'try again later';
+  // A 404, another 4xx, or an answer that is not the API's: most likely the wrong address or enterprise.
+  return `check the base URL (${baseUrl}) and the enterprise id`;
 }

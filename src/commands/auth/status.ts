@@ -38,6 +38,8 @@ async function status(ctx: Context): Promise<void> {
     subscriptionKey: maskKey(profile.subscriptionKey),
     overriddenBy: name === settings?.profile ? overrides : [],
   }));
+  // With no profile and nothing usable, the error alone says it (and how to log in): not a friendly line too.
+  if (rows.length === 0 && !settings && ctx.io.outputFormat === 'table') throw problem;
   await writeList(ctx.io, rows, {
     tableColumns: ['name', 'active', 'inUse', 'baseUrl', 'enterpriseId', 'apiKey', 'subscriptionKey'],
     emptyMessage: "No profiles. Run 'cip auth login' to create one.",

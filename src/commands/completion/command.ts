@@ -13,9 +13,13 @@ export const completion = defineCommand({
   name: 'completion',
   description: 'print a shell completion script',
   args: { shell: argument('<shell>', 'bash, zsh or fish', SHELLS) },
+  notes: `Create the folder first if it does not exist:
+  bash  mkdir -p ~/.local/share/bash-completion/completions   (needs the bash-completion package)
+  zsh   mkdir -p ~/.zfunc   (and in ~/.zshrc, before compinit: fpath=(~/.zfunc $fpath))
+  fish  mkdir -p ~/.config/fish/completions`,
   examples: [
     'cip completion bash > ~/.local/share/bash-completion/completions/cip',
-    'cip completion zsh > "${fpath[1]}/_cip"',
+    'cip completion zsh > ~/.zfunc/_cip',
     'cip completion fish > ~/.config/fish/completions/cip.fish',
   ],
   async run(ctx, { shell }, { root }) {

@@ -1,0 +1,245 @@
+// The small things a new user hits in the first minutes: help, typos, a first login, conflicting flags and
+// the record view on a narrow terminal.
+import { writeFileSync } from 'node:fs';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { expectOneErrorLine, loginArgs, readConfig, sandboxEnv, tempDir } from '../helpers/cli.js';
+import { cipInProcess as cip } from '../helpers/harness.js';
+
+let sandbox: Sandbox;
+beforeAll(async () => {
+  sandbox = await startSandbox({ seed: [{ id: 'e1', name: 'alpha' }] });
+});
+afterAll(async () => {
+  await sandbox.close();
+});
+beforeEach(() => {
+  sandbox.reset();
+});
+
+describe('cip help <command...>', () => {
+  it.each([
+    [['help'], ['--help']],
+    [
+      ['help', 'env'],
+      ['env', '--help'],
+    ],
+    [
+      ['help', 'env', 'create'],
+      ['env', 'create', '--help'],
+    ],
+    [
+      ['help', 'auth', 'login'],
+      ['auth', 'login', '--help'],
+    ],
+    [
+      ['help', 'env', 'ls'],
+      ['env', 'ls', '--help'],
+    ],
+    [
+      ['env', 'help'],
+      ['env', '--help'],
+    ],
+    [
+      ['env', 'help', 'create'],
+      ['env', 'create', '--help'],
+    ],
+  ])('%j prints what %j prints, on stdout, exit 0', async (args, same) => {
+    const [result, expected] = await Promise.all([cip(args), cip(same)]);
+    expect(result).toEqual({ exitCode: 0, stdout: expected.stdout, stderr: '' });
+    expect(result.stdout).toMatch(/^Usage: cip/);
+  });
+
+  it('is listed in the help of cip and of each group', async () => {
+    for (const args of [['--help'], ['env', '--help'], ['auth', '--help']]) {
+      expect((await cip(args)).stdout).toMatch(/^ {2}help \[command\.\.\.\] +show help for a command$/m);
+    }
+  });
+
+  it.each([
+    [['help', 'nope'], "error: unknown command 'nope' (run 'cip help' to see the commands)"],
+    [['help', 'env', 'lst'], "error: unknown command 'env lst' (Did you mean list?)"],
+    [['env', 'help', 'nope'], "error: unknown command 'env nope' (run 'cip env help' to see the commands)"],
+    [['help', 'env', 'create', 'more'], "error: unknown command 'env create more' ('cip env create' has no subcommands)"],
+  ])('%j is exit 2: %s', async (args, line) => {
+    const result = await cip(args);
+    expect(result.exitCode).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe(`${line}\n`);
+  });
+});
+
+describe('a mistyped command', () => {
+  it.each([
+    [['env', 'lst'], "error: unknown command 'lst' (Did you mean list?)"],
+    [['env', 'l'], "error: unknown command 'l' (Did you mean list?)"],
+    [['env', 'creat'], "error: unknown command 'creat' (Did you mean create?)"],
+    [['env', 'rn'], "error: unknown command 'rn' (Did you mean delete?)"],
+    [['hlp'], "error: unknown command 'hlp' (Did you mean help?)"],
+    [['auth', 'sttus'], "error: unknown command 'sttus' (Did you mean status?)"],
+    [['env', 'zzzzzz'], "error: unknown command 'zzzzzz'"],
+  ])('%j names each command once, by its name: %s', async (args, line) => {
+    const result = await cip(args);
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toBe(`${line}\n`);
+  });
+});
+
+describe('auth login: what a failed check points at', () => {
+  it('a network failure says to check the base URL and the network, not the keys', async () => {
+    const closed = await startSandbox();
+    const url = closed.url;
+    await closed.close();
+    const configDir = tempDir();
+    const args = loginArgs(sandbox).map((arg) => (arg === sandbox.url ? url : arg));
+    const result = await cip(args, { configDir });
+    expect(result.exitCode).toBe(8);
+    const line = expectOneErrorLine(result.stderr);
+    expect(line).toMatch(
+      new RegExp(
+        `\\(nothing was saved; check the base URL \\(${url.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}\\) and the network, or pass --no-verify to save them unchecked\\)$`,
+      ),
+    );
+    expect(line).not.toContain('check the keys');
+    expect(readConfig(configDir)).toBeUndefined();
+  });
+
+  it('a 401 says to check the keys', async () => {
+    const args = loginArgs(sandbox);
+    const keyFile = args[args.indexOf('--api-key-file') + 1]!;
+    writeFileSync(keyFile, 'wrong-api-key-000000000000');
+    const result = await cip(args);
+    expect(result.exitCode).toBe(3);
+    expect(expectOneErrorLine(result.stderr)).toMatch(
+      /\(nothing was saved; check the keys at https:\/\/app\.copyl\.com\/en\/itops\/secrets, or pass --no-verify to save them unchecked\)$/,
+    );
+  });
+
+  it('a 404 says to check the base URL, not the keys', async () => {
+    const args = loginArgs(sandbox);
+    args[args.indexOf('--base-url') + 1] = `${sandbox.url}/nothing-here`;
+    const result = await cip(args);
+    expect(result.exitCode).toBe(5);
+    expect(expectOneErrorLine(result.stderr)).toContain(
+      `(nothing was saved; check the base URL (${sandbox.url}/nothing-here) and the enterprise id, or pass --no-verify to save them unchecked)`,
+    );
+  });
+
+  it('--no-verify says the profile was saved without a check', async () => {
+    const result = await cip(loginArgs(sandbox, ['--no-verify']));
+    expect(result.exitCode).toBe(0);
+    expect(result.stderr).toBe(
+      `Saved (not checked): profile 'default' (enterprise ${sandbox.keys.enterpriseId}, ${sandbox.url}) is active.\n`,
+    );
+    expect(sandbox.requests).toHaveLength(0);
+  });
+
+  it('a checked login still says Logged in', async () => {
+    const result = await cip(loginArgs(sandbox));
+    expect(result.exitCode).toBe(0);
+    expect(result.stderr).toBe(`Logged in: profile 'default' (enterprise ${sandbox.keys.enterpriseId}, ${sandbox.url}) is active.\n`);
+  });
+});
+
+describe('auth status with no profile', () => {
+  it('at a terminal is one error line that says how to log in, exit 3', async () => {
+    const result = await cip(['auth', 'status'], { terminalColumns: 100 });
+    expect(result.exitCode).toBe(3);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe(
+      "error: not logged in: no profile and no credentials in the environment (run 'cip auth login', or set CIP_API_KEY, CIP_SUBSCRIPTION_KEY and CIP_ENTERPRISE_ID)\n",
+    );
+  });
+
+  it('as JSON is still the (empty) list, then the error', async () => {
+    const result = await cip(['auth', 'status', '--json']);
+    expect(result.exitCode).toBe(3);
+    expect(result.stdout).toBe('[]\n');
+    expect(expectOneErrorLine(result.stderr)).toMatch(/^error: not logged in: /);
+  });
+});
+
+describe('prompts under CI', () => {
+  it('at a terminal with CI set, login says prompts are off under CI, not that there is no terminal', async () => {
+    const result = await cip(['auth', 'login', '--base-url', sandbox.url], { env: { CI: 'true' }, interactive: true });
+    expect(result.exitCode).toBe(2);
+    expect(expectOneErrorLine(result.stderr)).toBe(
+      'error: missing enterprise id (--enterprise-id or CIP_ENTERPRISE_ID), API key (--api-key-file or CIP_API_KEY), subscription key (--subscription-key-file or CIP_SUBSCRIPTION_KEY) (prompts are off under CI; find your keys at https://app.copyl.com/en/itops/secrets)',
+    );
+  });
+
+  it('without a terminal, it says there is no terminal to ask', async () => {
+    const result = await cip(['auth', 'login', '--base-url', sandbox.url]);
+    expect(result.exitCode).toBe(2);
+    expect(expectOneErrorLine(result.stderr)).toMatch(/\(there is no terminal to ask; find your keys at /);
+  });
+
+  it('at a terminal under --quiet, it says prompts are off under --quiet', async () => {
+    const result = await cip(['auth', 'login', '--quiet', '--base-url', sandbox.url], { interactive: true });
+    expect(result.exitCode).toBe(2);
+    expect(expectOneErrorLine(result.stderr)).toMatch(/\(prompts are off under --quiet; find your keys at /);
+  });
+});
+
+describe('conflicting and repeated options are usage errors, and nothing is sent', () => {
+  it.each([
+    [
+      ['--json', '-o', 'table', 'env', 'list'],
+      "error: --json and --output table disagree (give one of them; --json is the same as '--output json')",
+    ],
+    [
+      ['env', 'list', '-o', 'table', '--json'],
+      "error: --json and --output table disagree (give one of them; --json is the same as '--output json')",
+    ],
+    [['env', 'create', '--data', '{"name":"a"}', '--data', '{"name":"b"}'], 'error: --data was given more than once (give it once)'],
+    [['env', 'create', '--file', 'a.json', '--file', 'b.json'], 'error: --file was given more than once (give it once)'],
+    [['-o', 'json', 'env', 'list', '-o', 'table'], 'error: --output was given more than once (give it once)'],
+    [
+      ['env', 'list', '--base-url', 'http://127.0.0.1:1/ms', '--base-url', 'http://127.0.0.1:2/ms'],
+      'error: --base-url was given more than once (give it once)',
+    ],
+    [['env', 'list', '--timeout', '5', '--timeout', '6'], 'error: --timeout was given more than once (give it once)'],
+    [['env', 'list', '--columns', 'id', '--columns', 'name'], 'error: --columns was given more than once (give it once)'],
+  ])('%j: %s', async (args, line) => {
+    const result = await cip(args, { env: sandboxEnv(sandbox) });
+    expect(result).toEqual({ exitCode: 2, stdout: '', stderr: `${line}\n` });
+    expect(sandbox.requests).toHaveLength(0);
+  });
+
+  it('--json with -o json agrees', async () => {
+    const result = await cip(['--json', '-o', 'json', 'env', 'list'], { env: sandboxEnv(sandbox) });
+    expect(result.exitCode).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject([{ id: 'e1' }]);
+  });
+
+  it('--json with CIP_OUTPUT=table is --json: the option wins over the variable', async () => {
+    const result = await cip(['--json', 'env', 'list'], { env: sandboxEnv(sandbox, { CIP_OUTPUT: 'table' }) });
+    expect(result.exitCode).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject([{ id: 'e1' }]);
+  });
+
+  it('repeatable options still repeat', async () => {
+    const result = await cip(['env', 'create', '-f', 'name=a', '-f', 'description=b', '-F', 'isActive=true', '-F', 'n=1'], {
+      env: sandboxEnv(sandbox),
+    });
+    expect(result.exitCode).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject({ name: 'a', description: 'b', isActive: true, n: 1 });
+  });
+});
+
+describe('the record view keeps the id whole', () => {
+  it.each([20, 40, 60])('at %i columns: on one line, nothing cut, other values still wrapped', async (columns) => {
+    const result = await cip(['env', 'create', '-f', 'name=staging', '-f', 'description=a longer description of this environment'], {
+      env: sandboxEnv(sandbox, { NO_COLOR: '1' }),
+      terminalColumns: columns,
+    });
+    expect(result.exitCode).toBe(0);
+    const id = /\(([0-9a-f-]{36})\)/.exec(result.stderr)?.[1];
+    expect(id).toBeDefined();
+    const lines = result.stdout.trimEnd().split('\n');
+    expect(lines[0]).toBe(`id           ${id!}`);
+    expect(result.stdout).not.toContain('…');
+    expect(lines.slice(1).every((line) => line.length <= Math.max(columns, 'description  '.length + 10))).toBe(true);
+    expect(lines.some((line) => line.startsWith('description  a longer'))).toBe(true);
+  });
+});
