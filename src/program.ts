@@ -72,6 +72,7 @@ function toOption(spec: OptionSpec): Option {
     });
   }
   if (spec.defaultValue !== undefined) option.default(spec.defaultValue);
+  if (spec.hidden) option.hideHelp();
   return option;
 }
 
