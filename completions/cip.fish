@@ -39,7 +39,7 @@ end
 # Succeeds if option $word takes a value in command path $path.
 function __cip_takes_value --argument-names path word
     switch "$path/$word"
-        case '*/-p' '*/--profile' '*/-o' '*/--output' '*/--base-url' '*/--enterprise-id' '*/--timeout' 'cip auth login/--api-key-file' 'cip auth login */--api-key-file' 'cip auth login/--subscription-key-file' 'cip auth login */--subscription-key-file' 'cip env list/--columns' 'cip env list */--columns' 'cip env create/--data' 'cip env create */--data' 'cip env create/--file' 'cip env create */--file' 'cip env create/-F' 'cip env create */-F' 'cip env create/--field' 'cip env create */--field' 'cip env create/-f' 'cip env create */-f' 'cip env create/--raw-field' 'cip env create */--raw-field' 'cip env update/--data' 'cip env update */--data' 'cip env update/--file' 'cip env update */--file' 'cip env update/-F' 'cip env update */-F' 'cip env update/--field' 'cip env update */--field' 'cip env update/-f' 'cip env update */-f' 'cip env update/--raw-field' 'cip env update */--raw-field' 'cip sandbox/--port' 'cip sandbox */--port' 'cip sandbox/--seed' 'cip sandbox */--seed'
+        case '*/-p' '*/--profile' '*/-o' '*/--output' '*/--base-url' '*/--enterprise-id' '*/--timeout' 'cip auth login/--api-key-file' 'cip auth login */--api-key-file' 'cip auth login/--subscription-key-file' 'cip auth login */--subscription-key-file' 'cip env list/--columns' 'cip env list */--columns' 'cip env create/--data' 'cip env create */--data' 'cip env create/--file' 'cip env create */--file' 'cip env create/-F' 'cip env create */-F' 'cip env create/--field' 'cip env create */--field' 'cip env create/-f' 'cip env create */-f' 'cip env create/--raw-field' 'cip env create */--raw-field' 'cip env update/--data' 'cip env update */--data' 'cip env update/--file' 'cip env update */--file' 'cip env update/-F' 'cip env update */-F' 'cip env update/--field' 'cip env update */--field' 'cip env update/-f' 'cip env update */-f' 'cip env update/--raw-field' 'cip env update */--raw-field' 'cip sandbox/--port' 'cip sandbox */--port' 'cip sandbox/--count' 'cip sandbox */--count' 'cip sandbox/--page-size' 'cip sandbox */--page-size' 'cip sandbox/--paging' 'cip sandbox */--paging' 'cip sandbox/--latency' 'cip sandbox */--latency' 'cip sandbox/--api-key' 'cip sandbox */--api-key' 'cip sandbox/--read-only-key' 'cip sandbox */--read-only-key' 'cip sandbox/--subscription-key' 'cip sandbox */--subscription-key'
             return 0
     end
     return 1
@@ -135,4 +135,10 @@ complete -c cip -n '__cip_under \'cip env update\'' -s f -l raw-field -d 'set a 
 complete -c cip -n '__cip_under \'cip env delete\'' -s y -l yes -d 'do not ask for confirmation (required without a terminal)'
 complete -c cip -n '__cip_argument \'cip completion\' 0' -a 'bash zsh fish' -d 'bash, zsh or fish'
 complete -c cip -n '__cip_under \'cip sandbox\'' -l port -d 'port to listen on (default: a free one)' -x
-complete -c cip -n '__cip_under \'cip sandbox\'' -l seed -d 'number of sample environments to start with' -x
+complete -c cip -n '__cip_under \'cip sandbox\'' -l count -d 'number of sample environments to start with (default: 3)' -x
+complete -c cip -n '__cip_under \'cip sandbox\'' -l page-size -d 'serve lists at most n environments a page, ?page=2 for the next (default: all in one answer)' -x
+complete -c cip -n '__cip_under \'cip sandbox\'' -l paging -d 'how a page and its next link look (default: odata)' -x -a 'odata link next'
+complete -c cip -n '__cip_under \'cip sandbox\'' -l latency -d 'wait this many milliseconds before every answer, as a distant server would' -x
+complete -c cip -n '__cip_under \'cip sandbox\'' -l api-key -d 'the API key the sandbox accepts (default: the sandbox\'s own)' -x
+complete -c cip -n '__cip_under \'cip sandbox\'' -l read-only-key -d 'the read-only API key it accepts (default: one derived from --api-key)' -x
+complete -c cip -n '__cip_under \'cip sandbox\'' -l subscription-key -d 'the subscription key it accepts (default: the sandbox\'s own)' -x

@@ -1,5 +1,5 @@
 // The offline sandbox of the API: `cip sandbox`, `npm run demo`, the benchmarks and the tests start it.
-export { startSandbox } from './server.js';
+export { readOnlyKeyFor, startSandbox } from './server.js';
 export {
   PAGE_PARAMETER,
   SANDBOX_DEFAULTS,

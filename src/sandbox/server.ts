@@ -2,6 +2,7 @@
 // tests and the demo. It reproduces the status codes and the three error-body shapes the real service mixes:
 // APIM's {statusCode, message}, ASP.NET ProblemDetails, and whatever a fault rule injects. The pieces:
 // gateway.ts (keys), routes.ts (the resource), replies.ts (answer shapes), faults.ts, seed.ts.
+import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
@@ -40,6 +41,11 @@ class RequestLog {
   }
 }
 
+/** A read-only key that belongs to this API key: two sandboxes with their own API keys do not share one. */
+export function readOnlyKeyFor(apiKey: string): string {
+  return `sandbox-readonly-${createHash('sha256').update(apiKey).digest('hex').slice(0, 32)}`;
+}
+
 function checkOptions(options: SandboxOptions): void {
   const { pageSize, latencyMs } = options;
   if (pageSize !== undefined && !(Number.isInteger(pageSize) && pageSize >= 1)) {
@@ -58,7 +64,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const basePath = normalizeBasePath(options.basePath ?? '/ms');
   const keys = {
     apiKey: options.apiKey ?? SANDBOX_DEFAULTS.apiKey,
-    readOnlyApiKey: options.readOnlyApiKey ?? SANDBOX_DEFAULTS.readOnlyApiKey,
+    readOnlyApiKey:
+      options.readOnlyApiKey ?? (options.apiKey === undefined ? SANDBOX_DEFAULTS.readOnlyApiKey : readOnlyKeyFor(options.apiKey)),
     subscriptionKey: options.subscriptionKey ?? SANDBOX_DEFAULTS.subscriptionKey,
     enterpriseId: options.enterpriseId ?? SANDBOX_DEFAULTS.enterpriseId,
   };

@@ -90,6 +90,7 @@ export interface SandboxOptions {
   /** Wait this many ms before every answer, faulted or not (benchmarks of round trips); timers end on close. */
   latencyMs?: number;
   apiKey?: string;
+  /** Default: the fixed sandbox key, or, when `apiKey` is given, one derived from it (readOnlyKeyFor). */
   readOnlyApiKey?: string;
   subscriptionKey?: string;
   enterpriseId?: string;
