@@ -1,6 +1,13 @@
 import { describe, it, expect, beforeAll, afterAll, afterEach, beforeEach } from 'vitest';
 import { connect } from 'node:net';
-import { SANDBOX_DEFAULTS, startSandbox, type Environment, type Sandbox, type SandboxOptions } from '../../src/sandbox/index.js';
+import {
+  SANDBOX_DEFAULTS,
+  readOnlyKeyFor,
+  startSandbox,
+  type Environment,
+  type Sandbox,
+  type SandboxOptions,
+} from '../../src/sandbox/index.js';
 
 const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 const TRACE_ID = /^00-[0-9a-f]{32}-[0-9a-f]{16}-00$/;
@@ -110,6 +117,25 @@ describe('sandbox server', () => {
         expect(await res.json()).toEqual([{ id: 'alpha', name: 'Alpha' }]);
         custom.environments.get('alpha')!.name = 'changed';
         expect(fixture[0]!.name).toBe('Alpha');
+      } finally {
+        await custom.close();
+      }
+    });
+
+    it('derives a read-only key of its own from a given API key', async () => {
+      const custom = await startSandbox({ apiKey: 'custom-api-key-0123456789' });
+      try {
+        expect(custom.keys.readOnlyApiKey).toBe(readOnlyKeyFor('custom-api-key-0123456789'));
+        expect(custom.keys.readOnlyApiKey).toMatch(/^sandbox-readonly-[0-9a-f]{32}$/);
+        expect(readOnlyKeyFor('another-api-key-0123456789')).not.toBe(custom.keys.readOnlyApiKey);
+        const headers = { ...authHeaders(custom.keys.readOnlyApiKey) };
+        expect((await fetch(`${custom.url}/Environments`, { headers })).status).toBe(200);
+        const write = await fetch(`${custom.url}/Environments`, {
+          method: 'POST',
+          headers: { ...headers, 'Content-Type': 'application/json' },
+          body: '{"name":"x"}',
+        });
+        expect(write.status).toBe(403);
       } finally {
         await custom.close();
       }
