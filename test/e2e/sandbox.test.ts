@@ -53,7 +53,11 @@ describe('cip sandbox', () => {
       '100',
     ]);
     try {
-      const [a, b] = [exportsOf(await sandboxOutput(first)), exportsOf(await sandboxOutput(second))];
+      // Both listeners from the start: output printed before a listener is attached is not seen by it.
+      const [a, b] = (await Promise.all([sandboxOutput(first), sandboxOutput(second)])).map(exportsOf) as [
+        Record<string, string>,
+        Record<string, string>,
+      ];
       expect(b).toMatchObject({ CIP_ENTERPRISE_ID: '0c6f1f9e-2b1d-4a57-9d0e-6a8b2f4c1d3e', CIP_API_KEY: 'second-api-key-0123456789' });
       expect(b.CIP_BASE_URL).not.toBe(a.CIP_BASE_URL);
 
