@@ -51,7 +51,7 @@ __cip_child() {
 # Succeeds if option $2 takes a value in command path $1.
 __cip_takes_value() {
   case $1/$2 in
-    */-p|*/--profile|*/-o|*/--output|*/--base-url|*/--enterprise-id|*/--timeout|'cip auth login'/--api-key-file|'cip auth login '*/--api-key-file|'cip auth login'/--subscription-key-file|'cip auth login '*/--subscription-key-file|'cip env list'/--columns|'cip env list '*/--columns|'cip env get'/--columns|'cip env get '*/--columns|'cip env create'/--data|'cip env create '*/--data|'cip env create'/--file|'cip env create '*/--file|'cip env create'/-F|'cip env create '*/-F|'cip env create'/--field|'cip env create '*/--field|'cip env create'/-f|'cip env create '*/-f|'cip env create'/--raw-field|'cip env create '*/--raw-field|'cip env update'/--data|'cip env update '*/--data|'cip env update'/--file|'cip env update '*/--file|'cip env update'/-F|'cip env update '*/-F|'cip env update'/--field|'cip env update '*/--field|'cip env update'/-f|'cip env update '*/-f|'cip env update'/--raw-field|'cip env update '*/--raw-field|'cip env update'/--unset|'cip env update '*/--unset|'cip env delete'/--concurrency|'cip env delete '*/--concurrency|'cip env delete'/--if-missing|'cip env delete '*/--if-missing|'cip sandbox'/--port|'cip sandbox '*/--port|'cip sandbox'/--seed|'cip sandbox '*/--seed) return 0 ;;
+    */-p|*/--profile|*/-o|*/--output|*/--base-url|*/--enterprise-id|*/--timeout|'cip auth login'/--api-key-file|'cip auth login '*/--api-key-file|'cip auth login'/--subscription-key-file|'cip auth login '*/--subscription-key-file|'cip env list'/--columns|'cip env list '*/--columns|'cip env get'/--columns|'cip env get '*/--columns|'cip env create'/--data|'cip env create '*/--data|'cip env create'/--file|'cip env create '*/--file|'cip env create'/-F|'cip env create '*/-F|'cip env create'/--field|'cip env create '*/--field|'cip env create'/-f|'cip env create '*/-f|'cip env create'/--raw-field|'cip env create '*/--raw-field|'cip env update'/--data|'cip env update '*/--data|'cip env update'/--file|'cip env update '*/--file|'cip env update'/-F|'cip env update '*/-F|'cip env update'/--field|'cip env update '*/--field|'cip env update'/-f|'cip env update '*/-f|'cip env update'/--raw-field|'cip env update '*/--raw-field|'cip env update'/--unset|'cip env update '*/--unset|'cip env delete'/--concurrency|'cip env delete '*/--concurrency|'cip env delete'/--if-missing|'cip env delete '*/--if-missing|'cip sandbox'/--port|'cip sandbox '*/--port|'cip sandbox'/--count|'cip sandbox '*/--count|'cip sandbox'/--page-size|'cip sandbox '*/--page-size|'cip sandbox'/--paging|'cip sandbox '*/--paging|'cip sandbox'/--latency|'cip sandbox '*/--latency|'cip sandbox'/--api-key|'cip sandbox '*/--api-key|'cip sandbox'/--read-only-key|'cip sandbox '*/--read-only-key|'cip sandbox'/--subscription-key|'cip sandbox '*/--subscription-key) return 0 ;;
     *) return 1 ;;
   esac
 }
@@ -66,6 +66,7 @@ __cip_option_value() {
     'cip env create'/--file|'cip env create '*/--file) __cip_files "$3" ;;
     'cip env update'/--file|'cip env update '*/--file) __cip_files "$3" ;;
     'cip env delete'/--if-missing|'cip env delete '*/--if-missing) __cip_words "$3" fail ok ;;
+    'cip sandbox'/--paging|'cip sandbox '*/--paging) __cip_words "$3" odata link next ;;
   esac
 }
 
@@ -87,7 +88,7 @@ __cip_options() {
     'cip env delete') __cip_words "$2" -y --yes --dry-run --concurrency --if-missing --stdin -V --version -p --profile -o --output --json --base-url --enterprise-id --timeout --verbose -q --quiet --no-color -h --help ;;
     'cip env help') __cip_words "$2" -V --version -p --profile -o --output --json --base-url --enterprise-id --timeout --verbose -q --quiet --no-color -h --help ;;
     'cip completion') __cip_words "$2" -V --version -p --profile -o --output --json --base-url --enterprise-id --timeout --verbose -q --quiet --no-color -h --help ;;
-    'cip sandbox') __cip_words "$2" --port --seed -V --version -p --profile -o --output --json --base-url --enterprise-id --timeout --verbose -q --quiet --no-color -h --help ;;
+    'cip sandbox') __cip_words "$2" --port --count --page-size --paging --latency --api-key --read-only-key --subscription-key -V --version -p --profile -o --output --json --base-url --enterprise-id --timeout --verbose -q --quiet --no-color -h --help ;;
     'cip help') __cip_words "$2" -V --version -p --profile -o --output --json --base-url --enterprise-id --timeout --verbose -q --quiet --no-color -h --help ;;
   esac
 }

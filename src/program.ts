@@ -144,6 +144,7 @@ function toOption(spec: OptionSpec): Option {
     });
   }
   if (spec.defaultValue !== undefined) option.default(spec.defaultValue);
+  if (spec.hidden) option.hideHelp();
   return option;
 }
 

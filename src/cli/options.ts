@@ -16,6 +16,8 @@ export interface OptionSpec<T = unknown> extends Spec<'flag' | 'value' | 'list',
   readonly parse?: (text: string) => unknown;
   readonly defaultValue?: T;
   readonly choices?: readonly string[];
+  /** Accepted but left out of help, completions and docs (an old name kept for scripts). */
+  readonly hidden?: boolean;
 }
 
 export interface ArgumentSpec<T = unknown> extends Spec<'argument', T> {
@@ -53,6 +55,11 @@ export function choice<const C extends readonly string[]>(
   choices: C,
 ): OptionSpec<C[number] | undefined> {
   return { kind: 'value', flags, description, choices };
+}
+
+/** The same option, accepted but shown nowhere. */
+export function hidden<T>(spec: OptionSpec<T>): OptionSpec<T> {
+  return { ...spec, hidden: true };
 }
 
 /** A repeatable option: every value in the order given (none: an empty list). */

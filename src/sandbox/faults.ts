@@ -59,6 +59,9 @@ export async function applyFault(fault: Fault, res: ServerResponse, effects: Fau
     case 'hold':
       await fault.release;
       return false;
+    case 'next-link':
+      // The route spoils the link itself (routes.ts): only it knows the page.
+      return false;
     case 'reset-after':
       await effects.carryOut();
       res.destroy();

@@ -1,10 +1,12 @@
 // The offline sandbox of the API: `cip sandbox`, `npm run demo`, the benchmarks and the tests start it.
-export { startSandbox } from './server.js';
+export { readOnlyKeyFor, startSandbox } from './server.js';
 export {
+  PAGE_PARAMETER,
   SANDBOX_DEFAULTS,
   type Environment,
   type Fault,
   type FaultRule,
+  type PagingStyle,
   type RecordedRequest,
   type Sandbox,
   type SandboxOptions,

@@ -6,7 +6,10 @@ import { parseExactJson, stringifyExactJson } from '../json/exact.js';
 import { isRecord } from '../json/record.js';
 import { checkAccess, header, type GatewayKeys } from './gateway.js';
 import { apim, json, methodNotAllowed, notFound, problem, validationProblem, type Reply } from './replies.js';
-import type { Environment, SandboxOptions } from './types.js';
+import { PAGE_PARAMETER, type Environment, type Fault, type SandboxOptions } from './types.js';
+
+/** What a `next-link` fault does to a paged list's next link. */
+export type NextLinkFault = Extract<Fault, { kind: 'next-link' }>['to'];
 
 // Fields the server owns; a client cannot set them through POST or PUT.
 const SERVER_FIELDS = ['id', 'createdAt', 'updatedAt'];
@@ -56,18 +59,55 @@ async function readEnvironmentInput(
 }
 
 export interface Routes {
-  /** The answer to a request that got past any fault. */
-  route(req: IncomingMessage, body: string): Promise<Reply>;
+  /** The answer to a request that got past any fault; `nextLink` spoils a paged list's next link. */
+  route(req: IncomingMessage, body: string, nextLink?: NextLinkFault): Promise<Reply>;
+}
+
+// The same URL on another origin: 127.0.0.2 is this machine too, so a test can listen there and see whether a
+// client followed the link.
+function foreignOrigin(link: string): string {
+  const url = new URL(link);
+  url.hostname = url.hostname === '127.0.0.2' ? '127.0.0.3' : '127.0.0.2';
+  return url.href;
 }
 
 export function createRoutes(
   environments: Map<string, Environment>,
   keys: GatewayKeys,
-  options: Pick<SandboxOptions, 'envelope' | 'cacheList'> & { basePath: string; baseUrl: () => string },
+  options: Pick<SandboxOptions, 'envelope' | 'cacheList' | 'pageSize' | 'paging'> & { basePath: string; baseUrl: () => string },
 ): Routes {
   let cachedList: string | undefined;
 
-  const list = (): Reply => {
+  // One page of the list, chosen by the page query parameter, in the configured style.
+  const page = (url: string, pageSize: number, nextLink: NextLinkFault | undefined): Reply => {
+    const queryAt = url.indexOf('?');
+    const query = new URLSearchParams(queryAt === -1 ? '' : url.slice(queryAt + 1));
+    const text = query.get(PAGE_PARAMETER) ?? '1';
+    // ASP.NET's model binding answers a value it cannot convert to an int with a validation problem.
+    if (!/^[1-9][0-9]{0,8}$/.test(text)) return validationProblem({ [PAGE_PARAMETER]: [`The value '${text}' is not valid.`] });
+    const number = Number(text);
+    const records = [...environments.values()].slice((number - 1) * pageSize, number * pageSize);
+    const origin = new URL(options.baseUrl()).origin;
+    let next: string | undefined;
+    if (number * pageSize < environments.size) {
+      query.set(PAGE_PARAMETER, String(number + 1));
+      next = `${options.baseUrl()}/Environments?${query.toString()}`;
+    }
+    if (nextLink === 'loop') next = origin + url;
+    else if (nextLink === 'foreign') next = foreignOrigin(next ?? origin + url);
+
+    switch (options.paging ?? 'odata') {
+      case 'odata':
+        return json(200, stringifyExactJson({ value: records, ...(next === undefined ? {} : { '@odata.nextLink': next }) }));
+      case 'next':
+        return json(200, stringifyExactJson({ items: records, ...(next === undefined ? {} : { next }) }));
+      case 'link':
+        return json(200, stringifyExactJson(records), next === undefined ? {} : { Link: `<${next}>; rel="next"` });
+    }
+  };
+
+  const list = (url: string, nextLink: NextLinkFault | undefined): Reply => {
+    if (options.pageSize !== undefined) return page(url, options.pageSize, nextLink);
     if (cachedList !== undefined) return json(200, cachedList);
     const records = [...environments.values()];
     const body = stringifyExactJson(options.envelope ? { [options.envelope]: records } : records);
@@ -106,7 +146,7 @@ export function createRoutes(
   };
 
   return {
-    async route(req, body) {
+    async route(req, body, nextLink) {
       const method = req.method ?? '';
       const target = matchPath(req.url ?? '', options.basePath);
       if (!target) return apim(404, 'Resource not found');
@@ -114,7 +154,7 @@ export function createRoutes(
       if (refused) return refused;
 
       if (target.rawId === undefined) {
-        if (method === 'GET') return list();
+        if (method === 'GET') return list(req.url ?? '', nextLink);
         if (method === 'POST') return create(req, body);
         return methodNotAllowed('GET, POST');
       }

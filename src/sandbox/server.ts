@@ -2,12 +2,13 @@
 // tests and the demo. It reproduces the status codes and the three error-body shapes the real service mixes:
 // APIM's {statusCode, message}, ASP.NET ProblemDetails, and whatever a fault rule injects. The pieces:
 // gateway.ts (keys), routes.ts (the resource), replies.ts (answer shapes), faults.ts, seed.ts.
+import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { FaultBook, applyFault } from './faults.js';
 import { problem, send } from './replies.js';
-import { createRoutes, normalizeBasePath } from './routes.js';
+import { createRoutes, normalizeBasePath, type NextLinkFault } from './routes.js';
 import { seedStore } from './seed.js';
 import { SANDBOX_DEFAULTS, type RecordedRequest, type Sandbox, type SandboxOptions } from './types.js';
 
@@ -40,12 +41,31 @@ class RequestLog {
   }
 }
 
+/** A read-only key that belongs to this API key: two sandboxes with their own API keys do not share one. */
+export function readOnlyKeyFor(apiKey: string): string {
+  return `sandbox-readonly-${createHash('sha256').update(apiKey).digest('hex').slice(0, 32)}`;
+}
+
+function checkOptions(options: SandboxOptions): void {
+  const { pageSize, latencyMs } = options;
+  if (pageSize !== undefined && !(Number.isInteger(pageSize) && pageSize >= 1)) {
+    throw new RangeError(`pageSize must be a whole number of at least 1, got ${pageSize}`);
+  }
+  if (options.paging !== undefined && pageSize === undefined) throw new RangeError('paging needs pageSize');
+  if (options.envelope !== undefined && pageSize !== undefined) throw new RangeError('envelope and pageSize cannot be combined');
+  if (latencyMs !== undefined && !(Number.isFinite(latencyMs) && latencyMs >= 0)) {
+    throw new RangeError(`latencyMs must be a number of milliseconds, 0 or more, got ${latencyMs}`);
+  }
+}
+
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+  checkOptions(options);
   const host = options.host ?? '127.0.0.1';
   const basePath = normalizeBasePath(options.basePath ?? '/ms');
   const keys = {
     apiKey: options.apiKey ?? SANDBOX_DEFAULTS.apiKey,
-    readOnlyApiKey: options.readOnlyApiKey ?? SANDBOX_DEFAULTS.readOnlyApiKey,
+    readOnlyApiKey:
+      options.readOnlyApiKey ?? (options.apiKey === undefined ? SANDBOX_DEFAULTS.readOnlyApiKey : readOnlyKeyFor(options.apiKey)),
     subscriptionKey: options.subscriptionKey ?? SANDBOX_DEFAULTS.subscriptionKey,
     enterpriseId: options.enterpriseId ?? SANDBOX_DEFAULTS.enterpriseId,
   };
@@ -54,9 +74,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const faults = new FaultBook();
   let baseUrl = '';
   const routes = createRoutes(environments, keys, { ...options, basePath, baseUrl: () => baseUrl });
-  const route = (req: IncomingMessage, body: string) => routes.route(req, body);
+  const route = (req: IncomingMessage, body: string, nextLink?: NextLinkFault) => routes.route(req, body, nextLink);
 
-  // Pending delay-fault timers, cleared on close so a delayed answer never holds the process open.
+  // Pending latency and delay-fault timers, cleared on close so a delayed answer never holds the process open.
   const timers = new Set<NodeJS.Timeout>();
   const wait = (ms: number): Promise<void> =>
     new Promise((resolve) => {
@@ -71,9 +91,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     const body = await readBody(req);
     const request = { method: req.method ?? '', url: req.url ?? '', headers: { ...req.headers }, body };
     log.record(request);
+    if (options.latencyMs) await wait(options.latencyMs);
     const fault = faults.take(request);
     if (fault && (await applyFault(fault, res, { wait, carryOut: () => route(req, body) }))) return;
-    send(res, await route(req, body));
+    send(res, await route(req, body, fault?.kind === 'next-link' ? fault.to : undefined));
   };
 
   const handler = (req: IncomingMessage, res: ServerResponse): void => {

@@ -30,7 +30,14 @@ export type Fault =
   /** Answer normally, but only once `release` settles: a request the test holds in flight. */
   | { kind: 'hold'; release: Promise<unknown> }
   /** Write these bytes to the socket as the whole response (status lines node:http would refuse to send). */
-  | { kind: 'raw'; response: string | Buffer };
+  | { kind: 'raw'; response: string | Buffer }
+  /**
+   * A paged list (`pageSize` set) answers normally but with a bad next link: `loop` points it at the page
+   * just served (same URL), `foreign` at the same path and query on another origin (host 127.0.0.2, or
+   * 127.0.0.3 when the sandbox itself is on 127.0.0.2). Either applies on the last page too, which then has
+   * a next link. Without `pageSize` the answer is normal.
+   */
+  | { kind: 'next-link'; to: 'loop' | 'foreign' };
 
 export interface FaultRule {
   fault: Fault;
@@ -50,6 +57,12 @@ export interface RecordedRequest {
   body: string;
 }
 
+/** How a paged list is shaped: see SandboxOptions.paging. */
+export type PagingStyle = 'odata' | 'link' | 'next';
+
+/** The query parameter that addresses a page of a paged list: 1 is the first page, and the default. */
+export const PAGE_PARAMETER = 'page';
+
 export interface SandboxOptions {
   host?: string;
   port?: number;
@@ -62,7 +75,22 @@ export interface SandboxOptions {
    * directly to `environments` are then not seen by GET.
    */
   cacheList?: boolean;
+  /**
+   * Serve GET {base}/Environments at most this many records per page, the page chosen by the `page` query
+   * parameter (1, the default, is the first), with an absolute next link on every page but the last.
+   * Without it the whole list is one answer. Cannot be combined with `envelope`.
+   */
+  pageSize?: number;
+  /**
+   * The shape of a paged list (default odata): `odata` is {"value": [...], "@odata.nextLink": url}; `link` is
+   * a bare array with a `Link: <url>; rel="next"` header; `next` is {"items": [...], "next": url}. Requires
+   * `pageSize`.
+   */
+  paging?: PagingStyle;
+  /** Wait this many ms before every answer, faulted or not (benchmarks of round trips); timers end on close. */
+  latencyMs?: number;
   apiKey?: string;
+  /** Default: the fixed sandbox key, or, when `apiKey` is given, one derived from it (readOnlyKeyFor). */
   readOnlyApiKey?: string;
   subscriptionKey?: string;
   enterpriseId?: string;

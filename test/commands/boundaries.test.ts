@@ -211,6 +211,7 @@ describe('--verbose', () => {
 describe('an empty value for an option that takes a number', () => {
   it.each([
     ['sandbox', '--port', ''],
+    ['sandbox', '--count', ' '],
     ['sandbox', '--seed', ' '],
     ['env list', '--timeout', ''],
   ])('cip %s %s %j is exit 2, nothing started or sent', async (command, flag, value) => {

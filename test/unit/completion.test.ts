@@ -74,7 +74,8 @@ function visibleTree(command: Command): { names: string[]; flags: string[] } {
   const names: string[] = [];
   const flags: string[] = [];
   const visit = (cmd: Command) => {
-    for (const option of cmd.options) flags.push(...[option.short, option.long].filter((flag): flag is string => Boolean(flag)));
+    for (const option of cmd.options.filter((candidate) => !candidate.hidden))
+      flags.push(...[option.short, option.long].filter((flag): flag is string => Boolean(flag)));
     for (const sub of cmd.commands) {
       if (sub.name() === '__complete') continue;
       names.push(sub.name(), ...sub.aliases());

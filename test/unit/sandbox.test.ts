@@ -1,6 +1,13 @@
-import { describe, it, expect, beforeAll, afterAll, beforeEach } from 'vitest';
+import { describe, it, expect, beforeAll, afterAll, afterEach, beforeEach } from 'vitest';
 import { connect } from 'node:net';
-import { SANDBOX_DEFAULTS, startSandbox, type Environment, type Sandbox } from '../../src/sandbox/index.js';
+import {
+  SANDBOX_DEFAULTS,
+  readOnlyKeyFor,
+  startSandbox,
+  type Environment,
+  type Sandbox,
+  type SandboxOptions,
+} from '../../src/sandbox/index.js';
 
 const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 const TRACE_ID = /^00-[0-9a-f]{32}-[0-9a-f]{16}-00$/;
@@ -110,6 +117,25 @@ describe('sandbox server', () => {
         expect(await res.json()).toEqual([{ id: 'alpha', name: 'Alpha' }]);
         custom.environments.get('alpha')!.name = 'changed';
         expect(fixture[0]!.name).toBe('Alpha');
+      } finally {
+        await custom.close();
+      }
+    });
+
+    it('derives a read-only key of its own from a given API key', async () => {
+      const custom = await startSandbox({ apiKey: 'custom-api-key-0123456789' });
+      try {
+        expect(custom.keys.readOnlyApiKey).toBe(readOnlyKeyFor('custom-api-key-0123456789'));
+        expect(custom.keys.readOnlyApiKey).toMatch(/^sandbox-readonly-[0-9a-f]{32}$/);
+        expect(readOnlyKeyFor('another-api-key-0123456789')).not.toBe(custom.keys.readOnlyApiKey);
+        const headers = { ...authHeaders(custom.keys.readOnlyApiKey) };
+        expect((await fetch(`${custom.url}/Environments`, { headers })).status).toBe(200);
+        const write = await fetch(`${custom.url}/Environments`, {
+          method: 'POST',
+          headers: { ...headers, 'Content-Type': 'application/json' },
+          body: '{"name":"x"}',
+        });
+        expect(write.status).toBe(403);
       } finally {
         await custom.close();
       }
@@ -664,5 +690,155 @@ describe('sandbox close', () => {
     await expect(pending).rejects.toThrow();
     await expect(sandbox.close()).resolves.toBeUndefined();
     await expect(fetch(`${sandbox.url}/Environments`)).rejects.toThrow();
+  });
+});
+
+describe('sandbox paging', () => {
+  const sandboxes: Sandbox[] = [];
+  afterEach(async () => {
+    await Promise.all(sandboxes.splice(0).map((one) => one.close()));
+  });
+  async function paged(options: SandboxOptions): Promise<Sandbox> {
+    const sandbox = await startSandbox({ seed: 5, ...options });
+    sandboxes.push(sandbox);
+    return sandbox;
+  }
+  const names = (records: unknown) => (records as Environment[]).map((record) => record.name);
+  const get = async (url: string) => fetch(url, { headers: authHeaders() });
+
+  it('odata: at most pageSize records a page, an absolute @odata.nextLink on every page but the last', async () => {
+    const sandbox = await paged({ pageSize: 2 });
+    const first = await call(sandbox, '/Environments');
+    expect(first.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(first.headers.get('link')).toBeNull();
+    const one = (await first.json()) as Record<string, unknown>;
+    expect(one).toEqual({ value: expect.any(Array), '@odata.nextLink': `${sandbox.url}/Environments?page=2` });
+    const two = (await (await get(one['@odata.nextLink'] as string)).json()) as Record<string, unknown>;
+    expect(two['@odata.nextLink']).toBe(`${sandbox.url}/Environments?page=3`);
+    const three = (await (await get(two['@odata.nextLink'] as string)).json()) as Record<string, unknown>;
+    expect(Object.keys(three)).toEqual(['value']);
+    expect([one, two, three].flatMap((page) => names(page.value))).toEqual(['env-0001', 'env-0002', 'env-0003', 'env-0004', 'env-0005']);
+    // Requests are recorded with their query string, so a test can count the pages read.
+    expect(sandbox.requests.map((request) => request.url)).toEqual([
+      '/ms/Environments',
+      '/ms/Environments?page=2',
+      '/ms/Environments?page=3',
+    ]);
+  });
+
+  it('link: a bare array and a Link rel="next" header on every page but the last', async () => {
+    const sandbox = await paged({ pageSize: 3, paging: 'link' });
+    const first = await call(sandbox, '/Environments');
+    expect(first.headers.get('link')).toBe(`<${sandbox.url}/Environments?page=2>; rel="next"`);
+    expect(names(await first.json())).toEqual(['env-0001', 'env-0002', 'env-0003']);
+    const last = await call(sandbox, '/Environments?page=2');
+    expect(last.headers.get('link')).toBeNull();
+    expect(names(await last.json())).toEqual(['env-0004', 'env-0005']);
+  });
+
+  it('next: {items, next} with next left out on the last page', async () => {
+    const sandbox = await paged({ pageSize: 4, paging: 'next' });
+    const first = (await (await call(sandbox, '/Environments')).json()) as Record<string, unknown>;
+    expect(first).toEqual({ items: expect.any(Array), next: `${sandbox.url}/Environments?page=2` });
+    expect(names(first.items)).toHaveLength(4);
+    expect(await (await call(sandbox, '/Environments?page=2')).json()).toEqual({ items: [expect.objectContaining({ name: 'env-0005' })] });
+  });
+
+  it('keeps the other query parameters in the next link', async () => {
+    const sandbox = await paged({ pageSize: 2 });
+    const body = (await (await call(sandbox, '/Environments?filter=x&page=2')).json()) as Record<string, unknown>;
+    expect(body['@odata.nextLink']).toBe(`${sandbox.url}/Environments?filter=x&page=3`);
+  });
+
+  it('serves an empty last page when the list fits pages exactly, and past the end', async () => {
+    const sandbox = await paged({ pageSize: 5 });
+    expect(await (await call(sandbox, '/Environments')).json()).toEqual({ value: expect.any(Array) });
+    expect(await (await call(sandbox, '/Environments?page=9')).json()).toEqual({ value: [] });
+    const empty = await paged({ seed: 0, pageSize: 5 });
+    expect(await (await call(empty, '/Environments')).json()).toEqual({ value: [] });
+  });
+
+  it.each(['0', '-1', 'two', '1.5', ''])('answers 400 ValidationProblem to page=%j', async (page) => {
+    const sandbox = await paged({ pageSize: 2 });
+    const body = await expectProblem(await call(sandbox, `/Environments?page=${page}`), 400, 'One or more validation errors occurred.');
+    expect(body.errors).toEqual({ page: [`The value '${page}' is not valid.`] });
+  });
+
+  it('ignores the page parameter when pageSize is not set', async () => {
+    const sandbox = await paged({});
+    expect(names(await (await call(sandbox, '/Environments?page=2')).json())).toHaveLength(5);
+  });
+
+  it('a next-link loop fault points the next link at the page just served, as many times as asked', async () => {
+    const sandbox = await paged({ pageSize: 2 });
+    sandbox.inject({ fault: { kind: 'next-link', to: 'loop' }, match: (request) => request.url.endsWith('page=2'), times: 2 });
+    const two = `${sandbox.url}/Environments?page=2`;
+    for (let i = 0; i < 2; i++) expect(((await (await get(two)).json()) as Record<string, unknown>)['@odata.nextLink']).toBe(two);
+    expect(((await (await get(two)).json()) as Record<string, unknown>)['@odata.nextLink']).toBe(`${sandbox.url}/Environments?page=3`);
+    // On the last page, which has no next link, the loop gives it one.
+    sandbox.inject({ fault: { kind: 'next-link', to: 'loop' } });
+    const three = `${sandbox.url}/Environments?page=3`;
+    expect(((await (await get(three)).json()) as Record<string, unknown>)['@odata.nextLink']).toBe(three);
+  });
+
+  it('a next-link foreign fault moves the next link to 127.0.0.2, same port, path and query', async () => {
+    const sandbox = await paged({ pageSize: 2, paging: 'link' });
+    sandbox.inject({ fault: { kind: 'next-link', to: 'foreign' }, times: 2 });
+    const first = await call(sandbox, '/Environments');
+    expect(first.headers.get('link')).toBe(`<http://127.0.0.2:${sandbox.port}/ms/Environments?page=2>; rel="next"`);
+    const last = await call(sandbox, '/Environments?page=3');
+    expect(last.headers.get('link')).toBe(`<http://127.0.0.2:${sandbox.port}/ms/Environments?page=3>; rel="next"`);
+  });
+
+  it('a sandbox on 127.0.0.2 is a real other origin, and its foreign links go to 127.0.0.3', async () => {
+    const sandbox = await paged({ host: '127.0.0.2', pageSize: 2 });
+    sandbox.inject({ fault: { kind: 'next-link', to: 'foreign' } });
+    const body = (await (await call(sandbox, '/Environments')).json()) as Record<string, unknown>;
+    expect(body['@odata.nextLink']).toBe(`http://127.0.0.3:${sandbox.port}/ms/Environments?page=2`);
+  });
+
+  it('a next-link fault leaves an unpaged list as it is', async () => {
+    const sandbox = await paged({});
+    sandbox.inject({ fault: { kind: 'next-link', to: 'loop' } });
+    const res = await call(sandbox, '/Environments');
+    expect(res.headers.get('link')).toBeNull();
+    expect(names(await res.json())).toHaveLength(5);
+  });
+
+  it('refuses paging options that cannot work', async () => {
+    await expect(startSandbox({ pageSize: 0 })).rejects.toThrow(RangeError);
+    await expect(startSandbox({ pageSize: 1.5 })).rejects.toThrow(RangeError);
+    await expect(startSandbox({ paging: 'link' })).rejects.toThrow('paging needs pageSize');
+    await expect(startSandbox({ pageSize: 2, envelope: 'value' })).rejects.toThrow('envelope and pageSize cannot be combined');
+  });
+});
+
+describe('sandbox latency', () => {
+  it('delays every answer, faulted or not, and close() does not wait for it', async () => {
+    const sandbox = await startSandbox({ seed: 1, latencyMs: 120 });
+    try {
+      let started = performance.now();
+      expect((await call(sandbox, '/Environments')).status).toBe(200);
+      expect(performance.now() - started).toBeGreaterThanOrEqual(110);
+      sandbox.inject({ fault: { kind: 'status', status: 503 } });
+      started = performance.now();
+      expect((await call(sandbox, '/Environments')).status).toBe(503);
+      expect(performance.now() - started).toBeGreaterThanOrEqual(110);
+    } finally {
+      await sandbox.close();
+    }
+    const slow = await startSandbox({ latencyMs: 60_000 });
+    const pending = call(slow, '/Environments');
+    pending.catch(() => undefined);
+    await slow.waitForRequest(() => true);
+    const closing = performance.now();
+    await slow.close();
+    expect(performance.now() - closing).toBeLessThan(1_000);
+    await expect(pending).rejects.toThrow();
+  });
+
+  it('refuses a latency that is not a number of milliseconds', async () => {
+    await expect(startSandbox({ latencyMs: -1 })).rejects.toThrow(RangeError);
+    await expect(startSandbox({ latencyMs: Number.NaN })).rejects.toThrow(RangeError);
   });
 });
