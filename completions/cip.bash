@@ -17,6 +17,14 @@ __cip_profiles() {
   done < <(cip __complete profiles 2>/dev/null)
 }
 
+# Adds the environment ids and names (from the API, cached for a minute) that start with $1.
+__cip_environments() {
+  local value
+  while IFS= read -r value; do
+    if [[ $value == "$1"* ]]; then COMPREPLY+=("$value"); fi
+  done < <(cip __complete environments 2>/dev/null)
+}
+
 # Adds the file names that start with $1.
 __cip_files() {
   local file
@@ -107,6 +115,9 @@ __cip_subcommands() {
 __cip_arguments() {
   case $1/$2 in
     'cip auth switch/0') __cip_profiles "$3" ;;
+    'cip env get/0') __cip_environments "$3" ;;
+    'cip env update/0') __cip_environments "$3" ;;
+    'cip env delete/'*) __cip_environments "$3" ;;
     'cip completion/0') __cip_words "$3" bash zsh fish ;;
   esac
 }

@@ -131,6 +131,7 @@ complete -c cip -n '__cip_needs_subcommand \'cip env\'' -a 'rm' -d 'delete envir
 complete -c cip -n '__cip_needs_subcommand \'cip env\'' -a 'help' -d 'show help for a command'
 complete -c cip -n '__cip_under \'cip env list\'' -l columns -d 'comma-separated fields to show, in any letter case; dots reach nested fields (settings.retention); applies to JSON too' -x
 complete -c cip -n '__cip_under \'cip env get\'' -l columns -d 'comma-separated fields to show, in any letter case; dots reach nested fields (settings.retention); applies to JSON too' -x
+complete -c cip -n '__cip_argument \'cip env get\' 0' -a '(cip __complete environments 2>/dev/null)' -d 'environment id, or its exact name'
 complete -c cip -n '__cip_under \'cip env create\'' -l data -d 'the payload as a JSON object' -x
 complete -c cip -n '__cip_under \'cip env create\'' -l file -d 'read the payload from a JSON file (\'-\' for stdin)' -r -F
 complete -c cip -n '__cip_under \'cip env create\'' -s F -l field -d 'set a typed field (repeatable)' -x
@@ -143,11 +144,13 @@ complete -c cip -n '__cip_under \'cip env update\'' -s f -l raw-field -d 'set a 
 complete -c cip -n '__cip_under \'cip env update\'' -l replace -d 'send exactly the payload, replacing the whole environment (fields left out are reset)'
 complete -c cip -n '__cip_under \'cip env update\'' -l unset -d 'remove a top-level field (repeatable)' -x
 complete -c cip -n '__cip_under \'cip env update\'' -l dry-run -d 'print the request that would be sent, send nothing'
+complete -c cip -n '__cip_argument \'cip env update\' 0' -a '(cip __complete environments 2>/dev/null)' -d 'environment id, or its exact name'
 complete -c cip -n '__cip_under \'cip env delete\'' -s y -l yes -d 'do not ask for confirmation (required without a terminal)'
 complete -c cip -n '__cip_under \'cip env delete\'' -l dry-run -d 'print the requests that would be sent, send nothing'
 complete -c cip -n '__cip_under \'cip env delete\'' -l concurrency -d 'deletes under way at once (1-32)' -x
 complete -c cip -n '__cip_under \'cip env delete\'' -l if-missing -d '\'ok\': an environment that is not there counts as done (result missing)' -x -a 'fail ok'
 complete -c cip -n '__cip_under \'cip env delete\'' -l stdin -d 'read ids or names from stdin, one per line (besides any given as arguments)'
+complete -c cip -n '__cip_argument \'cip env delete\' 0 or-later' -a '(cip __complete environments 2>/dev/null)' -d 'environment ids, or their exact names'
 complete -c cip -n '__cip_argument \'cip completion\' 0' -a 'bash zsh fish' -d 'bash, zsh or fish'
 complete -c cip -n '__cip_under \'cip sandbox\'' -l port -d 'port to listen on (default: a free one)' -x
 complete -c cip -n '__cip_under \'cip sandbox\'' -l count -d 'number of sample environments to start with (default: 3)' -x

@@ -87,14 +87,17 @@ export class Context {
     return this.#api;
   }
 
-  /** An API client for other settings: `auth login` checks keys before it stores them. */
-  async apiFor(settings: ResolvedSettings): Promise<EnvironmentsApi> {
+  /**
+   * An API client for other settings (`auth login` checks keys before it stores them), or with a shorter
+   * time-out and its own signal (completion must never keep a shell waiting).
+   */
+  async apiFor(settings: ResolvedSettings, limits: { timeout?: number; signal?: AbortSignal } = {}): Promise<EnvironmentsApi> {
     this.#rememberKeys(settings.apiKey, settings.subscriptionKey);
-    const { verbose, timeout } = this.globals;
+    const { verbose } = this.globals;
     const http = await connect(settings, {
       env: this.env,
-      timeout,
-      signal: this.signal,
+      timeout: limits.timeout ?? this.globals.timeout,
+      signal: limits.signal ?? this.signal,
       userAgent: `cip/${this.version} node/${this.host.nodeVersion}`,
       redact: (text) => this.redact(text),
       log: verbose ? (line) => this.io.stderr.write(`${this.redact(line)}\n`) : undefined,

@@ -378,3 +378,72 @@ describe('--verbose', () => {
     expect(result.stderr).not.toContain(sandbox.keys.apiKey);
   });
 });
+
+describe('a paged sandbox', () => {
+  it.each(['odata', 'link', 'next'] as const)(
+    'every item of a 5-page list (%s), and no key sent to a foreign next link',
+    async (paging) => {
+      const paged = await startSandbox({ seed: 23, pageSize: 5, paging });
+      try {
+        const pagedEnv = sandboxEnv(paged);
+        const result = await cip(['env', 'list'], { env: pagedEnv });
+        expect(result.exitCode).toBe(0);
+        expect((JSON.parse(result.stdout) as { id: string }[]).map((item) => item.id)).toEqual([...paged.environments.keys()]);
+        expect(paged.requests.map((request) => request.url)).toEqual([
+          '/ms/Environments',
+          ...[2, 3, 4, 5].map((page) => `/ms/Environments?page=${page}`),
+        ]);
+        paged.reset();
+        paged.inject({ fault: { kind: 'next-link', to: 'foreign' }, match: (request) => request.url.endsWith('page=3') });
+        const foreign = await cip(['env', 'list'], { env: pagedEnv });
+        expect(foreign.exitCode).toBe(7);
+        expect(expectOneErrorLine(foreign.stderr)).toMatch(
+          /^error: cannot list environments: the API's next-page link goes to another origin \(http:\/\/127\.0\.0\.2:\d+\)/,
+        );
+        expect(paged.requests).toHaveLength(3);
+        paged.reset();
+        paged.inject({ fault: { kind: 'next-link', to: 'loop' }, match: (request) => request.url.endsWith('page=2') });
+        expect((await cip(['env', 'list'], { env: pagedEnv })).exitCode).toBe(7);
+      } finally {
+        await paged.close();
+      }
+    },
+  );
+});
+
+describe('refusals say why nothing was asked', () => {
+  it('under CI at a terminal, delete says prompts are off', async () => {
+    const result = await cip(['env', 'delete', 'e1'], { env: { ...env, CI: 'true' }, interactive: true });
+    expect(result.exitCode).toBe(2);
+    expect(expectOneErrorLine(result.stderr)).toMatch(/without confirmation \(prompts are off under CI; pass --yes to confirm\)$/);
+    expect(sandbox.requests).toHaveLength(0);
+  });
+});
+
+describe('an interrupted delete', () => {
+  it('reports every environment: deleted, under way, not attempted', async () => {
+    for (const id of ['i1', 'i2', 'i3']) sandbox.environments.set(id, { id, name: id });
+    let release: () => void = () => undefined;
+    sandbox.inject({
+      fault: { kind: 'hold', release: new Promise<void>((resolve) => (release = resolve)) },
+      method: 'DELETE',
+      match: (request) => request.url.endsWith('/i2'),
+    });
+    const controller = new AbortController();
+    const running = cip(['env', 'delete', 'i1', 'i2', 'i3', '--yes', '--concurrency', '1'], { env, signal: controller.signal });
+    await sandbox.waitForRequest((request) => request.method === 'DELETE' && request.url.endsWith('/i2'));
+    const { InterruptedError } = await import('../../src/errors.js');
+    controller.abort(new InterruptedError());
+    const result = await running;
+    release();
+    expect(result.exitCode).toBe(130);
+    expect(JSON.parse(result.stdout)).toEqual([
+      { id: 'i1', name: 'i1', result: 'deleted', error: null },
+      { id: 'i2', name: 'i2', result: 'failed', error: 'interrupted while under way: it may or may not have been deleted' },
+      { id: 'i3', name: 'i3', result: 'failed', error: 'not attempted: interrupted' },
+    ]);
+    expect(result.stderr).toContain(
+      'warning: interrupted: deleted i1; i2 may or may not have been deleted (its request was under way); not attempted: i3\n',
+    );
+  });
+});

@@ -1,5 +1,14 @@
 // The bash completion script for the command tree (spec.ts).
-import { allCommands, flagsOf, isRoot, PROFILES_COMMAND, type CommandSpec, type OptionSpec, type ValueCompletion } from './spec.js';
+import {
+  allCommands,
+  ENVIRONMENTS_COMMAND,
+  flagsOf,
+  isRoot,
+  PROFILES_COMMAND,
+  type CommandSpec,
+  type OptionSpec,
+  type ValueCompletion,
+} from './spec.js';
 
 const SHELL_SAFE = /^[A-Za-z0-9_./,:=+@%-]+$/;
 
@@ -20,6 +29,8 @@ function bashCompleter(completion: ValueCompletion, cur: string): string | undef
       return `__cip_words ${cur} ${completion.choices.map(bashQuote).join(' ')}`;
     case 'profiles':
       return `__cip_profiles ${cur}`;
+    case 'environments':
+      return `__cip_environments ${cur}`;
     case 'files':
       return `__cip_files ${cur}`;
     case 'none':
@@ -85,6 +96,14 @@ __cip_profiles() {
   while IFS= read -r name; do
     if [[ $name == "$1"* ]]; then COMPREPLY+=("$name"); fi
   done < <(${PROFILES_COMMAND})
+}
+
+# Adds the environment ids and names (from the API, cached for a minute) that start with $1.
+__cip_environments() {
+  local value
+  while IFS= read -r value; do
+    if [[ $value == "$1"* ]]; then COMPREPLY+=("$value"); fi
+  done < <(${ENVIRONMENTS_COMMAND})
 }
 
 # Adds the file names that start with $1.

@@ -1,6 +1,7 @@
 // `cip completion` prints the script from index.ts; the hidden `cip __complete <what>` gives the
 // scripts the values they cannot know statically.
-import { readFileSync, statSync } from 'node:fs';
+import { readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { defineCommand } from '../define.js';
 import { argument } from '../../cli/options.js';
 import type { Context } from '../../context.js';
@@ -8,6 +9,7 @@ import { MAX_CONFIG_BYTES, configDir, configFilePath } from '../../config/store.
 import { isProfileName } from '../../config/validate.js';
 import { isRecord } from '../../json/record.js';
 import { SHELLS } from './shells.js';
+import { idOf, nameOf } from '../env/target.js';
 
 export const completion = defineCommand({
   name: 'completion',
@@ -33,15 +35,14 @@ export const complete = defineCommand({
   name: '__complete',
   description: 'values for the completion scripts',
   hidden: true,
-  args: { what: argument('<what>', 'what to list: profiles') },
-  run: (ctx, values) => {
-    completeValues(ctx, values);
-    return Promise.resolve();
+  args: { what: argument('<what>', 'what to list: profiles, environments') },
+  run: async (ctx, { what }) => {
+    if (what === 'profiles') completeProfiles(ctx);
+    else if (what === 'environments') await completeEnvironments(ctx);
   },
 });
 
-function completeValues(ctx: Context, { what }: { what: string }): void {
-  if (what !== 'profiles') return;
+function completeProfiles(ctx: Context): void {
   // Pressing Tab must change nothing and say nothing: read the file as it is, without the store (which
   // creates folders, fixes permissions and loads conf), and stay silent if it is missing or broken.
   let names: string[];
@@ -58,4 +59,75 @@ function completeValues(ctx: Context, { what }: { what: string }): void {
     return;
   }
   ctx.io.stdout.write(names.map((name) => `${name}\n`).join(''));
+}
+
+/** How long the ids and names fetched for completion are reused: a Tab pressed again is answered at once. */
+const CACHE_TTL_MS = 60_000;
+/** The longest a Tab may wait for the API. */
+const COMPLETION_TIMEOUT_MS = 2_000;
+const CACHE_NAME = 'completion-cache.json';
+/** What a shell word list can hold as it is: no white space, quotes, backslashes, $ or control characters. */
+const SHELL_WORD = /^[^\s\p{C}'"\\`$]+$/u;
+
+interface CompletionCache {
+  /** Whose environments: the base URL, enterprise and profile (never a key). */
+  key: string;
+  at: number;
+  values: string[];
+}
+
+function readCache(path: string, key: string, now: number): string[] | undefined {
+  try {
+    const stats = statSync(path);
+    if (!stats.isFile() || stats.size > MAX_CONFIG_BYTES) return undefined;
+    const cache = JSON.parse(readFileSync(path, 'utf8')) as Partial<CompletionCache>;
+    const fresh = cache.key === key && typeof cache.at === 'number' && now - cache.at >= 0 && now - cache.at < CACHE_TTL_MS;
+    return fresh && Array.isArray(cache.values)
+      ? cache.values.filter((value) => typeof value === 'string' && SHELL_WORD.test(value))
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Written only into a config folder that already exists; a Tab never creates folders. */
+function writeCache(dir: string, cache: CompletionCache): void {
+  try {
+    if (!statSync(dir).isDirectory()) return;
+    const path = join(dir, CACHE_NAME);
+    const temp = `${path}.${String(cache.at)}.tmp`;
+    writeFileSync(temp, JSON.stringify(cache), { mode: 0o600, flag: 'wx' });
+    renameSync(temp, path);
+  } catch {
+    // A cache that cannot be written only costs the next Tab a request.
+  }
+}
+
+/**
+ * The environments' ids and names for the credentials a command would use now, from a cache of a minute or
+ * from one list read cut off after 2 s. Silent on any failure: no credentials, no network, a slow API.
+ */
+async function completeEnvironments(ctx: Context): Promise<void> {
+  let values: string[] | undefined;
+  try {
+    const settings = await ctx.settings();
+    const key = `${settings.baseUrl} ${settings.enterpriseId} ${settings.profile ?? ''}`;
+    const dir = configDir(ctx.env);
+    const now = Date.now();
+    values = readCache(join(dir, CACHE_NAME), key, now);
+    if (!values) {
+      const signal = AbortSignal.any([ctx.signal, AbortSignal.timeout(COMPLETION_TIMEOUT_MS)]);
+      const api = await ctx.apiFor(settings, { timeout: COMPLETION_TIMEOUT_MS / 1000, signal });
+      const items = await api.list();
+      const found = new Set<string>();
+      for (const item of items) {
+        for (const value of [idOf(item), nameOf(item)]) if (value !== undefined && SHELL_WORD.test(value)) found.add(value);
+      }
+      values = [...found];
+      writeCache(dir, { key, at: now, values });
+    }
+  } catch {
+    return;
+  }
+  ctx.io.stdout.write(values.map((value) => `${value}\n`).join(''));
 }

@@ -1,5 +1,14 @@
 // The fish completion script for the command tree (spec.ts).
-import { allCommands, flagsOf, isRoot, PROFILES_COMMAND, type CommandSpec, type OptionSpec, type ValueCompletion } from './spec.js';
+import {
+  allCommands,
+  ENVIRONMENTS_COMMAND,
+  flagsOf,
+  isRoot,
+  PROFILES_COMMAND,
+  type CommandSpec,
+  type OptionSpec,
+  type ValueCompletion,
+} from './spec.js';
 
 function fishQuote(text: string): string {
   return `'${text.replace(/[\\']/g, (char) => `\\${char}`)}'`;
@@ -12,6 +21,8 @@ function fishValues(completion: ValueCompletion): string | undefined {
       return fishQuote(completion.choices.map((choice) => choice.replace(/[^A-Za-z0-9_./,=+@%-]/g, (char) => `\\${char}`)).join(' '));
     case 'profiles':
       return fishQuote(`(${PROFILES_COMMAND})`);
+    case 'environments':
+      return fishQuote(`(${ENVIRONMENTS_COMMAND})`);
     case 'files':
     case 'none':
       return undefined;

@@ -3,8 +3,12 @@
 import type { Argument, Command, Option } from 'commander';
 import { oneLine } from '../../text/sanitize.js';
 
-/** How a value is completed: from fixed choices, from the stored profile names, as a file path, or not at all. */
-export type ValueCompletion = { kind: 'choices'; choices: readonly string[] } | { kind: 'profiles' } | { kind: 'files' } | { kind: 'none' };
+/**
+ * How a value is completed: from fixed choices, from the stored profile names, from the environments' ids and
+ * names (asked of the API, cached briefly), as a file path, or not at all.
+ */
+export type ValueCompletion =
+  { kind: 'choices'; choices: readonly string[] } | { kind: 'profiles' } | { kind: 'environments' } | { kind: 'files' } | { kind: 'none' };
 
 export interface OptionSpec {
   short?: string;
@@ -41,10 +45,12 @@ export interface CommandSpec {
 const PROFILE_OPTIONS = new Set(['--profile']);
 const FILE_OPTIONS = new Set(['--file', '--api-key-file', '--subscription-key-file']);
 const PROFILE_ARGUMENTS = new Set(['cip auth switch <name>']);
+const ENVIRONMENT_ARGUMENTS = new Set(['cip env get <id-or-name>', 'cip env update <id-or-name>', 'cip env delete <id-or-name>']);
 // Commander accepts any option twice (the last wins); these collect every value, so repeating them is useful.
 const REPEATABLE_OPTIONS = new Set(['--field', '--raw-field']);
 
 export const PROFILES_COMMAND = 'cip __complete profiles 2>/dev/null';
+export const ENVIRONMENTS_COMMAND = 'cip __complete environments 2>/dev/null';
 
 /** The first line of a description, as one clean line. */
 function summary(text: string): string {
@@ -73,6 +79,7 @@ function argumentSpec(argument: Argument, path: string): ArgumentSpec {
   let completion: ValueCompletion = { kind: 'none' };
   if (argument.argChoices) completion = { kind: 'choices', choices: argument.argChoices };
   else if (PROFILE_ARGUMENTS.has(`${path} <${argument.name()}>`)) completion = { kind: 'profiles' };
+  else if (ENVIRONMENT_ARGUMENTS.has(`${path} <${argument.name()}>`)) completion = { kind: 'environments' };
   return { name: argument.name(), description: summary(argument.description), variadic: argument.variadic, completion };
 }
 

@@ -1,5 +1,13 @@
 // The zsh completion script for the command tree (spec.ts).
-import { allCommands, flagsOf, PROFILES_COMMAND, type CommandSpec, type OptionSpec, type ValueCompletion } from './spec.js';
+import {
+  allCommands,
+  ENVIRONMENTS_COMMAND,
+  flagsOf,
+  PROFILES_COMMAND,
+  type CommandSpec,
+  type OptionSpec,
+  type ValueCompletion,
+} from './spec.js';
 
 function zshQuote(text: string): string {
   return `'${text.replace(/'/g, `'\\''`)}'`;
@@ -16,6 +24,8 @@ function zshAction(completion: ValueCompletion): string {
       return `(${completion.choices.map((choice) => choice.replace(/[^A-Za-z0-9_./,=+@%-]/g, (char) => `\\${char}`)).join(' ')})`;
     case 'profiles':
       return '_cip_profiles';
+    case 'environments':
+      return '_cip_environments';
     case 'files':
       return '_files';
     case 'none':
@@ -91,6 +101,12 @@ _cip_profiles() {
   local -a profiles expl
   profiles=(\${(f)"$(${PROFILES_COMMAND})"})
   _wanted profiles expl 'profile' compadd -a profiles
+}
+
+_cip_environments() {
+  local -a environments expl
+  environments=(\${(f)"$(${ENVIRONMENTS_COMMAND})"})
+  _wanted environments expl 'environment' compadd -a environments
 }
 
 ${allCommands(root).map(zshFunction).join('\n')}

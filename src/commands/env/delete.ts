@@ -98,7 +98,8 @@ async function remove(ctx: Context, values: Values): Promise<void> {
   // Refused before anything is read: a script that forgot --yes learns it at once, and nothing is sent.
   if (!values.yes && !values.dryRun && !ctx.io.canPrompt) {
     const what = wanted.length === 1 ? `environment ${printable(wanted[0]!)}` : `${wanted.length} environments`;
-    throw new UsageError(`refusing to delete ${what} ${target} without confirmation`, 'pass --yes to confirm');
+    const why = ctx.io.stdinIsTTY && ctx.io.stderrIsTTY ? `${ctx.io.noPromptReason}; ` : '';
+    throw new UsageError(`refusing to delete ${what} ${target} without confirmation`, `${why}pass --yes to confirm`);
   }
   const { found, missing } = resolveIn(await listForLookup(ctx, api), wanted);
   if (missing.length && values.ifMissing !== 'ok') throw notFound(missing);

@@ -1,0 +1,76 @@
+// `cip __complete environments`: the ids and names the completion scripts offer for get, update and delete.
+// A Tab must never wait long, ask anything or print an error; a second Tab within a minute asks nothing.
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { sandboxEnv, tempDir } from '../helpers/cli.js';
+import { cipInProcess as cip } from '../helpers/harness.js';
+
+let sandbox: Sandbox;
+beforeAll(async () => {
+  sandbox = await startSandbox({ seed: 0 });
+});
+afterAll(async () => {
+  await sandbox.close();
+});
+beforeEach(() => {
+  sandbox.environments.clear();
+  sandbox.environments.set('e1', { id: 'e1', name: 'staging' });
+  sandbox.environments.set('e2', { id: 'e2', name: 'has space' });
+  sandbox.environments.set('e3', { id: 'e3', name: "quo'te" });
+  sandbox.environments.set('e4', { id: 'e4' });
+  sandbox.reset();
+});
+
+describe('cip __complete environments', () => {
+  it('prints the ids and the names a shell can take as words, and caches them privately for the next Tab', async () => {
+    const configDir = tempDir();
+    const env = sandboxEnv(sandbox);
+    const first = await cip(['__complete', 'environments'], { env, configDir });
+    expect(first).toEqual({ exitCode: 0, stdout: 'e1\nstaging\ne2\ne3\ne4\n', stderr: '' });
+    expect(sandbox.requests).toHaveLength(1);
+    const cache = join(configDir, 'completion-cache.json');
+    expect(statSync(cache).mode & 0o777).toBe(0o600);
+    expect(readFileSync(cache, 'utf8')).not.toContain(sandbox.keys.apiKey);
+
+    sandbox.environments.set('e5', { id: 'e5', name: 'new' });
+    const again = await cip(['__complete', 'environments'], { env, configDir });
+    expect(again.stdout).toBe(first.stdout);
+    expect(sandbox.requests).toHaveLength(1);
+
+    // Another enterprise is another cache.
+    const other = await cip(['__complete', 'environments'], {
+      env: { ...env, CIP_ENTERPRISE_ID: '11111111-2222-4333-8444-555555555555' },
+      configDir,
+    });
+    expect(other.exitCode).toBe(0);
+    expect(sandbox.requests).toHaveLength(2);
+  });
+
+  it('says nothing without credentials, and creates no folder', async () => {
+    const configDir = join(tempDir(), 'not-yet');
+    const result = await cip(['__complete', 'environments'], { configDir });
+    expect(result).toEqual({ exitCode: 0, stdout: '', stderr: '' });
+    expect(existsSync(configDir)).toBe(false);
+  });
+
+  it('gives up on a server that does not answer within 2 s, saying nothing', async () => {
+    let release: () => void = () => undefined;
+    sandbox.inject({ fault: { kind: 'hold', release: new Promise<void>((resolve) => (release = resolve)) }, times: Infinity });
+    try {
+      const result = await cip(['__complete', 'environments'], { env: sandboxEnv(sandbox), configDir: tempDir() });
+      expect(result).toEqual({ exitCode: 0, stdout: '', stderr: '' });
+    } finally {
+      release();
+    }
+  });
+
+  it('says nothing when the API refuses', async () => {
+    const result = await cip(['__complete', 'environments'], {
+      env: sandboxEnv(sandbox, { CIP_API_KEY: 'wrong-key-0123456789' }),
+      configDir: tempDir(),
+    });
+    expect(result).toEqual({ exitCode: 0, stdout: '', stderr: '' });
+  });
+});
