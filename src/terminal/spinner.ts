@@ -15,6 +15,8 @@ export async function withSpinner<T>(io: IOStreams, text: string, work: (setText
   try {
     return await work((next) => {
       spinner.text = next;
+      // At once, not at the next frame: a count that moves fast still shows each step.
+      spinner.render();
     });
   } finally {
     spinner.stop();

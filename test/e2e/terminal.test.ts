@@ -133,6 +133,26 @@ describe.skipIf(!existsSync(SCRIPT))('at a terminal', () => {
     expect(sandbox.environments.has(id!)).toBe(true);
   });
 
+  it('delete of several shows a live count, then one line per failure and a summary', async () => {
+    for (const id of ['t1', 't2', 't3']) sandbox.environments.set(id, { id, name: id });
+    sandbox.inject({
+      fault: { kind: 'status', status: 500 },
+      method: 'DELETE',
+      match: (request) => request.url.endsWith('/t2'),
+      times: Infinity,
+    });
+    try {
+      const { exitCode, output } = await onTerminal(['env', 'delete', 't1', 't2', 't3', '--yes']);
+      expect(exitCode).toBe(9);
+      for (const step of ['Deleting 0/3', 'Deleting 1/3', 'Deleting 2/3', 'Deleting 3/3']) expect(output).toContain(step);
+      expect(output).toContain("warning: cannot delete environment 't2': the API failed (HTTP 500)");
+      expect(output).toMatch(/error: partly done: 2 deleted, 0 missing, 1 failed of 3 /);
+      expect(output).not.toContain('Deleted environment');
+    } finally {
+      for (const id of ['t1', 't2', 't3']) sandbox.environments.delete(id);
+    }
+  });
+
   it('a terminal that reports 0 columns gets no spinner and an 80-column table, and the run ends', async () => {
     sandbox.inject({ fault: { kind: 'delay', ms: 300 } });
     const { exitCode, output } = await onTerminal(['env', 'list'], { columns: 0 });
