@@ -68,7 +68,7 @@ __cip_takes_value() {
 __cip_option_value() {
   case $1/$2 in
     */-p|*/--profile) __cip_profiles "$3" ;;
-    */-o|*/--output) __cip_words "$3" table json ;;
+    */-o|*/--output) __cip_words "$3" table json yaml ;;
     'cip auth login'/--api-key-file|'cip auth login '*/--api-key-file) __cip_files "$3" ;;
     'cip auth login'/--subscription-key-file|'cip auth login '*/--subscription-key-file) __cip_files "$3" ;;
     'cip env create'/--file|'cip env create '*/--file) __cip_files "$3" ;;

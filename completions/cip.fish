@@ -98,7 +98,7 @@ end
 complete -c cip -f
 complete -c cip -s V -l version -d 'print the version'
 complete -c cip -s p -l profile -d 'profile to use (default: the active one)' -x -a '(cip __complete profiles 2>/dev/null)'
-complete -c cip -s o -l output -d 'output format (default: table on a terminal, json otherwise)' -x -a 'table json'
+complete -c cip -s o -l output -d 'output format (default: table on a terminal, json otherwise)' -x -a 'table json yaml'
 complete -c cip -l json -d 'same as --output json'
 complete -c cip -l base-url -d 'API base URL (default: https://api.copyl.com/ms)' -x
 complete -c cip -l enterprise-id -d 'enterprise GUID sent in the EnterpriseId header' -x
@@ -133,12 +133,12 @@ complete -c cip -n '__cip_under \'cip env list\'' -l columns -d 'comma-separated
 complete -c cip -n '__cip_under \'cip env get\'' -l columns -d 'comma-separated fields to show, in any letter case; dots reach nested fields (settings.retention); applies to JSON too' -x
 complete -c cip -n '__cip_argument \'cip env get\' 0' -a '(cip __complete environments 2>/dev/null)' -d 'environment id, or its exact name'
 complete -c cip -n '__cip_under \'cip env create\'' -l data -d 'the payload as a JSON object' -x
-complete -c cip -n '__cip_under \'cip env create\'' -l file -d 'read the payload from a JSON file (\'-\' for stdin)' -r -F
+complete -c cip -n '__cip_under \'cip env create\'' -l file -d 'read the payload from a JSON or YAML file (\'-\' for stdin)' -r -F
 complete -c cip -n '__cip_under \'cip env create\'' -s F -l field -d 'set a typed field (repeatable)' -x
 complete -c cip -n '__cip_under \'cip env create\'' -s f -l raw-field -d 'set a string field (repeatable)' -x
 complete -c cip -n '__cip_under \'cip env create\'' -l dry-run -d 'print the request that would be sent, send nothing'
 complete -c cip -n '__cip_under \'cip env update\'' -l data -d 'the payload as a JSON object' -x
-complete -c cip -n '__cip_under \'cip env update\'' -l file -d 'read the payload from a JSON file (\'-\' for stdin)' -r -F
+complete -c cip -n '__cip_under \'cip env update\'' -l file -d 'read the payload from a JSON or YAML file (\'-\' for stdin)' -r -F
 complete -c cip -n '__cip_under \'cip env update\'' -s F -l field -d 'set a typed field (repeatable)' -x
 complete -c cip -n '__cip_under \'cip env update\'' -s f -l raw-field -d 'set a string field (repeatable)' -x
 complete -c cip -n '__cip_under \'cip env update\'' -l replace -d 'send exactly the payload, replacing the whole environment (fields left out are reset)'

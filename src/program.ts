@@ -41,7 +41,7 @@ Environment variables:
   CIP_SUBSCRIPTION_KEY   APIM subscription key
   CIP_ENTERPRISE_ID      enterprise GUID (like --enterprise-id)
   CIP_BASE_URL           API base URL (like --base-url; default ${DEFAULT_BASE_URL})
-  CIP_OUTPUT             table or json (like --output)
+  CIP_OUTPUT             table, json or yaml (like --output)
   CIP_CONFIG_DIR         where profiles are stored
   CIP_ALLOW_HTTP=1       allow http:// base URLs to hosts other than this machine
   CIP_MAX_ANSWER_BYTES   the largest answer cip reads (default 256 MiB)

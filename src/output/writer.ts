@@ -6,7 +6,7 @@ import { isRecord } from '../json/record.js';
 import { cellsOf, checkColumns, chooseColumns, headerText, project, topLevel, type Column } from './columns.js';
 import { renderRecord } from './record.js';
 import { escapeControls, escapeJsonForTerminal } from '../text/sanitize.js';
-import type { OutputFormat } from './format.js';
+import { isDataFormat, type OutputFormat } from './format.js';
 
 /** Where and how to write: terminal/io-streams.ts's IOStreams is one. */
 export interface Output {
@@ -23,6 +23,18 @@ export interface Output {
 function writeJson(io: Output, data: unknown): void {
   const json = stringifyExactJson(data, 2);
   io.stdout.write(`${io.stdoutIsTTY ? escapeJsonForTerminal(json) : json}\n`);
+}
+
+/** Data as the format asks: YAML (its package loaded only then), else JSON. */
+async function writeDataAs(io: Output, data: unknown): Promise<void> {
+  if (io.outputFormat !== 'yaml') {
+    writeJson(io, data);
+    return;
+  }
+  const { stringifyExactYaml } = await import('../json/yaml.js');
+  const yaml = stringifyExactYaml(data);
+  // At a terminal, characters that could hide or reorder text are shown escaped, as in JSON.
+  io.stdout.write(io.stdoutIsTTY ? escapeJsonForTerminal(yaml) : yaml);
 }
 
 async function headerStyle(io: Output): Promise<(text: string) => string> {
@@ -43,8 +55,8 @@ export interface ListOutput {
 
 export async function writeList(io: Output, rows: unknown[], options: ListOutput): Promise<void> {
   const chosen = options.columns?.length ? checkColumns(options.columns, rows) : undefined;
-  if (io.outputFormat === 'json') {
-    writeJson(io, chosen ? rows.map((row) => project(row, chosen)) : rows);
+  if (isDataFormat(io.outputFormat)) {
+    await writeDataAs(io, chosen ? rows.map((row) => project(row, chosen)) : rows);
     return;
   }
   if (rows.length === 0) {
@@ -77,17 +89,17 @@ export async function writeList(io: Output, rows: unknown[], options: ListOutput
 export async function writeRecord(io: Output, answer: unknown, columns?: readonly string[]): Promise<void> {
   if (answer === undefined) return;
   const record = columns?.length ? project(answer, checkColumns(columns, [answer])) : answer;
-  if (io.outputFormat === 'json' || !isRecord(record)) {
-    writeJson(io, record);
+  if (isDataFormat(io.outputFormat) || !isRecord(record)) {
+    await writeDataAs(io, record);
     return;
   }
   const style = await headerStyle(io);
   io.stdout.write(await renderRecord(record, io.stdoutIsTTY ? io.columns : undefined, style));
 }
 
-/** Data for machines: JSON whatever the format (results of a command on several items). */
-export function writeData(io: Output, data: unknown): void {
-  writeJson(io, data);
+/** Data for machines (results of a command on several items): YAML when asked for, else JSON. */
+export async function writeData(io: Output, data: unknown): Promise<void> {
+  await writeDataAs(io, data);
 }
 
 /** A request that --dry-run shows instead of sending. */
@@ -99,8 +111,8 @@ export interface PlannedRequest {
 
 /** The requests a --dry-run would send: JSON in a pipe, readable lines at a terminal. */
 export async function writeRequests(io: Output, requests: readonly PlannedRequest[]): Promise<void> {
-  if (io.outputFormat === 'json') {
-    writeJson(io, requests);
+  if (isDataFormat(io.outputFormat)) {
+    await writeDataAs(io, requests);
     return;
   }
   const style = await headerStyle(io);

@@ -64,9 +64,9 @@ describe('cip env list', () => {
   });
 
   it('a CIP_OUTPUT it does not know is exit 2 before any request', async () => {
-    const result = await cip(['env', 'list'], { env: { ...env, CIP_OUTPUT: 'yaml' } });
+    const result = await cip(['env', 'list'], { env: { ...env, CIP_OUTPUT: 'xml' } });
     expect(result.exitCode).toBe(2);
-    expect(expectOneErrorLine(result.stderr)).toBe("error: CIP_OUTPUT must be one of table, json, not 'yaml'");
+    expect(expectOneErrorLine(result.stderr)).toBe("error: CIP_OUTPUT must be one of table, json, yaml, not 'xml'");
     expect(sandbox.requests).toHaveLength(0);
   });
 

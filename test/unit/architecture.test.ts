@@ -54,6 +54,7 @@ const PACKAGE_HOMES: Record<string, string[]> = {
   'cli-table3': ['output/record.ts'],
   'string-width': ['output/table.ts'],
   'lossless-json': ['json/exact.ts'],
+  yaml: ['json/yaml.ts'],
   commander: [
     'cli/globals.ts',
     'commands/define.ts',

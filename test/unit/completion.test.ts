@@ -195,7 +195,7 @@ describe.skipIf(!hasBash)('bash completion', () => {
   });
 
   it('completes the output formats, also after =', async () => {
-    expect(await complete('cip', '-o', '')).toEqual(['table', 'json']);
+    expect(await complete('cip', '-o', '')).toEqual(['table', 'json', 'yaml']);
     expect(await complete('cip', 'env', 'list', '--output', '=', 'j')).toEqual(['json']);
   });
 

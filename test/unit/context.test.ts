@@ -62,7 +62,7 @@ describe('Context.outputFormat', () => {
     expect(makeContext(env, globals as Partial<GlobalOptions>, ttys).io.outputFormat).toBe(expected);
   });
 
-  it.each([['yaml'], ['csv'], ['tables']])('refuses CIP_OUTPUT=%s with exit code 2, naming the variable', (value) => {
+  it.each([['xml'], ['csv'], ['tables']])('refuses CIP_OUTPUT=%s with exit code 2, naming the variable', (value) => {
     const ctx = makeContext({ CIP_OUTPUT: value }, {}, ALL_TTY);
     let caught: unknown;
     try {
@@ -78,8 +78,8 @@ describe('Context.outputFormat', () => {
   });
 
   it('does not look at a bad CIP_OUTPUT when a flag decides', () => {
-    expect(makeContext({ CIP_OUTPUT: 'yaml' }, { json: true }).io.outputFormat).toBe('json');
-    expect(makeContext({ CIP_OUTPUT: 'yaml' }, { output: 'table' }).io.outputFormat).toBe('table');
+    expect(makeContext({ CIP_OUTPUT: 'xml' }, { json: true }).io.outputFormat).toBe('json');
+    expect(makeContext({ CIP_OUTPUT: 'xml' }, { output: 'table' }).io.outputFormat).toBe('table');
   });
 });
 
@@ -160,7 +160,7 @@ describe('run (in process)', () => {
     [['env', 'list', '--bogus']],
     [['env', 'frobnicate']],
     [['nosuchcommand']],
-    [['--output', 'yaml', 'env', 'list']],
+    [['--output', 'xml', 'env', 'list']],
     [['--timeout', 'soon', 'env', 'list']],
   ])('%j → exit 2 with one error: line on stderr and nothing on stdout', async (argv) => {
     const io = makeIO();

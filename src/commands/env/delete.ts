@@ -4,6 +4,7 @@ import { defineCommand } from '../define.js';
 import { argument, choice, flag, option, type ValuesOf } from '../../cli/options.js';
 import type { Context } from '../../context.js';
 import { ApiError, CipError, InterruptedError, UsageError, restated } from '../../errors.js';
+import { isDataFormat } from '../../output/format.js';
 import { writeData, writeRequests } from '../../output/writer.js';
 import { confirm } from '../../terminal/prompt.js';
 import { withSpinner } from '../../terminal/spinner.js';
@@ -119,7 +120,7 @@ async function remove(ctx: Context, values: Values): Promise<void> {
   }
   if (!environments.length) {
     for (const argument of missing) ctx.io.info(`'${printable(argument)}' is no environment's id or name: nothing to delete.`);
-    if (ctx.io.outputFormat === 'json') writeData(ctx.io, absent);
+    if (isDataFormat(ctx.io.outputFormat)) await writeData(ctx.io, absent);
     return;
   }
   if (!values.yes) {
@@ -135,7 +136,7 @@ async function remove(ctx: Context, values: Values): Promise<void> {
   for (const argument of missing) ctx.io.info(`'${printable(argument)}' is no environment's id or name: nothing to delete.`);
   const outcome = await deleteAll(ctx, api, environments, values, target);
   const results = [...absent, ...outcome.results];
-  if (ctx.io.outputFormat === 'json') writeData(ctx.io, results);
+  if (isDataFormat(ctx.io.outputFormat)) await writeData(ctx.io, results);
   finish(ctx, results.length, { ...outcome, results }, target);
 }
 

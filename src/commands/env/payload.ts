@@ -22,7 +22,7 @@ const assignment =
 /** The options of create and update. */
 export const PAYLOAD_OPTIONS = {
   data: option('--data <json>', 'the payload as a JSON object'),
-  file: option('--file <path>', "read the payload from a JSON file ('-' for stdin)"),
+  file: option('--file <path>', "read the payload from a JSON or YAML file ('-' for stdin)"),
   field: list('-F, --field <key=value>', 'set a typed field (repeatable)', assignment(false)),
   rawField: list('-f, --raw-field <key=value>', 'set a string field (repeatable)', assignment(true)),
 };
@@ -46,6 +46,24 @@ export function payloadInput({ data, file, field, rawField }: ValuesOf<typeof PA
 
 export type ReadSource = (path: string) => Promise<string>;
 
+/** A file is YAML when its name says so, or when it does not start like JSON (stdin has no name). */
+export function looksLikeYaml(path: string, text: string): boolean {
+  if (/\.ya?ml$/i.test(path)) return true;
+  if (/\.json$/i.test(path)) return false;
+  return !/^[\s\uFEFF]*[[{]/.test(text);
+}
+
+async function parseYamlObject(text: string, source: string): Promise<Record<string, unknown>> {
+  const { parseExactYaml } = await import('../../json/yaml.js');
+  let value: unknown;
+  try {
+    value = parseExactYaml(text);
+  } catch (error) {
+    throw new UsageError(`${source} is not valid YAML${error instanceof SyntaxError ? `: ${printable(error.message, 120)}` : ''}`);
+  }
+  return checkObject(value, source);
+}
+
 async function parseObject(text: string, source: string): Promise<Record<string, unknown>> {
   let value: unknown;
   try {
@@ -56,6 +74,10 @@ async function parseObject(text: string, source: string): Promise<Record<string,
     const hint = source === '--data' && text.startsWith('@') ? `use --file ${printable(text.slice(1))} to read a file` : undefined;
     throw new UsageError(`${source} is not valid JSON${reason}`, hint);
   }
+  return checkObject(value, source);
+}
+
+function checkObject(value: unknown, source: string): Record<string, unknown> {
   if (!isRecord(value)) {
     const kind = Array.isArray(value) ? 'an array' : value === null ? 'null' : isExactNumber(value) ? 'a number' : `a ${typeof value}`;
     throw new UsageError(`${source} must be a JSON object, not ${kind}`);
@@ -100,8 +122,10 @@ export async function buildPayload(options: PayloadInput, readSource: ReadSource
   }
   const payload: Record<string, unknown> = {};
   if (options.file !== undefined) {
-    const source = options.file === '-' ? 'the JSON on stdin' : `--file ${printable(options.file)}`;
-    merge(payload, await parseObject(await readSource(options.file), source));
+    const text = await readSource(options.file);
+    const yaml = looksLikeYaml(options.file, text);
+    const source = options.file === '-' ? `the ${yaml ? 'YAML' : 'JSON'} on stdin` : `--file ${printable(options.file)}`;
+    merge(payload, yaml ? await parseYamlObject(text, source) : await parseObject(text, source));
   }
   if (options.data !== undefined) merge(payload, await parseObject(options.data, '--data'));
   // Parse every assignment before applying any, so one bad value stops the whole command.
