@@ -138,7 +138,7 @@ describe('env delete asks first at a terminal', () => {
     const result = await cip(['env', 'delete', 'e1', 'e2', '--yes'], { env });
     expect(result.exitCode).toBe(4);
     expect(result.stderr).toMatch(
-      /\nerror: no environment was deleted: 0 deleted, 0 missing, 2 failed of 2 .*; the first failure: cannot delete environment 'e[12]': forbidden \(HTTP 403\)/,
+      /\nerror: nothing was deleted: 0 deleted, 0 missing, 2 failed of 2 .*; the first failure: cannot delete environment 'e[12]': forbidden \(HTTP 403\)/,
     );
     expect(sandbox.environments.size).toBe(3);
   });

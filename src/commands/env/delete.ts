@@ -1,21 +1,19 @@
 import { InvalidArgumentError } from 'commander';
-import { checkEnvironmentId, environmentUrl, type EnvironmentsApi } from '../../api/environments.js';
+import { checkEnvironmentId, environmentUrl } from '../../api/environments.js';
 import { defineCommand } from '../define.js';
 import { argument, choice, flag, option, type ValuesOf } from '../../cli/options.js';
 import type { Context } from '../../context.js';
-import { ApiError, CipError, InterruptedError, UsageError, restated } from '../../errors.js';
+import { ApiError, UsageError } from '../../errors.js';
 import { isDataFormat } from '../../output/format.js';
 import { writeData, writeRequests } from '../../output/writer.js';
 import { confirm } from '../../terminal/prompt.js';
-import { withSpinner } from '../../terminal/spinner.js';
 import { printable } from '../../text/sanitize.js';
 import { readInput } from '../io.js';
+import { runBatch, finishBatch, stateError } from './batch.js';
 import { listForLookup, notFound, resolveIn, type ResolvedEnvironment } from './resolve.js';
 import { environmentLabel, targetText } from './target.js';
 
 const DEFAULT_CONCURRENCY = 4;
-const UNDER_WAY = 'interrupted while under way: it may or may not have been deleted';
-const NOT_ATTEMPTED = 'not attempted: interrupted';
 const MAX_CONCURRENCY = 32;
 
 function parseConcurrency(text: string): number {
@@ -134,141 +132,47 @@ async function remove(ctx: Context, values: Values): Promise<void> {
   }
 
   for (const argument of missing) ctx.io.info(`'${printable(argument)}' is no environment's id or name: nothing to delete.`);
-  const outcome = await deleteAll(ctx, api, environments, values, target);
-  const results = [...absent, ...outcome.results];
-  if (isDataFormat(ctx.io.outputFormat)) await writeData(ctx.io, results);
-  finish(ctx, results.length, { ...outcome, results }, target);
-}
-
-interface Outcome {
-  results: DeleteResult[];
-  /** The first failure's error, for the exit code when all failed. */
-  failures: CipError[];
-  interrupted: boolean;
-}
-
-/** Deletes with at most `concurrency` under way; a failure does not stop the others, an interrupt does. */
-async function deleteAll(
-  ctx: Context,
-  api: EnvironmentsApi,
-  environments: readonly ResolvedEnvironment[],
-  { concurrency, ifMissing }: Values,
-  target: string,
-): Promise<Outcome> {
-  // Filled, not sparse: map() skips the holes of a sparse array.
-  const results: (DeleteResult | undefined)[] = environments.map(() => undefined);
-  const failures: CipError[] = [];
-  const single = environments.length === 1;
-  let next = 0;
-  let done = 0;
-  let interrupted = false;
-  const failedLines: string[] = [];
-  // A function, so that the check after an await is not narrowed away.
-  const aborted = () => ctx.signal.aborted;
-
-  await withSpinner(
-    ctx.io,
-    single ? `Deleting ${environmentLabel(environments[0]!.id, environments[0]!.name)}` : `Deleting 0/${environments.length}`,
-    async (setText) => {
-      const report = (line: string, failed: boolean) => {
-        // One environment's failure is the command's error line; nothing to say twice.
-        if (single && failed) return;
-        // At a terminal the spinner holds the line: failures are listed once it stops.
-        if (ctx.io.spinnerEnabled && failed) failedLines.push(line);
-        else if (failed) ctx.io.warn(line);
-        else if (!ctx.io.spinnerEnabled || single) ctx.io.info(line);
-      };
-      const worker = async () => {
-        while (next < environments.length && !interrupted) {
-          if (ctx.signal.aborted) {
-            interrupted = true;
-            break;
-          }
-          const index = next++;
-          const environment = environments[index]!;
-          const label = environmentLabel(environment.id, environment.name);
-          const base = { id: environment.id, name: environment.name ?? null };
-          try {
-            const { alreadyGone } = await api.remove(environment.id);
-            results[index] = { ...base, result: 'deleted', error: null };
-            report(
-              alreadyGone
-                ? `The ${label} ${target} was already gone: an earlier attempt deleted it, but its answer was lost.`
-                : `Deleted ${label} ${target}.`,
-              false,
-            );
-          } catch (error) {
-            if (error instanceof InterruptedError || aborted()) {
-              interrupted = true;
-              results[index] = { ...base, result: 'failed', error: UNDER_WAY };
-              break;
-            }
-            if (!(error instanceof CipError)) throw error;
-            if (ifMissing === 'ok' && error instanceof ApiError && error.status === 404) {
-              results[index] = { ...base, result: 'missing', error: null };
-              report(`The ${label} ${target} was not there (HTTP 404): nothing to delete.`, false);
-            } else {
-              failures.push(error);
-              results[index] = { ...base, result: 'failed', error: ctx.redact(error.message) };
-              report(error.message, true);
-            }
-          }
-          done++;
-          if (!single) setText(`Deleting ${done}/${environments.length}`);
+  const { states, interrupted } = await runBatch(ctx, {
+    items: environments,
+    concurrency: values.concurrency,
+    verb: 'Deleting',
+    describe: label,
+    run: async (environment) => {
+      try {
+        const { alreadyGone } = await api.remove(environment.id);
+        return {
+          state: 'done',
+          line: alreadyGone
+            ? `The ${label(environment)} ${target} was already gone: an earlier attempt deleted it, but its answer was lost.`
+            : `Deleted ${label(environment)} ${target}.`,
+        };
+      } catch (error) {
+        if (values.ifMissing === 'ok' && error instanceof ApiError && error.status === 404) {
+          return { state: 'missing', line: `The ${label(environment)} ${target} was not there (HTTP 404): nothing to delete.` };
         }
-      };
-      await Promise.all(Array.from({ length: Math.min(concurrency, environments.length) }, worker));
+        throw error;
+      }
     },
-  );
-  for (const line of failedLines) ctx.io.warn(line);
-  return {
-    results: results.map(
-      (result, index) =>
-        result ?? {
-          id: environments[index]!.id,
-          name: environments[index]!.name ?? null,
-          result: 'failed',
-          error: NOT_ATTEMPTED,
-        },
-    ),
-    failures,
-    interrupted,
-  };
-}
-
-/** The summary line and the exit code: all gone 0, all failed the failure's own code, some failed 9. */
-function finish(ctx: Context, count: number, { results, failures, interrupted }: Outcome, target: string): void {
-  const counted = (kind: DeleteResult['result']) => results.filter((result) => result.result === kind).length;
-  const failed = counted('failed');
-  if (interrupted) {
-    // A script must know what is left to do: what is gone, what may be, and what was never tried.
-    if (count > 1) {
-      const ids = (match: (result: DeleteResult) => boolean) => {
-        const list = results.filter(match).map((result) => printable(result.id));
-        return list.length ? list.join(', ') : 'none';
+  });
+  const results: DeleteResult[] = [
+    ...absent,
+    ...environments.map((environment, index): DeleteResult => {
+      const state = states[index]!;
+      return {
+        id: environment.id,
+        name: environment.name ?? null,
+        result: state.state === 'done' ? 'deleted' : state.state === 'missing' ? 'missing' : 'failed',
+        error: stateError(ctx, state, 'deleted'),
       };
-      const underWay = results.filter((result) => result.error === UNDER_WAY);
-      ctx.io.warn(
-        `interrupted: deleted ${ids((result) => result.result === 'deleted')};` +
-          (underWay.length
-            ? ` ${ids((result) => result.error === UNDER_WAY)} may or may not have been deleted (its request was under way);`
-            : '') +
-          ` not attempted: ${ids((result) => result.error === NOT_ATTEMPTED)}`,
-      );
-    }
-    throw new InterruptedError();
-  }
-  if (count === 1) {
-    if (failures[0]) throw failures[0];
-    return;
-  }
-  const summary = `${counted('deleted')} deleted, ${counted('missing')} missing, ${failed} failed of ${results.length} ${target}`;
-  if (failed === 0) {
-    ctx.io.info(`Done: ${summary}.`);
-    return;
-  }
-  if (failed === results.length && failures[0]) {
-    throw restated(failures[0], `no environment was deleted: ${summary}; the first failure: ${failures[0].message}`);
-  }
-  throw new CipError('partial', `partly done: ${summary}`, 'the failed ones are listed above; run the command again for them');
+    }),
+  ];
+  if (isDataFormat(ctx.io.outputFormat)) await writeData(ctx.io, results);
+  finishBatch(ctx, {
+    names: environments.map((environment) => environment.id),
+    states,
+    interrupted,
+    alsoMissing: absent.length,
+    doneWord: 'deleted',
+    target,
+  });
 }

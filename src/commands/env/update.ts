@@ -3,6 +3,7 @@ import { defineCommand } from '../define.js';
 import { argument, flag, list } from '../../cli/options.js';
 import { UsageError } from '../../errors.js';
 import { setOwn } from '../../json/record.js';
+import { keyFor, mergeRecord } from './merge.js';
 import { writeRecord, writeRequests } from '../../output/writer.js';
 import { withSpinner } from '../../terminal/spinner.js';
 import { printable } from '../../text/sanitize.js';
@@ -26,23 +27,6 @@ function checkPayloadId(payload: Record<string, unknown>, id: string): void {
       );
     }
   }
-}
-
-/** The record's own key for a field, in any letter case (the API may spell it `Name` where the user says `name`). */
-function keyFor(record: Record<string, unknown>, field: string): string | undefined {
-  if (Object.hasOwn(record, field)) return field;
-  return Object.keys(record).find((key) => key.toLowerCase() === field.toLowerCase());
-}
-
-/**
- * The current record with the payload's top-level fields over it, in the record's order and spelling (new
- * fields at the end), less the unset ones. Every other field is sent back exactly as it was read.
- */
-export function mergeRecord(current: Record<string, unknown>, payload: Record<string, unknown>): Record<string, unknown> {
-  const merged: Record<string, unknown> = {};
-  for (const key of Object.keys(current)) setOwn(merged, key, current[key]);
-  for (const key of Object.keys(payload)) setOwn(merged, keyFor(merged, key) ?? key, payload[key]);
-  return merged;
 }
 
 /** The record without the fields named (any letter case); the names that matched nothing. */

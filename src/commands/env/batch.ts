@@ -1,0 +1,128 @@
+// Work on many environments at once (delete, apply): at most `concurrency` requests under way, a failure
+// that does not stop the others, a live count at a terminal (`Deleting 57/200`), one line per item otherwise,
+// and an interrupt that stops new work and says what became of each item. The exit code follows one rule:
+// all done 0; all failed, the failure's own code; some failed, 9 (partly done).
+import type { Context } from '../../context.js';
+import { CipError, InterruptedError, restated } from '../../errors.js';
+import { withSpinner } from '../../terminal/spinner.js';
+import { printable } from '../../text/sanitize.js';
+
+/** What became of one item. `line` is what a person is told; an error's message says it for a failure. */
+export type ItemState =
+  { state: 'done' | 'missing'; line: string } | { state: 'failed'; error: CipError } | { state: 'under-way' } | { state: 'not-attempted' };
+
+export interface Batch<T> {
+  items: readonly T[];
+  concurrency: number;
+  /** 'Deleting': the spinner says `Deleting 3/10`, or `Deleting <what>` for a single item. */
+  verb: string;
+  describe(item: T): string;
+  /** Does one item; a CipError it throws is that item's failure (the others go on). */
+  run(item: T): Promise<{ state: 'done' | 'missing'; line: string }>;
+}
+
+export async function runBatch<T>(ctx: Context, batch: Batch<T>): Promise<{ states: ItemState[]; interrupted: boolean }> {
+  const { items } = batch;
+  const states: ItemState[] = items.map(() => ({ state: 'not-attempted' }));
+  const single = items.length === 1;
+  const heldLines: string[] = [];
+  let next = 0;
+  let finished = 0;
+  let interrupted = false;
+  // A function, so that the check after an await is not narrowed away.
+  const aborted = () => ctx.signal.aborted;
+  const report = (line: string, failed: boolean) => {
+    // One item's failure is the command's error line; nothing to say twice.
+    if (single && failed) return;
+    // At a terminal the spinner holds the line: failures are listed once it stops, successes only counted.
+    if (ctx.io.spinnerEnabled && !single) {
+      if (failed) heldLines.push(line);
+    } else if (failed) ctx.io.warn(line);
+    else ctx.io.info(line);
+  };
+  const first = items[0];
+  const spinnerText = single && first !== undefined ? `${batch.verb} ${batch.describe(first)}` : `${batch.verb} 0/${items.length}`;
+  await withSpinner(ctx.io, spinnerText, async (setText) => {
+    const worker = async () => {
+      while (next < items.length && !interrupted) {
+        if (aborted()) {
+          interrupted = true;
+          break;
+        }
+        const index = next++;
+        try {
+          const outcome = await batch.run(items[index]!);
+          states[index] = outcome;
+          report(outcome.line, false);
+        } catch (error) {
+          if (error instanceof InterruptedError || aborted()) {
+            interrupted = true;
+            states[index] = { state: 'under-way' };
+            break;
+          }
+          if (!(error instanceof CipError)) throw error;
+          states[index] = { state: 'failed', error };
+          report(error.message, true);
+        }
+        finished++;
+        if (!single) setText(`${batch.verb} ${finished}/${items.length}`);
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(batch.concurrency, items.length) }, worker));
+  });
+  for (const line of heldLines) ctx.io.warn(line);
+  return { states, interrupted };
+}
+
+/** The error text a state leaves in a JSON result (keys redacted), or null; doneWord as in Finish. */
+export function stateError(ctx: Context, state: ItemState, doneWord: string): string | null {
+  if (state.state === 'failed') return ctx.redact(state.error.message);
+  if (state.state === 'under-way') return `interrupted while under way: it may or may not have been ${doneWord}`;
+  if (state.state === 'not-attempted') return 'not attempted: interrupted';
+  return null;
+}
+
+export interface Finish {
+  /** `printable` names of the items, in order, for the interrupt report. */
+  names: readonly string[];
+  states: readonly ItemState[];
+  interrupted: boolean;
+  /** Items already known to be done without a request (delete --if-missing ok of an unknown name). */
+  alsoMissing?: number;
+  /** 'deleted', 'changed': the word for done in the summary. */
+  doneWord: string;
+  /** "in profile 'p', enterprise ..." */
+  target: string;
+}
+
+/** Ends a batch: the summary line, and the exit code as an error when not all is done. */
+export function finishBatch(ctx: Context, { names, states, interrupted, alsoMissing = 0, doneWord, target }: Finish): void {
+  const count = (kind: ItemState['state']) => states.filter((state) => state.state === kind).length;
+  const all = states.length + alsoMissing;
+  if (interrupted) {
+    // A script must know what is left to do: what is done, what may be, and what was never tried.
+    if (all > 1) {
+      const list = (kind: ItemState['state']) => {
+        const picked = names.filter((_name, index) => states[index]?.state === kind).map((name) => printable(name));
+        return picked.length ? picked.join(', ') : 'none';
+      };
+      const underWay = count('under-way') ? ` ${list('under-way')} may or may not have been ${doneWord} (its request was under way);` : '';
+      ctx.io.warn(`interrupted: ${doneWord} ${list('done')};${underWay} not attempted: ${list('not-attempted')}`);
+    }
+    throw new InterruptedError();
+  }
+  const failures = states.flatMap((state) => (state.state === 'failed' ? [state.error] : []));
+  if (all === 1) {
+    if (failures[0]) throw failures[0];
+    return;
+  }
+  const summary = `${count('done')} ${doneWord}, ${count('missing') + alsoMissing} missing, ${failures.length} failed of ${all} ${target}`;
+  if (!failures[0]) {
+    ctx.io.info(`Done: ${summary}.`);
+    return;
+  }
+  if (failures.length === all) {
+    throw restated(failures[0], `nothing was ${doneWord}: ${summary}; the first failure: ${failures[0].message}`);
+  }
+  throw new CipError('partial', `partly done: ${summary}`, 'the failed ones are listed above; run the command again for them');
+}
