@@ -33,6 +33,12 @@ function __cip_child --argument-names path word
             echo 'update'
         case 'cip env/delete' 'cip env/rm'
             echo 'delete'
+        case 'cip env/export'
+            echo 'export'
+        case 'cip env/diff' 'cip env/plan'
+            echo 'diff'
+        case 'cip env/apply'
+            echo 'apply'
         case 'cip env/help'
             echo 'help'
         case '*'
@@ -43,7 +49,7 @@ end
 # Succeeds if option $word takes a value in command path $path.
 function __cip_takes_value --argument-names path word
     switch "$path/$word"
-        case '*/-p' '*/--profile' '*/-o' '*/--output' '*/--base-url' '*/--enterprise-id' '*/--timeout' 'cip auth login/--api-key-file' 'cip auth login */--api-key-file' 'cip auth login/--subscription-key-file' 'cip auth login */--subscription-key-file' 'cip env list/--columns' 'cip env list */--columns' 'cip env get/--columns' 'cip env get */--columns' 'cip env create/--data' 'cip env create */--data' 'cip env create/--file' 'cip env create */--file' 'cip env create/-F' 'cip env create */-F' 'cip env create/--field' 'cip env create */--field' 'cip env create/-f' 'cip env create */-f' 'cip env create/--raw-field' 'cip env create */--raw-field' 'cip env update/--data' 'cip env update */--data' 'cip env update/--file' 'cip env update */--file' 'cip env update/-F' 'cip env update */-F' 'cip env update/--field' 'cip env update */--field' 'cip env update/-f' 'cip env update */-f' 'cip env update/--raw-field' 'cip env update */--raw-field' 'cip env update/--unset' 'cip env update */--unset' 'cip env delete/--concurrency' 'cip env delete */--concurrency' 'cip env delete/--if-missing' 'cip env delete */--if-missing' 'cip sandbox/--port' 'cip sandbox */--port' 'cip sandbox/--count' 'cip sandbox */--count' 'cip sandbox/--page-size' 'cip sandbox */--page-size' 'cip sandbox/--paging' 'cip sandbox */--paging' 'cip sandbox/--latency' 'cip sandbox */--latency' 'cip sandbox/--api-key' 'cip sandbox */--api-key' 'cip sandbox/--read-only-key' 'cip sandbox */--read-only-key' 'cip sandbox/--subscription-key' 'cip sandbox */--subscription-key'
+        case '*/-p' '*/--profile' '*/-o' '*/--output' '*/--base-url' '*/--enterprise-id' '*/--timeout' 'cip auth login/--api-key-file' 'cip auth login */--api-key-file' 'cip auth login/--subscription-key-file' 'cip auth login */--subscription-key-file' 'cip env list/--columns' 'cip env list */--columns' 'cip env get/--columns' 'cip env get */--columns' 'cip env create/--data' 'cip env create */--data' 'cip env create/--file' 'cip env create */--file' 'cip env create/-F' 'cip env create */-F' 'cip env create/--field' 'cip env create */--field' 'cip env create/-f' 'cip env create */-f' 'cip env create/--raw-field' 'cip env create */--raw-field' 'cip env create/--if-exists' 'cip env create */--if-exists' 'cip env create/--key' 'cip env create */--key' 'cip env update/--data' 'cip env update */--data' 'cip env update/--file' 'cip env update */--file' 'cip env update/-F' 'cip env update */-F' 'cip env update/--field' 'cip env update */--field' 'cip env update/-f' 'cip env update */-f' 'cip env update/--raw-field' 'cip env update */--raw-field' 'cip env update/--unset' 'cip env update */--unset' 'cip env delete/--concurrency' 'cip env delete */--concurrency' 'cip env delete/--if-missing' 'cip env delete */--if-missing' 'cip env export/--key' 'cip env export */--key' 'cip env export/--ignore-fields' 'cip env export */--ignore-fields' 'cip env diff/--file' 'cip env diff */--file' 'cip env diff/--key' 'cip env diff */--key' 'cip env diff/--ignore-fields' 'cip env diff */--ignore-fields' 'cip env apply/--file' 'cip env apply */--file' 'cip env apply/--key' 'cip env apply */--key' 'cip env apply/--ignore-fields' 'cip env apply */--ignore-fields' 'cip env apply/--concurrency' 'cip env apply */--concurrency' 'cip sandbox/--port' 'cip sandbox */--port' 'cip sandbox/--count' 'cip sandbox */--count' 'cip sandbox/--page-size' 'cip sandbox */--page-size' 'cip sandbox/--paging' 'cip sandbox */--paging' 'cip sandbox/--latency' 'cip sandbox */--latency' 'cip sandbox/--api-key' 'cip sandbox */--api-key' 'cip sandbox/--read-only-key' 'cip sandbox */--read-only-key' 'cip sandbox/--subscription-key' 'cip sandbox */--subscription-key'
             return 0
     end
     return 1
@@ -108,7 +114,7 @@ complete -c cip -s q -l quiet -d 'print no progress or notes, only data and erro
 complete -c cip -l no-color -d 'plain text without colour'
 complete -c cip -s h -l help -d 'show help for a command'
 complete -c cip -n '__cip_needs_subcommand \'cip\'' -a 'auth' -d 'log in, inspect and switch profiles'
-complete -c cip -n '__cip_needs_subcommand \'cip\'' -a 'env' -d 'list, get, create, update and delete environments'
+complete -c cip -n '__cip_needs_subcommand \'cip\'' -a 'env' -d 'list, get, create, update and delete environments; export, diff and apply them as code'
 complete -c cip -n '__cip_needs_subcommand \'cip\'' -a 'completion' -d 'print a shell completion script'
 complete -c cip -n '__cip_needs_subcommand \'cip\'' -a 'sandbox' -d 'run an offline sandbox of the API on this machine (Ctrl-C stops it)'
 complete -c cip -n '__cip_needs_subcommand \'cip\'' -a 'help' -d 'show help for a command'
@@ -124,10 +130,14 @@ complete -c cip -n '__cip_argument \'cip auth switch\' 0' -a '(cip __complete pr
 complete -c cip -n '__cip_needs_subcommand \'cip env\'' -a 'list' -d 'list all environments'
 complete -c cip -n '__cip_needs_subcommand \'cip env\'' -a 'ls' -d 'list all environments'
 complete -c cip -n '__cip_needs_subcommand \'cip env\'' -a 'get' -d 'show one environment, by id or name'
-complete -c cip -n '__cip_needs_subcommand \'cip env\'' -a 'create' -d 'create an environment'
+complete -c cip -n '__cip_needs_subcommand \'cip env\'' -a 'create' -d 'create an environment (or, with --if-exists, find the one that exists)'
 complete -c cip -n '__cip_needs_subcommand \'cip env\'' -a 'update' -d 'change an environment: merge fields into it (or --replace it whole)'
 complete -c cip -n '__cip_needs_subcommand \'cip env\'' -a 'delete' -d 'delete environments by id or name (asks first at a terminal)'
 complete -c cip -n '__cip_needs_subcommand \'cip env\'' -a 'rm' -d 'delete environments by id or name (asks first at a terminal)'
+complete -c cip -n '__cip_needs_subcommand \'cip env\'' -a 'export' -d 'write every environment as a file that \'env apply\' accepts (YAML, or JSON with -o json)'
+complete -c cip -n '__cip_needs_subcommand \'cip env\'' -a 'diff' -d 'show what apply would change to make the environments match a file'
+complete -c cip -n '__cip_needs_subcommand \'cip env\'' -a 'plan' -d 'show what apply would change to make the environments match a file'
+complete -c cip -n '__cip_needs_subcommand \'cip env\'' -a 'apply' -d 'make the environments match a file: create, update (merging the declared fields) and, with --prune, delete'
 complete -c cip -n '__cip_needs_subcommand \'cip env\'' -a 'help' -d 'show help for a command'
 complete -c cip -n '__cip_under \'cip env list\'' -l columns -d 'comma-separated fields to show, in any letter case; dots reach nested fields (settings.retention); applies to JSON too' -x
 complete -c cip -n '__cip_under \'cip env get\'' -l columns -d 'comma-separated fields to show, in any letter case; dots reach nested fields (settings.retention); applies to JSON too' -x
@@ -137,6 +147,8 @@ complete -c cip -n '__cip_under \'cip env create\'' -l file -d 'read the payload
 complete -c cip -n '__cip_under \'cip env create\'' -s F -l field -d 'set a typed field (repeatable)' -x
 complete -c cip -n '__cip_under \'cip env create\'' -s f -l raw-field -d 'set a string field (repeatable)' -x
 complete -c cip -n '__cip_under \'cip env create\'' -l dry-run -d 'print the request that would be sent, send nothing'
+complete -c cip -n '__cip_under \'cip env create\'' -l if-exists -d 'when one with the same --key exists: fail (exit 6), skip (print it), update (merge into it)' -x -a 'fail skip update'
+complete -c cip -n '__cip_under \'cip env create\'' -l key -d 'the field --if-exists compares (default: name)' -x
 complete -c cip -n '__cip_under \'cip env update\'' -l data -d 'the payload as a JSON object' -x
 complete -c cip -n '__cip_under \'cip env update\'' -l file -d 'read the payload from a JSON or YAML file (\'-\' for stdin)' -r -F
 complete -c cip -n '__cip_under \'cip env update\'' -s F -l field -d 'set a typed field (repeatable)' -x
@@ -151,6 +163,21 @@ complete -c cip -n '__cip_under \'cip env delete\'' -l concurrency -d 'deletes u
 complete -c cip -n '__cip_under \'cip env delete\'' -l if-missing -d '\'ok\': an environment that is not there counts as done (result missing)' -x -a 'fail ok'
 complete -c cip -n '__cip_under \'cip env delete\'' -l stdin -d 'read ids or names from stdin, one per line (besides any given as arguments)'
 complete -c cip -n '__cip_argument \'cip env delete\' 0 or-later' -a '(cip __complete environments 2>/dev/null)' -d 'environment ids, or their exact names'
+complete -c cip -n '__cip_under \'cip env export\'' -l key -d 'the field that identifies an environment in the file and on the server' -x
+complete -c cip -n '__cip_under \'cip env export\'' -l ignore-fields -d 'fields the server manages, never compared or sent (default: id,createdAt,updatedAt)' -x
+complete -c cip -n '__cip_under \'cip env export\'' -l all-fields -d 'keep the fields the server manages (id, createdAt, updatedAt) too'
+complete -c cip -n '__cip_under \'cip env diff\'' -l file -d 'the environments that should exist: YAML or JSON, as \'env export\' writes (\'-\' for stdin)' -r -F
+complete -c cip -n '__cip_under \'cip env diff\'' -l key -d 'the field that identifies an environment in the file and on the server' -x
+complete -c cip -n '__cip_under \'cip env diff\'' -l ignore-fields -d 'fields the server manages, never compared or sent (default: id,createdAt,updatedAt)' -x
+complete -c cip -n '__cip_under \'cip env diff\'' -l prune -d 'also delete the environments the file does not list'
+complete -c cip -n '__cip_under \'cip env diff\'' -l exit-code -d 'exit 10 when there are changes, 0 when the environments match'
+complete -c cip -n '__cip_under \'cip env apply\'' -l file -d 'the environments that should exist: YAML or JSON, as \'env export\' writes (\'-\' for stdin)' -r -F
+complete -c cip -n '__cip_under \'cip env apply\'' -l key -d 'the field that identifies an environment in the file and on the server' -x
+complete -c cip -n '__cip_under \'cip env apply\'' -l ignore-fields -d 'fields the server manages, never compared or sent (default: id,createdAt,updatedAt)' -x
+complete -c cip -n '__cip_under \'cip env apply\'' -l prune -d 'also delete the environments the file does not list'
+complete -c cip -n '__cip_under \'cip env apply\'' -s y -l yes -d 'do not ask for confirmation (required without a terminal)'
+complete -c cip -n '__cip_under \'cip env apply\'' -l dry-run -d 'print the requests that would be sent, send nothing'
+complete -c cip -n '__cip_under \'cip env apply\'' -l concurrency -d 'changes under way at once (1-32)' -x
 complete -c cip -n '__cip_argument \'cip completion\' 0' -a 'bash zsh fish' -d 'bash, zsh or fish'
 complete -c cip -n '__cip_under \'cip sandbox\'' -l port -d 'port to listen on (default: a free one)' -x
 complete -c cip -n '__cip_under \'cip sandbox\'' -l count -d 'number of sample environments to start with (default: 3)' -x

@@ -11,6 +11,7 @@ export const EXIT_CODES = [
   { code: 7, name: 'server', meaning: 'server error: 5xx, or a response that is not what the API promises' },
   { code: 8, name: 'network', meaning: 'network error or timeout' },
   { code: 9, name: 'partial', meaning: 'partly done: some items of a command on several items failed (see the results)' },
+  { code: 10, name: 'changes', meaning: 'changes found: env diff --exit-code found the environments out of step with the file' },
   { code: 11, name: 'output', meaning: 'the output could not be written (stdout failed: disk full, I/O error)' },
   { code: 130, name: 'interrupted', meaning: 'interrupted (Ctrl-C)' },
   { code: 143, name: 'terminated', meaning: 'terminated (SIGTERM)' },

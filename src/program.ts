@@ -19,6 +19,9 @@ import { complete, completion } from './commands/completion/command.js';
 import create from './commands/env/create.js';
 import remove from './commands/env/delete.js';
 import get from './commands/env/get.js';
+import exportEnvironments from './commands/env/export.js';
+import diff from './commands/env/diff.js';
+import apply from './commands/env/apply.js';
 import list from './commands/env/list.js';
 import update from './commands/env/update.js';
 import sandbox from './commands/sandbox.js';
@@ -26,7 +29,11 @@ import sandbox from './commands/sandbox.js';
 /** Every command, in the order help lists them. */
 export const COMMAND_TREE: readonly (CommandGroup | AnyCommand)[] = [
   { name: 'auth', description: 'log in, inspect and switch profiles', commands: [login, status, switchProfile, logout] },
-  { name: 'env', description: 'list, get, create, update and delete environments', commands: [list, get, create, update, remove] },
+  {
+    name: 'env',
+    description: 'list, get, create, update and delete environments; export, diff and apply them as code',
+    commands: [list, get, create, update, remove, exportEnvironments, diff, apply],
+  },
   completion,
   sandbox,
   complete,

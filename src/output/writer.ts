@@ -26,8 +26,8 @@ function writeJson(io: Output, data: unknown): void {
 }
 
 /** Data as the format asks: YAML (its package loaded only then), else JSON. */
-async function writeDataAs(io: Output, data: unknown): Promise<void> {
-  if (io.outputFormat !== 'yaml') {
+async function writeDataAs(io: Output, data: unknown, format: OutputFormat = io.outputFormat): Promise<void> {
+  if (format !== 'yaml') {
     writeJson(io, data);
     return;
   }
@@ -98,8 +98,8 @@ export async function writeRecord(io: Output, answer: unknown, columns?: readonl
 }
 
 /** Data for machines (results of a command on several items): YAML when asked for, else JSON. */
-export async function writeData(io: Output, data: unknown): Promise<void> {
-  await writeDataAs(io, data);
+export async function writeData(io: Output, data: unknown, format?: 'json' | 'yaml'): Promise<void> {
+  await writeDataAs(io, data, format);
 }
 
 /** A request that --dry-run shows instead of sending. */
@@ -122,4 +122,24 @@ export async function writeRequests(io: Output, requests: readonly PlannedReques
     if (body !== undefined) lines.push(escapeJsonForTerminal(stringifyExactJson(body, 2)));
   }
   io.stdout.write(`${lines.join('\n')}\n`);
+}
+
+/** Colours for a plan's lines: + green, ~ yellow, - red; plain where colour is off. */
+export interface PlanStyles {
+  add(text: string): string;
+  change(text: string): string;
+  remove(text: string): string;
+}
+
+export async function planStyles(io: Output, isTTY: boolean): Promise<PlanStyles> {
+  const level = io.colorLevel(isTTY);
+  if (level === 0) return { add: (text) => text, change: (text) => text, remove: (text) => text };
+  const { Chalk } = await import('chalk');
+  const chalk = new Chalk({ level });
+  return { add: (text) => chalk.green(text), change: (text) => chalk.yellow(text), remove: (text) => chalk.red(text) };
+}
+
+/** Lines for people, on stdout: the data of a command whose data is a text (a plan). */
+export function writeLines(io: Output, lines: readonly string[]): void {
+  if (lines.length) io.stdout.write(`${lines.join('\n')}\n`);
 }

@@ -1,6 +1,6 @@
 // The exit-code contract, pinned: each documented code from a real run, and the table in --help and the
 // README equal to the one in src/errors.ts.
-import { readFileSync, readdirSync } from 'node:fs';
+import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { EXIT_CODES } from '../../src/errors.js';
@@ -46,6 +46,15 @@ describe('every exit code from a real run', () => {
           times: Infinity,
         });
         return cip(['env', 'delete', 'partly-1', 'partly-2', '-y'], { env });
+      },
+    ],
+    [
+      10,
+      'a plan that finds changes, with --exit-code',
+      () => {
+        const path = join(tempDir(), 'environments.yaml');
+        writeFileSync(path, 'environments:\n  - name: not-there-yet\n');
+        return cip(['env', 'diff', '--file', path, '--exit-code'], { env });
       },
     ],
     [8, 'a refused connection', () => cip(['env', 'create', '-f', 'name=x'], { env: { ...env, CIP_BASE_URL: 'http://127.0.0.1:1/ms' } })],
@@ -97,7 +106,7 @@ describe('every exit code from a real run', () => {
       expect(help.stdout).toMatch(new RegExp(`^\\s+${code}  ${escape(meaning)}$`, 'm'));
       expect(readme).toMatch(new RegExp(`^\\| ${code} \\| ${escape(meaning)} \\|$`, 'm'));
     }
-    expect(EXIT_CODES.map(({ code }) => code)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 11, 130, 143]);
+    expect(EXIT_CODES.map(({ code }) => code)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 130, 143]);
   });
 });
 

@@ -58,8 +58,7 @@ const PACKAGE_HOMES: Record<string, string[]> = {
   commander: [
     'cli/globals.ts',
     'commands/define.ts',
-    'commands/env/columns-option.ts',
-    'commands/env/delete.ts',
+    'commands/env/options.ts',
     'commands/sandbox.ts',
     'commands/completion/spec.ts',
     'commands/completion/index.ts',

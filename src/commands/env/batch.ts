@@ -116,7 +116,8 @@ export function finishBatch(ctx: Context, { names, states, interrupted, alsoMiss
     if (failures[0]) throw failures[0];
     return;
   }
-  const summary = `${count('done')} ${doneWord}, ${count('missing') + alsoMissing} missing, ${failures.length} failed of ${all} ${target}`;
+  const missing = count('missing') + alsoMissing;
+  const summary = `${count('done')} ${doneWord}${missing ? `, ${missing} missing` : ''}, ${failures.length} failed of ${all} ${target}`;
   if (!failures[0]) {
     ctx.io.info(`Done: ${summary}.`);
     return;

@@ -1,34 +1,96 @@
 import { environmentUrl } from '../../api/environments.js';
 import { defineCommand } from '../define.js';
-import { flag } from '../../cli/options.js';
+import { choice, flag, option } from '../../cli/options.js';
+import { CipError, UsageError } from '../../errors.js';
 import { writeRecord, writeRequests } from '../../output/writer.js';
 import { withSpinner } from '../../terminal/spinner.js';
+import { printable } from '../../text/sanitize.js';
 import { readInput } from '../io.js';
+import { mergeRecord } from './merge.js';
 import { PAYLOAD_NOTES, PAYLOAD_OPTIONS, buildPayload, payloadInput } from './payload.js';
+import { keyOf } from './plan.js';
+import { listForLookup } from './resolve.js';
 import { environmentLabel, idOf, nameOf, targetText } from './target.js';
 
 export default defineCommand({
   name: 'create',
-  description: 'create an environment',
-  options: { ...PAYLOAD_OPTIONS, dryRun: flag('--dry-run', 'print the request that would be sent, send nothing') },
-  notes: PAYLOAD_NOTES,
+  description: 'create an environment (or, with --if-exists, find the one that exists)',
+  options: {
+    ...PAYLOAD_OPTIONS,
+    dryRun: flag('--dry-run', 'print the request that would be sent, send nothing'),
+    ifExists: choice('--if-exists <what>', 'when one with the same --key exists: fail (exit 6), skip (print it), update (merge into it)', [
+      'fail',
+      'skip',
+      'update',
+    ] as const),
+    key: option('--key <field>', 'the field --if-exists compares (default: name)', (text) => text.trim()),
+  },
+  notes: `${PAYLOAD_NOTES}
+Without --if-exists, create always POSTs: run twice, it creates two environments. With it, cip first reads the list
+and looks for an environment whose --key field (default name) equals the payload's: 'fail' exits 6 naming it and
+sends nothing; 'skip' prints it and exits 0 (so '| jq -r .id' works on every run); 'update' merges the payload
+into it, as 'env update' does.`,
   examples: [
     'cip env create -f name=staging -F isActive=true',
     `cip env create --data '{"name":"staging","description":"pre-production"}'`,
-    'cip env create --file env.json',
+    'cip env create --file env.yaml',
+    'cip env create -f name=review-42 --if-exists skip | jq -r .id',
     'cip env create -f name=staging --dry-run',
   ],
-  async run(ctx, { dryRun, ...values }) {
+  async run(ctx, { dryRun, ifExists, key: keyOption, ...values }) {
+    if (keyOption !== undefined && ifExists === undefined)
+      throw new UsageError('--key is for --if-exists', 'add --if-exists fail, skip or update');
+    const key = keyOption ?? 'name';
     const payload = await buildPayload(payloadInput(values), (path) => readInput(ctx, path, '--file'));
+    const wanted = ifExists === undefined ? undefined : keyOf(payload, key);
+    if (ifExists !== undefined && wanted === undefined) {
+      throw new UsageError(
+        `--if-exists needs the payload's '${printable(key)}' to look for`,
+        `set it, for example -f ${printable(key)}=...`,
+      );
+    }
     const api = await ctx.api();
+    const target = targetText(api.settings);
+
+    if (ifExists !== undefined && wanted !== undefined) {
+      const matches = (await listForLookup(ctx, api)).filter((item) => keyOf(item, key) === wanted);
+      if (matches.length > 1) {
+        const ids = matches.map((item) => printable(idOf(item) ?? '(no id)')).join(', ');
+        throw new UsageError(`${matches.length} environments have ${printable(key)} '${printable(wanted)}': ${ids}`, 'nothing was sent');
+      }
+      const existing = matches[0] as Record<string, unknown> | undefined;
+      const id = idOf(existing);
+      if (existing !== undefined && id !== undefined) {
+        const label = environmentLabel(id, nameOf(existing));
+        if (ifExists === 'fail') {
+          throw new CipError('rejected', `${label} already has ${printable(key)} '${printable(wanted)}' ${target}`, 'nothing was sent');
+        }
+        if (ifExists === 'skip') {
+          await writeRecord(ctx.io, existing);
+          ctx.io.info(`The ${label} already exists ${target}; nothing was sent.`);
+          return;
+        }
+        const body = mergeRecord(existing, payload);
+        if (dryRun) {
+          await writeRequests(ctx.io, [{ method: 'PUT', url: environmentUrl(api.settings.baseUrl, id), body }]);
+          ctx.io.info(`Dry run: nothing was sent to update the existing ${label} ${target}.`);
+          return;
+        }
+        const updated = await withSpinner(ctx.io, 'Updating environment', () => api.update(id, body));
+        await writeRecord(ctx.io, updated ?? body);
+        ctx.io.info(`Updated the existing ${label} ${target}.`);
+        return;
+      }
+    }
+
     if (dryRun) {
       await writeRequests(ctx.io, [{ method: 'POST', url: environmentUrl(api.settings.baseUrl), body: payload }]);
-      ctx.io.info(`Dry run: nothing was sent to create ${environmentLabel(undefined, nameOf(payload))} ${targetText(api.settings)}.`);
+      ctx.io.info(`Dry run: nothing was sent to create ${environmentLabel(undefined, nameOf(payload))} ${target}.`);
       return;
     }
     const created = await withSpinner(ctx.io, 'Creating environment', () => api.create(payload));
     await writeRecord(ctx.io, created);
     const label = environmentLabel(idOf(created), nameOf(created) ?? nameOf(payload));
-    ctx.io.info(`Created ${label} ${targetText(api.settings)}${created === undefined ? ' (the API returned no body)' : ''}.`);
+    ctx.io.info(`Created ${label} ${target}${created === undefined ? ' (the API returned no body)' : ''}.`);
   },
 });

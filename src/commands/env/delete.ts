@@ -1,7 +1,6 @@
-import { InvalidArgumentError } from 'commander';
 import { checkEnvironmentId, environmentUrl } from '../../api/environments.js';
 import { defineCommand } from '../define.js';
-import { argument, choice, flag, option, type ValuesOf } from '../../cli/options.js';
+import { argument, choice, flag, type ValuesOf } from '../../cli/options.js';
 import type { Context } from '../../context.js';
 import { ApiError, UsageError } from '../../errors.js';
 import { isDataFormat } from '../../output/format.js';
@@ -10,24 +9,16 @@ import { confirm } from '../../terminal/prompt.js';
 import { printable } from '../../text/sanitize.js';
 import { readInput } from '../io.js';
 import { runBatch, finishBatch, stateError } from './batch.js';
+import { concurrencyOption } from './options.js';
 import { listForLookup, notFound, resolveIn, type ResolvedEnvironment } from './resolve.js';
 import { environmentLabel, targetText } from './target.js';
 
 const DEFAULT_CONCURRENCY = 4;
-const MAX_CONCURRENCY = 32;
-
-function parseConcurrency(text: string): number {
-  const value = Number(text);
-  if (!Number.isInteger(value) || value < 1 || value > MAX_CONCURRENCY) {
-    throw new InvalidArgumentError(`expected a whole number from 1 to ${MAX_CONCURRENCY}`);
-  }
-  return value;
-}
 
 const OPTIONS = {
   yes: flag('-y, --yes', 'do not ask for confirmation (required without a terminal)'),
   dryRun: flag('--dry-run', 'print the requests that would be sent, send nothing'),
-  concurrency: option('--concurrency <n>', `deletes under way at once (1-${MAX_CONCURRENCY})`, parseConcurrency, DEFAULT_CONCURRENCY),
+  concurrency: concurrencyOption('deletes'),
   ifMissing: choice('--if-missing <what>', "'ok': an environment that is not there counts as done (result missing)", [
     'fail',
     'ok',

@@ -1,7 +1,7 @@
 import { defineCommand } from '../define.js';
 import { argument } from '../../cli/options.js';
 import { writeRecord } from '../../output/writer.js';
-import { COLUMNS_OPTION } from './columns-option.js';
+import { COLUMNS_OPTION } from './options.js';
 import { resolveOne } from './resolve.js';
 
 export default defineCommand({

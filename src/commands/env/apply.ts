@@ -1,0 +1,129 @@
+import { environmentUrl } from '../../api/environments.js';
+import { defineCommand } from '../define.js';
+import { flag } from '../../cli/options.js';
+import { UsageError } from '../../errors.js';
+import { isDataFormat } from '../../output/format.js';
+import { planStyles, writeData, writeRequests, type PlannedRequest } from '../../output/writer.js';
+import { confirm } from '../../terminal/prompt.js';
+import { withSpinner } from '../../terminal/spinner.js';
+import { printable } from '../../text/sanitize.js';
+import { finishBatch, runBatch, stateError } from './batch.js';
+import { concurrencyOption } from './options.js';
+import { FILE_OPTION, PRUNE_OPTION } from './diff.js';
+import { KEY_OPTIONS, SERVER_FIELDS, computePlan, planCounts, planLines, planSize, readDesired } from './plan.js';
+import { environmentLabel, idOf, targetText } from './target.js';
+
+type Step =
+  | { action: 'create'; key: string; body: Record<string, unknown> }
+  | { action: 'update'; key: string; id: string; body: Record<string, unknown> }
+  | { action: 'delete'; key: string; id: string; name: string | undefined };
+
+export default defineCommand({
+  name: 'apply',
+  description: 'make the environments match a file: create, update (merging the declared fields) and, with --prune, delete',
+  options: {
+    file: FILE_OPTION,
+    ...KEY_OPTIONS,
+    prune: PRUNE_OPTION,
+    yes: flag('-y, --yes', 'do not ask for confirmation (required without a terminal)'),
+    dryRun: flag('--dry-run', 'print the requests that would be sent, send nothing'),
+    concurrency: concurrencyOption('changes'),
+  },
+  notes: `The plan is the one 'env diff' shows, from one read of the list. It is shown, then asked about once at a
+terminal (without one, --yes is required). Creates are POSTed; updates send the server's record with the declared
+fields set over it (the same merge as 'env update'); deletes happen only with --prune. A second apply of the same
+file changes nothing. In JSON output, stdout gets one result per change:
+[{"action": "create" | "update" | "delete", "key", "id", "result": "done" | "failed", "error"}].
+Exit codes: 0 when every change was made; 9 when some failed; when all failed, the failure's code.`,
+  examples: [
+    'cip env apply --file environments.yaml',
+    'cip env apply --file environments.yaml --prune --yes',
+    'cip env apply --file environments.yaml --dry-run',
+  ],
+  async run(ctx, { file, key, ignoreFields, prune, yes, dryRun, concurrency }) {
+    if (file === undefined) throw new UsageError('give the file of environments with --file');
+    const desired = await readDesired(ctx, file, key);
+    const api = await ctx.api();
+    const target = targetText(api.settings);
+    if (!yes && !dryRun && !ctx.io.canPrompt) {
+      const why = ctx.io.stdinIsTTY && ctx.io.stderrIsTTY ? `${ctx.io.noPromptReason}; ` : '';
+      throw new UsageError(
+        `refusing to apply changes ${target} without confirmation`,
+        `${why}pass --yes to confirm, or see the plan with 'cip env diff'`,
+      );
+    }
+    const server = await withSpinner(ctx.io, 'Loading environments', () => api.list());
+    const plan = computePlan(desired, server, { key, ignored: ignoreFields ?? SERVER_FIELDS, prune });
+    if (!planSize(plan)) {
+      ctx.io.info(`No changes: the environments ${target} match the file.`);
+      if (isDataFormat(ctx.io.outputFormat) && !dryRun) await writeData(ctx.io, []);
+      return;
+    }
+    const steps: Step[] = [
+      ...plan.create.map(({ key: value, record }): Step => ({ action: 'create', key: value, body: record })),
+      ...plan.update.map(({ key: value, id, merged }): Step => ({ action: 'update', key: value, id, body: merged })),
+      ...plan.delete.map(({ key: value, id, name }): Step => ({ action: 'delete', key: value, id, name })),
+    ];
+    if (dryRun) {
+      const base = api.settings.baseUrl;
+      const requests = steps.map((step): PlannedRequest => {
+        if (step.action === 'create') return { method: 'POST', url: environmentUrl(base), body: step.body };
+        if (step.action === 'update') return { method: 'PUT', url: environmentUrl(base, step.id), body: step.body };
+        return { method: 'DELETE', url: environmentUrl(base, step.id) };
+      });
+      await writeRequests(ctx.io, requests);
+      ctx.io.info(`Dry run: nothing was sent ${target}. Plan: ${planCounts(plan)}.`);
+      return;
+    }
+    const styles = await planStyles(ctx.io, ctx.io.stderrIsTTY);
+    ctx.io.info(`${planLines(plan, key, styles).join('\n')}\nPlan: ${planCounts(plan)}.`);
+    if (
+      !yes &&
+      !(await confirm(
+        ctx.io,
+        `Apply ${planCounts(plan)} ${target}?${plan.delete.length ? ` ${plan.delete.length} deleted cannot be undone.` : ''}`,
+      ))
+    ) {
+      throw new UsageError('nothing changed: not confirmed');
+    }
+
+    const labelOf = (step: Step) => `${step.action} ${printable(key)} '${printable(step.key)}'`;
+    const created = new Map<Step, string | undefined>();
+    const { states, interrupted } = await runBatch(ctx, {
+      items: steps,
+      concurrency,
+      verb: 'Applying',
+      describe: labelOf,
+      run: async (step) => {
+        if (step.action === 'create') {
+          const answer = await api.create(step.body);
+          const id = idOf(answer);
+          created.set(step, id);
+          return { state: 'done', line: `Created ${environmentLabel(id, step.key)} ${target}.` };
+        }
+        if (step.action === 'update') {
+          await api.update(step.id, step.body);
+          return { state: 'done', line: `Updated ${environmentLabel(step.id, step.key)} ${target}.` };
+        }
+        await api.remove(step.id);
+        return { state: 'done', line: `Deleted ${environmentLabel(step.id, step.name ?? step.key)} ${target}.` };
+      },
+    });
+    if (isDataFormat(ctx.io.outputFormat)) {
+      await writeData(
+        ctx.io,
+        steps.map((step, index) => {
+          const state = states[index]!;
+          return {
+            action: step.action,
+            key: step.key,
+            id: step.action === 'create' ? (created.get(step) ?? null) : step.id,
+            result: state.state === 'failed' || state.state === 'under-way' || state.state === 'not-attempted' ? 'failed' : 'done',
+            error: stateError(ctx, state, 'applied'),
+          };
+        }),
+      );
+    }
+    finishBatch(ctx, { names: steps.map(labelOf), states, interrupted, doneWord: 'applied', target });
+  },
+});

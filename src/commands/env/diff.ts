@@ -1,0 +1,45 @@
+import { defineCommand } from '../define.js';
+import { flag, option } from '../../cli/options.js';
+import { CipError } from '../../errors.js';
+import { isDataFormat } from '../../output/format.js';
+import { planStyles, writeData, writeLines } from '../../output/writer.js';
+import { withSpinner } from '../../terminal/spinner.js';
+import { KEY_OPTIONS, SERVER_FIELDS, computePlan, planCounts, planData, planLines, planSize, readDesired } from './plan.js';
+
+export const FILE_OPTION = option(
+  '--file <path>',
+  "the environments that should exist: YAML or JSON, as 'env export' writes ('-' for stdin)",
+);
+export const PRUNE_OPTION = flag('--prune', 'also delete the environments the file does not list');
+
+export default defineCommand({
+  name: 'diff',
+  aliases: ['plan'],
+  description: 'show what apply would change to make the environments match a file',
+  options: {
+    file: FILE_OPTION,
+    ...KEY_OPTIONS,
+    prune: PRUNE_OPTION,
+    exitCode: flag('--exit-code', 'exit 10 when there are changes, 0 when the environments match'),
+  },
+  notes: `Records are matched by --key (default name). Only the fields the file declares are compared: a field the
+server has and the file does not is left alone. Deletes are planned only with --prune. At a terminal the plan is
+coloured (+ create, ~ update with each field's old → new, - delete); otherwise it is JSON:
+{"create": [...], "update": [{"key", "id", "changes": {"field": {"old", "new"}}}], "delete": [{"key", "id", "name"}]}.`,
+  examples: [
+    'cip env diff --file environments.yaml',
+    'cip env diff --file environments.yaml --prune --exit-code',
+    "cip env plan --file environments.json --json | jq '.update[].key'",
+  ],
+  async run(ctx, { file, key, ignoreFields, prune, exitCode }) {
+    if (file === undefined) throw new CipError('usage', 'give the file of environments with --file');
+    const desired = await readDesired(ctx, file, key);
+    const api = await ctx.api();
+    const server = await withSpinner(ctx.io, 'Loading environments', () => api.list());
+    const plan = computePlan(desired, server, { key, ignored: ignoreFields ?? SERVER_FIELDS, prune });
+    if (isDataFormat(ctx.io.outputFormat)) await writeData(ctx.io, planData(plan));
+    else writeLines(ctx.io, planLines(plan, key, await planStyles(ctx.io, ctx.io.stdoutIsTTY)));
+    ctx.io.info(planSize(plan) ? `Plan: ${planCounts(plan)}.` : 'No changes: the environments match the file.');
+    if (exitCode && planSize(plan)) throw new CipError('changes', `the environments differ from the file: ${planCounts(plan)}`);
+  },
+});

@@ -1,0 +1,50 @@
+import { defineCommand } from '../define.js';
+import { flag } from '../../cli/options.js';
+import { isRecord } from '../../json/record.js';
+import { writeData } from '../../output/writer.js';
+import { withSpinner } from '../../terminal/spinner.js';
+import { printable } from '../../text/sanitize.js';
+import { KEY_OPTIONS, SERVER_FIELDS, keyOf, withoutFields } from './plan.js';
+
+export default defineCommand({
+  name: 'export',
+  description: "write every environment as a file that 'env apply' accepts (YAML, or JSON with -o json)",
+  options: {
+    ...KEY_OPTIONS,
+    allFields: flag('--all-fields', 'keep the fields the server manages (id, createdAt, updatedAt) too'),
+  },
+  notes: `The file is 'environments:' with a list of records, YAML unless -o json asks for JSON, with numbers exactly as
+the API wrote them. The fields the server manages are left out (--ignore-fields changes the list, --all-fields
+keeps them), so the file says only what can be set. An environment without the key field (--key, default name),
+or two with the same value, is named in a warning: apply could not tell them apart.`,
+  examples: [
+    'cip env export > environments.yaml',
+    'cip env export -o json > environments.json',
+    'cip env export --ignore-fields id,createdAt,updatedAt,etag',
+  ],
+  async run(ctx, { key, ignoreFields, allFields }) {
+    const api = await ctx.api();
+    const items = await withSpinner(ctx.io, 'Loading environments', () => api.list());
+    const ignored = allFields ? [] : (ignoreFields ?? SERVER_FIELDS);
+    const records = items.map((item) => (isRecord(item) ? withoutFields(item, ignored) : item));
+    const seen = new Map<string, number>();
+    let unkeyed = 0;
+    for (const item of items) {
+      const value = keyOf(item, key);
+      if (value === undefined) unkeyed++;
+      else seen.set(value, (seen.get(value) ?? 0) + 1);
+    }
+    if (unkeyed)
+      ctx.io.warn(
+        `${unkeyed} environment${unkeyed === 1 ? ' has' : 's have'} no '${printable(key)}': apply cannot match ${unkeyed === 1 ? 'it' : 'them'}`,
+      );
+    for (const [value, count] of seen) {
+      if (count > 1)
+        ctx.io.warn(`${count} environments have ${printable(key)} '${printable(value)}': apply will refuse them until they differ`);
+    }
+    // YAML unless JSON was asked for: a file to keep in git, whether stdout is a terminal, a file or a pipe.
+    const askedForJson =
+      ctx.io.outputFormat === 'json' && (ctx.globals.json || ctx.globals.output === 'json' || Boolean(ctx.env.CIP_OUTPUT?.trim()));
+    await writeData(ctx.io, { environments: records }, askedForJson ? 'json' : 'yaml');
+  },
+});

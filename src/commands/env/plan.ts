@@ -1,0 +1,269 @@
+// Environments as code: the file that says what should exist, and the plan that says what would change.
+// A plan is computed from one list read. It compares only the fields the file declares (the server's other
+// fields are left alone), never the fields the server manages (id, timestamps), and deletes only with --prune.
+import { option } from '../../cli/options.js';
+import type { Context } from '../../context.js';
+import { UsageError } from '../../errors.js';
+import { isExactNumber, parseExactJson, stringifyExactJson } from '../../json/exact.js';
+import { isRecord, setOwn } from '../../json/record.js';
+import type { PlanStyles } from '../../output/writer.js';
+import { printable } from '../../text/sanitize.js';
+import { readInput } from '../io.js';
+import { keyFor, mergeRecord } from './merge.js';
+import { looksLikeYaml } from './payload.js';
+import { idOf, nameOf, scalarText } from './target.js';
+
+/** Fields the server sets and a file cannot: left out of exports, never compared, never sent. */
+export const SERVER_FIELDS = ['id', 'createdAt', 'updatedAt'];
+
+function parseFieldList(text: string): string[] {
+  return text
+    .split(',')
+    .map((field) => field.trim())
+    .filter(Boolean);
+}
+
+/** The options that say how a file's records meet the server's. */
+export const KEY_OPTIONS = {
+  key: option('--key <field>', 'the field that identifies an environment in the file and on the server', (text) => text.trim(), 'name'),
+  ignoreFields: option(
+    '--ignore-fields <fields>',
+    `fields the server manages, never compared or sent (default: ${SERVER_FIELDS.join(',')})`,
+    parseFieldList,
+  ),
+};
+
+/** A field of a record in any letter case. */
+export function fieldOf(record: Record<string, unknown>, field: string): unknown {
+  const key = keyFor(record, field);
+  return key === undefined ? undefined : record[key];
+}
+
+/** The record's key value as text (numbers with their digits), or undefined when it has none. */
+export function keyOf(record: unknown, key: string): string | undefined {
+  if (!isRecord(record)) return undefined;
+  const value = scalarText(fieldOf(record, key));
+  return value === undefined || value === '' ? undefined : value;
+}
+
+/** The record without the ignored fields (any letter case). */
+export function withoutFields(record: Record<string, unknown>, ignored: readonly string[]): Record<string, unknown> {
+  const lower = new Set(ignored.map((field) => field.toLowerCase()));
+  const result: Record<string, unknown> = {};
+  for (const field of Object.keys(record)) if (!lower.has(field.toLowerCase())) setOwn(result, field, record[field]);
+  return result;
+}
+
+/** Reads `environments:` (a list of records) from a YAML or JSON file; every record must have the key field. */
+export async function readDesired(ctx: Context, path: string, key: string): Promise<Record<string, unknown>[]> {
+  const text = await readInput(ctx, path, '--file');
+  const source = path === '-' ? 'stdin' : printable(path);
+  let document: unknown;
+  if (looksLikeYaml(path, text)) {
+    const { parseExactYaml } = await import('../../json/yaml.js');
+    try {
+      document = parseExactYaml(text);
+    } catch (error) {
+      throw new UsageError(`--file ${source} is not valid YAML${error instanceof SyntaxError ? `: ${printable(error.message, 120)}` : ''}`);
+    }
+  } else {
+    try {
+      document = await parseExactJson(text);
+    } catch (error) {
+      throw new UsageError(`--file ${source} is not valid JSON${error instanceof SyntaxError ? `: ${printable(error.message, 120)}` : ''}`);
+    }
+  }
+  const records = isRecord(document) ? fieldOf(document, 'environments') : document;
+  if (!Array.isArray(records)) {
+    throw new UsageError(`--file ${source} must hold 'environments:' with a list of environments`, "'cip env export' writes one");
+  }
+  return records.map((record: unknown, index) => {
+    if (!isRecord(record)) throw new UsageError(`--file ${source}: environments[${index}] is not an object`);
+    if (keyOf(record, key) === undefined) {
+      throw new UsageError(
+        `--file ${source}: environments[${index}] has no '${printable(key)}'`,
+        'every environment needs the key field (--key)',
+      );
+    }
+    return record;
+  });
+}
+
+/** Numbers compare by value: 30, 30.0 and 3e1 are the same number, whatever their spelling. */
+function canonicalNumber(text: string): string {
+  const match = /^(-?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/.exec(text);
+  if (!match) return text;
+  const fraction = match[3] ?? '';
+  let digits = `${match[2]!}${fraction}`.replace(/^0+/, '');
+  let exponent = Number(match[4] ?? 0) - fraction.length;
+  if (digits === '') return '0';
+  while (digits.endsWith('0')) {
+    digits = digits.slice(0, -1);
+    exponent++;
+  }
+  return `${match[1]!}${digits}e${exponent}`;
+}
+
+/** Whether two JSON values are equal: numbers by value, objects whatever their key order. */
+export function sameValue(a: unknown, b: unknown): boolean {
+  const aNumber = typeof a === 'number' || isExactNumber(a);
+  const bNumber = typeof b === 'number' || isExactNumber(b);
+  if (aNumber || bNumber) return aNumber && bNumber && canonicalNumber(String(a)) === canonicalNumber(String(b));
+  if (Array.isArray(a) || Array.isArray(b)) {
+    return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((item, index) => sameValue(item, b[index]));
+  }
+  if (isRecord(a) || isRecord(b)) {
+    if (!isRecord(a) || !isRecord(b)) return false;
+    const keys = Object.keys(a);
+    return keys.length === Object.keys(b).length && keys.every((key) => Object.hasOwn(b, key) && sameValue(a[key], b[key]));
+  }
+  return a === b;
+}
+
+export interface Change {
+  /** Absent when the server's record does not have the field. */
+  old?: unknown;
+  new: unknown;
+}
+
+export interface PlannedCreate {
+  key: string;
+  /** What would be sent: the file's record without the server's fields. */
+  record: Record<string, unknown>;
+}
+
+export interface PlannedUpdate {
+  key: string;
+  id: string;
+  changes: Record<string, Change>;
+  /** The record as the server holds it, and the merged one that would be sent. */
+  current: Record<string, unknown>;
+  merged: Record<string, unknown>;
+}
+
+export interface PlannedDelete {
+  key: string;
+  id: string;
+  name: string | undefined;
+}
+
+export interface Plan {
+  create: PlannedCreate[];
+  update: PlannedUpdate[];
+  delete: PlannedDelete[];
+}
+
+export interface PlanOptions {
+  key: string;
+  ignored: readonly string[];
+  prune: boolean;
+}
+
+/** Groups records by key value; the groups with more than one record. */
+function duplicates(records: readonly unknown[], key: string): Map<string, number[]> {
+  const positions = new Map<string, number[]>();
+  records.forEach((record, index) => {
+    const value = keyOf(record, key);
+    if (value !== undefined) positions.set(value, [...(positions.get(value) ?? []), index]);
+  });
+  return new Map([...positions].filter(([, at]) => at.length > 1));
+}
+
+export function computePlan(desired: readonly Record<string, unknown>[], server: readonly unknown[], options: PlanOptions): Plan {
+  const { key, ignored, prune } = options;
+  const inFile = duplicates(desired, key);
+  if (inFile.size) {
+    const [value, at] = [...inFile][0]!;
+    throw new UsageError(
+      `the file declares ${printable(key)} '${printable(value)}' ${at.length} times (environments[${at.join('], environments[')}])`,
+      'nothing was changed; each environment must appear once',
+    );
+  }
+  const declaredKeys = new Set(desired.map((record) => keyOf(record, key)!));
+  const onServer = duplicates(server, key);
+  for (const [value, at] of onServer) {
+    if (prune || declaredKeys.has(value)) {
+      const ids = at.map((index) => printable(idOf(server[index]) ?? '(no id)')).join(', ');
+      throw new UsageError(
+        `${at.length} environments on the server have ${printable(key)} '${printable(value)}': ${ids}`,
+        'nothing was changed; give them distinct values, or choose another --key',
+      );
+    }
+  }
+  const byKey = new Map<string, Record<string, unknown>>();
+  for (const record of server) {
+    const value = keyOf(record, key);
+    if (value !== undefined && isRecord(record)) byKey.set(value, record);
+  }
+
+  const plan: Plan = { create: [], update: [], delete: [] };
+  for (const record of desired) {
+    const value = keyOf(record, key)!;
+    const declared = withoutFields(record, ignored);
+    const current = byKey.get(value);
+    if (!current) {
+      plan.create.push({ key: value, record: declared });
+      continue;
+    }
+    const id = idOf(current);
+    if (id === undefined) throw new UsageError(`the environment with ${printable(key)} '${printable(value)}' has no id on the server`);
+    const changes: Record<string, Change> = {};
+    for (const field of Object.keys(declared)) {
+      const serverField = keyFor(current, field);
+      const next = declared[field];
+      if (serverField !== undefined && sameValue(current[serverField], next)) continue;
+      setOwn(changes, serverField ?? field, serverField === undefined ? { new: next } : { old: current[serverField], new: next });
+    }
+    // The same merge as `env update`: the declared fields over the record as the server holds it.
+    if (Object.keys(changes).length) plan.update.push({ key: value, id, changes, current, merged: mergeRecord(current, declared) });
+  }
+  if (prune) {
+    for (const record of server) {
+      const value = keyOf(record, key);
+      const id = idOf(record);
+      // A record without the key cannot be declared, so it is never pruned.
+      if (value === undefined || id === undefined || declaredKeys.has(value)) continue;
+      plan.delete.push({ key: value, id, name: nameOf(record) });
+    }
+  }
+  return plan;
+}
+
+export function planSize(plan: Plan): number {
+  return plan.create.length + plan.update.length + plan.delete.length;
+}
+
+/** "1 to create, 2 to update, 0 to delete" */
+export function planCounts(plan: Plan): string {
+  return `${plan.create.length} to create, ${plan.update.length} to update, ${plan.delete.length} to delete`;
+}
+
+/** The plan as data: what `diff` prints in a pipe. */
+export function planData(plan: Plan): unknown {
+  return {
+    create: plan.create.map(({ record }) => record),
+    update: plan.update.map(({ key, id, changes }) => ({ key, id, changes })),
+    delete: plan.delete.map(({ key, id, name }) => ({ key, id, ...(name === undefined ? {} : { name }) })),
+  };
+}
+
+const compact = (value: unknown) => printable(stringifyExactJson(value), 200);
+
+/** The plan for people: + create, ~ update with each field's old → new, - delete. */
+export function planLines(plan: Plan, keyField: string, style: PlanStyles): string[] {
+  const lines: string[] = [];
+  const named = (value: string) => `${printable(keyField)} '${printable(value)}'`;
+  for (const { key, record } of plan.create) {
+    lines.push(style.add(`+ create ${named(key)}`));
+    for (const field of Object.keys(record)) lines.push(style.add(`    ${printable(field)}: ${compact(record[field])}`));
+  }
+  for (const { key, id, changes } of plan.update) {
+    lines.push(style.change(`~ update ${named(key)} (${printable(id)})`));
+    for (const [field, change] of Object.entries(changes)) {
+      const old = 'old' in change ? compact(change.old) : '(not set)';
+      lines.push(style.change(`    ${printable(field)}: ${old} → ${compact(change.new)}`));
+    }
+  }
+  for (const { key, id } of plan.delete) lines.push(style.remove(`- delete ${named(key)} (${printable(id)})`));
+  return lines;
+}
