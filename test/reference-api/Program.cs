@@ -29,6 +29,8 @@ if (!Guid.TryParse(keys.EnterpriseId, out _))
 
 builder.WebHost.UseUrls($"http://127.0.0.1:{Setting("Port", "CIP_REF_PORT", "0")}");
 builder.Logging.ClearProviders();
+// Test runs stop it with SIGTERM: a connection left open must not hold the exit for the default 30 s.
+builder.Services.Configure<HostOptions>(options => options.ShutdownTimeout = TimeSpan.FromSeconds(2));
 builder.Services.AddSingleton(keys);
 builder.Services.AddSingleton(TimeProvider.System);
 builder.Services.AddSingleton<EnvironmentStore>();
