@@ -66,8 +66,13 @@ export function notFound(id: string): Reply {
   return problem(404, { detail: `Environment '${id}' was not found.` });
 }
 
+// Routing's own 405: no body, only the methods the path has.
 export function methodNotAllowed(allow: string): Reply {
-  return problem(405, {}, { Allow: allow });
+  return { status: 405, headers: { Allow: allow } };
+}
+
+export function ping(): Reply {
+  return { status: 200, body: 'pong', headers: { 'Content-Type': 'text/plain; charset=utf-8' } };
 }
 
 // Fault bodies are plain strings; label them the way a real upstream would have.

@@ -5,14 +5,14 @@ import { randomUUID } from 'node:crypto';
 import { parseExactJson, stringifyExactJson } from '../json/exact.js';
 import { isRecord } from '../json/record.js';
 import { checkAccess, header, type GatewayKeys } from './gateway.js';
-import { apim, json, methodNotAllowed, notFound, problem, validationProblem, type Reply } from './replies.js';
+import { apim, json, methodNotAllowed, notFound, ping, problem, validationProblem, type Reply } from './replies.js';
 import { PAGE_PARAMETER, type Environment, type Fault, type SandboxOptions } from './types.js';
 
 /** What a `next-link` fault does to a paged list's next link. */
 export type NextLinkFault = Extract<Fault, { kind: 'next-link' }>['to'];
 
 // Fields the server owns; a client cannot set them through POST or PUT.
-const SERVER_FIELDS = ['id', 'createdAt', 'updatedAt'];
+const SERVER_FIELDS = ['id', 'createdat', 'updatedat'];
 
 export function normalizeBasePath(basePath: string): string {
   const trimmed = basePath.replace(/\/+$/, '');
@@ -31,31 +31,59 @@ function matchPath(url: string, basePath: string): { rawId?: string } | undefine
   return { rawId: rest.slice(1) };
 }
 
-// Parses and validates a POST/PUT body the way ASP.NET's [ApiController] model binding would.
-async function readEnvironmentInput(
-  req: IncomingMessage,
-  body: string,
-  nameRequired: boolean,
-): Promise<{ fields: Record<string, unknown> } | { reply: Reply }> {
-  const mediaType = (header(req, 'content-type').split(';', 1)[0] ?? '').trim().toLowerCase();
-  if (mediaType !== 'application/json') return { reply: problem(415) };
+// The action's [FromBody] parameter: ASP.NET names it in the errors when the body cannot become a model.
+const BODY_PARAMETER = 'environment';
+const BODY_REQUIRED = { [BODY_PARAMETER]: [`The ${BODY_PARAMETER} field is required.`] };
+const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+// The media types ASP.NET's System.Text.Json input formatter reads.
+function isJsonMediaType(contentType: string): boolean {
+  const mediaType = (contentType.split(';', 1)[0] ?? '').trim().toLowerCase();
+  return mediaType === 'application/json' || mediaType === 'text/json' || /^application\/[^/]+\+json$/.test(mediaType);
+}
+
+// The anonymous {base}/ping every Copyl service answers for monitoring (any letter case, as ASP.NET routes).
+function isPing(url: string, basePath: string): boolean {
+  return (url.split('?', 1)[0] ?? '').toLowerCase() === `${basePath}/ping`.toLowerCase();
+}
+
+// Parses and validates a POST/PUT body the way ASP.NET's [ApiController] model binding does with a model whose
+// only known rule is a [Required] string Name: System.Text.Json's errors when the body cannot become the model
+// (then the model is null and its own rules are not checked), else the model's. Property names match in any
+// letter case, as ASP.NET's web JSON defaults read them.
+async function readEnvironmentInput(req: IncomingMessage, body: string): Promise<{ fields: Record<string, unknown> } | { reply: Reply }> {
+  if (!isJsonMediaType(header(req, 'content-type'))) return { reply: problem(415) };
   let parsed: unknown;
   try {
     // Numbers keep their digits, as a service storing 64-bit integers and decimals would keep them.
-    parsed = await parseExactJson(body);
+    parsed = body === '' ? null : await parseExactJson(body);
   } catch {
     parsed = undefined;
   }
-  if (!isRecord(parsed)) {
-    return { reply: validationProblem({ $: ['The JSON value could not be converted.'] }) };
+  if (parsed === null) {
+    return { reply: validationProblem({ '': ['A non-empty request body is required.'], ...BODY_REQUIRED }) };
   }
-  const name = parsed.name;
+  if (!isRecord(parsed)) {
+    return { reply: validationProblem({ $: ['The JSON value could not be converted.'], ...BODY_REQUIRED }) };
+  }
+  const nameKey = Object.keys(parsed)
+    .filter((key) => key.toLowerCase() === 'name')
+    .pop();
+  const name = nameKey === undefined ? undefined : parsed[nameKey];
+  if (name !== undefined && name !== null && typeof name !== 'string') {
+    const path = `$.${nameKey ?? 'name'}`;
+    // ASP.NET lists the parameter first here, and after the error for a body that is not an object.
+    return {
+      reply: validationProblem({ ...BODY_REQUIRED, [path]: [`The JSON value could not be converted to System.String. Path: ${path}.`] }),
+    };
+  }
   // [Required] rejects whitespace-only strings too.
-  const nameValid = typeof name === 'string' && name.trim() !== '';
-  if (!nameValid && (nameRequired || name !== undefined)) {
+  if (typeof name !== 'string' || name.trim() === '') {
     return { reply: validationProblem({ Name: ['The Name field is required.'] }) };
   }
-  return { fields: Object.fromEntries(Object.entries(parsed).filter(([field]) => !SERVER_FIELDS.includes(field))) };
+  return {
+    fields: Object.fromEntries(Object.entries(parsed).filter(([field]) => !SERVER_FIELDS.includes(field.toLowerCase()))),
+  };
 }
 
 export interface Routes {
@@ -116,7 +144,7 @@ export function createRoutes(
   };
 
   const create = async (req: IncomingMessage, body: string): Promise<Reply> => {
-    const input = await readEnvironmentInput(req, body, true);
+    const input = await readEnvironmentInput(req, body);
     if ('reply' in input) return input.reply;
     const now = new Date().toISOString();
     const record: Environment = { id: randomUUID(), ...input.fields, createdAt: now, updatedAt: now };
@@ -129,7 +157,7 @@ export function createRoutes(
 
   const update = async (id: string, req: IncomingMessage, body: string): Promise<Reply> => {
     // Body validation comes first, as ASP.NET model binding runs before the action looks the record up.
-    const input = await readEnvironmentInput(req, body, false);
+    const input = await readEnvironmentInput(req, body);
     if ('reply' in input) return input.reply;
     const existing = environments.get(id);
     if (!existing) return notFound(id);
@@ -148,25 +176,30 @@ export function createRoutes(
   return {
     async route(req, body, nextLink) {
       const method = req.method ?? '';
-      const target = matchPath(req.url ?? '', options.basePath);
+      const url = req.url ?? '';
+      if (isPing(url, options.basePath)) return method === 'GET' ? ping() : methodNotAllowed('GET');
+      const target = matchPath(url, options.basePath);
       if (!target) return apim(404, 'Resource not found');
       const refused = checkAccess(req, keys);
       if (refused) return refused;
 
       if (target.rawId === undefined) {
-        if (method === 'GET') return list(req.url ?? '', nextLink);
+        if (method === 'GET') return list(url, nextLink);
         if (method === 'POST') return create(req, body);
         return methodNotAllowed('GET, POST');
       }
-      let id: string;
+      if (method !== 'PUT' && method !== 'DELETE') return methodNotAllowed('PUT, DELETE');
+      let id: string | undefined;
       try {
         id = decodeURIComponent(target.rawId);
       } catch {
-        return problem(400, { detail: 'The id in the path is not valid URL encoding.' });
+        id = undefined;
       }
+      // ASP.NET's {id:guid} route constraint: an id that is no GUID matches no action, and routing answers 404
+      // with no body. Ids a test put in the store are served whatever their form.
+      if (id === undefined || (!GUID.test(id) && !environments.has(id))) return { status: 404 };
       if (method === 'PUT') return update(id, req, body);
-      if (method === 'DELETE') return remove(id);
-      return methodNotAllowed('PUT, DELETE');
+      return remove(id);
     },
   };
 }

@@ -59,7 +59,7 @@ export async function cip(args: string[], options: CipOptions = {}): Promise<Cip
  * `cip auth login` arguments for a sandbox: its base URL and enterprise, and its keys in two new files (keys
  * never go on a command line).
  */
-export function loginArgs(sandbox: Sandbox, extra: string[] = []): string[] {
+export function loginArgs(sandbox: Pick<Sandbox, 'url' | 'keys'>, extra: string[] = []): string[] {
   const dir = tempDir();
   writeFileSync(join(dir, 'api'), sandbox.keys.apiKey);
   writeFileSync(join(dir, 'sub'), sandbox.keys.subscriptionKey);
@@ -79,7 +79,10 @@ export function loginArgs(sandbox: Sandbox, extra: string[] = []): string[] {
 }
 
 /** The three credentials and the base URL of a sandbox, as a CI job would set them. */
-export function sandboxEnv(sandbox: Sandbox, overrides: Record<string, string | undefined> = {}): Record<string, string | undefined> {
+export function sandboxEnv(
+  sandbox: Pick<Sandbox, 'url' | 'keys'>,
+  overrides: Record<string, string | undefined> = {},
+): Record<string, string | undefined> {
   return {
     CIP_BASE_URL: sandbox.url,
     CIP_API_KEY: sandbox.keys.apiKey,

@@ -357,32 +357,58 @@ describe('sandbox server', () => {
       await expectProblem(res, 415, 'Unsupported Media Type');
     });
 
+    const bodyRequired = { environment: ['The environment field is required.'] };
+
     it.each([
-      ['invalid JSON', '{"name":'],
-      ['an empty body', ''],
-      ['an array', '[{"name":"x"}]'],
-      ['a string', '"x"'],
-      ['null', 'null'],
-    ])('answers 400 for %s', async (_label, body) => {
+      ['invalid JSON', '{"name":', { $: ['The JSON value could not be converted.'], ...bodyRequired }],
+      ['an empty body', '', { '': ['A non-empty request body is required.'], ...bodyRequired }],
+      ['an array', '[{"name":"x"}]', { $: ['The JSON value could not be converted.'], ...bodyRequired }],
+      ['a string', '"x"', { $: ['The JSON value could not be converted.'], ...bodyRequired }],
+      ['null', 'null', { '': ['A non-empty request body is required.'], ...bodyRequired }],
+    ])('answers 400 for %s, naming the body parameter as ASP.NET does', async (_label, body, errors) => {
       const res = await call(sandbox, '/Environments', {
         method: 'POST',
         headers: { 'Content-Type': 'application/json' },
         body,
       });
       const problem = await expectProblem(res, 400, 'One or more validation errors occurred.');
-      expect(problem.errors).toEqual({ $: ['The JSON value could not be converted.'] });
+      expect(problem.errors).toEqual(errors);
     });
 
     it.each([
       ['missing', {}],
       ['empty', { name: '' }],
       ['blank', { name: '   ' }],
-      ['not a string', { name: 42 }],
+      ['null', { name: null }],
     ])('answers 400 when name is %s', async (_label, json) => {
       const res = await call(sandbox, '/Environments', { method: 'POST', json });
       const problem = await expectProblem(res, 400, 'One or more validation errors occurred.');
       expect(problem.errors).toEqual({ Name: ['The Name field is required.'] });
       expect(sandbox.environments.size).toBe(3);
+    });
+
+    it.each([
+      ['name', { name: 42 }],
+      ['Name', { Name: true }],
+    ])('answers 400 with a JSON path when %s is not a string', async (key, json) => {
+      const res = await call(sandbox, '/Environments', { method: 'POST', json });
+      const problem = await expectProblem(res, 400, 'One or more validation errors occurred.');
+      expect(problem.errors).toEqual({
+        ...bodyRequired,
+        [`$.${key}`]: [`The JSON value could not be converted to System.String. Path: $.${key}.`],
+      });
+    });
+
+    it.each(['text/json', 'application/merge-patch+json'])('reads %s as JSON, as ASP.NET does', async (contentType) => {
+      const res = await call(sandbox, '/Environments', {
+        method: 'POST',
+        headers: { 'Content-Type': contentType },
+        body: JSON.stringify({ Name: 'any case' }),
+      });
+      expect(res.status).toBe(201);
+      const record = (await res.json()) as Environment;
+      expect(record.Name).toBe('any case');
+      sandbox.environments.delete(String(record.id));
     });
   });
 
@@ -393,13 +419,14 @@ describe('sandbox server', () => {
       try {
         const res = await call(sandbox, `/Environments/${String(original.id)}`, {
           method: 'PUT',
-          json: { id: 'ignored', displayName: 'Renamed', createdAt: 'ignored' },
+          json: { id: 'ignored', name: 'renamed', displayName: 'Renamed', createdAt: 'ignored' },
         });
         expect(res.status).toBe(200);
         expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
         const record = (await res.json()) as Environment;
         expect(record).toEqual({
           id: original.id,
+          name: 'renamed',
           displayName: 'Renamed',
           createdAt: original.createdAt,
           updatedAt: expect.any(String),
@@ -411,17 +438,33 @@ describe('sandbox server', () => {
       }
     });
 
-    it('answers 404 ProblemDetails for an unknown id', async () => {
-      const res = await call(sandbox, '/Environments/missing%20one', { method: 'PUT', json: { name: 'x' } });
+    const missingGuid = '0b7e4c52-3d1f-4a8e-9c6b-2f5d8e1a7c34';
+
+    it('answers 404 ProblemDetails for an unknown GUID', async () => {
+      const res = await call(sandbox, `/Environments/${missingGuid}`, { method: 'PUT', json: { name: 'x' } });
       const body = await expectProblem(res, 404, 'Not Found');
-      expect(body.detail).toBe("Environment 'missing one' was not found.");
+      expect(body.detail).toBe(`Environment '${missingGuid}' was not found.`);
+    });
+
+    it.each([
+      ['an id that is no GUID', 'missing%20one'],
+      ['invalid URL encoding', '%E0%A4%A'],
+    ])("answers an empty 404 for %s, as ASP.NET's {id:guid} route constraint does", async (_label, path) => {
+      const res = await call(sandbox, `/Environments/${path}`, { method: 'PUT', json: { name: '' } });
+      expect(res.status).toBe(404);
+      expect(res.headers.get('content-type')).toBeNull();
+      expect(await res.text()).toBe('');
     });
 
     it('validates the body before looking the record up', async () => {
-      const res = await call(sandbox, '/Environments/missing', { method: 'PUT', json: { name: '' } });
+      const res = await call(sandbox, `/Environments/${missingGuid}`, { method: 'PUT', json: { name: '' } });
       const body = await expectProblem(res, 400, 'One or more validation errors occurred.');
       expect(body.errors).toEqual({ Name: ['The Name field is required.'] });
-      const wrongType = await call(sandbox, '/Environments/missing', {
+      const unnamed = await call(sandbox, `/Environments/${missingGuid}`, { method: 'PUT', json: { description: 'x' } });
+      expect((await expectProblem(unnamed, 400, 'One or more validation errors occurred.')).errors as object).toEqual({
+        Name: ['The Name field is required.'],
+      });
+      const wrongType = await call(sandbox, `/Environments/${missingGuid}`, {
         method: 'PUT',
         headers: { 'Content-Type': 'text/plain' },
         body: '{}',
@@ -439,24 +482,28 @@ describe('sandbox server', () => {
       expect(sandbox.environments.get('a/b c')!.name).toBe('still odd');
       sandbox.environments.delete('a/b c');
     });
-
-    it('answers 400 for an id with invalid URL encoding', async () => {
-      const res = await call(sandbox, '/Environments/%E0%A4%A', { method: 'PUT', json: { name: 'x' } });
-      await expectProblem(res, 400, 'Bad Request');
-    });
   });
 
   describe('delete', () => {
     it('answers 204 without a body, then 404', async () => {
-      sandbox.environments.set('doomed', { id: 'doomed', name: 'Doomed' });
-      const res = await call(sandbox, '/Environments/doomed', { method: 'DELETE' });
+      const doomed = 'd00bed00-0000-4000-8000-000000000000';
+      sandbox.environments.set(doomed, { id: doomed, name: 'Doomed' });
+      const res = await call(sandbox, `/Environments/${doomed}`, { method: 'DELETE' });
       expect(res.status).toBe(204);
       expect(await res.text()).toBe('');
-      expect(sandbox.environments.has('doomed')).toBe(false);
+      expect(sandbox.environments.has(doomed)).toBe(false);
 
-      const again = await call(sandbox, '/Environments/doomed', { method: 'DELETE' });
+      const again = await call(sandbox, `/Environments/${doomed}`, { method: 'DELETE' });
       const body = await expectProblem(again, 404, 'Not Found');
-      expect(body.detail).toBe("Environment 'doomed' was not found.");
+      expect(body.detail).toBe(`Environment '${doomed}' was not found.`);
+    });
+
+    it('serves an id a test stored whatever its form, and routes it away once gone', async () => {
+      sandbox.environments.set('doomed', { id: 'doomed', name: 'Doomed' });
+      expect((await call(sandbox, '/Environments/doomed', { method: 'DELETE' })).status).toBe(204);
+      const again = await call(sandbox, '/Environments/doomed', { method: 'DELETE' });
+      expect(again.status).toBe(404);
+      expect(await again.text()).toBe('');
     });
   });
 
@@ -466,10 +513,22 @@ describe('sandbox server', () => {
       ['DELETE', '/Environments', 'GET, POST'],
       ['GET', '/Environments/x', 'PUT, DELETE'],
       ['POST', '/Environments/x', 'PUT, DELETE'],
-    ])('answers 405 to %s %s with Allow', async (method, path, allow) => {
+      ['DELETE', '/ping', 'GET'],
+    ])('answers 405 to %s %s with Allow and no body, as ASP.NET routing does', async (method, path, allow) => {
       const res = await call(sandbox, path, { method });
+      expect(res.status).toBe(405);
       expect(res.headers.get('allow')).toBe(allow);
-      await expectProblem(res, 405, 'Method Not Allowed');
+      expect(res.headers.get('content-type')).toBeNull();
+      expect(await res.text()).toBe('');
+    });
+  });
+
+  describe('ping', () => {
+    it('answers GET {base}/ping without keys, as every Copyl service does', async () => {
+      const res = await fetch(`${sandbox.url}/PING`);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toBe('text/plain; charset=utf-8');
+      expect(await res.text()).toBe('pong');
     });
   });
 

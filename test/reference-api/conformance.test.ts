@@ -1,0 +1,301 @@
+// One table of requests, sent to the sandbox and to the reference API on ASP.NET Core (this folder), and what
+// cip depends on compared: status, content type, the body's shape, the message cip would show, the error
+// fields, Location. A row that differs on purpose names the fields and its entry in DIFFERENCES.md, and the
+// test checks that those fields still differ, so a fixed difference does not stay listed.
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { errorMessageFromBody } from '../../src/api/error-body.js';
+import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { buildReferenceApi, hasDotnet, startReferenceApi, type ReferenceApi } from '../helpers/reference-api.js';
+
+type Keys = Sandbox['keys'];
+
+interface Scenario {
+  what: string;
+  method: string;
+  /** After the base URL: `{id}` is an environment made for the row on each server, `{missing}` a GUID neither has. */
+  path: string;
+  /** Header changes: a value replaces the valid one, undefined removes it. */
+  headers?: (keys: Keys) => Record<string, string | undefined>;
+  /** A string is sent as it is; an object as JSON. */
+  body?: string | Record<string, unknown>;
+  /** Default: application/json when there is a body. null sends none. */
+  contentType?: string | null;
+  /** Text the answer's body should be checked for (compared as `includes`). */
+  includes?: string;
+  /** Fields of the view that differ on purpose, and the heading in DIFFERENCES.md that says why. */
+  differs?: { fields: (keyof View)[]; entry: string };
+}
+
+interface View {
+  status: number;
+  /** Media type without parameters; '' when there is none. */
+  mediaType: string;
+  shape: 'empty' | 'array' | 'record' | 'object' | 'apim' | 'problem' | 'text' | 'broken json';
+  /** What cip shows from the body (errorMessageFromBody), without System.Text.Json's line and byte positions. */
+  message: string | undefined;
+  /** The keys of a ProblemDetails `errors`, sorted. */
+  errorFields: string[] | undefined;
+  /** The Location header with the base URL and the GUID replaced. */
+  location: string | undefined;
+  includes: boolean | undefined;
+}
+
+const MISSING = '0b7e4c52-3d1f-4a8e-9c6b-2f5d8e1a7c34';
+const GUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i;
+const OTHER_ENTERPRISE = '11111111-2222-4333-8444-555555555555';
+const readOnly = (keys: Keys) => ({ Authorization: `ApiKey ${keys.readOnlyApiKey}` });
+
+const SCENARIOS: Scenario[] = [
+  // The gateway and the keys.
+  { what: 'a list with valid keys', method: 'GET', path: '/Environments' },
+  { what: 'a list at a lower-case path with a trailing slash', method: 'GET', path: '/environments/' },
+  { what: 'a path the gateway does not know', method: 'GET', path: '/Nope' },
+  { what: 'no subscription key', method: 'GET', path: '/Environments', headers: () => ({ 'Ocp-Apim-Subscription-Key': undefined }) },
+  { what: 'a wrong subscription key', method: 'GET', path: '/Environments', headers: () => ({ 'Ocp-Apim-Subscription-Key': 'wrong' }) },
+  { what: 'a wrong API key', method: 'GET', path: '/Environments', headers: () => ({ Authorization: 'ApiKey wrong' }) },
+  { what: 'no Authorization header', method: 'GET', path: '/Environments', headers: () => ({ Authorization: undefined }) },
+  { what: 'a Bearer token instead of an ApiKey', method: 'GET', path: '/Environments', headers: () => ({ Authorization: 'Bearer x' }) },
+  { what: 'no EnterpriseId', method: 'GET', path: '/Environments', headers: () => ({ EnterpriseId: undefined }) },
+  { what: 'an EnterpriseId that is no GUID', method: 'GET', path: '/Environments', headers: () => ({ EnterpriseId: 'acme' }) },
+  {
+    what: 'an EnterpriseId in upper case',
+    method: 'GET',
+    path: '/Environments',
+    headers: (keys) => ({ EnterpriseId: keys.enterpriseId.toUpperCase() }),
+  },
+  { what: 'another enterprise', method: 'GET', path: '/Environments', headers: () => ({ EnterpriseId: OTHER_ENTERPRISE }) },
+  { what: 'a list with the read-only key', method: 'GET', path: '/Environments', headers: readOnly },
+  { what: 'a create with the read-only key', method: 'POST', path: '/Environments', headers: readOnly, body: { name: 'ro' } },
+  { what: 'an update with the read-only key', method: 'PUT', path: '/Environments/{id}', headers: readOnly, body: { name: 'ro' } },
+  { what: 'a delete with the read-only key', method: 'DELETE', path: '/Environments/{id}', headers: readOnly },
+  { what: 'the anonymous ping', method: 'GET', path: '/ping', headers: () => ({ 'Ocp-Apim-Subscription-Key': undefined }) },
+
+  // Create.
+  { what: 'a create', method: 'POST', path: '/Environments', body: { name: 'made' }, includes: '"name":"made"' },
+  {
+    what: 'a create with a 64-bit number beyond 2^53',
+    method: 'POST',
+    path: '/Environments',
+    body: '{"name":"exact","quotaBytes":9007199254740993}',
+    includes: '"quotaBytes":9007199254740993',
+  },
+  {
+    what: 'a create with a nested object',
+    method: 'POST',
+    path: '/Environments',
+    body: { name: 'nested', settings: { retention: 30 } },
+    includes: '"retention":30',
+  },
+  { what: 'a create with "Name" in another letter case', method: 'POST', path: '/Environments', body: { Name: 'caps' } },
+  { what: 'a create as text/json', method: 'POST', path: '/Environments', body: { name: 'tj' }, contentType: 'text/json' },
+  {
+    what: 'a create as application/merge-patch+json',
+    method: 'POST',
+    path: '/Environments',
+    body: { name: 'mp' },
+    contentType: 'application/merge-patch+json',
+  },
+  {
+    what: 'a create with a charset',
+    method: 'POST',
+    path: '/Environments',
+    body: { name: 'cs' },
+    contentType: 'application/json; charset=utf-8',
+  },
+  {
+    what: 'a create with a field the model does not have',
+    method: 'POST',
+    path: '/Environments',
+    body: { name: 'extra', extraField: 1 },
+    includes: '"extraField":1',
+    differs: { fields: ['includes'], entry: 'Unknown fields' },
+  },
+  {
+    what: 'a create with a number too big for a long',
+    method: 'POST',
+    path: '/Environments',
+    body: '{"name":"big","quotaBytes":12345678901234567890}',
+    differs: { fields: ['status', 'mediaType', 'shape', 'message', 'errorFields', 'location'], entry: 'Field types' },
+  },
+  { what: 'a create without a content type', method: 'POST', path: '/Environments', body: '{"name":"x"}', contentType: null },
+  { what: 'a create as text/plain', method: 'POST', path: '/Environments', body: '{"name":"x"}', contentType: 'text/plain' },
+  { what: 'a create without a name', method: 'POST', path: '/Environments', body: { description: 'x' } },
+  { what: 'a create with a blank name', method: 'POST', path: '/Environments', body: { name: '   ' } },
+  { what: 'a create with a null name', method: 'POST', path: '/Environments', body: { name: null } },
+  { what: 'a create with a number for a name', method: 'POST', path: '/Environments', body: { name: 42 } },
+  { what: 'a create with an empty body', method: 'POST', path: '/Environments', body: '' },
+  { what: 'a create with a JSON null', method: 'POST', path: '/Environments', body: 'null' },
+  {
+    what: 'a create with a JSON array',
+    method: 'POST',
+    path: '/Environments',
+    body: '[]',
+    differs: { fields: ['message'], entry: 'JSON error texts' },
+  },
+  {
+    what: 'a create with malformed JSON',
+    method: 'POST',
+    path: '/Environments',
+    body: '{',
+    differs: { fields: ['message'], entry: 'JSON error texts' },
+  },
+
+  // Update.
+  {
+    what: 'an update',
+    method: 'PUT',
+    path: '/Environments/{id}',
+    body: { name: 'renamed' },
+    differs: { fields: ['status', 'mediaType', 'shape'], entry: 'PUT answers' },
+  },
+  { what: 'an update without a name', method: 'PUT', path: '/Environments/{id}', body: { description: 'x' } },
+  {
+    what: 'an update of a GUID no one has',
+    method: 'PUT',
+    path: '/Environments/{missing}',
+    body: { name: 'x' },
+    differs: { fields: ['message'], entry: '404 texts' },
+  },
+  { what: 'an update with a bad body of a GUID no one has', method: 'PUT', path: '/Environments/{missing}', body: { name: '' } },
+  { what: 'an update of an id that is no GUID', method: 'PUT', path: '/Environments/not-a-guid', body: { name: 'x' } },
+  { what: 'an update as text/plain', method: 'PUT', path: '/Environments/{id}', body: '{"name":"x"}', contentType: 'text/plain' },
+
+  // Delete, other methods.
+  { what: 'a delete', method: 'DELETE', path: '/Environments/{id}' },
+  {
+    what: 'a delete of a GUID no one has',
+    method: 'DELETE',
+    path: '/Environments/{missing}',
+    differs: { fields: ['message'], entry: '404 texts' },
+  },
+  { what: 'a delete of an id that is no GUID', method: 'DELETE', path: '/Environments/not-a-guid' },
+  {
+    what: 'a read of one environment',
+    method: 'GET',
+    path: '/Environments/{id}',
+    differs: { fields: ['status', 'mediaType', 'shape'], entry: 'Read by id' },
+  },
+  { what: 'a PATCH of the collection', method: 'PATCH', path: '/Environments' },
+  { what: 'a POST to one environment', method: 'POST', path: '/Environments/{id}', body: { name: 'x' } },
+];
+
+interface Target {
+  url: string;
+  keys: Keys;
+}
+
+async function send(target: Target, scenario: Scenario, id: string): Promise<{ response: Response; text: string }> {
+  const headers: Record<string, string> = {};
+  const body = typeof scenario.body === 'object' ? JSON.stringify(scenario.body) : scenario.body;
+  const contentType = scenario.contentType === undefined ? (body === undefined ? undefined : 'application/json') : scenario.contentType;
+  const given: Record<string, string | undefined> = {
+    'Ocp-Apim-Subscription-Key': target.keys.subscriptionKey,
+    Authorization: `ApiKey ${target.keys.apiKey}`,
+    EnterpriseId: target.keys.enterpriseId,
+    ...(contentType === null || contentType === undefined ? {} : { 'Content-Type': contentType }),
+    ...scenario.headers?.(target.keys),
+  };
+  for (const [name, value] of Object.entries(given)) if (value !== undefined) headers[name] = value;
+  const path = scenario.path.replace('{id}', id).replace('{missing}', MISSING);
+  // fetch would label a string body text/plain: a Blob without a type sends no Content-Type of its own.
+  const response = await fetch(target.url + path, {
+    method: scenario.method,
+    headers,
+    body: body === undefined ? undefined : new Blob([body]),
+  });
+  return { response, text: await response.text() };
+}
+
+function shapeOf(text: string): View['shape'] {
+  if (text === '') return 'empty';
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return /^\s*[[{]/.test(text) ? 'broken json' : 'text';
+  }
+  if (Array.isArray(parsed)) return 'array';
+  if (typeof parsed !== 'object' || parsed === null) return 'text';
+  const body = parsed as Record<string, unknown>;
+  if (typeof body.statusCode === 'number' && typeof body.message === 'string') return 'apim';
+  if (
+    typeof body.type === 'string' &&
+    typeof body.title === 'string' &&
+    typeof body.status === 'number' &&
+    typeof body.traceId === 'string'
+  ) {
+    return 'problem';
+  }
+  if (typeof body.id === 'string' && GUID.test(body.id)) return 'record';
+  return 'object';
+}
+
+function viewOf(target: Target, scenario: Scenario, response: Response, text: string): View {
+  const contentType = response.headers.get('content-type') ?? '';
+  const location = response.headers.get('location') ?? undefined;
+  let errorFields: string[] | undefined;
+  try {
+    const errors = (JSON.parse(text) as { errors?: Record<string, unknown> }).errors;
+    errorFields = errors === undefined ? undefined : Object.keys(errors).sort();
+  } catch {
+    errorFields = undefined;
+  }
+  return {
+    status: response.status,
+    mediaType: (contentType.split(';', 1)[0] ?? '').trim(),
+    shape: shapeOf(text),
+    message: errorMessageFromBody(text, contentType)?.replace(/ \| LineNumber: \d+ \| BytePositionInLine: \d+/g, ''),
+    errorFields,
+    location: location?.replace(target.url, '{base}').replace(GUID, '{guid}'),
+    includes: scenario.includes === undefined ? undefined : text.includes(scenario.includes),
+  };
+}
+
+/** A new environment on the target, for a row that needs one. */
+async function makeEnvironment(target: Target, name: string): Promise<string> {
+  const { response, text } = await send(target, { what: 'setup', method: 'POST', path: '/Environments', body: { name } }, '');
+  expect(response.status).toBe(201);
+  return (JSON.parse(text) as { id: string }).id;
+}
+
+describe.skipIf(!hasDotnet())('the sandbox answers as ASP.NET Core does', () => {
+  let sandbox: Sandbox;
+  let reference: ReferenceApi;
+
+  beforeAll(async () => {
+    const [dll, started] = await Promise.all([buildReferenceApi(), startSandbox()]);
+    sandbox = started;
+    reference = await startReferenceApi(dll);
+  }, 180_000);
+  afterAll(async () => {
+    await Promise.all([sandbox?.close(), reference?.close()]);
+  });
+
+  it.each(SCENARIOS.map((scenario) => [scenario.what, scenario] as const))('%s', async (_what, scenario) => {
+    const views = await Promise.all(
+      [sandbox, reference].map(async (target) => {
+        const id = scenario.path.includes('{id}') ? await makeEnvironment(target, 'row') : '';
+        const { response, text } = await send(target, scenario, id);
+        return viewOf(target, scenario, response, text);
+      }),
+    );
+    const [fromSandbox, fromReference] = views as [View, View];
+    const differing = new Set<string>(scenario.differs?.fields ?? []);
+    for (const field of differing) {
+      const key = field as keyof View;
+      expect(fromSandbox[key], `${field} is listed as different (DIFFERENCES.md, ${scenario.differs?.entry})`).not.toEqual(
+        fromReference[key],
+      );
+    }
+    const alike = (view: View) => Object.fromEntries(Object.entries(view).filter(([field]) => !differing.has(field)));
+    expect(alike(fromSandbox)).toEqual(alike(fromReference));
+  });
+
+  it('lists every kept difference in DIFFERENCES.md', () => {
+    const differences = readFileSync(new URL('DIFFERENCES.md', import.meta.url), 'utf8');
+    for (const entry of new Set(SCENARIOS.flatMap((scenario) => (scenario.differs ? [scenario.differs.entry] : [])))) {
+      expect(differences).toContain(`## ${entry}`);
+    }
+  });
+});
