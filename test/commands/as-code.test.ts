@@ -131,6 +131,17 @@ describe('env diff and apply', () => {
     );
   });
 
+  it('compares a declared object only on the fields it declares, and merges it field by field', async () => {
+    await seed(['{"id":"a1","name":"alpha","settings":{"retention":30,"logLevel":"Warning"}}']);
+    const same = file('same.yaml', 'environments:\n  - name: alpha\n    settings:\n      retention: 30\n');
+    expect((await cip(['env', 'diff', '--file', same, '--exit-code'], { env })).exitCode).toBe(0);
+    const changed = file('changed.yaml', 'environments:\n  - name: alpha\n    settings:\n      retention: 7\n');
+    const plan = await cip(['env', 'diff', '--file', changed], { env });
+    expect(JSON.parse(plan.stdout)).toMatchObject({ update: [{ key: 'alpha', changes: { 'settings.retention': { old: 30, new: 7 } } }] });
+    expect((await cip(['env', 'apply', '--file', changed, '--yes'], { env })).exitCode).toBe(0);
+    expect(writes()[0]!.body).toBe('{"id":"a1","name":"alpha","settings":{"retention":7,"logLevel":"Warning"}}');
+  });
+
   it('numbers compare by value: 30.0 is 30', async () => {
     const path = file('e.json', '{"environments":[{"name":"alpha","settings":{"retention":30.0},"quota":1.2345678901234567890e19}]}');
     const plan = await cip(['env', 'diff', '--file', path, '--exit-code'], { env });

@@ -1,7 +1,9 @@
 // The everyday workflow with the built cip against the reference API on ASP.NET Core (this folder), as a
-// user runs it: login, list, create, get, update (merge and --replace), delete, dry runs, and the exit codes
+// user runs it: login, list, create, get, update (merge and --replace), apply, delete, dry runs, and the exit codes
 // for the API's 400, 401, 403 and 404. What the sandbox cannot show is here: a typed model that drops fields it
 // does not know and resets those left out, a PUT that answers 204, and ASP.NET's own error bodies.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cip, expectOneErrorLine, loginArgs, sandboxEnv, tempDir } from '../helpers/cli.js';
 import { buildReferenceApi, hasDotnet, startReferenceApi, type ReferenceApi } from '../helpers/reference-api.js';
@@ -16,8 +18,6 @@ interface Listed {
   [field: string]: unknown;
 }
 
-// TODO(env apply): `cip env apply` does not exist yet (its own issue). When it lands, add its core scenarios
-// here (a plan, then apply, against the typed model: fields the file leaves out are reset by PUT).
 describe.skipIf(!hasDotnet())('cip against the reference API', () => {
   let api: ReferenceApi;
   const configDir = tempDir();
@@ -174,6 +174,35 @@ describe.skipIf(!hasDotnet())('cip against the reference API', () => {
       expect(expectOneErrorLine(result.stderr)).toContain(message);
     },
   );
+
+  it('apply creates and updates what a file declares; export, then apply again, changes nothing', async () => {
+    const path = join(tempDir(), 'environments.yaml');
+    writeFileSync(
+      path,
+      'environments:\n  - name: e2e-two\n    description: from a file\n    settings:\n      retention: 7\n      logLevel: Debug\n',
+    );
+    const applied = await asUser(['env', 'apply', '--file', path, '--yes']);
+    expect(applied.exitCode).toBe(0);
+    expect(applied.stderr).toContain('Plan: 1 to create, 0 to update, 0 to delete.');
+    expect((await asUser(['env', 'diff', '--file', path, '--exit-code'])).exitCode).toBe(0);
+
+    // The typed model answers every field (null for unset ones); an export of that applies as no change.
+    const exported = await asUser(['env', 'export']);
+    expect(exported.exitCode).toBe(0);
+    const everything = join(tempDir(), 'all.yaml');
+    writeFileSync(everything, exported.stdout);
+    const same = await asUser(['env', 'apply', '--file', everything, '--prune', '--yes']);
+    expect(same.exitCode).toBe(0);
+    expect(same.stderr).toMatch(/No changes: the environments .* match the file\./);
+
+    // A changed field is a drift (exit 10), and apply merges it: the fields the file leaves out are kept.
+    writeFileSync(path, 'environments:\n  - name: e2e-two\n    description: changed in git\n');
+    expect((await asUser(['env', 'diff', '--file', path, '--exit-code'])).exitCode).toBe(10);
+    expect((await asUser(['env', 'apply', '--file', path, '--yes'])).exitCode).toBe(0);
+    const after = JSON.parse((await asUser(['env', 'get', 'e2e-two'])).stdout) as Listed;
+    expect(after).toMatchObject({ description: 'changed in git', settings: { retention: 7, logLevel: 'Debug' } });
+    expect((await asUser(['env', 'delete', 'e2e-two', '--yes'])).exitCode).toBe(0);
+  });
 
   it('delete removes it; a second delete finds nothing to delete', async () => {
     const [{ id }] = (await list()) as [Listed];

@@ -9,7 +9,7 @@ import { isRecord, setOwn } from '../../json/record.js';
 import type { PlanStyles } from '../../output/writer.js';
 import { printable } from '../../text/sanitize.js';
 import { readInput } from '../io.js';
-import { keyFor, mergeRecord } from './merge.js';
+import { keyFor, mergeDeclared } from './merge.js';
 import { looksLikeYaml } from './payload.js';
 import { idOf, nameOf, scalarText } from './target.js';
 
@@ -120,6 +120,30 @@ export function sameValue(a: unknown, b: unknown): boolean {
   return a === b;
 }
 
+/**
+ * The declared fields whose values differ from the server's, by path (`settings.retention`). Objects are
+ * compared field by field, only on the fields the file declares; lists and other values as a whole.
+ */
+function collectChanges(
+  current: Record<string, unknown>,
+  declared: Record<string, unknown>,
+  prefix: string,
+  changes: Record<string, Change>,
+): void {
+  for (const field of Object.keys(declared)) {
+    const serverField = keyFor(current, field);
+    const next = declared[field];
+    const path = `${prefix}${serverField ?? field}`;
+    if (serverField === undefined) {
+      setOwn(changes, path, { new: next });
+      continue;
+    }
+    const old = current[serverField];
+    if (isRecord(old) && isRecord(next)) collectChanges(old, next, `${path}.`, changes);
+    else if (!sameValue(old, next)) setOwn(changes, path, { old, new: next });
+  }
+}
+
 export interface Change {
   /** Absent when the server's record does not have the field. */
   old?: unknown;
@@ -208,14 +232,9 @@ export function computePlan(desired: readonly Record<string, unknown>[], server:
     const id = idOf(current);
     if (id === undefined) throw new UsageError(`the environment with ${printable(key)} '${printable(value)}' has no id on the server`);
     const changes: Record<string, Change> = {};
-    for (const field of Object.keys(declared)) {
-      const serverField = keyFor(current, field);
-      const next = declared[field];
-      if (serverField !== undefined && sameValue(current[serverField], next)) continue;
-      setOwn(changes, serverField ?? field, serverField === undefined ? { new: next } : { old: current[serverField], new: next });
-    }
-    // The same merge as `env update`: the declared fields over the record as the server holds it.
-    if (Object.keys(changes).length) plan.update.push({ key: value, id, changes, current, merged: mergeRecord(current, declared) });
+    collectChanges(current, declared, '', changes);
+    // The declared fields over the record as the server holds it; everything else is sent back as it was.
+    if (Object.keys(changes).length) plan.update.push({ key: value, id, changes, current, merged: mergeDeclared(current, declared) });
   }
   if (prune) {
     for (const record of server) {
