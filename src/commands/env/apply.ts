@@ -31,7 +31,7 @@ export default defineCommand({
   },
   notes: `The plan is the one 'env diff' shows, from one read of the list. It is shown, then asked about once at a
 terminal (without one, --yes is required). Creates are POSTed; updates send the server's record with the declared
-fields set over it (the same merge as 'env update'); deletes happen only with --prune. A second apply of the same
+fields set over it (objects field by field, so undeclared fields are kept); deletes happen only with --prune. A second apply of the same
 file changes nothing. In JSON output, stdout gets one result per change:
 [{"action": "create" | "update" | "delete", "key", "id", "result": "done" | "failed", "error"}].
 Exit codes: 0 when every change was made; 9 when some failed; when all failed, the failure's code.`,
