@@ -7,6 +7,8 @@ function __cip_child --argument-names path word
             echo 'auth'
         case 'cip/env'
             echo 'env'
+        case 'cip/api'
+            echo 'api'
         case 'cip/completion'
             echo 'completion'
         case 'cip/sandbox'
@@ -49,7 +51,7 @@ end
 # Succeeds if option $word takes a value in command path $path.
 function __cip_takes_value --argument-names path word
     switch "$path/$word"
-        case '*/-p' '*/--profile' '*/-o' '*/--output' '*/--base-url' '*/--enterprise-id' '*/--timeout' 'cip auth login/--api-key-file' 'cip auth login */--api-key-file' 'cip auth login/--subscription-key-file' 'cip auth login */--subscription-key-file' 'cip env list/--columns' 'cip env list */--columns' 'cip env get/--columns' 'cip env get */--columns' 'cip env create/--data' 'cip env create */--data' 'cip env create/--file' 'cip env create */--file' 'cip env create/-F' 'cip env create */-F' 'cip env create/--field' 'cip env create */--field' 'cip env create/-f' 'cip env create */-f' 'cip env create/--raw-field' 'cip env create */--raw-field' 'cip env create/--if-exists' 'cip env create */--if-exists' 'cip env create/--key' 'cip env create */--key' 'cip env update/--data' 'cip env update */--data' 'cip env update/--file' 'cip env update */--file' 'cip env update/-F' 'cip env update */-F' 'cip env update/--field' 'cip env update */--field' 'cip env update/-f' 'cip env update */-f' 'cip env update/--raw-field' 'cip env update */--raw-field' 'cip env update/--unset' 'cip env update */--unset' 'cip env delete/--concurrency' 'cip env delete */--concurrency' 'cip env delete/--if-missing' 'cip env delete */--if-missing' 'cip env export/--key' 'cip env export */--key' 'cip env export/--ignore-fields' 'cip env export */--ignore-fields' 'cip env diff/--file' 'cip env diff */--file' 'cip env diff/--key' 'cip env diff */--key' 'cip env diff/--ignore-fields' 'cip env diff */--ignore-fields' 'cip env apply/--file' 'cip env apply */--file' 'cip env apply/--key' 'cip env apply */--key' 'cip env apply/--ignore-fields' 'cip env apply */--ignore-fields' 'cip env apply/--concurrency' 'cip env apply */--concurrency' 'cip sandbox/--port' 'cip sandbox */--port' 'cip sandbox/--count' 'cip sandbox */--count' 'cip sandbox/--page-size' 'cip sandbox */--page-size' 'cip sandbox/--paging' 'cip sandbox */--paging' 'cip sandbox/--latency' 'cip sandbox */--latency' 'cip sandbox/--api-key' 'cip sandbox */--api-key' 'cip sandbox/--read-only-key' 'cip sandbox */--read-only-key' 'cip sandbox/--subscription-key' 'cip sandbox */--subscription-key'
+        case '*/-p' '*/--profile' '*/-o' '*/--output' '*/--base-url' '*/--enterprise-id' '*/--timeout' '*/--jq' 'cip auth login/--api-key-file' 'cip auth login */--api-key-file' 'cip auth login/--subscription-key-file' 'cip auth login */--subscription-key-file' 'cip env list/--columns' 'cip env list */--columns' 'cip env get/--columns' 'cip env get */--columns' 'cip env create/--data' 'cip env create */--data' 'cip env create/--file' 'cip env create */--file' 'cip env create/-F' 'cip env create */-F' 'cip env create/--field' 'cip env create */--field' 'cip env create/-f' 'cip env create */-f' 'cip env create/--raw-field' 'cip env create */--raw-field' 'cip env create/--if-exists' 'cip env create */--if-exists' 'cip env create/--key' 'cip env create */--key' 'cip env update/--data' 'cip env update */--data' 'cip env update/--file' 'cip env update */--file' 'cip env update/-F' 'cip env update */-F' 'cip env update/--field' 'cip env update */--field' 'cip env update/-f' 'cip env update */-f' 'cip env update/--raw-field' 'cip env update */--raw-field' 'cip env update/--unset' 'cip env update */--unset' 'cip env delete/--concurrency' 'cip env delete */--concurrency' 'cip env delete/--if-missing' 'cip env delete */--if-missing' 'cip env export/--key' 'cip env export */--key' 'cip env export/--ignore-fields' 'cip env export */--ignore-fields' 'cip env diff/--file' 'cip env diff */--file' 'cip env diff/--key' 'cip env diff */--key' 'cip env diff/--ignore-fields' 'cip env diff */--ignore-fields' 'cip env apply/--file' 'cip env apply */--file' 'cip env apply/--key' 'cip env apply */--key' 'cip env apply/--ignore-fields' 'cip env apply */--ignore-fields' 'cip env apply/--concurrency' 'cip env apply */--concurrency' 'cip api/-X' 'cip api */-X' 'cip api/--method' 'cip api */--method' 'cip api/-F' 'cip api */-F' 'cip api/--field' 'cip api */--field' 'cip api/-f' 'cip api */-f' 'cip api/--raw-field' 'cip api */--raw-field' 'cip api/--input' 'cip api */--input' 'cip api/-H' 'cip api */-H' 'cip api/--header' 'cip api */--header' 'cip sandbox/--port' 'cip sandbox */--port' 'cip sandbox/--count' 'cip sandbox */--count' 'cip sandbox/--page-size' 'cip sandbox */--page-size' 'cip sandbox/--paging' 'cip sandbox */--paging' 'cip sandbox/--latency' 'cip sandbox */--latency' 'cip sandbox/--api-key' 'cip sandbox */--api-key' 'cip sandbox/--read-only-key' 'cip sandbox */--read-only-key' 'cip sandbox/--subscription-key' 'cip sandbox */--subscription-key'
             return 0
     end
     return 1
@@ -104,7 +106,7 @@ end
 complete -c cip -f
 complete -c cip -s V -l version -d 'print the version'
 complete -c cip -s p -l profile -d 'profile to use (default: the active one)' -x -a '(cip __complete profiles 2>/dev/null)'
-complete -c cip -s o -l output -d 'output format (default: table on a terminal, json otherwise)' -x -a 'table json yaml'
+complete -c cip -s o -l output -d 'output format (default: table on a terminal, json otherwise)' -x -a 'table json yaml tsv'
 complete -c cip -l json -d 'same as --output json'
 complete -c cip -l base-url -d 'API base URL (default: https://api.copyl.com/ms)' -x
 complete -c cip -l enterprise-id -d 'enterprise GUID sent in the EnterpriseId header' -x
@@ -112,9 +114,12 @@ complete -c cip -l timeout -d 'seconds to wait for each answer' -x
 complete -c cip -l verbose -d 'log each request and response to stderr (keys redacted)'
 complete -c cip -s q -l quiet -d 'print no progress or notes, only data and errors'
 complete -c cip -l no-color -d 'plain text without colour'
+complete -c cip -l jq -d 'filter the data with jq (strings printed raw, as jq -r); implies JSON' -x
+complete -c cip -l no-headers -d 'leave out the header line of -o tsv'
 complete -c cip -s h -l help -d 'show help for a command'
 complete -c cip -n '__cip_needs_subcommand \'cip\'' -a 'auth' -d 'log in, inspect and switch profiles'
 complete -c cip -n '__cip_needs_subcommand \'cip\'' -a 'env' -d 'list, get, create, update and delete environments; export, diff and apply them as code'
+complete -c cip -n '__cip_needs_subcommand \'cip\'' -a 'api' -d 'call any endpoint of the API with the credentials in use, and print the answer'
 complete -c cip -n '__cip_needs_subcommand \'cip\'' -a 'completion' -d 'print a shell completion script'
 complete -c cip -n '__cip_needs_subcommand \'cip\'' -a 'sandbox' -d 'run an offline sandbox of the API on this machine (Ctrl-C stops it)'
 complete -c cip -n '__cip_needs_subcommand \'cip\'' -a 'help' -d 'show help for a command'
@@ -178,6 +183,12 @@ complete -c cip -n '__cip_under \'cip env apply\'' -l prune -d 'also delete the 
 complete -c cip -n '__cip_under \'cip env apply\'' -s y -l yes -d 'do not ask for confirmation (required without a terminal)'
 complete -c cip -n '__cip_under \'cip env apply\'' -l dry-run -d 'print the requests that would be sent, send nothing'
 complete -c cip -n '__cip_under \'cip env apply\'' -l concurrency -d 'changes under way at once (1-32)' -x
+complete -c cip -n '__cip_under \'cip api\'' -s X -l method -d 'HTTP method (default: GET, or POST when fields or --input are given)' -x
+complete -c cip -n '__cip_under \'cip api\'' -s F -l field -d 'set a typed field (repeatable)' -x
+complete -c cip -n '__cip_under \'cip api\'' -s f -l raw-field -d 'set a string field (repeatable)' -x
+complete -c cip -n '__cip_under \'cip api\'' -l input -d 'the request body, as it is, from a file (\'-\' for stdin)' -x
+complete -c cip -n '__cip_under \'cip api\'' -s H -l header -d 'add a request header (repeatable); not the three credential headers' -x
+complete -c cip -n '__cip_under \'cip api\'' -s i -l include -d 'print the status line and the answer headers on stderr'
 complete -c cip -n '__cip_argument \'cip completion\' 0' -a 'bash zsh fish' -d 'bash, zsh or fish'
 complete -c cip -n '__cip_under \'cip sandbox\'' -l port -d 'port to listen on (default: a free one)' -x
 complete -c cip -n '__cip_under \'cip sandbox\'' -l count -d 'number of sample environments to start with (default: 3)' -x

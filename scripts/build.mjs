@@ -10,7 +10,19 @@ import { build } from 'esbuild';
 import { readFileSync, rmSync } from 'node:fs';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
-const VENDORS = ['ky', 'conf', 'ora', 'chalk', 'cli-table3', 'string-width', 'undici', 'proper-lockfile', 'lossless-json', 'yaml'];
+const VENDORS = [
+  'ky',
+  'conf',
+  'ora',
+  'chalk',
+  'cli-table3',
+  'string-width',
+  'undici',
+  'proper-lockfile',
+  'lossless-json',
+  'yaml',
+  'jq-wasm/inline',
+];
 
 rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
 

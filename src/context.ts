@@ -10,6 +10,7 @@ import { IOStreams, type Streams } from './terminal/io-streams.js';
 import { configLocation, openProfileStore, type ProfileStore } from './config/store.js';
 import { resolveSettings, type ResolvedSettings } from './config/settings.js';
 import { connect } from './api/connect.js';
+import type { Http } from './api/http.js';
 import { createEnvironmentsApi, type EnvironmentsApi } from './api/environments.js';
 
 /** Facts about the machine and process that main.ts reads from process.* for the rest of cip. */
@@ -92,9 +93,19 @@ export class Context {
    * time-out and its own signal (completion must never keep a shell waiting).
    */
   async apiFor(settings: ResolvedSettings, limits: { timeout?: number; signal?: AbortSignal } = {}): Promise<EnvironmentsApi> {
+    return createEnvironmentsApi(await this.#connect(settings, limits), settings);
+  }
+
+  /** The HTTP client itself, for `cip api`: any path below the base URL, with the three headers. */
+  async http(): Promise<{ settings: ResolvedSettings; http: Http }> {
+    const settings = await this.settings();
+    return { settings, http: await this.#connect(settings, {}) };
+  }
+
+  async #connect(settings: ResolvedSettings, limits: { timeout?: number; signal?: AbortSignal }): Promise<Http> {
     this.#rememberKeys(settings.apiKey, settings.subscriptionKey);
     const { verbose } = this.globals;
-    const http = await connect(settings, {
+    return connect(settings, {
       env: this.env,
       timeout: limits.timeout ?? this.globals.timeout,
       signal: limits.signal ?? this.signal,
@@ -102,6 +113,5 @@ export class Context {
       redact: (text) => this.redact(text),
       log: verbose ? (line) => this.io.stderr.write(`${this.redact(line)}\n`) : undefined,
     });
-    return createEnvironmentsApi(http, settings);
   }
 }

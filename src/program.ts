@@ -25,6 +25,7 @@ import apply from './commands/env/apply.js';
 import list from './commands/env/list.js';
 import update from './commands/env/update.js';
 import sandbox from './commands/sandbox.js';
+import api from './commands/api.js';
 
 /** Every command, in the order help lists them. */
 export const COMMAND_TREE: readonly (CommandGroup | AnyCommand)[] = [
@@ -34,6 +35,7 @@ export const COMMAND_TREE: readonly (CommandGroup | AnyCommand)[] = [
     description: 'list, get, create, update and delete environments; export, diff and apply them as code',
     commands: [list, get, create, update, remove, exportEnvironments, diff, apply],
   },
+  api,
   completion,
   sandbox,
   complete,
@@ -235,13 +237,18 @@ export function buildProgram(ctx: Context): Command {
     })
     .exitOverride()
     .addHelpText('after', `${ENVIRONMENT_HELP}\n${EXIT_CODE_HELP}\n`)
-    .hook('preAction', () => {
+    .hook('preAction', async () => {
       refuseEmptyValues(GLOBAL_OPTIONS, program);
       ctx.globals = valuesOf(GLOBAL_OPTIONS, program.opts()) as GlobalOptions;
-      const { json, output } = ctx.globals;
+      const { json, output, jq } = ctx.globals;
       if (json && output !== undefined && output !== 'json') {
         throw new UsageError(`--json and --output ${output} disagree`, "give one of them; --json is the same as '--output json'");
       }
+      if (jq !== undefined && output !== undefined && output !== 'json') {
+        throw new UsageError(`--jq and --output ${output} disagree`, '--jq filters the JSON data');
+      }
+      // A filter jq cannot compile is a usage error before anything is sent (jq loads only when --jq is given).
+      if (jq !== undefined) await (await import('./output/jq.js')).checkJqFilter(jq);
       // A bad CIP_OUTPUT is a usage error now, before any request, not after one.
       // eslint-disable-next-line @typescript-eslint/no-unused-expressions -- the getter throws for a bad CIP_OUTPUT
       ctx.io.outputFormat;

@@ -15,6 +15,22 @@ const SECRET_HEADERS = new Set(['authorization', 'ocp-apim-subscription-key']);
 const NULL_BODY_STATUS = new Set([101, 204, 205, 304]);
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+/** What `cip api` may send. */
+export type AnyMethod = Method | 'PATCH' | 'HEAD' | 'OPTIONS';
+
+/** A 2xx answer as it came: status, headers and the body's bytes (for `cip api`). */
+export interface RawAnswer {
+  status: number;
+  headers: Headers;
+  body: Uint8Array;
+}
+
+export interface RawRequest {
+  /** Sent as it is, with the Content-Type given in headers (JSON when none). */
+  body?: string;
+  /** Extra headers; the three auth headers are not among them (the caller checks). */
+  headers?: Record<string, string>;
+}
 
 /** A 2xx answer: its parsed JSON body (numbers exact; undefined when empty or not read) and its headers. */
 export interface Answer {
@@ -33,6 +49,8 @@ export interface Http {
    * the base URL's origin (the caller checks: the keys go with it).
    */
   send(method: Method, target: string, what: string, body?: unknown, readBody?: boolean): Promise<Answer>;
+  /** Any method, any body, the answer's bytes untouched: what `cip api` needs. POST and PATCH are never retried. */
+  exchange(method: AnyMethod, target: string, what: string, request?: RawRequest): Promise<RawAnswer>;
 }
 
 /** How much of a body --verbose shows: the rest is cut, with its size said. */
@@ -321,7 +339,7 @@ export async function createHttp({
     }
     // A create whose answer never came may still have happened, and is never retried: say so.
     const maybeDone =
-      method === 'POST' && (error instanceof TimeoutError || !NOT_SENT_CODES.has(errorCode(error) ?? ''))
+      (method === 'POST' || method === 'PATCH') && (error instanceof TimeoutError || !NOT_SENT_CODES.has(errorCode(error) ?? ''))
         ? "the request was sent, so it may have been carried out; check with 'cip env list' before trying again"
         : undefined;
     if (error instanceof TimeoutError) {
@@ -334,7 +352,13 @@ export async function createHttp({
     throw new NetworkError(redact(`cannot ${what}: cannot reach ${host}: ${networkReason(error)}`), maybeDone);
   };
 
-  const send = async (method: Method, target: string, what: string, body?: unknown, readBody = true): Promise<Answer> => {
+  /** One request through ky: retries (for the methods that may be retried), time-out, typed failures. */
+  const respond = async (
+    method: AnyMethod,
+    target: string,
+    what: string,
+    options: { body?: BodyInit; headers?: Record<string, string> },
+  ) => {
     // Whether an earlier attempt may have been carried out although its answer was lost: then a retry
     // can meet that attempt's effect (a DELETE retried after a lost answer finds nothing: 404).
     let uncertain = false;
@@ -348,18 +372,27 @@ export async function createHttp({
         throw error;
       }
     };
-    let response: Response;
     try {
-      response = await client(target, {
+      return await client(target, {
         method,
         fetch: attempt,
         // An absolute URL (a next-page link) is used as it is.
         ...(/^https?:\/\//i.test(target) ? { prefixUrl: '' } : {}),
-        ...(body === undefined ? {} : { body: stringifyExactJson(body), headers: { 'Content-Type': 'application/json' } }),
+        ...(options.body === undefined ? {} : { body: options.body }),
+        ...(options.headers ? { headers: options.headers } : {}),
       });
     } catch (error) {
       return fail(error, method, what, uncertain);
     }
+  };
+
+  const send = async (method: Method, target: string, what: string, body?: unknown, readBody = true): Promise<Answer> => {
+    const response = await respond(
+      method,
+      target,
+      what,
+      body === undefined ? {} : { body: stringifyExactJson(body), headers: { 'Content-Type': 'application/json' } },
+    );
     // A server that echoes a key in its data must not make cip print it: the key is replaced at the source.
     const text = readBody ? redact(await response.text()) : '';
     if (text.trim() === '') return { data: undefined, headers: response.headers };
@@ -375,6 +408,11 @@ export async function createHttp({
     send,
     async request(method, path, what, body, readBody) {
       return (await send(method, path, what, body, readBody)).data;
+    },
+    async exchange(method, target, what, request = {}) {
+      const headers = { ...(request.body === undefined ? {} : { 'Content-Type': 'application/json' }), ...request.headers };
+      const response = await respond(method, target, what, { ...(request.body === undefined ? {} : { body: request.body }), headers });
+      return { status: response.status, headers: response.headers, body: new Uint8Array(await response.arrayBuffer()) };
     },
   };
 }

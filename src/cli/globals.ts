@@ -26,6 +26,8 @@ export const GLOBAL_OPTIONS = {
   verbose: flag('--verbose', 'log each request and response to stderr (keys redacted)'),
   quiet: flag('-q, --quiet', 'print no progress or notes, only data and errors'),
   color: flag('--no-color', 'plain text without colour'),
+  jq: option('--jq <expression>', 'filter the data with jq (strings printed raw, as jq -r); implies JSON'),
+  headers: flag('--no-headers', 'leave out the header line of -o tsv'),
 };
 
 export type GlobalOptions = ValuesOf<typeof GLOBAL_OPTIONS>;
@@ -41,4 +43,6 @@ export const DEFAULT_GLOBALS: GlobalOptions = {
   verbose: false,
   quiet: false,
   color: true,
+  jq: undefined,
+  headers: true,
 };

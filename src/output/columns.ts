@@ -150,6 +150,12 @@ export function project(row: unknown, columns: readonly Column[]): unknown {
   return result;
 }
 
+/** The row's raw values for the columns (undefined where it has none): what TSV writes. */
+export function valuesOf(row: unknown, columns: readonly Column[]): unknown[] {
+  if (!isRecord(row)) return columns.map((column) => (column.name === VALUE_COLUMN ? row : undefined));
+  return columns.map((column) => valueAt(row, column.path).value);
+}
+
 export function cellsOf(row: unknown, columns: readonly Column[]): string[] {
   if (!isRecord(row)) return columns.map((column) => (column.name === VALUE_COLUMN ? cellText(row) : ''));
   return columns.map((column) => cellText(valueAt(row, column.path).value));

@@ -1,7 +1,7 @@
 // The output formats, in one place: the --output choices, CIP_OUTPUT and the writer all read this list.
 import { UsageError } from '../errors.js';
 
-export const OUTPUT_FORMATS = ['table', 'json', 'yaml'] as const;
+export const OUTPUT_FORMATS = ['table', 'json', 'yaml', 'tsv'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 
 export interface FormatChoice {
@@ -25,7 +25,7 @@ export function chooseFormat({ json, output, fromEnv, stdoutIsTTY }: FormatChoic
   return stdoutIsTTY ? 'table' : 'json';
 }
 
-/** Whether the format is data for machines (JSON, YAML) rather than a view for people. */
+/** Whether the format is data for machines (JSON, YAML, TSV) rather than a view for people. */
 export function isDataFormat(format: OutputFormat): boolean {
   return format !== 'table';
 }

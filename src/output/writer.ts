@@ -1,9 +1,9 @@
 // The one output writer: commands hand it data, it decides between JSON (machines) and tables (people).
 // stdout gets data only; notes about the data (hidden columns, empty lists) go to stderr.
 import type { Writable } from 'node:stream';
-import { stringifyExactJson } from '../json/exact.js';
+import { parseExactJson, stringifyExactJson } from '../json/exact.js';
 import { isRecord } from '../json/record.js';
-import { cellsOf, checkColumns, chooseColumns, headerText, project, topLevel, type Column } from './columns.js';
+import { cellsOf, checkColumns, chooseColumns, headerText, project, topLevel, valuesOf, type Column } from './columns.js';
 import { renderRecord } from './record.js';
 import { escapeControls, escapeJsonForTerminal } from '../text/sanitize.js';
 import { isDataFormat, type OutputFormat } from './format.js';
@@ -15,6 +15,10 @@ export interface Output {
   /** The terminal's width, when stdout is one. */
   readonly columns: number | undefined;
   readonly outputFormat: OutputFormat;
+  /** --jq: the data goes through this filter instead of being formatted. */
+  readonly jq: string | undefined;
+  /** -o tsv starts with a header line unless --no-headers. */
+  readonly headers: boolean;
   colorLevel(isTTY: boolean): 0 | 1 | 2 | 3;
   /** A note for people, on stderr (silent under --quiet). */
   info(message: string): void;
@@ -25,8 +29,22 @@ function writeJson(io: Output, data: unknown): void {
   io.stdout.write(`${io.stdoutIsTTY ? escapeJsonForTerminal(json) : json}\n`);
 }
 
-/** Data as the format asks: YAML (its package loaded only then), else JSON. */
-async function writeDataAs(io: Output, data: unknown, format: OutputFormat = io.outputFormat): Promise<void> {
+/**
+ * Data as the format asks: through --jq, as TSV (rows of the columns given), as YAML (its package loaded only
+ * then), else JSON.
+ */
+async function writeDataAs(io: Output, data: unknown, format: OutputFormat = io.outputFormat, columns?: readonly Column[]): Promise<void> {
+  if (io.jq !== undefined) {
+    const { runJq } = await import('./jq.js');
+    const out = await runJq(io.jq, stringifyExactJson(data));
+    io.stdout.write(io.stdoutIsTTY ? escapeJsonForTerminal(out) : out);
+    return;
+  }
+  if (format === 'tsv') {
+    const rows = Array.isArray(data) ? (data as unknown[]) : [data];
+    writeTsv(io, rows, columns ?? chooseColumns(rows).map(topLevel));
+    return;
+  }
   if (format !== 'yaml') {
     writeJson(io, data);
     return;
@@ -35,6 +53,22 @@ async function writeDataAs(io: Output, data: unknown, format: OutputFormat = io.
   const yaml = stringifyExactYaml(data);
   // At a terminal, characters that could hide or reorder text are shown escaped, as in JSON.
   io.stdout.write(io.stdoutIsTTY ? escapeJsonForTerminal(yaml) : yaml);
+}
+
+/** A TSV field as jq's @tsv writes one: tab, newline, carriage return and backslash escaped. */
+function tsvField(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  const text = typeof value === 'string' ? value : stringifyExactJson(value);
+  return text.replace(/[\\\t\n\r]/g, (char) => ({ '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' })[char]!);
+}
+
+/** Tab-separated rows: a header line of the field names (unless --no-headers), then one line per item. */
+function writeTsv(io: Output, rows: readonly unknown[], columns: readonly Column[]): void {
+  const lines: string[] = [];
+  if (io.headers) lines.push(columns.map((column) => tsvField(column.name)).join('\t'));
+  for (const row of rows) lines.push(valuesOf(row, columns).map(tsvField).join('\t'));
+  const text = lines.length ? `${lines.join('\n')}\n` : '';
+  io.stdout.write(io.stdoutIsTTY ? escapeJsonForTerminal(text) : text);
 }
 
 async function headerStyle(io: Output): Promise<(text: string) => string> {
@@ -55,6 +89,10 @@ export interface ListOutput {
 
 export async function writeList(io: Output, rows: unknown[], options: ListOutput): Promise<void> {
   const chosen = options.columns?.length ? checkColumns(options.columns, rows) : undefined;
+  if (io.outputFormat === 'tsv' && io.jq === undefined) {
+    writeTsv(io, rows, chosen ?? (options.tableColumns ?? chooseColumns(rows)).map(topLevel));
+    return;
+  }
   if (isDataFormat(io.outputFormat)) {
     await writeDataAs(io, chosen ? rows.map((row) => project(row, chosen)) : rows);
     return;
@@ -88,17 +126,18 @@ export async function writeList(io: Output, rows: unknown[], options: ListOutput
 /** A single resource (get, and after create or update); nothing at all when the API sent no body. */
 export async function writeRecord(io: Output, answer: unknown, columns?: readonly string[]): Promise<void> {
   if (answer === undefined) return;
-  const record = columns?.length ? project(answer, checkColumns(columns, [answer])) : answer;
+  const chosen = columns?.length ? checkColumns(columns, [answer]) : undefined;
+  const record = chosen ? project(answer, chosen) : answer;
   if (isDataFormat(io.outputFormat) || !isRecord(record)) {
-    await writeDataAs(io, record);
+    await writeDataAs(io, record, io.outputFormat, chosen);
     return;
   }
   const style = await headerStyle(io);
   io.stdout.write(await renderRecord(record, io.stdoutIsTTY ? io.columns : undefined, style));
 }
 
-/** Data for machines (results of a command on several items): YAML when asked for, else JSON. */
-export async function writeData(io: Output, data: unknown, format?: 'json' | 'yaml'): Promise<void> {
+/** Data for machines (results of a command on several items) in the format asked for; format overrides it. */
+export async function writeData(io: Output, data: unknown, format?: OutputFormat): Promise<void> {
   await writeDataAs(io, data, format);
 }
 
@@ -142,4 +181,33 @@ export async function planStyles(io: Output, isTTY: boolean): Promise<PlanStyles
 /** Lines for people, on stdout: the data of a command whose data is a text (a plan). */
 export function writeLines(io: Output, lines: readonly string[]): void {
   if (lines.length) io.stdout.write(`${lines.join('\n')}\n`);
+}
+
+/**
+ * An answer as `cip api` got it: the bytes unchanged in a pipe; at a terminal, JSON pretty-printed (numbers
+ * exact) and other text with unsafe characters escaped; through --jq when one is given.
+ */
+export async function writeAnswer(io: Output, body: Uint8Array, contentType: string): Promise<void> {
+  if (body.byteLength === 0) return;
+  const text = Buffer.from(body).toString('utf8');
+  if (io.jq !== undefined) {
+    const { runJq } = await import('./jq.js');
+    const out = await runJq(io.jq, text);
+    io.stdout.write(io.stdoutIsTTY ? escapeJsonForTerminal(out) : out);
+    return;
+  }
+  if (!io.stdoutIsTTY) {
+    io.stdout.write(body);
+    return;
+  }
+  const looksJson = /json/i.test(contentType) || /^[\s\uFEFF]*[[{"]/.test(text);
+  if (looksJson) {
+    try {
+      writeJson(io, await parseExactJson(text));
+      return;
+    } catch {
+      // Not JSON after all: shown as text.
+    }
+  }
+  io.stdout.write(escapeJsonForTerminal(text.endsWith('\n') ? text : `${text}\n`));
 }

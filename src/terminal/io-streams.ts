@@ -27,6 +27,10 @@ export interface DisplayOptions {
   output: OutputFormat | undefined;
   quiet: boolean;
   color: boolean;
+  /** --jq: the data goes through this jq filter, as JSON. */
+  jq?: string | undefined;
+  /** --no-headers makes this false. */
+  headers?: boolean;
 }
 
 export type ColorLevel = 0 | 1 | 2 | 3;
@@ -56,9 +60,20 @@ export class IOStreams implements Streams {
     return isTruthyEnv(this.env.CI);
   }
 
-  /** --json > --output > CIP_OUTPUT > a table on a terminal, JSON in a pipe. */
+  /** The --jq filter, if any. */
+  get jq(): string | undefined {
+    return this.display().jq;
+  }
+
+  /** Whether -o tsv starts with a header line (not under --no-headers). */
+  get headers(): boolean {
+    return this.display().headers ?? true;
+  }
+
+  /** --jq (JSON) > --json > --output > CIP_OUTPUT > a table on a terminal, JSON in a pipe. */
   get outputFormat(): OutputFormat {
-    const { json, output } = this.display();
+    const { json, output, jq } = this.display();
+    if (jq !== undefined) return 'json';
     return chooseFormat({ json, output, fromEnv: this.env.CIP_OUTPUT, stdoutIsTTY: this.stdoutIsTTY });
   }
 

@@ -66,7 +66,7 @@ describe('cip env list', () => {
   it('a CIP_OUTPUT it does not know is exit 2 before any request', async () => {
     const result = await cip(['env', 'list'], { env: { ...env, CIP_OUTPUT: 'xml' } });
     expect(result.exitCode).toBe(2);
-    expect(expectOneErrorLine(result.stderr)).toBe("error: CIP_OUTPUT must be one of table, json, yaml, not 'xml'");
+    expect(expectOneErrorLine(result.stderr)).toBe("error: CIP_OUTPUT must be one of table, json, yaml, tsv, not 'xml'");
     expect(sandbox.requests).toHaveLength(0);
   });
 

@@ -55,10 +55,12 @@ const PACKAGE_HOMES: Record<string, string[]> = {
   'string-width': ['output/table.ts'],
   'lossless-json': ['json/exact.ts'],
   yaml: ['json/yaml.ts'],
+  'jq-wasm': ['output/jq.ts'],
   commander: [
     'cli/globals.ts',
     'commands/define.ts',
     'commands/env/options.ts',
+    'commands/api.ts',
     'commands/sandbox.ts',
     'commands/completion/spec.ts',
     'commands/completion/index.ts',

@@ -195,7 +195,7 @@ describe.skipIf(!hasBash)('bash completion', () => {
   });
 
   it('completes the output formats, also after =', async () => {
-    expect(await complete('cip', '-o', '')).toEqual(['table', 'json', 'yaml']);
+    expect(await complete('cip', '-o', '')).toEqual(['table', 'json', 'yaml', 'tsv']);
     expect(await complete('cip', 'env', 'list', '--output', '=', 'j')).toEqual(['json']);
   });
 
@@ -214,7 +214,7 @@ describe.skipIf(!hasBash)('bash completion', () => {
   });
 
   it('skips option values when finding the command', async () => {
-    expect(await complete('cip', '-p', 'env', '')).toEqual(['auth', 'env', 'completion', 'sandbox', 'help']);
+    expect(await complete('cip', '-p', 'env', '')).toEqual(['auth', 'env', 'api', 'completion', 'sandbox', 'help']);
   });
 
   it('completes file names for --file', async () => {

@@ -1,0 +1,112 @@
+// `cip api <path>`: any endpoint of the platform with the profile's credentials (after `gh api`). The keys go
+// only to the base URL's origin; the answer's body reaches stdout unchanged in a pipe.
+import { InvalidArgumentError } from 'commander';
+import type { AnyMethod } from '../api/http.js';
+import { defineCommand } from './define.js';
+import { argument, flag, list, option } from '../cli/options.js';
+import { UsageError } from '../errors.js';
+import { stringifyExactJson } from '../json/exact.js';
+import { writeAnswer } from '../output/writer.js';
+import { withSpinner } from '../terminal/spinner.js';
+import { oneLine, printable } from '../text/sanitize.js';
+import { readInput } from './io.js';
+import { PAYLOAD_OPTIONS, buildPayload, payloadInput } from './env/payload.js';
+
+const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'] as const;
+/** The headers that carry the credentials: set by cip from the profile, never by -H. */
+const CREDENTIAL_HEADERS = ['authorization', 'ocp-apim-subscription-key', 'enterpriseid'];
+const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+function parseMethod(text: string): AnyMethod {
+  const method = text.trim().toUpperCase();
+  const known = METHODS.find((candidate) => candidate === method);
+  if (!known) throw new InvalidArgumentError(`expected one of ${METHODS.join(', ')}`);
+  return known;
+}
+
+function parseHeader(text: string): [string, string] {
+  const at = text.indexOf(':');
+  const name = text.slice(0, Math.max(at, 0)).trim();
+  const value = text.slice(at + 1).trim();
+  if (at <= 0 || !TOKEN.test(name)) throw new InvalidArgumentError("expected 'Name: value'");
+  if (/[\r\n\0]/.test(value)) throw new InvalidArgumentError('a header value cannot hold a line break');
+  if (CREDENTIAL_HEADERS.includes(name.toLowerCase())) {
+    throw new InvalidArgumentError(`${name} comes from the profile or the CIP_* variables, never from -H`);
+  }
+  return [name, value];
+}
+
+export default defineCommand({
+  name: 'api',
+  description: 'call any endpoint of the API with the credentials in use, and print the answer',
+  args: { path: argument('<path>', 'a path below the base URL (Integrations, /Environments, Environments/ID), or a URL on its origin') },
+  options: {
+    method: option('-X, --method <method>', 'HTTP method (default: GET, or POST when fields or --input are given)', parseMethod),
+    field: PAYLOAD_OPTIONS.field,
+    rawField: PAYLOAD_OPTIONS.rawField,
+    input: option('--input <file>', "the request body, as it is, from a file ('-' for stdin)"),
+    header: list('-H, --header <name:value>', 'add a request header (repeatable); not the three credential headers', parseHeader),
+    include: flag('-i, --include', 'print the status line and the answer headers on stderr'),
+  },
+  notes: `The path is relative to the base URL: with the default base URL, 'cip api Integrations' calls
+https://api.copyl.com/ms/Integrations. A full URL must be on the base URL's origin: the keys go nowhere else.
+-F and -f build a JSON body as for 'env create' (for GET, HEAD and DELETE they become query parameters).
+The answer's body is printed unchanged in a pipe, pretty-printed at a terminal when it is JSON; --jq filters
+it. Failures have the usual exit codes. POST and PATCH are never retried.`,
+  examples: [
+    'cip api Integrations',
+    'cip api /Environments --jq ".[].name"',
+    'cip api Environments/7d1c... -X PUT --input body.json',
+    'cip api Environments -f name=from-api -i',
+  ],
+  async run(ctx, { path, method, field, rawField, input, header, include }) {
+    const fields = payloadInput({ field, rawField, data: undefined, file: undefined }).fields ?? [];
+    if (input !== undefined && fields.length) throw new UsageError('give the body with --input or with -f/-F, not both');
+    const chosen = method ?? (input !== undefined || fields.length ? 'POST' : 'GET');
+    const { settings, http } = await ctx.http();
+    const base = new URL(settings.baseUrl);
+    let target: string;
+    if (/^[a-z][a-z0-9+.-]*:/i.test(path)) {
+      let url: URL;
+      try {
+        url = new URL(path);
+      } catch {
+        throw new UsageError(`'${printable(path)}' is not a URL`);
+      }
+      if (url.origin !== base.origin) {
+        throw new UsageError(
+          `${printable(url.origin)} is not the base URL's origin (${base.origin})`,
+          'nothing was sent: the keys go only to the base URL',
+        );
+      }
+      target = url.href;
+    } else {
+      target = path.replace(/^\/+/, '');
+    }
+
+    let body: string | undefined;
+    if (input !== undefined) body = await readInput(ctx, input, '--input');
+    else if (fields.length) {
+      const payload = await buildPayload({ fields }, () => Promise.reject(new Error('no file')));
+      if (chosen === 'GET' || chosen === 'HEAD' || chosen === 'DELETE') {
+        const url = new URL(target, `${settings.baseUrl}/`);
+        for (const [key, value] of Object.entries(payload))
+          url.searchParams.append(key, typeof value === 'string' ? value : stringifyExactJson(value));
+        target = url.href;
+      } else body = stringifyExactJson(payload);
+    }
+
+    const what = `${chosen} ${printable(path)}`;
+    const answer = await withSpinner(ctx.io, `${chosen} ${printable(path)}`, () =>
+      http.exchange(chosen, target, what, { ...(body === undefined ? {} : { body }), headers: Object.fromEntries(header) }),
+    );
+    if (include) {
+      const lines = [`HTTP ${answer.status}`, ...[...answer.headers].map(([name, value]) => `${name}: ${oneLine(value)}`)];
+      ctx.io.info(ctx.redact(lines.join('\n')));
+    }
+    // A key the server echoes is never printed; any other answer goes out byte for byte.
+    const text = Buffer.from(answer.body).toString('utf8');
+    const redacted = ctx.redact(text);
+    await writeAnswer(ctx.io, redacted === text ? answer.body : Buffer.from(redacted), answer.headers.get('content-type') ?? '');
+  },
+});
