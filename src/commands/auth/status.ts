@@ -1,7 +1,9 @@
 import { defineCommand } from '../define.js';
 import type { Context } from '../../context.js';
 import { DEFAULT_BASE_URL } from '../../config/validate.js';
-import { namedProfile, profileNamedBy, type ResolvedSettings } from '../../config/settings.js';
+import { loginAgain, namedProfile, profileNamedBy, type ResolvedSettings } from '../../config/settings.js';
+import { KeychainError, describeEntry, profileEntry, type StoredKeys } from '../../config/keychain.js';
+import { inKeychain, type Profile } from '../../config/store.js';
 import { writeList } from '../../output/writer.js';
 
 /** At most the last 4 characters, and never more than a quarter of the key. */
@@ -12,14 +14,19 @@ function maskKey(key: string): string {
 
 export default defineCommand({
   name: 'status',
-  description: 'show every profile, with keys masked',
-  notes: 'Then, on stderr, which profile and values a command run now would use, and where each comes from.',
+  description: 'show every profile, where its keys are, and the keys masked',
+  notes: `KEYS says where a profile's keys are: 'keychain' (the system's keychain) or 'file' (plain text in the
+config file, with a warning). Then, on stderr, which profile and values a command run now would use, and
+where each comes from.`,
   run: status,
 });
 
 /** Every profile, then (on stderr) what a command run now would use and where each value comes from. */
 async function status(ctx: Context): Promise<void> {
-  const data = (await ctx.store()).read();
+  const store = await ctx.store();
+  const data = store.read();
+  const profiles = Object.entries(data.profiles);
+  const keys = await keysOf(ctx, profiles);
   let settings: ResolvedSettings | undefined;
   let problem: unknown;
   try {
@@ -28,24 +35,66 @@ async function status(ctx: Context): Promise<void> {
     problem = error;
   }
   const overrides = settings ? Object.values(settings.sources).filter((source) => source.startsWith('CIP_')) : [];
-  const rows = Object.entries(data.profiles).map(([name, profile]) => ({
+  const rows = profiles.map(([name, profile]) => ({
     name,
     active: name === data.activeProfile,
     inUse: name === settings?.profile,
+    keys: inKeychain(profile) ? 'keychain' : 'file',
     baseUrl: profile.baseUrl ?? DEFAULT_BASE_URL,
     enterpriseId: profile.enterpriseId,
-    apiKey: maskKey(profile.apiKey),
-    subscriptionKey: maskKey(profile.subscriptionKey),
+    // null where the keychain has no keys for the profile or could not be read (a warning says which).
+    apiKey: mask(keys.get(name)?.apiKey),
+    subscriptionKey: mask(keys.get(name)?.subscriptionKey),
     overriddenBy: name === settings?.profile ? overrides : [],
   }));
   // With no profile and nothing usable, the error alone says it (and how to log in): not a friendly line too.
   if (rows.length === 0 && !settings && ctx.io.outputFormat === 'table') throw problem;
   await writeList(ctx.io, rows, {
-    tableColumns: ['name', 'active', 'inUse', 'baseUrl', 'enterpriseId', 'apiKey', 'subscriptionKey'],
+    tableColumns: ['name', 'active', 'inUse', 'keys', 'baseUrl', 'enterpriseId', 'apiKey', 'subscriptionKey'],
     emptyMessage: "No profiles. Run 'cip auth login' to create one.",
   });
+  for (const [name, profile] of profiles) {
+    if (!inKeychain(profile)) {
+      ctx.io.warn(
+        `profile '${name}' keeps its keys in plain text in ${store.path}; move them into the keychain with 'cip auth login --profile ${name} --migrate'`,
+      );
+    } else if (keys.has(name) && keys.get(name) === undefined) {
+      ctx.io.warn(
+        `the keys of profile '${name}' are gone from the keychain (${describeEntry(profileEntry(name, profile))}); ${loginAgain(name)}`,
+      );
+    }
+  }
+  if (keys.problem) ctx.io.warn(`cannot read the keys of ${keys.problem.profiles} from the keychain: ${keys.problem.reason}`);
   if (!settings) throw problem;
   ctx.io.info(describeInUse(ctx, settings));
+}
+
+const mask = (key: string | undefined) => (key === undefined ? null : maskKey(key));
+
+/**
+ * Each profile's keys: from the file, or from the keychain in one visit for all. A profile the keychain has
+ * no keys for maps to undefined; profiles whose keys could not be read are missing, and `problem` says why.
+ */
+async function keysOf(
+  ctx: Context,
+  profiles: [string, Profile][],
+): Promise<Map<string, StoredKeys | undefined> & { problem?: { profiles: string; reason: string } }> {
+  const keys: Map<string, StoredKeys | undefined> & { problem?: { profiles: string; reason: string } } = new Map();
+  const stored: string[] = [];
+  for (const [name, profile] of profiles) {
+    if (inKeychain(profile)) stored.push(name);
+    else keys.set(name, profile);
+  }
+  if (!stored.length) return keys;
+  const byName = new Map(profiles);
+  try {
+    const found = await ctx.keychain().read(stored.map((name) => profileEntry(name, byName.get(name)!)));
+    stored.forEach((name, index) => keys.set(name, found[index]));
+  } catch (error) {
+    if (!(error instanceof KeychainError)) throw error;
+    keys.problem = { profiles: stored.map((name) => `'${name}'`).join(', '), reason: error.reason };
+  }
+  return keys;
 }
 
 function describeInUse(ctx: Context, settings: ResolvedSettings): string {
