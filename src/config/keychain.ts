@@ -159,10 +159,17 @@ function parseKeys(value: string, entry: KeychainEntry): StoredKeys {
   throw new KeychainError(`the entry (${describeEntry(entry)}) does not hold keys cip stored`);
 }
 
-/** The environment for the helper: the user's (it needs the session bus), without cip's own variables. */
+/**
+ * The environment for the helper: the user's (it needs the session bus), without cip's own variables (it has
+ * no use for keys given there) and without NODE_EXTRA_CA_CERTS (it makes no TLS connection, and reading the
+ * certificates would cost every visit tens of milliseconds).
+ */
 function helperEnv(env: Env): Record<string, string> {
   return Object.fromEntries(
-    Object.entries(env).filter((pair): pair is [string, string] => pair[1] !== undefined && !pair[0].toUpperCase().startsWith('CIP_')),
+    Object.entries(env).filter(
+      (pair): pair is [string, string] =>
+        pair[1] !== undefined && !pair[0].toUpperCase().startsWith('CIP_') && pair[0] !== 'NODE_EXTRA_CA_CERTS',
+    ),
   );
 }
 

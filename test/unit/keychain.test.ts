@@ -44,11 +44,13 @@ log('env', JSON.stringify(Object.keys(process.env)));
 log('request', text);
 const secret = request.ops[0].secret;
 process.stdout.write(JSON.stringify({ results: [{ ok: true }, { ok: true, value: secret }] }));`);
-    const keychain = createKeychain(options(fake.path, { env: { PATH: process.env.PATH, CIP_API_KEY: KEYS.apiKey, OTHER: 'x' } }));
+    const env = { PATH: process.env.PATH, CIP_API_KEY: KEYS.apiKey, NODE_EXTRA_CA_CERTS: '/etc/ca.pem', OTHER: 'x' };
+    const keychain = createKeychain(options(fake.path, { env }));
     await keychain.write(ENTRY, KEYS);
     expect(JSON.parse(fake.log('argv')!)).toEqual([fake.path]);
     expect(JSON.parse(fake.log('env')!)).toContain('OTHER');
     expect(JSON.parse(fake.log('env')!)).not.toContain('CIP_API_KEY');
+    expect(JSON.parse(fake.log('env')!)).not.toContain('NODE_EXTRA_CA_CERTS');
     expect(JSON.parse(fake.log('request')!)).toEqual({
       ops: [
         { op: 'set', ...ENTRY, secret: JSON.stringify(KEYS) },
