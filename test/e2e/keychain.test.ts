@@ -175,6 +175,24 @@ describe.skipIf(process.platform !== 'linux')('no keychain (Linux, where it is a
     expect(configText(configDir)).toBe(before);
   });
 
+  it('logout of a keychain profile without the keychain removes the profile and is exit 9, naming the entry left', async () => {
+    const configDir = tempDir();
+    writeFileSync(
+      join(configDir, 'config.json'),
+      JSON.stringify({
+        activeProfile: 'kc',
+        profiles: { kc: { baseUrl: sandbox.url, enterpriseId: sandbox.keys.enterpriseId, keys: 'keychain' } },
+      }),
+      { mode: 0o600 },
+    );
+    const result = await cip(['auth', 'logout'], { configDir, env: KEYCHAIN_DEFAULT });
+    expect(result.exitCode).toBe(9);
+    const line = expectOneErrorLine(result.stderr);
+    expect(line).toMatch(/^error: removed profile 'kc', but not its keys from the keychain: /);
+    expect(line).toContain(`(they are still there (service '${service()}', account 'kc'); remove them with your keychain's own tool)`);
+    expect(readConfig(configDir)).toEqual({ profiles: {} });
+  });
+
   it('a bad CIP_CREDENTIAL_STORE is exit 2', async () => {
     const result = await cip(loginArgs(sandbox), { env: { CIP_CREDENTIAL_STORE: 'vault' } });
     expect(result.exitCode).toBe(2);
