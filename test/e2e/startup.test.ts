@@ -100,11 +100,9 @@ describe('what each command loads', () => {
     expect(run.keychain).toEqual([]);
     // Nor does a profile that keeps its keys in the file.
     const configDir = tempDir();
-    writeFileSync(
-      join(configDir, 'config.json'),
-      JSON.stringify({ profiles: { default: { baseUrl: sandbox.url, enterpriseId: sandbox.keys.enterpriseId, ...sandbox.keys } } }),
-      { mode: 0o600 },
-    );
+    writeFileSync(join(configDir, 'config.json'), JSON.stringify({ profiles: { default: { baseUrl: sandbox.url, ...sandbox.keys } } }), {
+      mode: 0o600,
+    });
     const file = await loads(['env', 'list'], { CIP_CONFIG_DIR: configDir, ...traceChildren });
     expect(file.exitCode).toBe(0);
     expect(file.keychain).toEqual([]);
