@@ -26,7 +26,7 @@ async function status(ctx: Context): Promise<void> {
   const store = await ctx.store();
   const data = store.read();
   const profiles = Object.entries(data.profiles);
-  const keys = await keysOf(ctx, profiles);
+  const { keys, unread } = await keysOf(ctx, profiles);
   let settings: ResolvedSettings | undefined;
   let problem: unknown;
   try {
@@ -64,37 +64,37 @@ async function status(ctx: Context): Promise<void> {
       );
     }
   }
-  if (keys.problem) ctx.io.warn(`cannot read the keys of ${keys.problem.profiles} from the keychain: ${keys.problem.reason}`);
+  if (unread) ctx.io.warn(`cannot read the keys of ${unread.profiles} from the keychain: ${unread.reason}`);
   if (!settings) throw problem;
   ctx.io.info(describeInUse(ctx, settings));
 }
 
 const mask = (key: string | undefined) => (key === undefined ? null : maskKey(key));
 
-/**
- * Each profile's keys: from the file, or from the keychain in one visit for all. A profile the keychain has
- * no keys for maps to undefined; profiles whose keys could not be read are missing, and `problem` says why.
- */
-async function keysOf(
-  ctx: Context,
-  profiles: [string, Profile][],
-): Promise<Map<string, StoredKeys | undefined> & { problem?: { profiles: string; reason: string } }> {
-  const keys: Map<string, StoredKeys | undefined> & { problem?: { profiles: string; reason: string } } = new Map();
-  const stored: string[] = [];
+interface ProfileKeys {
+  /** Each profile's keys; undefined for a profile the keychain holds none for. */
+  keys: Map<string, StoredKeys | undefined>;
+  /** The keychain profiles whose keys could not be read (absent from `keys`), and why. */
+  unread?: { profiles: string; reason: string };
+}
+
+/** Each profile's keys: from the file, or from the keychain in one visit for all. */
+async function keysOf(ctx: Context, profiles: [string, Profile][]): Promise<ProfileKeys> {
+  const keys = new Map<string, StoredKeys | undefined>();
+  const stored: [string, Profile][] = [];
   for (const [name, profile] of profiles) {
-    if (inKeychain(profile)) stored.push(name);
+    if (inKeychain(profile)) stored.push([name, profile]);
     else keys.set(name, profile);
   }
-  if (!stored.length) return keys;
-  const byName = new Map(profiles);
+  if (!stored.length) return { keys };
   try {
-    const found = await ctx.keychain().read(stored.map((name) => profileEntry(name, byName.get(name)!)));
-    stored.forEach((name, index) => keys.set(name, found[index]));
+    const found = await ctx.keychain().read(stored.map(([name, profile]) => profileEntry(name, profile)));
+    stored.forEach(([name], index) => keys.set(name, found[index]));
+    return { keys };
   } catch (error) {
     if (!(error instanceof KeychainError)) throw error;
-    keys.problem = { profiles: stored.map((name) => `'${name}'`).join(', '), reason: error.reason };
+    return { keys, unread: { profiles: stored.map(([name]) => `'${name}'`).join(', '), reason: error.reason } };
   }
-  return keys;
 }
 
 function describeInUse(ctx: Context, settings: ResolvedSettings): string {
