@@ -142,3 +142,25 @@ describe('auth login inputs', () => {
     expect(sandbox.requests.at(-1)?.url).toBe('/ms/Environments');
   });
 });
+
+describe('auth login --migrate', () => {
+  it('moves keys only: other login options are refused (exit 2) and nothing changes', async () => {
+    const configDir = tempDir();
+    expect((await cip(loginArgs(sandbox, ['--no-verify']), { configDir })).exitCode).toBe(0);
+    const before = readConfig(configDir);
+    const result = await cip(loginArgs(sandbox, ['--migrate', '--no-verify']), { configDir });
+    expect(result.exitCode).toBe(2);
+    expect(expectOneErrorLine(result.stderr)).toBe(
+      'error: --migrate moves the keys a profile has; it takes no --api-key-file, --subscription-key-file, --no-verify, --base-url, --enterprise-id (log in without --migrate to change them)',
+    );
+    expect(readConfig(configDir)).toEqual(before);
+  });
+
+  it('an unknown profile is exit 2 and lists the known ones', async () => {
+    const configDir = tempDir();
+    expect((await cip(loginArgs(sandbox, ['--no-verify']), { configDir })).exitCode).toBe(0);
+    const result = await cip(['auth', 'login', '--profile', 'nope', '--migrate'], { configDir });
+    expect(result.exitCode).toBe(2);
+    expect(expectOneErrorLine(result.stderr)).toBe("error: unknown profile 'nope' (known profiles: default)");
+  });
+});
