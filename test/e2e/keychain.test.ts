@@ -140,7 +140,7 @@ describe.skipIf(process.platform !== 'linux')('no keychain (Linux, where it is a
     const result = await cip(loginArgs(sandbox), { configDir, env: KEYCHAIN_DEFAULT });
     expect(result.exitCode).toBe(2);
     const line = expectOneErrorLine(result.stderr);
-    expect(line).toMatch(/^error: cannot keep the keys in the keychain: .+; nothing was saved \(without one/);
+    expect(line).toMatch(/^error: cannot keep the keys in the keychain: .+; nothing was saved \(on a server or in a container, /);
     expect(line).toContain('--insecure-storage or CIP_CREDENTIAL_STORE=file');
     expect(readConfig(configDir)).toBeUndefined();
     // Refused before the keys were checked against the API.

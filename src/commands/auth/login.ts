@@ -85,7 +85,7 @@ function chooseStorage(ctx: Context, options: Options): Storage {
 function noKeychain(error: KeychainError, path: string): UsageError {
   return new UsageError(
     `cannot keep the keys in the keychain: ${error.reason}; nothing was saved`,
-    `without one (a server, a container), --insecure-storage or CIP_CREDENTIAL_STORE=file keeps them in plain text in ${path}; in CI, give CIP_API_KEY, CIP_SUBSCRIPTION_KEY and CIP_ENTERPRISE_ID instead of logging in`,
+    `on a server or in a container, --insecure-storage or CIP_CREDENTIAL_STORE=file keeps them in plain text in ${path}; in CI, give CIP_API_KEY, CIP_SUBSCRIPTION_KEY and CIP_ENTERPRISE_ID instead of logging in`,
   );
 }
 
