@@ -90,7 +90,7 @@ __cip_options() {
   case $1 in
     cip) __cip_words "$2" -V --version -p --profile -o --output --json --base-url --enterprise-id --timeout --verbose -q --quiet --no-color --jq --no-headers -h --help ;;
     'cip auth') __cip_words "$2" -V --version -p --profile -o --output --json --base-url --enterprise-id --timeout --verbose -q --quiet --no-color --jq --no-headers -h --help ;;
-    'cip auth login') __cip_words "$2" --api-key-file --subscription-key-file --no-verify -V --version -p --profile -o --output --json --base-url --enterprise-id --timeout --verbose -q --quiet --no-color --jq --no-headers -h --help ;;
+    'cip auth login') __cip_words "$2" --api-key-file --subscription-key-file --no-verify --insecure-storage --migrate -V --version -p --profile -o --output --json --base-url --enterprise-id --timeout --verbose -q --quiet --no-color --jq --no-headers -h --help ;;
     'cip auth status') __cip_words "$2" -V --version -p --profile -o --output --json --base-url --enterprise-id --timeout --verbose -q --quiet --no-color --jq --no-headers -h --help ;;
     'cip auth switch') __cip_words "$2" -V --version -p --profile -o --output --json --base-url --enterprise-id --timeout --verbose -q --quiet --no-color --jq --no-headers -h --help ;;
     'cip auth logout') __cip_words "$2" -V --version -p --profile -o --output --json --base-url --enterprise-id --timeout --verbose -q --quiet --no-color --jq --no-headers -h --help ;;

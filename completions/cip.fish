@@ -124,13 +124,15 @@ complete -c cip -n '__cip_needs_subcommand \'cip\'' -a 'completion' -d 'print a 
 complete -c cip -n '__cip_needs_subcommand \'cip\'' -a 'sandbox' -d 'run an offline sandbox of the API on this machine (Ctrl-C stops it)'
 complete -c cip -n '__cip_needs_subcommand \'cip\'' -a 'help' -d 'show help for a command'
 complete -c cip -n '__cip_needs_subcommand \'cip auth\'' -a 'login' -d 'store API keys and an enterprise id as a profile'
-complete -c cip -n '__cip_needs_subcommand \'cip auth\'' -a 'status' -d 'show every profile, with keys masked'
+complete -c cip -n '__cip_needs_subcommand \'cip auth\'' -a 'status' -d 'show every profile, where its keys are, and the keys masked'
 complete -c cip -n '__cip_needs_subcommand \'cip auth\'' -a 'switch' -d 'make a profile the active one'
-complete -c cip -n '__cip_needs_subcommand \'cip auth\'' -a 'logout' -d 'remove a profile (default: the active one; name another with --profile)'
+complete -c cip -n '__cip_needs_subcommand \'cip auth\'' -a 'logout' -d 'remove a profile and its keys (default: the active one; name another with --profile)'
 complete -c cip -n '__cip_needs_subcommand \'cip auth\'' -a 'help' -d 'show help for a command'
 complete -c cip -n '__cip_under \'cip auth login\'' -l api-key-file -d 'read the API key from a file (\'-\' for stdin)' -r -F
 complete -c cip -n '__cip_under \'cip auth login\'' -l subscription-key-file -d 'read the subscription key from a file (\'-\' for stdin)' -r -F
 complete -c cip -n '__cip_under \'cip auth login\'' -l no-verify -d 'save without checking the keys against the API'
+complete -c cip -n '__cip_under \'cip auth login\'' -l insecure-storage -d 'keep the keys in plain text in the config file, not the system\'s keychain'
+complete -c cip -n '__cip_under \'cip auth login\'' -l migrate -d 'move the profile\'s keys from the config file into the keychain; nothing else changes'
 complete -c cip -n '__cip_argument \'cip auth switch\' 0' -a '(cip __complete profiles 2>/dev/null)' -d 'profile name'
 complete -c cip -n '__cip_needs_subcommand \'cip env\'' -a 'list' -d 'list all environments'
 complete -c cip -n '__cip_needs_subcommand \'cip env\'' -a 'ls' -d 'list all environments'

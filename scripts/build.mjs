@@ -6,6 +6,8 @@
 //                         classic script, which Node 20 can compile from a code cache (an ES module cannot)
 //   dist/vendor/*.cjs     each other package in its own file, required only by the code that uses it
 //   dist/sandbox.js       the sandbox as an ES module, for `npm run demo`, the benchmark and tests
+//   dist/keychain-helper.cjs  the process that makes keychain calls (src/config/keychain.ts says why a process);
+//                         @napi-rs/keyring stays outside the bundle: a native module is loaded from node_modules
 import { build } from 'esbuild';
 import { readFileSync, rmSync } from 'node:fs';
 
@@ -91,6 +93,15 @@ const vendorFiles = {
 await Promise.all([
   build({ ...common, entryPoints: { main: 'src/main.ts' }, outdir: 'dist', format: 'esm' }),
   build({ ...common, entryPoints: { sandbox: 'src/sandbox/index.ts' }, outdir: 'dist', format: 'esm' }),
+  build({
+    ...common,
+    entryPoints: { 'keychain-helper': 'src/keychain-helper.ts' },
+    outdir: 'dist',
+    outExtension: { '.js': '.cjs' },
+    format: 'cjs',
+    // An optional dependency with a .node file per platform: required from node_modules at run time, if there.
+    external: ['@napi-rs/keyring'],
+  }),
   build({
     ...common,
     entryPoints: { cli: 'src/run.ts' },

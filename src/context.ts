@@ -9,6 +9,7 @@ import { Secrets } from './secrets.js';
 import { IOStreams, type Streams } from './terminal/io-streams.js';
 import { configLocation, openProfileStore, type ProfileStore } from './config/store.js';
 import { resolveSettings, type ResolvedSettings } from './config/settings.js';
+import { createKeychain, type Keychain } from './config/keychain.js';
 import { connect } from './api/connect.js';
 import type { Http } from './api/http.js';
 import { createEnvironmentsApi, type EnvironmentsApi } from './api/environments.js';
@@ -19,6 +20,10 @@ export interface Host {
   uid: number | undefined;
   /** Node's version, for the User-Agent. */
   nodeVersion: string;
+  /** Node's executable, to run the keychain helper with. */
+  execPath: string;
+  /** The keychain helper (dist/keychain-helper.cjs); undefined: no keychain. */
+  keychainHelper: string | undefined;
 }
 
 export interface ContextOptions {
@@ -40,6 +45,7 @@ export class Context {
   readonly signal: AbortSignal;
   readonly #secrets = new Secrets();
   #store: Promise<ProfileStore> | undefined;
+  #keychain: Keychain | undefined;
   #settings: Promise<ResolvedSettings> | undefined;
   #api: Promise<EnvironmentsApi> | undefined;
 
@@ -71,13 +77,32 @@ export class Context {
     return this.#store;
   }
 
+  /**
+   * The operating system's keychain. Nothing runs until a call: commands whose keys come from the environment
+   * or the file never start the helper or load its module.
+   */
+  keychain(): Keychain {
+    this.#keychain ??= createKeychain({
+      execPath: this.host.execPath,
+      helper: this.host.keychainHelper,
+      env: this.env,
+      signal: this.signal,
+    });
+    return this.#keychain;
+  }
+
   /** Which profile, base URL, enterprise and keys a command uses (config/settings.ts has the rule). */
   settings(): Promise<ResolvedSettings> {
     this.#settings ??= resolveSettings({
       env: this.env,
       globals: this.globals,
       store: () => this.store(),
+      keychain: () => this.keychain(),
       warn: (message) => this.io.warn(message),
+    }).then((settings) => {
+      // Keys read from the keychain are secrets from the moment they are known, not only once a client exists.
+      this.#rememberKeys(settings.apiKey, settings.subscriptionKey);
+      return settings;
     });
     return this.#settings;
   }

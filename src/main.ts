@@ -2,6 +2,7 @@
 // builds the context from the real streams, environment and signals and hands it to run(). It loads
 // nothing else up front, so `cip --version` costs little more than Node itself; everything else comes from
 // dist/cli.cjs (load-cli.ts).
+import { fileURLToPath } from 'node:url';
 import type { Streams } from './terminal/io-streams.js';
 import { loadCli } from './load-cli.js';
 import { VERSION } from './version.js';
@@ -59,7 +60,12 @@ export async function main(): Promise<number> {
   // re-raises a signal nobody else listens to.
   if (process.platform !== 'win32') process.on('SIGXFSZ', () => undefined);
 
-  const host = { uid: process.getuid?.(), nodeVersion: process.version };
+  const host = {
+    uid: process.getuid?.(),
+    nodeVersion: process.version,
+    execPath: process.execPath,
+    keychainHelper: fileURLToPath(new URL('./keychain-helper.cjs', import.meta.url)),
+  };
   const ctx = new Context({ streams, env: process.env, version: VERSION, host, signal: controller.signal });
   const code = await run(argv, ctx);
   if (controller.signal.aborted) return process.exitCode as number;

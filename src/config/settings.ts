@@ -9,7 +9,9 @@
 // An explicit choice must win: a script that names a profile must never act with other credentials.
 import { isTruthyEnv, nonEmpty, type Env } from '../env.js';
 import { AuthError, UsageError } from '../errors.js';
-import type { Profile, ProfileStore, StoreData } from './store.js';
+import { printable } from '../text/sanitize.js';
+import { KeychainError, describeEntry, profileEntry, type Keychain, type StoredKeys } from './keychain.js';
+import { inKeychain, type KeychainProfile, type Profile, type ProfileStore, type StoreData } from './store.js';
 import { DEFAULT_BASE_URL, checkBaseUrl, checkEnterpriseId, checkKey } from './validate.js';
 
 /** Where a value came from, said in messages: a flag, a variable, a profile or the default. */
@@ -33,6 +35,8 @@ export interface CredentialInputs {
 
 export interface SettingsInputs extends CredentialInputs {
   store(): Promise<ProfileStore>;
+  /** Asked only for a profile whose keys are in the keychain, and only when the keys are needed. */
+  keychain(): Keychain;
   warn(message: string): void;
 }
 
@@ -103,6 +107,14 @@ export function activeProfile(data: StoreData): string | undefined {
   return getProfile(data, 'default') ? 'default' : undefined;
 }
 
+/** Where `cip auth login` keeps keys, from CIP_CREDENTIAL_STORE: the keychain unless it says 'file'. */
+export function credentialStore(env: Env): 'keychain' | 'file' {
+  const value = nonEmpty(env.CIP_CREDENTIAL_STORE)?.trim();
+  if (value === undefined || value === 'keychain') return 'keychain';
+  if (value === 'file') return 'file';
+  throw new UsageError(`CIP_CREDENTIAL_STORE is '${printable(value)}'`, "use 'keychain' (the default) or 'file'");
+}
+
 export function allowHttp(ctx: CredentialInputs): boolean {
   return isTruthyEnv(ctx.env.CIP_ALLOW_HTTP);
 }
@@ -149,8 +161,15 @@ export async function resolveSettings(ctx: SettingsInputs): Promise<ResolvedSett
 
   const ofProfile = (value: string | undefined): Given | undefined =>
     nonEmpty(value) === undefined || profileName === undefined ? undefined : { value: value!, source: profileSource(profileName) };
-  apiKey ??= ofProfile(profile?.apiKey);
-  subscriptionKey ??= ofProfile(profile?.subscriptionKey);
+  // The keychain is visited only when the profile's keys are used: variables that give both keys skip it.
+  const keys: Partial<StoredKeys> | undefined =
+    profile && inKeychain(profile)
+      ? apiKey && subscriptionKey
+        ? undefined
+        : await keychainKeys(ctx.keychain(), profileName!, profile)
+      : profile;
+  apiKey ??= ofProfile(keys?.apiKey);
+  subscriptionKey ??= ofProfile(keys?.subscriptionKey);
   enterpriseId ??= ofProfile(profile?.enterpriseId);
   const missing = [
     apiKey ? undefined : 'API key (CIP_API_KEY)',
@@ -182,4 +201,28 @@ export async function resolveSettings(ctx: SettingsInputs): Promise<ResolvedSett
 /** "the enterprise id of profile 'prod'" for a profile's value; the flag or variable name otherwise. */
 function describeSource(source: Source, what: string): string {
   return source.startsWith('profile ') ? `the ${what} of ${source}` : source;
+}
+
+/** How to store a profile's keys again, for messages. */
+export function loginAgain(name: string): string {
+  return `log in again: cip auth login --profile ${name}`;
+}
+
+/** A keychain profile's keys; exit 3 when its entry is gone or the keychain cannot be read. */
+export async function keychainKeys(keychain: Keychain, name: string, profile: KeychainProfile): Promise<StoredKeys> {
+  const entry = profileEntry(name, profile);
+  let keys: StoredKeys | undefined;
+  try {
+    [keys] = await keychain.read([entry]);
+  } catch (error) {
+    if (!(error instanceof KeychainError)) throw error;
+    throw new AuthError(
+      `cannot read the keys of profile '${name}' from the keychain: ${error.reason}`,
+      'unlock the keychain and try again; where there is none, give CIP_API_KEY and CIP_SUBSCRIPTION_KEY, or log in with --insecure-storage',
+    );
+  }
+  if (!keys) {
+    throw new AuthError(`the keys of profile '${name}' are gone from the keychain (${describeEntry(entry)})`, loginAgain(name));
+  }
+  return keys;
 }

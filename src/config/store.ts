@@ -25,11 +25,26 @@ import { ConfigError } from '../errors.js';
 import { nonEmpty, type Env } from '../env.js';
 import { isRecord } from '../json/record.js';
 
-export interface Profile {
+/** A profile whose keys are in this file, in plain text (every profile before the keychain; `keys` absent). */
+export interface FileProfile {
   baseUrl?: string;
   enterpriseId: string;
+  keys?: 'file';
   apiKey: string;
   subscriptionKey: string;
+}
+
+/** A profile whose keys are in the operating system's keychain (config/keychain.ts): none in this file. */
+export interface KeychainProfile {
+  baseUrl?: string;
+  enterpriseId: string;
+  keys: 'keychain';
+}
+
+export type Profile = FileProfile | KeychainProfile;
+
+export function inKeychain(profile: Profile): profile is KeychainProfile {
+  return profile.keys === 'keychain';
 }
 
 export interface StoreData {
@@ -204,7 +219,7 @@ const LOCK_OPTIONS = {
   },
 };
 
-const PROFILE_FIELDS = ['enterpriseId', 'apiKey', 'subscriptionKey'] as const;
+const KEY_FIELDS = ['apiKey', 'subscriptionKey'] as const;
 
 function checkShape(raw: unknown, path: string): StoreData {
   const broken = (what: string) =>
@@ -216,8 +231,15 @@ function checkShape(raw: unknown, path: string): StoreData {
   for (const [name, profile] of Object.entries(profiles)) {
     if (typeof profile !== 'object' || profile === null) throw broken(`profile '${name}' is not an object`);
     const fields = profile as Record<string, unknown>;
-    for (const field of PROFILE_FIELDS) {
-      if (typeof fields[field] !== 'string') throw broken(`profile '${name}' has no ${field}`);
+    if (typeof fields.enterpriseId !== 'string') throw broken(`profile '${name}' has no enterpriseId`);
+    if (fields.keys !== undefined && fields.keys !== 'file' && fields.keys !== 'keychain') {
+      throw broken(`profile '${name}' has a bad "keys" (expected "keychain" or "file")`);
+    }
+    for (const field of KEY_FIELDS) {
+      // A keychain profile with keys in the file too would leave the user unsure which are used, and where.
+      if (fields.keys === 'keychain' && fields[field] !== undefined)
+        throw broken(`profile '${name}' keeps its keys in the keychain but has ${field}`);
+      if (fields.keys !== 'keychain' && typeof fields[field] !== 'string') throw broken(`profile '${name}' has no ${field}`);
     }
     if (fields.baseUrl !== undefined && typeof fields.baseUrl !== 'string') throw broken(`profile '${name}' has a bad baseUrl`);
   }

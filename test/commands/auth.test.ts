@@ -71,6 +71,7 @@ describe('cip auth login', () => {
         default: {
           baseUrl: sandbox.url,
           enterpriseId: sandbox.keys.enterpriseId,
+          keys: 'file',
           apiKey: sandbox.keys.apiKey,
           subscriptionKey: sandbox.keys.subscriptionKey,
         },
@@ -217,6 +218,7 @@ describe('profiles', () => {
         name: 'default',
         active: true,
         inUse: true,
+        keys: 'file',
         baseUrl: sandbox.url,
         enterpriseId: sandbox.keys.enterpriseId,
         apiKey: '****6789',
@@ -227,6 +229,7 @@ describe('profiles', () => {
         name: 'prod',
         active: false,
         inUse: false,
+        keys: 'file',
         baseUrl: other.url,
         enterpriseId: OTHER_ENTERPRISE,
         apiKey: '****ijkl',
@@ -235,7 +238,10 @@ describe('profiles', () => {
       },
     ]);
     const table = await cip(['auth', 'status', '-o', 'table'], { configDir });
-    expect(table.stdout).toMatch(/^NAME\s+ACTIVE\s+IN USE\s+BASE URL\s+ENTERPRISE ID\s+API KEY\s+SUBSCRIPTION KEY$/m);
+    expect(table.stdout).toMatch(/^NAME\s+ACTIVE\s+IN USE\s+KEYS\s+BASE URL\s+ENTERPRISE ID\s+API KEY\s+SUBSCRIPTION KEY$/m);
+    expect(table.stderr).toContain(
+      `warning: profile 'prod' keeps its keys in plain text in ${join(configDir, 'config.json')}; move them into the keychain with 'cip auth login --profile prod --migrate'\n`,
+    );
     expect(table.stdout).toMatch(/^prod\s+false\s+false\s+/m);
     for (const secret of [sandbox.keys.apiKey, sandbox.keys.subscriptionKey, 'other-api-key-abcdefghijkl']) {
       expect(status.stdout + status.stderr + table.stdout + table.stderr).not.toContain(secret);

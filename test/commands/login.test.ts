@@ -120,7 +120,8 @@ describe('auth login inputs', () => {
     expect((await cip(loginArgs(sandbox, ['--no-verify']), { configDir })).exitCode).toBe(0);
     const second = await cip(loginArgs(sandbox, ['--no-verify', '--profile', 'qa']), { configDir });
     expect(second.stderr).toBe(
-      `Saved (not checked): profile 'qa' (enterprise ${sandbox.keys.enterpriseId}, ${sandbox.url}); make it active with 'cip auth switch qa'.\n`,
+      `Saved (not checked): profile 'qa' (enterprise ${sandbox.keys.enterpriseId}, ${sandbox.url}); make it active with 'cip auth switch qa'.\n` +
+        `warning: the keys of profile 'qa' are stored in plain text in ${join(configDir, 'config.json')} (CIP_CREDENTIAL_STORE=file)\n`,
     );
     expect(readConfig(configDir)).toMatchObject({ activeProfile: 'default' });
   });
@@ -139,5 +140,27 @@ describe('auth login inputs', () => {
       profiles: { default: { baseUrl: sandbox.url, enterpriseId: sandbox.keys.enterpriseId } },
     });
     expect(sandbox.requests.at(-1)?.url).toBe('/ms/Environments');
+  });
+});
+
+describe('auth login --migrate', () => {
+  it('moves keys only: other login options are refused (exit 2) and nothing changes', async () => {
+    const configDir = tempDir();
+    expect((await cip(loginArgs(sandbox, ['--no-verify']), { configDir })).exitCode).toBe(0);
+    const before = readConfig(configDir);
+    const result = await cip(loginArgs(sandbox, ['--migrate', '--no-verify']), { configDir });
+    expect(result.exitCode).toBe(2);
+    expect(expectOneErrorLine(result.stderr)).toBe(
+      'error: --migrate moves the keys a profile has; it takes no --api-key-file, --subscription-key-file, --no-verify, --base-url, --enterprise-id (log in without --migrate to change them)',
+    );
+    expect(readConfig(configDir)).toEqual(before);
+  });
+
+  it('an unknown profile is exit 2 and lists the known ones', async () => {
+    const configDir = tempDir();
+    expect((await cip(loginArgs(sandbox, ['--no-verify']), { configDir })).exitCode).toBe(0);
+    const result = await cip(['auth', 'login', '--profile', 'nope', '--migrate'], { configDir });
+    expect(result.exitCode).toBe(2);
+    expect(expectOneErrorLine(result.stderr)).toBe("error: unknown profile 'nope' (known profiles: default)");
   });
 });

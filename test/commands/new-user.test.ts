@@ -1,6 +1,7 @@
 // The small things a new user hits in the first minutes: help, typos, a first login, conflicting flags and
 // the record view on a narrow terminal.
 import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { expectOneErrorLine, loginArgs, readConfig, sandboxEnv, tempDir } from '../helpers/cli.js';
@@ -125,19 +126,27 @@ describe('auth login: what a failed check points at', () => {
     );
   });
 
+  // The harness keeps keys in the file (CIP_CREDENTIAL_STORE=file), which login says after its line.
+  const plainText = (configDir: string) =>
+    `warning: the keys of profile 'default' are stored in plain text in ${join(configDir, 'config.json')} (CIP_CREDENTIAL_STORE=file)\n`;
+
   it('--no-verify says the profile was saved without a check', async () => {
-    const result = await cip(loginArgs(sandbox, ['--no-verify']));
+    const configDir = tempDir();
+    const result = await cip(loginArgs(sandbox, ['--no-verify']), { configDir });
     expect(result.exitCode).toBe(0);
     expect(result.stderr).toBe(
-      `Saved (not checked): profile 'default' (enterprise ${sandbox.keys.enterpriseId}, ${sandbox.url}) is active.\n`,
+      `Saved (not checked): profile 'default' (enterprise ${sandbox.keys.enterpriseId}, ${sandbox.url}) is active.\n${plainText(configDir)}`,
     );
     expect(sandbox.requests).toHaveLength(0);
   });
 
   it('a checked login still says Logged in', async () => {
-    const result = await cip(loginArgs(sandbox));
+    const configDir = tempDir();
+    const result = await cip(loginArgs(sandbox), { configDir });
     expect(result.exitCode).toBe(0);
-    expect(result.stderr).toBe(`Logged in: profile 'default' (enterprise ${sandbox.keys.enterpriseId}, ${sandbox.url}) is active.\n`);
+    expect(result.stderr).toBe(
+      `Logged in: profile 'default' (enterprise ${sandbox.keys.enterpriseId}, ${sandbox.url}) is active.\n${plainText(configDir)}`,
+    );
   });
 });
 

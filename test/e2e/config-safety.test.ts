@@ -23,12 +23,13 @@ import {
   CIP,
   cip as cipSpawned,
   expectOneErrorLine,
+  loginArgs,
   readConfig,
   sandboxEnv,
   sandboxOutput,
   spawnCip,
   tempDir,
-  loginArgs,
+  TEST_CREDENTIAL_STORE,
 } from '../helpers/cli.js';
 import { cipInProcess as cip } from '../helpers/harness.js';
 
@@ -108,7 +109,7 @@ describe('a folder cip cannot write to', () => {
     ];
     const [command, prefix] = asRoot ? ['/usr/bin/setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', 'node']] : ['node', []];
     const result = await execa(command, [...prefix, CIP, ...args], {
-      env: { PATH: process.env.PATH, HOME: keys, CIP_CONFIG_DIR: configDir, NODE_DISABLE_COMPILE_CACHE: '1' },
+      env: { PATH: process.env.PATH, HOME: keys, CIP_CONFIG_DIR: configDir, NODE_DISABLE_COMPILE_CACHE: '1', ...TEST_CREDENTIAL_STORE },
       extendEnv: false,
       reject: false,
     });
@@ -150,6 +151,7 @@ describe('writes are atomic whatever the environment', () => {
         CIP_CONFIG_DIR: configDir,
         SNAP: '/snap/node/current',
         NODE_DISABLE_COMPILE_CACHE: '1',
+        ...TEST_CREDENTIAL_STORE,
       },
       extendEnv: false,
       reject: false,
@@ -299,7 +301,7 @@ describe('permissions', () => {
       .map((arg) => `'${arg}'`)
       .join(' ')}`;
     const result = await execa('bash', ['-c', command], {
-      env: { PATH: process.env.PATH, HOME: tempDir(), CIP_CONFIG_DIR: configDir },
+      env: { PATH: process.env.PATH, HOME: tempDir(), CIP_CONFIG_DIR: configDir, ...TEST_CREDENTIAL_STORE },
       extendEnv: false,
       reject: false,
     });

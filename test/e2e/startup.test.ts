@@ -1,6 +1,6 @@
 // Structural facts behind start-up speed (timings live in `npm run bench`, not here): the bundle exists, and
 // each command loads only the code it needs. A loader hook records every module a real run loads.
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -47,7 +47,13 @@ async function loads(args: string[], env: Record<string, string | undefined> = {
     const code = readFileSync(path, 'utf8');
     for (const [name, marker] of Object.entries(MARKERS)) if (code.includes(marker)) packages.add(name as Package);
   }
-  return { exitCode: result.exitCode, files: ours.length, packages, nodeModules: urls.filter((url) => url.includes('/node_modules/')) };
+  return {
+    exitCode: result.exitCode,
+    files: ours.length,
+    packages,
+    nodeModules: urls.filter((url) => url.includes('/node_modules/')),
+    keychain: urls.filter((url) => url.includes('keychain-helper') || url.includes('@napi-rs/keyring')),
+  };
 }
 
 describe('the bundle', () => {
@@ -83,6 +89,39 @@ describe('what each command loads', () => {
     const table = await loads(['env', 'list', '-o', 'table'], sandboxEnv(sandbox, { CI: 'true' }));
     expect(table.packages.has('conf')).toBe(false);
     expect(table.packages.has('ora')).toBe(false);
+  });
+
+  // NODE_OPTIONS carries the trace hook into every process cip starts, so the keychain helper's loads show too.
+  const traceChildren = { NODE_OPTIONS: `--import=${TRACE}` };
+
+  it('environment-variable credentials never start the keychain helper or load @napi-rs/keyring', async () => {
+    const run = await loads(['env', 'list'], sandboxEnv(sandbox, { CI: 'true', ...traceChildren }));
+    expect(run.exitCode).toBe(0);
+    expect(run.keychain).toEqual([]);
+    // Nor does a profile that keeps its keys in the file.
+    const configDir = tempDir();
+    writeFileSync(join(configDir, 'config.json'), JSON.stringify({ profiles: { default: { baseUrl: sandbox.url, ...sandbox.keys } } }), {
+      mode: 0o600,
+    });
+    const file = await loads(['env', 'list'], { CIP_CONFIG_DIR: configDir, ...traceChildren });
+    expect(file.exitCode).toBe(0);
+    expect(file.keychain).toEqual([]);
+  });
+
+  it('a profile whose keys are in the keychain starts the helper, which loads @napi-rs/keyring (so the check above can fail)', async () => {
+    const configDir = tempDir();
+    writeFileSync(
+      join(configDir, 'config.json'),
+      JSON.stringify({ profiles: { default: { baseUrl: sandbox.url, enterpriseId: sandbox.keys.enterpriseId, keys: 'keychain' } } }),
+      { mode: 0o600 },
+    );
+    // No session bus here, so the keychain cannot be reached: exit 3, but only after the helper tried.
+    const run = await loads(['env', 'list'], { CIP_CONFIG_DIR: configDir, ...traceChildren });
+    expect(run.exitCode).toBe(3);
+    expect(run.keychain.some((url) => url.endsWith('/dist/keychain-helper.cjs'))).toBe(true);
+    if (existsSync(join(ROOT, 'node_modules', '@napi-rs', 'keyring'))) {
+      expect(run.keychain.some((url) => url.includes('/node_modules/@napi-rs/keyring'))).toBe(true);
+    }
   });
 
   it('commands that need profiles do load the store (so the check above can fail)', async () => {

@@ -5,7 +5,7 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox/index.js';
-import { CIP, readConfig, sandboxEnv, tempDir } from '../helpers/cli.js';
+import { CIP, readConfig, sandboxEnv, tempDir, TEST_CREDENTIAL_STORE } from '../helpers/cli.js';
 import { cipInProcess } from '../helpers/harness.js';
 
 const SCRIPT = '/usr/bin/script';
@@ -20,7 +20,15 @@ const quote = (arg: string) => `'${arg.replace(/'/g, `'\\''`)}'`;
 async function onTerminal(args: string[], options: { env?: Record<string, string | undefined>; input?: string; columns?: number } = {}) {
   const command = `stty cols ${options.columns ?? 200} rows 50 2>/dev/null; exec node ${quote(CIP)} ${args.map(quote).join(' ')}`;
   const result = await execa(SCRIPT, ['-qfec', command, '/dev/null'], {
-    env: { PATH: process.env.PATH, HOME: tempDir(), CIP_CONFIG_DIR: tempDir(), TERM: 'xterm-256color', ...env, ...options.env },
+    env: {
+      PATH: process.env.PATH,
+      HOME: tempDir(),
+      CIP_CONFIG_DIR: tempDir(),
+      TERM: 'xterm-256color',
+      ...TEST_CREDENTIAL_STORE,
+      ...env,
+      ...options.env,
+    },
     extendEnv: false,
     reject: false,
     input: options.input ?? '',
@@ -189,7 +197,7 @@ describe.skipIf(!existsSync(SCRIPT))('at a terminal', () => {
     const configDir = tempDir();
     const command = `stty cols 200 rows 50 2>/dev/null; exec node ${quote(CIP)} auth login --base-url ${quote(sandbox.url)}`;
     const child = execa(SCRIPT, ['-qfec', command, '/dev/null'], {
-      env: { PATH: process.env.PATH, HOME: tempDir(), CIP_CONFIG_DIR: configDir, TERM: 'xterm-256color' },
+      env: { PATH: process.env.PATH, HOME: tempDir(), CIP_CONFIG_DIR: configDir, TERM: 'xterm-256color', ...TEST_CREDENTIAL_STORE },
       extendEnv: false,
       reject: false,
       stdin: 'pipe',

@@ -34,8 +34,21 @@ export function tempDir(prefix = 'cip-test-'): string {
   return dir;
 }
 
+/**
+ * Tests keep keys in the config file unless they say otherwise: no keychain is reachable from a test's clean
+ * environment on Linux, and on a developer's Mac or Windows machine a test must never write to the real one.
+ * The keychain tests (test/e2e/keychain.test.ts) bring their own and unset this.
+ */
+export const TEST_CREDENTIAL_STORE = { CIP_CREDENTIAL_STORE: 'file' } as const;
+
 function baseEnv(options: CipOptions): Record<string, string | undefined> {
-  return { PATH: process.env.PATH, HOME: options.configDir ?? tempDir(), CIP_CONFIG_DIR: options.configDir ?? tempDir(), ...options.env };
+  return {
+    PATH: process.env.PATH,
+    HOME: options.configDir ?? tempDir(),
+    CIP_CONFIG_DIR: options.configDir ?? tempDir(),
+    ...TEST_CREDENTIAL_STORE,
+    ...options.env,
+  };
 }
 
 export function spawnCip(args: string[], options: CipOptions = {}): ResultPromise<{ reject: false }> {

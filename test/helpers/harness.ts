@@ -5,7 +5,7 @@
 import { PassThrough } from 'node:stream';
 import { run } from '../../src/run.js';
 import type { Streams } from '../../src/terminal/io-streams.js';
-import { tempDir, type CipOptions, type CipResult } from './cli.js';
+import { TEST_CREDENTIAL_STORE, tempDir, type CipOptions, type CipResult } from './cli.js';
 import { testContext } from './io.js';
 
 export interface InProcessOptions extends CipOptions {
@@ -66,7 +66,7 @@ export async function cipInProcess(args: string[], options: InProcessOptions = {
   const out = collect(stdout);
   const err = collect(stderr);
   const configDir = options.configDir ?? tempDir();
-  const env = { PATH: process.env.PATH, HOME: configDir, CIP_CONFIG_DIR: configDir, ...options.env };
+  const env = { PATH: process.env.PATH, HOME: configDir, CIP_CONFIG_DIR: configDir, ...TEST_CREDENTIAL_STORE, ...options.env };
   const exitCode = await run(args, testContext(streams, env, '0.0.0', options.signal));
   stdout.end();
   stderr.end();

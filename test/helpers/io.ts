@@ -1,8 +1,12 @@
 // Streams and contexts for running commands in-process: no terminal anywhere, everything captured.
 import { PassThrough } from 'node:stream';
+import { fileURLToPath } from 'node:url';
 import { Context } from '../../src/context.js';
 import type { Env } from '../../src/env.js';
 import type { Streams } from '../../src/terminal/io-streams.js';
+
+/** The built helper (npm test builds first): in-process runs reach a keychain as the binary does. */
+export const KEYCHAIN_HELPER = fileURLToPath(new URL('../../dist/keychain-helper.cjs', import.meta.url));
 
 export function fakeIO(overrides: Partial<Streams> = {}): Streams {
   return {
@@ -23,7 +27,7 @@ export function testContext(streams: Streams = fakeIO(), env: Env = {}, version 
     streams,
     env,
     version,
-    host: { uid: process.getuid?.(), nodeVersion: process.version },
+    host: { uid: process.getuid?.(), nodeVersion: process.version, execPath: process.execPath, keychainHelper: KEYCHAIN_HELPER },
     ...(signal ? { signal } : {}),
   });
 }

@@ -3,7 +3,18 @@ import { flag, option, type ValuesOf } from '../../cli/options.js';
 import type { Context } from '../../context.js';
 import { nonEmpty } from '../../env.js';
 import { ApiError, CipError, NetworkError, UsageError, withHint } from '../../errors.js';
-import { allowHttp, getProfile, givenBaseUrl, givenEnterpriseId, namedProfile, profileSource } from '../../config/settings.js';
+import {
+  allowHttp,
+  credentialStore,
+  getProfile,
+  givenBaseUrl,
+  givenEnterpriseId,
+  namedProfile,
+  profileSource,
+  requireProfile,
+} from '../../config/settings.js';
+import { KeychainError, describeEntry, profileEntry, type KeychainEntry, type StoredKeys } from '../../config/keychain.js';
+import { inKeychain, type Profile, type ProfileStore, type StoreData } from '../../config/store.js';
 import { DEFAULT_BASE_URL, SECRETS_URL, checkBaseUrl, checkEnterpriseId, checkKey, checkProfileName } from '../../config/validate.js';
 import { ask, askHidden } from '../../terminal/prompt.js';
 import { withSpinner } from '../../terminal/spinner.js';
@@ -14,6 +25,8 @@ const OPTIONS = {
   apiKeyFile: option('--api-key-file <path>', "read the API key from a file ('-' for stdin)"),
   subscriptionKeyFile: option('--subscription-key-file <path>', "read the subscription key from a file ('-' for stdin)"),
   verify: flag('--no-verify', 'save without checking the keys against the API'),
+  insecureStorage: flag('--insecure-storage', "keep the keys in plain text in the config file, not the system's keychain"),
+  migrate: flag('--migrate', "move the profile's keys from the config file into the keychain; nothing else changes"),
 };
 
 export default defineCommand({
@@ -24,11 +37,15 @@ export default defineCommand({
 --base-url and --enterprise-id set the profile's values. Keys come from the files above, else from
 CIP_API_KEY and CIP_SUBSCRIPTION_KEY, else from a hidden prompt at a terminal. They are never taken
 as plain option values, so they stay out of shell history and process lists.
+The keys go into the system's keychain (macOS Keychain, Windows Credential Manager, Secret Service on
+Linux). Where there is none (a server, a container), login stops (exit 2) unless --insecure-storage or
+CIP_CREDENTIAL_STORE=file says to keep them in plain text in the config file.
 Find your keys at ${SECRETS_URL}`,
   examples: [
     'cip auth login --enterprise-id 3f2b8c1e-9a4d-4e6f-8b7a-1c2d3e4f5a6b',
     `cip auth login --profile staging --base-url https://staging.example.com/ms --api-key-file key.txt \\
     --subscription-key-file sub.txt --enterprise-id 3f2b8c1e-9a4d-4e6f-8b7a-1c2d3e4f5a6b`,
+    'cip auth login --profile prod --migrate',
   ],
   run: login,
 });
@@ -52,12 +69,39 @@ async function askKey(ctx: Context, what: string): Promise<string | undefined> {
   }
 }
 
-async function login(ctx: Context, options: ValuesOf<typeof OPTIONS>): Promise<void> {
+type Options = ValuesOf<typeof OPTIONS>;
+
+/** Where login keeps the keys: the keychain unless told otherwise, and then it says why. */
+type Storage = { where: 'keychain' } | { where: 'file'; because: string };
+
+function chooseStorage(ctx: Context, options: Options): Storage {
+  const variable = credentialStore(ctx.env);
+  if (options.insecureStorage) return { where: 'file', because: '--insecure-storage' };
+  if (variable === 'file') return { where: 'file', because: 'CIP_CREDENTIAL_STORE=file' };
+  return { where: 'keychain' };
+}
+
+/** Login's answer to a keychain that cannot be used: exit 2, and the ways on. */
+function noKeychain(error: KeychainError, path: string): UsageError {
+  return new UsageError(
+    `cannot keep the keys in the keychain: ${error.reason}; nothing was saved`,
+    `on a server or in a container, --insecure-storage or CIP_CREDENTIAL_STORE=file keeps them in plain text in ${path}; in CI, give CIP_API_KEY, CIP_SUBSCRIPTION_KEY and CIP_ENTERPRISE_ID instead of logging in`,
+  );
+}
+
+/** Sets a profile as the file's own entry: a name like '__proto__' must not reach Object's prototype. */
+function setProfile(data: StoreData, name: string, profile: Profile): void {
+  Object.defineProperty(data.profiles, name, { value: profile, enumerable: true, writable: true, configurable: true });
+}
+
+async function login(ctx: Context, options: Options): Promise<void> {
+  if (options.migrate) return migrate(ctx, options);
   const { env } = ctx;
   const name = checkProfileName(namedProfile(ctx) ?? 'default');
   if (options.apiKeyFile === '-' && options.subscriptionKeyFile === '-') {
     throw new UsageError('only one of --api-key-file and --subscription-key-file can read stdin');
   }
+  const storage = chooseStorage(ctx, options);
   const store = await ctx.store();
   // Read first: a broken config file stops us before we ask for anything.
   const existing = getProfile(store.read(), name);
@@ -69,6 +113,16 @@ async function login(ctx: Context, options: ValuesOf<typeof OPTIONS>): Promise<v
     givenUrl?.source ?? 'the base URL',
     allowHttp(ctx),
   );
+  const entry = profileEntry(name, { baseUrl });
+  // Before anything is asked or checked: a machine without a keychain is told so at once.
+  if (storage.where === 'keychain') {
+    await ctx
+      .keychain()
+      .check(entry)
+      .catch((error: unknown) => {
+        throw error instanceof KeychainError ? noKeychain(error, store.path) : error;
+      });
+  }
   const givenEnterprise = givenEnterpriseId(ctx, true);
   let enterpriseId = givenEnterprise ? checkEnterpriseId(givenEnterprise.value, givenEnterprise.source) : existing?.enterpriseId;
   const fromEnv = (variable: string, what: string) => {
@@ -107,6 +161,7 @@ async function login(ctx: Context, options: ValuesOf<typeof OPTIONS>): Promise<v
     while (!subscriptionKey) subscriptionKey = await askKey(ctx, 'subscription key');
   }
   const profile = { baseUrl, enterpriseId: enterpriseId!, apiKey: apiKey!, subscriptionKey: subscriptionKey! };
+  const keys: StoredKeys = { apiKey: profile.apiKey, subscriptionKey: profile.subscriptionKey };
 
   if (options.verify) {
     const stored = profileSource(name);
@@ -125,10 +180,7 @@ async function login(ctx: Context, options: ValuesOf<typeof OPTIONS>): Promise<v
     }
   }
 
-  const saved = await store.update((data) => {
-    Object.defineProperty(data.profiles, name, { value: profile, enumerable: true, writable: true, configurable: true });
-    if (data.activeProfile === undefined || !getProfile(data, data.activeProfile)) data.activeProfile = name;
-  });
+  const saved = await save(ctx, store, name, storage, { baseUrl, enterpriseId: profile.enterpriseId }, keys);
   const active = saved.activeProfile === name;
   const inactive = `make it active with 'cip auth switch ${name}'.`;
   ctx.io.info(
@@ -136,6 +188,134 @@ async function login(ctx: Context, options: ValuesOf<typeof OPTIONS>): Promise<v
       ? `Logged in: profile '${name}' (enterprise ${profile.enterpriseId}, ${baseUrl})${active ? ' is active.' : ` saved; ${inactive}`}`
       : `Saved (not checked): profile '${name}' (enterprise ${profile.enterpriseId}, ${baseUrl})${active ? ' is active.' : `; ${inactive}`}`,
   );
+  if (storage.where === 'file') {
+    ctx.io.warn(`the keys of profile '${name}' are stored in plain text in ${store.path} (${storage.because})`);
+  }
+}
+
+/**
+ * Writes the profile: into the keychain first, then the file (which then names the keychain), so that the
+ * file never points at keys that are not there. Keys the profile had in the keychain under another entry, or
+ * that now go to the file, are removed from the keychain afterwards.
+ */
+async function save(
+  ctx: Context,
+  store: ProfileStore,
+  name: string,
+  storage: Storage,
+  fields: { baseUrl: string; enterpriseId: string },
+  keys: StoredKeys,
+): Promise<StoreData> {
+  const entry = profileEntry(name, fields);
+  if (storage.where === 'keychain') {
+    try {
+      await ctx.keychain().write(entry, keys);
+    } catch (error) {
+      throw error instanceof KeychainError ? noKeychain(error, store.path) : error;
+    }
+  }
+  let previous: Profile | undefined;
+  let saved: StoreData;
+  try {
+    saved = await store.update((data) => {
+      previous = getProfile(data, name);
+      setProfile(data, name, storage.where === 'keychain' ? { ...fields, keys: 'keychain' } : { ...fields, keys: 'file', ...keys });
+      if (data.activeProfile === undefined || !getProfile(data, data.activeProfile)) data.activeProfile = name;
+    });
+  } catch (error) {
+    // The file still names the keys it named before; the new entry is taken back unless it was theirs.
+    if (storage.where === 'keychain' && !(previous && inKeychain(previous) && sameEntry(profileEntry(name, previous), entry))) {
+      await ctx
+        .keychain()
+        .remove(entry)
+        .catch(() => undefined);
+    }
+    throw error;
+  }
+  if (previous && inKeychain(previous)) {
+    const old = profileEntry(name, previous);
+    if (storage.where === 'file' || !sameEntry(old, entry)) await removeOldEntry(ctx, old);
+  }
+  return saved;
+}
+
+function sameEntry(a: KeychainEntry, b: KeychainEntry): boolean {
+  return a.service === b.service && a.account === b.account;
+}
+
+async function removeOldEntry(ctx: Context, entry: KeychainEntry): Promise<void> {
+  try {
+    await ctx.keychain().remove(entry);
+  } catch (error) {
+    if (!(error instanceof KeychainError)) throw error;
+    ctx.io.warn(`the profile's old keys are still in the keychain (${describeEntry(entry)}): ${error.reason}`);
+  }
+}
+
+/**
+ * `--migrate`: the keys a profile keeps in the file go into the keychain. The file changes only after the
+ * keychain holds them (written and read back), so a failure at any point leaves the profile as it was.
+ */
+async function migrate(ctx: Context, options: Options): Promise<void> {
+  const others = [
+    options.apiKeyFile !== undefined && '--api-key-file',
+    options.subscriptionKeyFile !== undefined && '--subscription-key-file',
+    !options.verify && '--no-verify',
+    options.insecureStorage && '--insecure-storage',
+    ctx.globals.baseUrl !== undefined && '--base-url',
+    ctx.globals.enterpriseId !== undefined && '--enterprise-id',
+  ].filter((flag): flag is string => typeof flag === 'string');
+  if (others.length) {
+    throw new UsageError(
+      `--migrate moves the keys a profile has; it takes no ${others.join(', ')}`,
+      'log in without --migrate to change them',
+    );
+  }
+  const name = checkProfileName(namedProfile(ctx) ?? 'default');
+  const store = await ctx.store();
+  const profile = requireProfile(store.read(), name);
+  if (inKeychain(profile)) {
+    ctx.io.info(`The keys of profile '${name}' are already in the keychain.`);
+    return;
+  }
+  const entry = profileEntry(name, profile);
+  const keys: StoredKeys = { apiKey: profile.apiKey, subscriptionKey: profile.subscriptionKey };
+  try {
+    await ctx.keychain().write(entry, keys);
+  } catch (error) {
+    if (!(error instanceof KeychainError)) throw error;
+    throw new UsageError(
+      `cannot move the keys of profile '${name}' into the keychain: ${error.reason}`,
+      `nothing changed; they are still in ${store.path}`,
+    );
+  }
+  try {
+    await store.update((data) => {
+      const now = getProfile(data, name);
+      if (
+        !now ||
+        inKeychain(now) ||
+        now.apiKey !== keys.apiKey ||
+        now.subscriptionKey !== keys.subscriptionKey ||
+        now.baseUrl !== profile.baseUrl
+      ) {
+        throw new UsageError(`profile '${name}' changed while its keys were being moved; nothing changed`, 'run the command again');
+      }
+      // Whatever else the profile holds stays as it is.
+      const moved: Record<string, unknown> = { ...now, keys: 'keychain' };
+      delete moved.apiKey;
+      delete moved.subscriptionKey;
+      setProfile(data, name, moved as unknown as Profile);
+    });
+  } catch (error) {
+    // The file still holds the keys and is what cip reads: the copy in the keychain goes.
+    await ctx
+      .keychain()
+      .remove(entry)
+      .catch(() => undefined);
+    throw error;
+  }
+  ctx.io.info(`Moved the keys of profile '${name}' into the keychain (${describeEntry(entry)}); ${store.path} holds them no more.`);
 }
 
 /** What a failed check points at: only a 401 says anything about the keys (a 403 accepted them). */

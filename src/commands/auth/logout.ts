@@ -1,11 +1,16 @@
 import { defineCommand } from '../define.js';
 import type { Context } from '../../context.js';
-import { UsageError } from '../../errors.js';
+import { CipError, UsageError } from '../../errors.js';
 import { getProfile, namedProfile, requireProfile } from '../../config/settings.js';
+import { KeychainError, describeEntry, profileEntry } from '../../config/keychain.js';
+import { inKeychain, type Profile } from '../../config/store.js';
 
 export default defineCommand({
   name: 'logout',
-  description: 'remove a profile (default: the active one; name another with --profile)',
+  description: 'remove a profile and its keys (default: the active one; name another with --profile)',
+  notes: `Keys in the keychain are removed from it; keys in the config file go with the profile. If the keychain
+cannot be reached, the profile is removed all the same and the command ends with exit 9, naming the entry
+that is left.`,
   examples: ['cip auth logout', 'cip auth logout --profile staging'],
   run: logout,
 });
@@ -13,13 +18,15 @@ export default defineCommand({
 async function logout(ctx: Context): Promise<void> {
   const store = await ctx.store();
   let removed = '';
+  let profile: Profile | undefined;
   let nowActive: string | undefined;
+  // The file first: from then on no command uses the profile, whatever happens to the keychain.
   await store.update((data) => {
     const name = namedProfile(ctx) ?? data.activeProfile;
     if (!name) throw new UsageError('no active profile to log out of', 'name one with --profile');
-    requireProfile(data, name);
+    profile = requireProfile(data, name);
     removed = name;
-    data.profiles = Object.fromEntries(Object.entries(data.profiles).filter(([profile]) => profile !== removed));
+    data.profiles = Object.fromEntries(Object.entries(data.profiles).filter(([other]) => other !== removed));
     const remaining = Object.keys(data.profiles);
     if (data.activeProfile === removed || (data.activeProfile !== undefined && !getProfile(data, data.activeProfile))) {
       // With one profile left there is no doubt which to use; with several, the user chooses.
@@ -28,7 +35,19 @@ async function logout(ctx: Context): Promise<void> {
     }
     nowActive = data.activeProfile;
   });
-  ctx.io.info(
-    `Removed profile '${removed}'.${nowActive ? ` Active profile: '${nowActive}'.` : " No profile is active; choose one with 'cip auth switch <name>'."}`,
-  );
+  const active = nowActive ? ` Active profile: '${nowActive}'.` : " No profile is active; choose one with 'cip auth switch <name>'.";
+  if (profile && inKeychain(profile)) {
+    const entry = profileEntry(removed, profile);
+    try {
+      await ctx.keychain().remove(entry);
+    } catch (error) {
+      if (!(error instanceof KeychainError)) throw error;
+      throw new CipError(
+        'partial',
+        `removed profile '${removed}', but not its keys from the keychain: ${error.reason}`,
+        `they are still there (${describeEntry(entry)}); remove them with your keychain's own tool`,
+      );
+    }
+  }
+  ctx.io.info(`Removed profile '${removed}'.${active}`);
 }

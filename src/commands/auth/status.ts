@@ -1,7 +1,9 @@
 import { defineCommand } from '../define.js';
 import type { Context } from '../../context.js';
 import { DEFAULT_BASE_URL } from '../../config/validate.js';
-import { namedProfile, profileNamedBy, type ResolvedSettings } from '../../config/settings.js';
+import { loginAgain, namedProfile, profileNamedBy, type ResolvedSettings } from '../../config/settings.js';
+import { KeychainError, describeEntry, profileEntry, type StoredKeys } from '../../config/keychain.js';
+import { inKeychain, type Profile } from '../../config/store.js';
 import { writeList } from '../../output/writer.js';
 
 /** At most the last 4 characters, and never more than a quarter of the key. */
@@ -12,14 +14,19 @@ function maskKey(key: string): string {
 
 export default defineCommand({
   name: 'status',
-  description: 'show every profile, with keys masked',
-  notes: 'Then, on stderr, which profile and values a command run now would use, and where each comes from.',
+  description: 'show every profile, where its keys are, and the keys masked',
+  notes: `KEYS says where a profile's keys are: 'keychain' (the system's keychain) or 'file' (plain text in the
+config file, with a warning). Then, on stderr, which profile and values a command run now would use, and
+where each comes from.`,
   run: status,
 });
 
 /** Every profile, then (on stderr) what a command run now would use and where each value comes from. */
 async function status(ctx: Context): Promise<void> {
-  const data = (await ctx.store()).read();
+  const store = await ctx.store();
+  const data = store.read();
+  const profiles = Object.entries(data.profiles);
+  const { keys, unread } = await keysOf(ctx, profiles);
   let settings: ResolvedSettings | undefined;
   let problem: unknown;
   try {
@@ -28,24 +35,66 @@ async function status(ctx: Context): Promise<void> {
     problem = error;
   }
   const overrides = settings ? Object.values(settings.sources).filter((source) => source.startsWith('CIP_')) : [];
-  const rows = Object.entries(data.profiles).map(([name, profile]) => ({
+  const rows = profiles.map(([name, profile]) => ({
     name,
     active: name === data.activeProfile,
     inUse: name === settings?.profile,
+    keys: inKeychain(profile) ? 'keychain' : 'file',
     baseUrl: profile.baseUrl ?? DEFAULT_BASE_URL,
     enterpriseId: profile.enterpriseId,
-    apiKey: maskKey(profile.apiKey),
-    subscriptionKey: maskKey(profile.subscriptionKey),
+    // null where the keychain has no keys for the profile or could not be read (a warning says which).
+    apiKey: mask(keys.get(name)?.apiKey),
+    subscriptionKey: mask(keys.get(name)?.subscriptionKey),
     overriddenBy: name === settings?.profile ? overrides : [],
   }));
   // With no profile and nothing usable, the error alone says it (and how to log in): not a friendly line too.
   if (rows.length === 0 && !settings && ctx.io.outputFormat === 'table') throw problem;
   await writeList(ctx.io, rows, {
-    tableColumns: ['name', 'active', 'inUse', 'baseUrl', 'enterpriseId', 'apiKey', 'subscriptionKey'],
+    tableColumns: ['name', 'active', 'inUse', 'keys', 'baseUrl', 'enterpriseId', 'apiKey', 'subscriptionKey'],
     emptyMessage: "No profiles. Run 'cip auth login' to create one.",
   });
+  for (const [name, profile] of profiles) {
+    if (!inKeychain(profile)) {
+      ctx.io.warn(
+        `profile '${name}' keeps its keys in plain text in ${store.path}; move them into the keychain with 'cip auth login --profile ${name} --migrate'`,
+      );
+    } else if (keys.has(name) && keys.get(name) === undefined) {
+      ctx.io.warn(
+        `the keys of profile '${name}' are gone from the keychain (${describeEntry(profileEntry(name, profile))}); ${loginAgain(name)}`,
+      );
+    }
+  }
+  if (unread) ctx.io.warn(`cannot read the keys of ${unread.profiles} from the keychain: ${unread.reason}`);
   if (!settings) throw problem;
   ctx.io.info(describeInUse(ctx, settings));
+}
+
+const mask = (key: string | undefined) => (key === undefined ? null : maskKey(key));
+
+interface ProfileKeys {
+  /** Each profile's keys; undefined for a profile the keychain holds none for. */
+  keys: Map<string, StoredKeys | undefined>;
+  /** The keychain profiles whose keys could not be read (absent from `keys`), and why. */
+  unread?: { profiles: string; reason: string };
+}
+
+/** Each profile's keys: from the file, or from the keychain in one visit for all. */
+async function keysOf(ctx: Context, profiles: [string, Profile][]): Promise<ProfileKeys> {
+  const keys = new Map<string, StoredKeys | undefined>();
+  const stored: [string, Profile][] = [];
+  for (const [name, profile] of profiles) {
+    if (inKeychain(profile)) stored.push([name, profile]);
+    else keys.set(name, profile);
+  }
+  if (!stored.length) return { keys };
+  try {
+    const found = await ctx.keychain().read(stored.map(([name, profile]) => profileEntry(name, profile)));
+    stored.forEach(([name], index) => keys.set(name, found[index]));
+    return { keys };
+  } catch (error) {
+    if (!(error instanceof KeychainError)) throw error;
+    return { keys, unread: { profiles: stored.map(([name]) => `'${name}'`).join(', '), reason: error.reason } };
+  }
 }
 
 function describeInUse(ctx: Context, settings: ResolvedSettings): string {

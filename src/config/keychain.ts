@@ -1,0 +1,231 @@
+// The operating system's keychain (macOS Keychain, Windows Credential Manager, Secret Service on Linux), as
+// cip uses it: one entry per profile, service `cip:<origin of the base URL>`, account `<profile>`, holding
+// both keys as JSON. The calls are made by a helper process (keychain-helper.ts), never in cip's own:
+// @napi-rs/keyring blocks the thread that calls it (its "async" entries too: the Secret Service connection
+// is opened in the constructor), and a worker thread stuck in native code keeps Node from exiting. A process
+// can be killed, so a keychain that hangs costs cip at most KEYCHAIN_TIMEOUT_MS, like gh's 3 s. Keys go to
+// the helper on its stdin and come back on its stdout, never through argv.
+import { spawn } from 'node:child_process';
+import { CipError, InterruptedError } from '../errors.js';
+import type { Env } from '../env.js';
+import { printable } from '../text/sanitize.js';
+import { DEFAULT_BASE_URL } from './validate.js';
+
+/** How long one visit to the keychain (one helper process, which may make several calls) may take. */
+export const KEYCHAIN_TIMEOUT_MS = 3_000;
+/** The helper's answer is a few hundred bytes; more is not the helper talking. */
+const MAX_ANSWER_CHARS = 1024 * 1024;
+
+export interface KeychainEntry {
+  service: string;
+  account: string;
+}
+
+export interface StoredKeys {
+  apiKey: string;
+  subscriptionKey: string;
+}
+
+/** What the helper is asked to do, in order. */
+export type Operation =
+  ({ op: 'get' } & KeychainEntry) | ({ op: 'set'; secret: string } & KeychainEntry) | ({ op: 'delete' } & KeychainEntry);
+
+/** What each operation gave: a value (null: no entry), whether something was deleted, or the keychain's error. */
+export type Result = { ok: true; value?: string | null; deleted?: boolean } | { ok: false; error: string };
+
+/** The helper's answer on stdout: a result for each operation, or why it could not try any. */
+export interface Answer {
+  results?: Result[];
+  unavailable?: string;
+}
+
+/** The keychain did not answer, refused, or cannot be used here. Callers say what that means for them. */
+export class KeychainError extends CipError {
+  readonly reason: string;
+  constructor(reason: string) {
+    super('auth', `the keychain cannot be used: ${reason}`);
+    this.reason = reason;
+  }
+}
+
+export function keychainService(baseUrl: string): string {
+  return `cip:${new URL(baseUrl).origin}`;
+}
+
+/** The entry that holds a profile's keys. */
+export function profileEntry(name: string, profile: { baseUrl?: string | undefined }): KeychainEntry {
+  return { service: keychainService(profile.baseUrl ?? DEFAULT_BASE_URL), account: name };
+}
+
+/** An entry, for messages. */
+export function describeEntry(entry: KeychainEntry): string {
+  return `service '${entry.service}', account '${entry.account}'`;
+}
+
+export interface KeychainOptions {
+  /** Node, to run the helper with. */
+  execPath: string;
+  /** The helper's file; undefined where there is none (then there is no keychain). */
+  helper: string | undefined;
+  env: Env;
+  signal: AbortSignal;
+  timeoutMs?: number;
+}
+
+export interface Keychain {
+  /** Resolves if the keychain answers for this entry (whatever it holds); a KeychainError if not. */
+  check(entry: KeychainEntry): Promise<void>;
+  /** The keys held for each entry (undefined: no entry), in one visit. */
+  read(entries: readonly KeychainEntry[]): Promise<(StoredKeys | undefined)[]>;
+  /** Stores the keys and reads them back in the same visit: resolves only once the keychain holds them. */
+  write(entry: KeychainEntry, keys: StoredKeys): Promise<void>;
+  /** Removes an entry; false if there was none. */
+  remove(entry: KeychainEntry): Promise<boolean>;
+}
+
+const entryKey = (entry: KeychainEntry) => `${entry.service}\n${entry.account}`;
+
+/**
+ * The keychain for one run of cip. Reads are remembered, and so is a keychain that failed to answer: a run
+ * never waits for it twice.
+ */
+export function createKeychain(options: KeychainOptions): Keychain {
+  const known = new Map<string, StoredKeys | undefined>();
+  let broken: KeychainError | undefined;
+  const visit = async (ops: Operation[]): Promise<Result[]> => {
+    if (broken) throw broken;
+    try {
+      return await runHelper(options, ops);
+    } catch (error) {
+      if (error instanceof KeychainError) broken = error;
+      throw error;
+    }
+  };
+  const failed = (result: Result | undefined): KeychainError | undefined =>
+    result?.ok === false
+      ? new KeychainError(printable(result.error, 240))
+      : result
+        ? undefined
+        : new KeychainError('the helper gave no answer');
+  return {
+    async check(entry) {
+      const error = failed((await visit([{ op: 'get', ...entry }]))[0]);
+      if (error) throw error;
+    },
+    async read(entries) {
+      const missing = entries.filter((entry) => !known.has(entryKey(entry)));
+      if (missing.length) {
+        const results = await visit(missing.map((entry) => ({ op: 'get', ...entry })));
+        missing.forEach((entry, index) => {
+          const result = results[index];
+          const error = failed(result);
+          if (error) throw error;
+          const value = (result as { value?: string | null }).value;
+          known.set(entryKey(entry), value == null ? undefined : parseKeys(value, entry));
+        });
+      }
+      return entries.map((entry) => known.get(entryKey(entry)));
+    },
+    async write(entry, keys) {
+      const secret = JSON.stringify({ apiKey: keys.apiKey, subscriptionKey: keys.subscriptionKey });
+      const [set, get] = await visit([
+        { op: 'set', ...entry, secret },
+        { op: 'get', ...entry },
+      ]);
+      const error = failed(set) ?? failed(get);
+      if (error) throw error;
+      if ((get as { value?: string | null }).value !== secret) throw new KeychainError('the keys read back are not the keys written');
+      known.set(entryKey(entry), { ...keys });
+    },
+    async remove(entry) {
+      const [result] = await visit([{ op: 'delete', ...entry }]);
+      const error = failed(result);
+      if (error) throw error;
+      known.set(entryKey(entry), undefined);
+      return (result as { deleted?: boolean }).deleted === true;
+    },
+  };
+}
+
+function parseKeys(value: string, entry: KeychainEntry): StoredKeys {
+  try {
+    const parsed = JSON.parse(value) as Partial<StoredKeys> | null;
+    if (typeof parsed?.apiKey === 'string' && typeof parsed.subscriptionKey === 'string') {
+      return { apiKey: parsed.apiKey, subscriptionKey: parsed.subscriptionKey };
+    }
+  } catch {
+    // Said below, without the value: it may be a key.
+  }
+  throw new KeychainError(`the entry (${describeEntry(entry)}) does not hold keys cip stored`);
+}
+
+/**
+ * The environment for the helper: the user's (it needs the session bus), without cip's own variables (it has
+ * no use for keys given there) and without NODE_EXTRA_CA_CERTS (it makes no TLS connection, and reading the
+ * certificates would cost every visit tens of milliseconds).
+ */
+function helperEnv(env: Env): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(env).filter(
+      (pair): pair is [string, string] =>
+        pair[1] !== undefined && !pair[0].toUpperCase().startsWith('CIP_') && pair[0] !== 'NODE_EXTRA_CA_CERTS',
+    ),
+  );
+}
+
+/** One visit: starts the helper, hands it the operations, and kills it if it has not answered in time. */
+function runHelper(options: KeychainOptions, ops: Operation[]): Promise<Result[]> {
+  const { helper, signal } = options;
+  if (helper === undefined) return Promise.reject(new KeychainError('this build of cip has no keychain helper'));
+  if (signal.aborted) return Promise.reject(abortReason(signal));
+  const timeoutMs = options.timeoutMs ?? KEYCHAIN_TIMEOUT_MS;
+  return new Promise((resolve, reject) => {
+    const child = spawn(options.execPath, [helper], { env: helperEnv(options.env), stdio: ['pipe', 'pipe', 'ignore'], windowsHide: true });
+    let answer = '';
+    let settled = false;
+    const settle = (error: Error | undefined, results?: Result[]) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      signal.removeEventListener('abort', onAbort);
+      if (error) {
+        child.kill('SIGKILL');
+        reject(error);
+      } else {
+        resolve(results!);
+      }
+    };
+    const timer = setTimeout(
+      () => settle(new KeychainError(`it did not answer within ${timeoutMs / 1000} s (is it locked, or waiting for a prompt?)`)),
+      timeoutMs,
+    );
+    const onAbort = () => settle(abortReason(signal));
+    signal.addEventListener('abort', onAbort, { once: true });
+    child.on('error', (error: NodeJS.ErrnoException) =>
+      settle(new KeychainError(`cannot start the keychain helper (${error.code ?? error.message})`)),
+    );
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', (chunk: string) => {
+      answer += chunk;
+      if (answer.length > MAX_ANSWER_CHARS) settle(new KeychainError('the keychain helper said too much'));
+    });
+    child.on('close', (code) => {
+      let parsed: Answer | undefined;
+      try {
+        parsed = JSON.parse(answer) as Answer;
+      } catch {
+        parsed = undefined;
+      }
+      if (parsed?.unavailable !== undefined) settle(new KeychainError(printable(parsed.unavailable, 240)));
+      else if (Array.isArray(parsed?.results) && parsed.results.length === ops.length) settle(undefined, parsed.results);
+      else settle(new KeychainError(`the keychain helper failed (exit ${code ?? 'by a signal'})`));
+    });
+    // A helper that dies before reading its request must not take cip down with an EPIPE.
+    child.stdin.on('error', () => undefined);
+    child.stdin.end(JSON.stringify({ ops }));
+  });
+}
+
+function abortReason(signal: AbortSignal): Error {
+  return signal.reason instanceof Error ? signal.reason : new InterruptedError();
+}

@@ -1,0 +1,179 @@
+// The keychain client (src/config/keychain.ts) against stand-in helpers: small scripts that answer as the real
+// helper does, or not at all. The real helper and a real keychain are in test/e2e/keychain.test.ts.
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { KeychainError, createKeychain, keychainService, profileEntry, type KeychainOptions } from '../../src/config/keychain.js';
+import { resolveSettings } from '../../src/config/settings.js';
+import { openProfileStore } from '../../src/config/store.js';
+import { InterruptedError } from '../../src/errors.js';
+import { tempDir } from '../helpers/cli.js';
+
+const ENTRY = { service: 'cip:https://api.example.com', account: 'prod' };
+const KEYS = { apiKey: 'secret-api-key-0123456789', subscriptionKey: 'secret-sub-key-0123456789' };
+
+/** A stand-in helper: `body` runs with `request` (the parsed stdin) and `log(name, value)` to leave traces. */
+function helper(body: string): { path: string; log: (name: string) => string | undefined } {
+  const dir = tempDir();
+  const path = join(dir, 'helper.cjs');
+  writeFileSync(
+    path,
+    `const fs = require('node:fs');
+const log = (name, value) => fs.appendFileSync(${JSON.stringify(dir)} + '/' + name, value);
+let text = '';
+process.stdin.on('data', (chunk) => (text += chunk));
+process.stdin.on('end', () => { const request = JSON.parse(text); ${body} });`,
+  );
+  return { path, log: (name) => (existsSync(join(dir, name)) ? readFileSync(join(dir, name), 'utf8') : undefined) };
+}
+
+function options(path: string | undefined, extra: Partial<KeychainOptions> = {}): KeychainOptions {
+  return { execPath: process.execPath, helper: path, env: { PATH: process.env.PATH }, signal: new AbortController().signal, ...extra };
+}
+
+describe('the keychain client', () => {
+  it('names entries cip:<origin of the base URL>, account <profile>', () => {
+    expect(keychainService('https://api.copyl.com/ms')).toBe('cip:https://api.copyl.com');
+    expect(keychainService('http://127.0.0.1:4010/ms/')).toBe('cip:http://127.0.0.1:4010');
+    expect(profileEntry('prod', {})).toEqual({ service: 'cip:https://api.copyl.com', account: 'prod' });
+  });
+
+  it('hands keys to the helper on stdin only: argv is the helper alone, and cip variables stay behind', async () => {
+    const fake = helper(`log('argv', JSON.stringify(process.argv.slice(1)));
+log('env', JSON.stringify(Object.keys(process.env)));
+log('request', text);
+const secret = request.ops[0].secret;
+process.stdout.write(JSON.stringify({ results: [{ ok: true }, { ok: true, value: secret }] }));`);
+    const env = { PATH: process.env.PATH, CIP_API_KEY: KEYS.apiKey, NODE_EXTRA_CA_CERTS: '/etc/ca.pem', OTHER: 'x' };
+    const keychain = createKeychain(options(fake.path, { env }));
+    await keychain.write(ENTRY, KEYS);
+    expect(JSON.parse(fake.log('argv')!)).toEqual([fake.path]);
+    expect(JSON.parse(fake.log('env')!)).toContain('OTHER');
+    expect(JSON.parse(fake.log('env')!)).not.toContain('CIP_API_KEY');
+    expect(JSON.parse(fake.log('env')!)).not.toContain('NODE_EXTRA_CA_CERTS');
+    expect(JSON.parse(fake.log('request')!)).toEqual({
+      ops: [
+        { op: 'set', ...ENTRY, secret: JSON.stringify(KEYS) },
+        { op: 'get', ...ENTRY },
+      ],
+    });
+    // Written, read back, and remembered: a read after a write does not visit the keychain again.
+    expect(await keychain.read([ENTRY])).toEqual([KEYS]);
+  });
+
+  it('a write whose read-back differs is refused', async () => {
+    const fake = helper(`process.stdout.write(JSON.stringify({ results: [{ ok: true }, { ok: true, value: null }] }));`);
+    await expect(createKeychain(options(fake.path)).write(ENTRY, KEYS)).rejects.toThrow('the keys read back are not the keys written');
+  });
+
+  it('reads several entries in one visit: keys, or undefined where there is no entry', async () => {
+    const fake = helper(`log('visits', 'x');
+process.stdout.write(JSON.stringify({ results: [{ ok: true, value: ${JSON.stringify(JSON.stringify(KEYS))} }, { ok: true, value: null }] }));`);
+    const keychain = createKeychain(options(fake.path));
+    const other = { ...ENTRY, account: 'other' };
+    expect(await keychain.read([ENTRY, other])).toEqual([KEYS, undefined]);
+    expect(await keychain.read([other, ENTRY])).toEqual([undefined, KEYS]);
+    expect(fake.log('visits')).toBe('x');
+  });
+
+  it('an entry that does not hold cip keys is an error that does not show its value', async () => {
+    const fake = helper(`process.stdout.write(JSON.stringify({ results: [{ ok: true, value: 'not-json-secret-value' }] }));`);
+    const error = await createKeychain(options(fake.path))
+      .read([ENTRY])
+      .catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(KeychainError);
+    expect(String((error as Error).message)).toContain('does not hold keys cip stored');
+    expect(String((error as Error).message)).not.toContain('not-json-secret-value');
+  });
+
+  it('a helper that never answers is killed after the time-out, and the run does not wait for it again', async () => {
+    const fake = helper(`log('pid', String(process.pid)); log('visits', 'x'); setInterval(() => undefined, 1000);`);
+    const keychain = createKeychain(options(fake.path, { timeoutMs: 500 }));
+    const started = Date.now();
+    await expect(keychain.read([ENTRY])).rejects.toThrow('the keychain cannot be used: it did not answer within 0.5 s');
+    expect(Date.now() - started).toBeLessThan(5_000);
+    const pid = Number(fake.log('pid'));
+    await expect.poll(() => isAlive(pid)).toBe(false);
+    await expect(keychain.remove(ENTRY)).rejects.toThrow('did not answer within 0.5 s');
+    expect(fake.log('visits')).toBe('x');
+  });
+
+  it('Ctrl-C while the helper works stops the wait and the helper', async () => {
+    const fake = helper(`log('pid', String(process.pid)); setInterval(() => undefined, 1000);`);
+    const controller = new AbortController();
+    const reading = createKeychain(options(fake.path, { signal: controller.signal })).read([ENTRY]);
+    await expect.poll(() => fake.log('pid')).toBeDefined();
+    controller.abort(new InterruptedError());
+    await expect(reading).rejects.toBeInstanceOf(InterruptedError);
+    await expect.poll(() => isAlive(Number(fake.log('pid')))).toBe(false);
+  });
+
+  it.each([
+    [
+      'the module cannot be loaded',
+      `process.stdout.write(JSON.stringify({ unavailable: 'no binary for this platform' }))`,
+      'no binary for this platform',
+    ],
+    [
+      'the keychain refuses',
+      `process.stdout.write(JSON.stringify({ results: [{ ok: false, error: 'Platform failure: no bus' }] }))`,
+      'Platform failure: no bus',
+    ],
+    ['the helper crashes', `process.stdout.write('half an answer'); process.exit(1)`, 'the keychain helper failed (exit 1)'],
+  ])('%s: a KeychainError that says why', async (_what, body, reason) => {
+    const error = await createKeychain(options(helper(body).path))
+      .read([ENTRY])
+      .catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(KeychainError);
+    expect((error as KeychainError).reason).toBe(reason);
+  });
+
+  it('without a helper there is no keychain', async () => {
+    await expect(createKeychain(options(undefined)).read([ENTRY])).rejects.toThrow('no keychain helper');
+    await expect(createKeychain(options(join(tempDir(), 'missing.cjs'))).read([ENTRY])).rejects.toBeInstanceOf(KeychainError);
+  });
+});
+
+describe('a keychain profile in the settings', () => {
+  it('is not read from the keychain when the environment gives both keys', async () => {
+    const dir = tempDir();
+    writeFileSync(
+      join(dir, 'config.json'),
+      JSON.stringify({ activeProfile: 'kc', profiles: { kc: { enterpriseId: '3f2b8c1e-9a4d-4e6f-8b7a-1c2d3e4f5a6b', keys: 'keychain' } } }),
+      { mode: 0o600 },
+    );
+    const settings = await resolveSettings({
+      env: { CIP_API_KEY: KEYS.apiKey, CIP_SUBSCRIPTION_KEY: KEYS.subscriptionKey },
+      globals: {},
+      store: () => openProfileStore(dir),
+      keychain: () => {
+        throw new Error('the keychain was asked');
+      },
+      warn: () => undefined,
+    });
+    expect(settings).toMatchObject({ profile: 'kc', apiKey: KEYS.apiKey, sources: { enterpriseId: "profile 'kc'" } });
+  });
+
+  it.each([
+    [
+      { enterpriseId: '3f2b8c1e-9a4d-4e6f-8b7a-1c2d3e4f5a6b', keys: 'keychain', apiKey: KEYS.apiKey },
+      'keeps its keys in the keychain but has apiKey',
+    ],
+    [{ enterpriseId: '3f2b8c1e-9a4d-4e6f-8b7a-1c2d3e4f5a6b', keys: 'vault' }, 'has a bad "keys"'],
+    [{ enterpriseId: '3f2b8c1e-9a4d-4e6f-8b7a-1c2d3e4f5a6b', keys: 'file' }, 'has no apiKey'],
+  ])('a hand-edited profile %j is refused, not used', async (profile, message) => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'config.json'), JSON.stringify({ profiles: { p: profile } }), { mode: 0o600 });
+    const store = await openProfileStore(dir);
+    expect(() => store.read()).toThrow(message);
+  });
+});
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
