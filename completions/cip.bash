@@ -39,6 +39,7 @@ __cip_child() {
     cip/auth) child=auth ;;
     cip/env) child=env ;;
     cip/api) child=api ;;
+    cip/doctor) child=doctor ;;
     cip/completion) child=completion ;;
     cip/sandbox) child=sandbox ;;
     cip/help) child=help ;;
@@ -106,8 +107,9 @@ __cip_options() {
     'cip env apply') __cip_words "$2" --file --key --ignore-fields --prune -y --yes --dry-run --concurrency -V --version -p --profile -o --output --json --base-url --enterprise-id --timeout --verbose -q --quiet --no-color --jq --no-headers -h --help ;;
     'cip env help') __cip_words "$2" -V --version -p --profile -o --output --json --base-url --enterprise-id --timeout --verbose -q --quiet --no-color --jq --no-headers -h --help ;;
     'cip api') __cip_words "$2" -X --method -F --field -f --raw-field --input -H --header -i --include -V --version -p --profile -o --output --json --base-url --enterprise-id --timeout --verbose -q --quiet --no-color --jq --no-headers -h --help ;;
+    'cip doctor') __cip_words "$2" -V --version -p --profile -o --output --json --base-url --enterprise-id --timeout --verbose -q --quiet --no-color --jq --no-headers -h --help ;;
     'cip completion') __cip_words "$2" -V --version -p --profile -o --output --json --base-url --enterprise-id --timeout --verbose -q --quiet --no-color --jq --no-headers -h --help ;;
-    'cip sandbox') __cip_words "$2" --port --count --page-size --paging --latency --api-key --read-only-key --subscription-key -V --version -p --profile -o --output --json --base-url --enterprise-id --timeout --verbose -q --quiet --no-color --jq --no-headers -h --help ;;
+    'cip sandbox') __cip_words "$2" --port --count --page-size --paging --latency --fail-ping --api-key --read-only-key --subscription-key -V --version -p --profile -o --output --json --base-url --enterprise-id --timeout --verbose -q --quiet --no-color --jq --no-headers -h --help ;;
     'cip help') __cip_words "$2" -V --version -p --profile -o --output --json --base-url --enterprise-id --timeout --verbose -q --quiet --no-color --jq --no-headers -h --help ;;
   esac
 }
@@ -115,7 +117,7 @@ __cip_options() {
 # Completes the subcommands of command path $1 that start with $2; fails if it has none.
 __cip_subcommands() {
   case $1 in
-    cip) __cip_words "$2" auth env api completion sandbox help ;;
+    cip) __cip_words "$2" auth env api doctor completion sandbox help ;;
     'cip auth') __cip_words "$2" login status switch logout help ;;
     'cip env') __cip_words "$2" list ls get create update delete rm export diff plan apply help ;;
     *) return 1 ;;

@@ -9,6 +9,8 @@ function __cip_child --argument-names path word
             echo 'env'
         case 'cip/api'
             echo 'api'
+        case 'cip/doctor'
+            echo 'doctor'
         case 'cip/completion'
             echo 'completion'
         case 'cip/sandbox'
@@ -120,6 +122,7 @@ complete -c cip -s h -l help -d 'show help for a command'
 complete -c cip -n '__cip_needs_subcommand \'cip\'' -a 'auth' -d 'log in, inspect and switch profiles'
 complete -c cip -n '__cip_needs_subcommand \'cip\'' -a 'env' -d 'list, get, create, update and delete environments; export, diff and apply them as code'
 complete -c cip -n '__cip_needs_subcommand \'cip\'' -a 'api' -d 'call any endpoint of the API with the credentials in use, and print the answer'
+complete -c cip -n '__cip_needs_subcommand \'cip\'' -a 'doctor' -d 'check the setup, step by step, and say which part is wrong'
 complete -c cip -n '__cip_needs_subcommand \'cip\'' -a 'completion' -d 'print a shell completion script'
 complete -c cip -n '__cip_needs_subcommand \'cip\'' -a 'sandbox' -d 'run an offline sandbox of the API on this machine (Ctrl-C stops it)'
 complete -c cip -n '__cip_needs_subcommand \'cip\'' -a 'help' -d 'show help for a command'
@@ -197,6 +200,7 @@ complete -c cip -n '__cip_under \'cip sandbox\'' -l count -d 'number of sample e
 complete -c cip -n '__cip_under \'cip sandbox\'' -l page-size -d 'serve lists at most n environments a page, ?page=2 for the next (default: all in one answer)' -x
 complete -c cip -n '__cip_under \'cip sandbox\'' -l paging -d 'how a page and its next link look (default: odata)' -x -a 'odata link next'
 complete -c cip -n '__cip_under \'cip sandbox\'' -l latency -d 'wait this many milliseconds before every answer, as a distant server would' -x
+complete -c cip -n '__cip_under \'cip sandbox\'' -l fail-ping -d 'answer the anonymous ping with 503, to see \'cip doctor\' name it'
 complete -c cip -n '__cip_under \'cip sandbox\'' -l api-key -d 'the API key the sandbox accepts (default: the sandbox\'s own)' -x
 complete -c cip -n '__cip_under \'cip sandbox\'' -l read-only-key -d 'the read-only API key it accepts (default: one derived from --api-key)' -x
 complete -c cip -n '__cip_under \'cip sandbox\'' -l subscription-key -d 'the subscription key it accepts (default: the sandbox\'s own)' -x

@@ -69,6 +69,8 @@ const exportNames = Object.fromEntries(
     ]),
   ),
 );
+/** The vendor file of a package: `jq-wasm/inline` is `vendor/jq-wasm-inline.cjs`. @param {string} name */
+const vendorFile = (name) => `vendor/${name.replace(/\//g, '-')}.cjs`;
 /** @param {string} name */
 const named = (name) => (exportNames[name] ?? []).filter((key) => key !== 'default');
 /** @param {string} name */
@@ -80,7 +82,7 @@ const vendorFiles = {
     builder.onResolve({ filter: new RegExp(`^(${VENDORS.join('|')})$`) }, (args) => ({ path: args.path, namespace: 'vendor' }));
     builder.onLoad({ filter: /.*/, namespace: 'vendor' }, ({ path: name }) => ({
       contents: [
-        `const vendor = require('./vendor/${name}.cjs');`,
+        `const vendor = require('./${vendorFile(name)}');`,
         ...(hasDefault(name) ? ['export default vendor.default;'] : []),
         ...named(name).map((key) => `export const ${key} = vendor.${key};`),
       ].join('\n'),
@@ -122,7 +124,7 @@ await Promise.all([
         resolveDir: '.',
         loader: 'js',
       },
-      outfile: `dist/vendor/${name}.cjs`,
+      outfile: `dist/${vendorFile(name)}`,
       format: 'cjs',
     }),
   ),

@@ -26,6 +26,7 @@ import list from './commands/env/list.js';
 import update from './commands/env/update.js';
 import sandbox from './commands/sandbox.js';
 import api from './commands/api.js';
+import doctor from './commands/doctor.js';
 
 /** Every command, in the order help lists them. */
 export const COMMAND_TREE: readonly (CommandGroup | AnyCommand)[] = [
@@ -36,6 +37,7 @@ export const COMMAND_TREE: readonly (CommandGroup | AnyCommand)[] = [
     commands: [list, get, create, update, remove, exportEnvironments, diff, apply],
   },
   api,
+  doctor,
   completion,
   sandbox,
   complete,
@@ -50,7 +52,7 @@ Environment variables:
   CIP_SUBSCRIPTION_KEY   APIM subscription key
   CIP_ENTERPRISE_ID      enterprise GUID (like --enterprise-id)
   CIP_BASE_URL           API base URL (like --base-url; default ${DEFAULT_BASE_URL})
-  CIP_OUTPUT             table, json or yaml (like --output)
+  CIP_OUTPUT             table, json, yaml or tsv (like --output)
   CIP_CONFIG_DIR         where profiles are stored
   CIP_ALLOW_HTTP=1       allow http:// base URLs to hosts other than this machine
   CIP_MAX_ANSWER_BYTES   the largest answer cip reads (default 256 MiB)

@@ -34,3 +34,9 @@ export class Secrets {
     return out;
   }
 }
+
+/** A key as people may see it: at most the last 4 characters, and never more than a quarter of the key. */
+export function maskKey(key: string): string {
+  const shown = key.length >= 16 ? 4 : key.length >= 8 ? 2 : 0;
+  return `****${shown ? key.slice(-shown) : ''}`;
+}

@@ -17,14 +17,14 @@ function codeOf(error: unknown): string {
 export async function resolveName(host: string): Promise<Probe> {
   const { isIP } = await import('node:net');
   const bare = host.replace(/^\[|\]$/g, '');
-  if (isIP(bare)) return { ok: true, detail: `${bare} is an address` };
+  if (isIP(bare)) return { ok: true, detail: `${bare} is an address: no lookup needed` };
   const { lookup } = await import('node:dns/promises');
   try {
     const addresses = await Promise.race([
       lookup(bare, { all: true }),
       new Promise<never>((_resolve, reject) => setTimeout(() => reject(new Error('DNS lookup timed out')), PROBE_TIMEOUT_MS).unref()),
     ]);
-    return { ok: true, detail: addresses.map((entry) => entry.address).join(', ') };
+    return { ok: true, detail: `${host} resolves to ${addresses.map((entry) => entry.address).join(', ')}` };
   } catch (error) {
     return { ok: false, reason: `${host} does not resolve (${codeOf(error)})` };
   }

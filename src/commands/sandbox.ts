@@ -1,7 +1,7 @@
 // `cip sandbox`: the offline stand-in for the API, in the foreground until Ctrl-C.
 import { InvalidArgumentError } from 'commander';
 import { defineCommand } from './define.js';
-import { choice, hidden, option, type ValuesOf } from '../cli/options.js';
+import { choice, flag, hidden, option, type ValuesOf } from '../cli/options.js';
 import { checkEnterpriseId, checkKey } from '../config/validate.js';
 import { UsageError } from '../errors.js';
 import type { Context } from '../context.js';
@@ -42,6 +42,7 @@ const OPTIONS = {
     'wait this many milliseconds before every answer, as a distant server would',
     wholeNumber(0, MAX_LATENCY_MS),
   ),
+  failPing: flag('--fail-ping', "answer the anonymous ping with 503, to see 'cip doctor' name it"),
   apiKey: option('--api-key <key>', "the API key the sandbox accepts (default: the sandbox's own)"),
   readOnlyKey: option('--read-only-key <key>', 'the read-only API key it accepts (default: one derived from --api-key)'),
   subscriptionKey: option('--subscription-key <key>', "the subscription key it accepts (default: the sandbox's own)"),
@@ -92,6 +93,7 @@ function settingsOf(ctx: Context, options: ValuesOf<typeof OPTIONS>) {
     pageSize: options.pageSize,
     paging: options.paging,
     latencyMs: options.latency,
+    pingFails: options.failPing,
     apiKey,
     readOnlyApiKey,
     subscriptionKey: key(options.subscriptionKey, 'subscription key', '--subscription-key'),
@@ -121,10 +123,12 @@ async function sandbox(ctx: Context, options: ValuesOf<typeof OPTIONS>): Promise
   const paging =
     settings.pageSize === undefined ? '' : `Lists come ${settings.pageSize} to a page (${settings.paging ?? 'odata'} style).\n`;
   const latency = settings.latencyMs ? `Every answer waits ${settings.latencyMs} ms.\n` : '';
+  const pingFails = settings.pingFails ? 'The ping answers 503 (--fail-ping).\n' : '';
   ctx.io.info(
     `Sandbox listening on ${server.url} with ${settings.seed} environment(s).\n` +
       paging +
       latency +
+      pingFails +
       `A read-only API key (writes get 403): ${keys.readOnlyApiKey}\n` +
       'Paste the lines above into another shell, then try: cip env list. Press Ctrl-C to stop.',
   );

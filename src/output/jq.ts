@@ -28,11 +28,20 @@ export async function checkJqFilter(filter: string): Promise<void> {
   if (result.exitCode === 3) throw new UsageError(`--jq: ${message(result.stderr)}`);
 }
 
+// jq-wasm trims its output, which would eat white space that belongs to the first and last results (a @tsv
+// line that ends in an empty field). Two marker lines around the filter's output keep it whole.
+const FENCE = `cip-jq-${Math.random().toString(36).slice(2)}`;
+
 /** The filter's output for the JSON text: each result on its line, strings raw. */
 export async function runJq(filter: string, json: string): Promise<string> {
-  const result = (await jq()).raw(json, filter, ['-r']);
+  // The filter on lines of its own, so that a trailing # comment cannot swallow the closing parenthesis.
+  const fenced = `"${FENCE}", (\n${filter}\n), "${FENCE}"`;
+  const result = (await jq()).raw(json, fenced, ['-r']);
   if (result.exitCode !== 0 && result.stderr.trim() !== '') {
     throw new UsageError(`--jq: ${message(result.stderr)}`, 'the command itself did its work; only the filter failed');
   }
-  return result.stdout === '' ? '' : `${result.stdout}\n`;
+  const start = result.stdout.indexOf(`${FENCE}\n`);
+  const end = result.stdout.lastIndexOf(FENCE);
+  // Between the markers; the output ends with a newline after each result, as jq -r writes it.
+  return start < 0 || end <= start ? '' : result.stdout.slice(start + FENCE.length + 1, end);
 }

@@ -165,9 +165,9 @@ export async function writeRequests(io: Output, requests: readonly PlannedReques
 
 /** Colours for a plan's lines: + green, ~ yellow, - red; plain where colour is off. */
 export interface PlanStyles {
-  add(text: string): string;
-  change(text: string): string;
-  remove(text: string): string;
+  add: (text: string) => string;
+  change: (text: string) => string;
+  remove: (text: string) => string;
 }
 
 export async function planStyles(io: Output, isTTY: boolean): Promise<PlanStyles> {

@@ -71,8 +71,11 @@ export function methodNotAllowed(allow: string): Reply {
   return { status: 405, headers: { Allow: allow } };
 }
 
-export function ping(): Reply {
-  return { status: 200, body: 'pong', headers: { 'Content-Type': 'text/plain; charset=utf-8' } };
+/** The anonymous ping: 200, or (pingFails, to show `cip doctor` failing) a 503 as an unhealthy service gives. */
+export function ping(fails = false): Reply {
+  return fails
+    ? { status: 503, body: 'Service Unavailable', headers: { 'Content-Type': 'text/plain; charset=utf-8' } }
+    : { status: 200, body: 'pong', headers: { 'Content-Type': 'text/plain; charset=utf-8' } };
 }
 
 // Fault bodies are plain strings; label them the way a real upstream would have.

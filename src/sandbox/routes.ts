@@ -102,7 +102,10 @@ function foreignOrigin(link: string): string {
 export function createRoutes(
   environments: Map<string, Environment>,
   keys: GatewayKeys,
-  options: Pick<SandboxOptions, 'envelope' | 'cacheList' | 'pageSize' | 'paging'> & { basePath: string; baseUrl: () => string },
+  options: Pick<SandboxOptions, 'envelope' | 'cacheList' | 'pageSize' | 'paging' | 'pingFails'> & {
+    basePath: string;
+    baseUrl: () => string;
+  },
 ): Routes {
   let cachedList: string | undefined;
 
@@ -177,7 +180,7 @@ export function createRoutes(
     async route(req, body, nextLink) {
       const method = req.method ?? '';
       const url = req.url ?? '';
-      if (isPing(url, options.basePath)) return method === 'GET' ? ping() : methodNotAllowed('GET');
+      if (isPing(url, options.basePath)) return method === 'GET' ? ping(options.pingFails === true) : methodNotAllowed('GET');
       const target = matchPath(url, options.basePath);
       if (!target) return apim(404, 'Resource not found');
       const refused = checkAccess(req, keys);

@@ -89,6 +89,8 @@ export interface SandboxOptions {
   paging?: PagingStyle;
   /** Wait this many ms before every answer, faulted or not (benchmarks of round trips); timers end on close. */
   latencyMs?: number;
+  /** The anonymous {base}/ping answers 503, so that `cip doctor` has a failure to show. */
+  pingFails?: boolean;
   apiKey?: string;
   /** Default: the fixed sandbox key, or, when `apiKey` is given, one derived from it (readOnlyKeyFor). */
   readOnlyApiKey?: string;

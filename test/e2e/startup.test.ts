@@ -53,6 +53,8 @@ async function loads(args: string[], env: Record<string, string | undefined> = {
     packages,
     nodeModules: urls.filter((url) => url.includes('/node_modules/')),
     keychain: urls.filter((url) => url.includes('keychain-helper') || url.includes('@napi-rs/keyring')),
+    jq: ours.filter((path) => path.includes('jq-wasm')),
+    builtins: new Set(urls.filter((url) => url.startsWith('node:'))),
   };
 }
 
@@ -122,6 +124,20 @@ describe('what each command loads', () => {
     if (existsSync(join(ROOT, 'node_modules', '@napi-rs', 'keyring'))) {
       expect(run.keychain.some((url) => url.includes('/node_modules/@napi-rs/keyring'))).toBe(true);
     }
+  });
+
+  it('commands without --jq load no jq, and commands other than doctor none of its network probes', async () => {
+    const run = await loads(['env', 'list', '--json'], sandboxEnv(sandbox));
+    expect(run.exitCode).toBe(0);
+    expect(run.jq).toEqual([]);
+    for (const probe of ['node:net', 'node:tls', 'node:dns/promises']) expect(run.builtins.has(probe), probe).toBe(false);
+    // So that the checks above can fail: --jq loads jq, doctor opens a TCP connection itself.
+    const filtered = await loads(['env', 'list', '--jq', '.[].id'], sandboxEnv(sandbox));
+    expect(filtered.exitCode).toBe(0);
+    expect(filtered.jq.length).toBeGreaterThan(0);
+    const doctor = await loads(['doctor', '--json'], sandboxEnv(sandbox));
+    expect(doctor.exitCode).toBe(0);
+    expect(doctor.builtins.has('node:net')).toBe(true);
   });
 
   it('commands that need profiles do load the store (so the check above can fail)', async () => {

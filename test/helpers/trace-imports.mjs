@@ -1,5 +1,5 @@
 // `node --import ./trace-imports.mjs app.js` appends the file of every module the app loads, ES module or
-// CommonJS, to the file named by TRACE_IMPORTS_FILE: tests use it to prove which code a command does (not)
+// CommonJS (and node:<name> for each of Node's own modules the app requires), to the file named by TRACE_IMPORTS_FILE: tests use it to prove which code a command does (not)
 // load. (CommonJS is traced through Module._load; run with NODE_DISABLE_COMPILE_CACHE=1 so that cip loads
 // dist/cli.cjs by require rather than from its code cache.)
 import { appendFileSync } from 'node:fs';
@@ -21,6 +21,8 @@ export async function load(url, context, next) {
     try {
       const resolved = Module._resolveFilename(request, parent, isMain);
       if (resolved.startsWith('/')) appendFileSync(file, `${pathToFileURL(resolved).href}\n`);
+      // Node's own modules, as the app asks for them (node:net), written node:<name> whichever way it asked.
+      else if (Module.isBuiltin(resolved)) appendFileSync(file, `node:${resolved.replace(/^node:/, '')}\n`);
     } catch {
       // Let the real load report it.
     }

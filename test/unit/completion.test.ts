@@ -214,7 +214,7 @@ describe.skipIf(!hasBash)('bash completion', () => {
   });
 
   it('skips option values when finding the command', async () => {
-    expect(await complete('cip', '-p', 'env', '')).toEqual(['auth', 'env', 'api', 'completion', 'sandbox', 'help']);
+    expect(await complete('cip', '-p', 'env', '')).toEqual(['auth', 'env', 'api', 'doctor', 'completion', 'sandbox', 'help']);
   });
 
   it('completes file names for --file', async () => {

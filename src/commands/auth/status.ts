@@ -1,16 +1,11 @@
 import { defineCommand } from '../define.js';
+import { maskKey } from '../../secrets.js';
 import type { Context } from '../../context.js';
 import { DEFAULT_BASE_URL } from '../../config/validate.js';
 import { loginAgain, namedProfile, profileNamedBy, type ResolvedSettings } from '../../config/settings.js';
 import { KeychainError, describeEntry, profileEntry, type StoredKeys } from '../../config/keychain.js';
 import { inKeychain, type Profile } from '../../config/store.js';
 import { writeList } from '../../output/writer.js';
-
-/** At most the last 4 characters, and never more than a quarter of the key. */
-function maskKey(key: string): string {
-  const shown = key.length >= 16 ? 4 : key.length >= 8 ? 2 : 0;
-  return `****${shown ? key.slice(-shown) : ''}`;
-}
 
 export default defineCommand({
   name: 'status',

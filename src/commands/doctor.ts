@@ -1,0 +1,234 @@
+// `cip doctor`: which part of the setup is wrong, one check a line, in the order a request meets them: the
+// credentials and where each came from, the base URL, DNS, TCP (through the proxy, if one applies), TLS, the
+// service's anonymous ping, the gateway's verdict on the subscription key, the API's on the API key and the
+// enterprise, and the clock. Exit 0 when all pass, else the code of the first failure.
+import { defineCommand } from './define.js';
+import type { Context } from '../context.js';
+import { DEFAULT_BASE_URL, isLoopbackHost } from '../config/validate.js';
+import type { ResolvedSettings } from '../config/settings.js';
+import { ApiError, CipError, exitCode, InterruptedError, type ExitCodeName } from '../errors.js';
+import { isDataFormat } from '../output/format.js';
+import { planStyles, writeData, writeLines } from '../output/writer.js';
+import { maskKey } from '../secrets.js';
+import { oneLine, printable } from '../text/sanitize.js';
+
+type Status = 'ok' | 'failed' | 'warning' | 'skipped';
+
+interface Check {
+  check: string;
+  status: Status;
+  detail: string;
+  fix?: string;
+  /** The exit code a failure stands for. */
+  code?: number;
+}
+
+/** A clock further off than this is worth a warning: tokens and logs elsewhere go wrong. */
+const MAX_CLOCK_SKEW_MS = 5 * 60_000;
+
+function describeSettings(settings: ResolvedSettings): string {
+  const { sources } = settings;
+  const profile = settings.profile === undefined ? 'no profile' : `profile '${settings.profile}'`;
+  return (
+    `${profile}; base URL ${settings.baseUrl} (from ${sources.baseUrl}); enterprise ${settings.enterpriseId} (from ${sources.enterpriseId}); ` +
+    `API key ${maskKey(settings.apiKey)} (from ${sources.apiKey}); subscription key ${maskKey(settings.subscriptionKey)} (from ${sources.subscriptionKey})`
+  );
+}
+
+async function diagnose(ctx: Context): Promise<Check[]> {
+  const checks: Check[] = [];
+  const fail = (check: string, kind: ExitCodeName, detail: string, fix?: string) =>
+    checks.push({ check, status: 'failed', detail, ...(fix ? { fix } : {}), code: exitCode(kind) });
+  const pass = (check: string, detail: string) => checks.push({ check, status: 'ok', detail });
+  const skip = (check: string, detail: string) => checks.push({ check, status: 'skipped', detail });
+
+  let settings: ResolvedSettings | undefined;
+  try {
+    settings = await ctx.settings();
+    pass('credentials', describeSettings(settings));
+  } catch (error) {
+    if (!(error instanceof CipError) || error instanceof InterruptedError) throw error;
+    fail('credentials', error.exitCode === exitCode('auth') ? 'auth' : 'usage', ctx.redact(error.message), error.hint);
+  }
+
+  const baseText = settings?.baseUrl ?? ctx.globals.baseUrl ?? ctx.env.CIP_BASE_URL ?? DEFAULT_BASE_URL;
+  let base: URL;
+  try {
+    base = new URL(baseText);
+  } catch {
+    fail(
+      'base URL',
+      'usage',
+      `'${printable(baseText)}' is not a URL`,
+      'set --base-url, CIP_BASE_URL or the profile to https://api.copyl.com/ms',
+    );
+    return checks;
+  }
+  if (base.protocol === 'https:' || (base.protocol === 'http:' && isLoopbackHost(base.hostname))) {
+    pass('base URL', `${base.href.replace(/\/$/, '')}${base.protocol === 'http:' ? ' (http, on this machine)' : ''}`);
+  } else {
+    fail('base URL', 'usage', `${printable(baseText)} is not https`, 'the keys must travel encrypted: use an https:// base URL');
+  }
+
+  const probe = await import('../api/probe.js');
+  const proxy = await probe.proxyOf(ctx.env, base);
+  const via = proxy ? new URL(proxy.url.href) : base;
+  const port = Number(via.port || (via.protocol === 'https:' ? 443 : 80));
+  const through = proxy ? ` (the proxy ${proxy.display}, from ${proxy.variable})` : '';
+  const dns = await probe.resolveName(via.hostname);
+  if (!dns.ok) {
+    fail('DNS', 'network', `${dns.reason}${through}`, proxy ? `check ${proxy.variable}` : 'check the base URL and the network (DNS, VPN)');
+    return checks;
+  }
+  pass('DNS', `${dns.detail}${through}`);
+  const tcp = await probe.openTcp(via.hostname, port);
+  if (!tcp.ok) {
+    fail(
+      'TCP',
+      'network',
+      `${tcp.reason}${through}`,
+      proxy ? `is the proxy up? check ${proxy.variable}` : 'a firewall, or the wrong host or port',
+    );
+    return checks;
+  }
+  pass('TCP', `${tcp.detail}${through}`);
+  if (base.protocol !== 'https:') skip('TLS', 'http on this machine: no TLS');
+  else if (proxy) skip('TLS', 'through the proxy: checked by the ping below');
+  else {
+    const tls = await probe.verifyTls(base.hostname, Number(base.port || 443));
+    if (tls.ok) pass('TLS', tls.detail);
+    else {
+      const extra = ctx.env.NODE_EXTRA_CA_CERTS;
+      fail(
+        'TLS',
+        'network',
+        tls.reason,
+        extra
+          ? `NODE_EXTRA_CA_CERTS is ${printable(extra)}, and it does not hold the certificate that signed this one`
+          : "behind a corporate proxy or CA, set NODE_EXTRA_CA_CERTS to the CA's certificate file (PEM)",
+      );
+      return checks;
+    }
+  }
+
+  let serverDate: Date | undefined;
+  const pingUrl = `${base.href.replace(/\/$/, '')}/ping`;
+  try {
+    const answer = await probe.ping(pingUrl, ctx.env, {
+      signal: ctx.signal,
+      userAgent: `cip/${ctx.version} node/${ctx.host.nodeVersion}`,
+      redact: (text) => ctx.redact(text),
+    });
+    serverDate = answer.date;
+    if (answer.status >= 200 && answer.status < 300) pass('ping', `GET ${pingUrl} without keys: HTTP ${answer.status}`);
+    else
+      fail(
+        'ping',
+        'server',
+        `GET ${pingUrl} without keys answered HTTP ${answer.status}`,
+        'the service is down or the base URL points elsewhere',
+      );
+  } catch (error) {
+    if (!(error instanceof CipError) || error instanceof InterruptedError) throw error;
+    fail('ping', error.exitCode === exitCode('network') ? 'network' : 'server', ctx.redact(error.message), error.hint);
+  }
+
+  if (!settings) {
+    skip('subscription key', 'no credentials to check');
+    skip('API key and enterprise', 'no credentials to check');
+  } else {
+    const { http } = await ctx.http();
+    try {
+      const answer = await http.exchange('GET', 'Environments', 'list environments');
+      serverDate = probe.dateOf(answer.headers.get('date')) ?? serverDate;
+      pass('subscription key', `accepted by the gateway (from ${settings.sources.subscriptionKey})`);
+      pass(
+        'API key and enterprise',
+        `GET Environments: HTTP ${answer.status}; the API key (from ${settings.sources.apiKey}) may read enterprise ${settings.enterpriseId}`,
+      );
+    } catch (error) {
+      if (!(error instanceof CipError) || error instanceof InterruptedError) throw error;
+      const message = ctx.redact(error.message);
+      const status = error instanceof ApiError ? error.status : undefined;
+      if (status === 401 && /subscription key/i.test(message)) {
+        fail(
+          'subscription key',
+          'auth',
+          message,
+          `check the subscription key (from ${settings.sources.subscriptionKey}); keys are at https://app.copyl.com/en/itops/secrets`,
+        );
+        skip('API key and enterprise', 'the gateway stopped the request first');
+      } else {
+        pass('subscription key', `accepted by the gateway (from ${settings.sources.subscriptionKey})`);
+        if (status === 401) fail('API key and enterprise', 'auth', message, `check the API key (from ${settings.sources.apiKey})`);
+        else if (status === 403) {
+          fail(
+            'API key and enterprise',
+            'forbidden',
+            message,
+            `is ${settings.enterpriseId} (from ${settings.sources.enterpriseId}) the enterprise of this API key, and may the key read environments?`,
+          );
+        } else
+          fail(
+            'API key and enterprise',
+            status === undefined ? 'network' : error.exitCode === exitCode('not-found') ? 'not-found' : 'server',
+            message,
+            error.hint,
+          );
+      }
+    }
+  }
+
+  if (serverDate) {
+    const skew = Date.now() - serverDate.getTime();
+    const seconds = Math.round(Math.abs(skew) / 1000);
+    if (Math.abs(skew) <= MAX_CLOCK_SKEW_MS) pass('clock', `within ${Math.max(seconds, 1)} s of the server's`);
+    else
+      checks.push({
+        check: 'clock',
+        status: 'warning',
+        detail: `${seconds} s ${skew > 0 ? 'ahead of' : 'behind'} the server's`,
+        fix: 'set the clock right (NTP)',
+      });
+  } else skip('clock', 'the server sent no Date header');
+  return checks;
+}
+
+const MARKS: Record<Status, string> = { ok: '✓', failed: '✗', warning: '!', skipped: '-' };
+
+export default defineCommand({
+  name: 'doctor',
+  description: 'check the setup, step by step, and say which part is wrong',
+  notes: `Checks, in order: the credentials (and where each value came from, keys masked), the base URL, DNS and TCP
+(to the proxy when one applies), TLS, the service's anonymous ping, the subscription key (APIM's verdict), the API
+key and enterprise id (GET Environments), and the clock against the server's. Exit 0 when all pass, else the code
+of the first failure; a clock more than 5 minutes off is a warning. -o json gives the checks as an array.`,
+  examples: ['cip doctor', 'cip doctor --profile prod', 'cip doctor -o json | jq -r \'.[] | select(.status == "failed") | .fix\''],
+  async run(ctx) {
+    const checks = await diagnose(ctx);
+    if (isDataFormat(ctx.io.outputFormat)) {
+      await writeData(
+        ctx.io,
+        checks.map(({ code: _code, ...check }) => check),
+      );
+    } else {
+      const styles = await planStyles(ctx.io, ctx.io.stdoutIsTTY);
+      const paint = { ok: styles.add, failed: styles.remove, warning: styles.change, skipped: (text: string) => text };
+      const lines = checks.flatMap(({ check, status, detail, fix }) => [
+        paint[status](`${MARKS[status]} ${check}: ${oneLine(detail)}`),
+        ...(fix && status !== 'ok' ? [`    fix: ${oneLine(fix)}`] : []),
+      ]);
+      writeLines(ctx.io, lines);
+    }
+    const failed = checks.filter((check) => check.status === 'failed');
+    const first = failed[0];
+    if (first?.code !== undefined) {
+      const kind =
+        (['usage', 'auth', 'forbidden', 'not-found', 'rejected', 'server', 'network'] as const).find(
+          (name) => exitCode(name) === first.code,
+        ) ?? 'server';
+      throw new CipError(kind, `${failed.length} of ${checks.length} checks failed; the first: ${first.check}: ${oneLine(first.detail)}`);
+    }
+    ctx.io.info('All checks passed.');
+  },
+});
