@@ -1,5 +1,7 @@
 // One pass of every command through the built binary, as a user runs it: the in-process tests
 // (test/commands/) cover behaviour; this proves the launcher, the bundle and each command's wiring.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { cip, loginArgs, readConfig, tempDir } from '../helpers/cli.js';
@@ -46,6 +48,25 @@ describe('every command, through the binary', () => {
 
     expect(await cip(['auth', 'logout'], { configDir })).toMatchObject({ exitCode: 0 });
     expect(readConfig(configDir)).toMatchObject({ activeProfile: 'one', profiles: { one: expect.any(Object) } });
+  });
+
+  it('export, diff and apply; api with --jq; tsv; doctor', async () => {
+    const configDir = tempDir();
+    expect((await cip(loginArgs(sandbox), { configDir })).exitCode).toBe(0);
+    const exported = await cip(['env', 'export'], { configDir });
+    expect(exported.exitCode).toBe(0);
+    expect(exported.stdout).toMatch(/^environments:\n {2}- name: /);
+    const path = join(tempDir(), 'environments.yaml');
+    writeFileSync(path, exported.stdout);
+    expect(await cip(['env', 'diff', '--file', path, '--exit-code'], { configDir })).toMatchObject({ exitCode: 0 });
+    expect((await cip(['env', 'apply', '--file', path, '--yes'], { configDir })).stderr).toMatch(/No changes/);
+    const names = await cip(['api', 'Environments', '--jq', '.[].name'], { configDir });
+    expect(names.stdout).toBe(`${[...sandbox.environments.values()].map((record) => String(record.name)).join('\n')}\n`);
+    const tsv = await cip(['env', 'list', '-o', 'tsv', '--columns', 'id', '--no-headers'], { configDir });
+    expect(tsv.stdout).toBe(`${[...sandbox.environments.keys()].join('\n')}\n`);
+    const doctor = await cip(['doctor', '--json'], { configDir });
+    expect(doctor.exitCode).toBe(0);
+    expect((JSON.parse(doctor.stdout) as { status: string }[]).every((check) => check.status !== 'failed')).toBe(true);
   });
 
   it('completion prints a script for each shell', async () => {
