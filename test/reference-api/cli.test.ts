@@ -204,6 +204,22 @@ describe.skipIf(!hasDotnet())('cip against the reference API', () => {
     expect((await asUser(['env', 'delete', 'e2e-two', '--yes'])).exitCode).toBe(0);
   });
 
+  it('doctor passes, and names the wrong key the way the gateway and ASP.NET answer it; api reaches the ping', async () => {
+    const good = await cip(['doctor', '--json'], { env: sandboxEnv(api) });
+    expect(good.exitCode).toBe(0);
+    for (const [variable, value, check] of [
+      ['CIP_SUBSCRIPTION_KEY', 'wrong-subscription-key', 'subscription key'],
+      ['CIP_API_KEY', 'wrong-api-key-0123456789', 'API key and enterprise'],
+      ['CIP_ENTERPRISE_ID', OTHER_ENTERPRISE, 'API key and enterprise'],
+    ] as const) {
+      const result = await cip(['doctor', '--json'], { env: sandboxEnv(api, { [variable]: value }) });
+      const checks = JSON.parse(result.stdout) as { check: string; status: string }[];
+      expect(checks.filter((entry) => entry.status === 'failed').map((entry) => entry.check)).toEqual([check]);
+    }
+    const ping = await cip(['api', 'ping'], { env: sandboxEnv(api) });
+    expect(ping.exitCode).toBe(0);
+  });
+
   it('delete removes it; a second delete finds nothing to delete', async () => {
     const [{ id }] = (await list()) as [Listed];
     const removed = await asUser(['env', 'delete', 'e2e-one', '--yes']);
