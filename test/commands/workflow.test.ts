@@ -211,9 +211,11 @@ describe('env delete with many', () => {
         .map((request) => request.url)
         .sort(),
     ).toEqual(['/ms/Environments/e1', '/ms/Environments/e2', '/ms/Environments/e3']);
+    // A pipe that selected nothing has nothing to do: exit 0, an empty result, nothing read or sent.
+    sandbox.reset();
     const empty = await cip(['env', 'delete', '--stdin', '--yes'], { env, input: '\n' });
-    expect(empty.exitCode).toBe(2);
-    expect(expectOneErrorLine(empty.stderr)).toBe('error: stdin held no ids or names: nothing to delete');
+    expect(empty).toEqual({ exitCode: 0, stdout: '[]\n', stderr: 'stdin held no ids or names: nothing to delete.\n' });
+    expect(sandbox.requests).toHaveLength(0);
   });
 
   it('needs ids, names or --stdin', async () => {

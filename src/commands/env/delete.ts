@@ -74,15 +74,18 @@ async function wantedOf(ctx: Context, { idsOrNames, stdin }: Values): Promise<st
     checkEnvironmentId(argument);
   }
   const unique = [...new Set(given)];
-  if (!unique.length)
-    throw new UsageError(
-      stdin ? 'stdin held no ids or names: nothing to delete' : 'give the ids or names of the environments to delete, or --stdin',
-    );
+  if (!unique.length && !stdin) throw new UsageError('give the ids or names of the environments to delete, or --stdin');
   return unique;
 }
 
 async function remove(ctx: Context, values: Values): Promise<void> {
   const wanted = await wantedOf(ctx, values);
+  // A pipe that selected nothing (no review-* environment left) has nothing to do: that is not a failure.
+  if (!wanted.length) {
+    ctx.io.info('stdin held no ids or names: nothing to delete.');
+    if (isDataFormat(ctx.io.outputFormat)) await writeData(ctx.io, []);
+    return;
+  }
   const api = await ctx.api();
   const target = targetText(api.settings);
   // Refused before anything is read: a script that forgot --yes learns it at once, and nothing is sent.
