@@ -20,7 +20,7 @@ interface Check {
   detail: string;
   fix?: string;
   /** The exit code a failure stands for. */
-  code?: number;
+  kind?: ExitCodeName;
 }
 
 /** A clock further off than this is worth a warning: tokens and logs elsewhere go wrong. */
@@ -38,7 +38,7 @@ function describeSettings(settings: ResolvedSettings): string {
 async function diagnose(ctx: Context): Promise<Check[]> {
   const checks: Check[] = [];
   const fail = (check: string, kind: ExitCodeName, detail: string, fix?: string) =>
-    checks.push({ check, status: 'failed', detail, ...(fix ? { fix } : {}), code: exitCode(kind) });
+    checks.push({ check, status: 'failed', detail, ...(fix ? { fix } : {}), kind });
   const pass = (check: string, detail: string) => checks.push({ check, status: 'ok', detail });
   const skip = (check: string, detail: string) => checks.push({ check, status: 'skipped', detail });
 
@@ -209,7 +209,7 @@ of the first failure; a clock more than 5 minutes off is a warning. -o json give
     if (isDataFormat(ctx.io.outputFormat)) {
       await writeData(
         ctx.io,
-        checks.map(({ code: _code, ...check }) => check),
+        checks.map(({ kind: _kind, ...check }) => check),
       );
     } else {
       const styles = await planStyles(ctx.io, ctx.io.stdoutIsTTY);
@@ -222,12 +222,11 @@ of the first failure; a clock more than 5 minutes off is a warning. -o json give
     }
     const failed = checks.filter((check) => check.status === 'failed');
     const first = failed[0];
-    if (first?.code !== undefined) {
-      const kind =
-        (['usage', 'auth', 'forbidden', 'not-found', 'rejected', 'server', 'network'] as const).find(
-          (name) => exitCode(name) === first.code,
-        ) ?? 'server';
-      throw new CipError(kind, `${failed.length} of ${checks.length} checks failed; the first: ${first.check}: ${oneLine(first.detail)}`);
+    if (first?.kind !== undefined) {
+      throw new CipError(
+        first.kind,
+        `${failed.length} of ${checks.length} checks failed; the first: ${first.check}: ${oneLine(first.detail)}`,
+      );
     }
     ctx.io.info('All checks passed.');
   },
