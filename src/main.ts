@@ -6,7 +6,7 @@ import type { Streams } from './terminal/io-streams.js';
 import { loadCli } from './load-cli.js';
 import { VERSION } from './version.js';
 
-/** Entry point for bin/cip.js. */
+/** Entry point for bin/cip.cjs. */
 export async function main(): Promise<number> {
   const argv = process.argv.slice(2);
   // The most frequent call in scripts needs no command tree.

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const CIP = join(root, 'bin', 'cip.js');
+const CIP = join(root, 'bin', 'cip.cjs');
 const FLOOR = join(root, 'test', 'bench', 'floor-fetch.mjs');
 const FLOOR_DELETE = join(root, 'test', 'bench', 'floor-delete.mjs');
 const ONLY = process.env.BENCH_ONLY;

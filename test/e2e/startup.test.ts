@@ -52,7 +52,7 @@ async function loads(args: string[], env: Record<string, string | undefined> = {
 
 describe('the bundle', () => {
   it('is built: bin/cip.js loads dist/main.js, and each package lives in the bundle, not node_modules', async () => {
-    expect(existsSync(join(DIST, 'main.js'))).toBe(true);
+    expect(existsSync(join(DIST, 'main.cjs'))).toBe(true);
     const all = ['cli.cjs', ...readdirSync(join(DIST, 'vendor')).map((name) => join('vendor', name))]
       .map((name) => readFileSync(join(DIST, name), 'utf8'))
       .join('\n');
