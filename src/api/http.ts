@@ -164,6 +164,8 @@ export async function createHttp({
     : nodeTransport(maxAnswerBytes);
   const host = new URL(baseUrl).host;
 
+  const successBodies = new WeakMap<Response, Uint8Array>();
+
   // The fetch ky calls. Reading the body inside it puts the body under ky's timeout and lets ky retry a body
   // cut off mid-way.
   const bufferedFetch = async (input: Request | URL | string, init?: RequestInit): Promise<Response> => {
@@ -194,7 +196,12 @@ export async function createHttp({
       }
       // The reason phrase is left out: it means nothing, and one that the Response constructor dislikes
       // (non-Latin-1 text such as '201 已创建') must not turn a success into a failure.
-      return new Response(body, { status, headers: withUsableRetryAfter(headers) });
+      const ok = status < 300;
+      const response = new Response(ok ? null : body, { status, headers: withUsableRetryAfter(headers) });
+      // A success's body travels beside the Response: a web stream around 40 MB of list, read back and
+      // decoded, would cost more than the rest of the command.
+      if (ok && body) successBodies.set(response, body);
+      return response;
     } catch (error) {
       if (log)
         log(
@@ -301,7 +308,8 @@ export async function createHttp({
       return fail(error, method, what, uncertain);
     }
     // A server that echoes a key in its data must not make cip print it: the key is replaced at the source.
-    const text = readBody ? redact(await response.text()) : '';
+    const bytes = successBodies.get(response);
+    const text = readBody && bytes ? redact(new TextDecoder().decode(bytes)) : '';
     if (text.trim() === '') return { data: undefined, headers: response.headers };
     try {
       return { data: await parseExactJson(text), headers: response.headers };

@@ -20,9 +20,25 @@ export interface Output {
   info(message: string): void;
 }
 
+/** Elements of a list turned into text and written at a time: few writes, and the output never held whole. */
+const ELEMENTS_PER_WRITE = 500;
+
+/**
+ * JSON as JSON.stringify(data, null, 2) writes it. A list goes out a slice at a time, each slice printed as an
+ * array whose brackets are dropped: the same bytes, without one string as large as the whole output.
+ */
 function writeJson(io: Output, data: unknown): void {
-  const json = stringifyExactJson(data, 2);
-  io.stdout.write(`${io.stdoutIsTTY ? escapeJsonForTerminal(json) : json}\n`);
+  const write = (json: string) => io.stdout.write(io.stdoutIsTTY ? escapeJsonForTerminal(json) : json);
+  if (!Array.isArray(data) || data.length <= ELEMENTS_PER_WRITE) {
+    write(`${stringifyExactJson(data, 2)}\n`);
+    return;
+  }
+  for (let start = 0; start < data.length; start += ELEMENTS_PER_WRITE) {
+    const slice = stringifyExactJson(data.slice(start, start + ELEMENTS_PER_WRITE), 2);
+    // '[\n' + elements + '\n]': the elements, already indented one level.
+    const last = start + ELEMENTS_PER_WRITE >= data.length;
+    write(`${start === 0 ? '[\n' : ''}${slice.slice(2, -2)}${last ? '\n]\n' : ',\n'}`);
+  }
 }
 
 async function headerStyle(io: Output): Promise<(text: string) => string> {

@@ -1,6 +1,9 @@
+import { Writable } from 'node:stream';
 import { describe, it, expect } from 'vitest';
+import { parseExactJson } from '../../src/json/exact.js';
 import { VALUE_COLUMN, cellText, cellsOf, chooseColumns, headerText, topLevel } from '../../src/output/columns.js';
 import { displayWidth, fitWidth, layoutColumns, renderTable } from '../../src/output/table.js';
+import { writeList, type Output } from '../../src/output/writer.js';
 
 const lines = (text: string) => text.replace(/\n$/, '').split('\n');
 
@@ -281,5 +284,44 @@ describe('layoutColumns', () => {
     expect(widths[protectedIndex]).toBe(natural[protectedIndex]);
     const total = shown.reduce((sum, index) => sum + widths[index]!, 0) + 2 * (shown.length - 1);
     if (natural[protectedIndex]! <= maxWidth) expect(total).toBeLessThanOrEqual(maxWidth);
+  });
+});
+
+describe('JSON lists', () => {
+  const output = (stdoutIsTTY: boolean) => {
+    const writes: string[] = [];
+    const stdout = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        writes.push(chunk.toString('utf8'));
+        done();
+      },
+    });
+    const io: Output = { stdout, stdoutIsTTY, columns: undefined, outputFormat: 'json', colorLevel: () => 0, info: () => undefined };
+    return { io, writes };
+  };
+
+  it.each([0, 1, 499, 500, 501, 1000, 1234])('%i rows: the bytes JSON.stringify writes, a slice at a time', async (count) => {
+    const rows = Array.from({ length: count }, (_, index) => ({ id: `e${index}`, n: index, nested: { list: [index, 'x'] } }));
+    const { io, writes } = output(false);
+    await writeList(io, rows, { emptyMessage: '' });
+    expect(writes.join('')).toBe(`${JSON.stringify(rows, null, 2)}\n`);
+    expect(writes).toHaveLength(Math.max(1, Math.ceil(count / 500)));
+  });
+
+  it('numbers stay exact and a terminal gets escapes, across slices', async () => {
+    const text = `[${Array.from({ length: 1001 }, (_, index) => `{"id":${index === 700 ? '9007199254740993' : index},"name":"a\\u202eb"}`).join(',')}]`;
+    const rows = (await parseExactJson(text)) as unknown[];
+    const pipe = output(false);
+    await writeList(pipe.io, rows, { emptyMessage: '' });
+    const printed = pipe.writes.join('');
+    expect(printed).toContain('"id": 9007199254740993,');
+    expect(printed.replace('9007199254740993', '700')).toBe(
+      `${JSON.stringify(JSON.parse(text.replace('9007199254740993', '700')), null, 2)}\n`,
+    );
+    const terminal = output(true);
+    await writeList(terminal.io, rows, { emptyMessage: '' });
+    expect(printed).toContain('a\u202eb');
+    expect(terminal.writes.join('')).not.toContain('\u202e');
+    expect(terminal.writes.join('')).toContain('a\\u202eb');
   });
 });
