@@ -20,7 +20,6 @@ import {
   writeFileSync,
   type Stats,
 } from 'node:fs';
-import { randomBytes } from 'node:crypto';
 import { homedir, platform } from 'node:os';
 import { dirname, join } from 'node:path';
 import { ConfigError } from '../errors.js';
@@ -164,7 +163,9 @@ function tightenFile(path: string, stats: Stats | undefined, uid: number | undef
  * A full disk or a crash leaves the old file whole. conf would write in place when SNAP is set.
  */
 function writeFileAtomic(path: string, text: string): void {
-  const temp = `${path}.${randomBytes(8).toString('hex')}.tmp`;
+  // Created exclusively ('wx') in a folder cip checked: the name need only differ from other writers' at
+  // once, so node:crypto (a cost for every command, since this module is loaded by all) is not needed.
+  const temp = `${path}.${Date.now().toString(36)}${Math.random().toString(36).slice(2)}.tmp`;
   let fd: number | undefined;
   try {
     fd = openSync(temp, 'wx', 0o600);
