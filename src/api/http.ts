@@ -165,6 +165,12 @@ export async function createHttp({
   const host = new URL(baseUrl).host;
 
   const successBodies = new WeakMap<Response, Uint8Array>();
+  /** A success's body as text, let go of at once: a 40 MB list is not kept in bytes while it is parsed. */
+  const takeText = (response: Response): string => {
+    const bytes = successBodies.get(response);
+    successBodies.delete(response);
+    return bytes ? new TextDecoder().decode(bytes) : '';
+  };
 
   // The fetch ky calls. Reading the body inside it puts the body under ky's timeout and lets ky retry a body
   // cut off mid-way.
@@ -308,8 +314,7 @@ export async function createHttp({
       return fail(error, method, what, uncertain);
     }
     // A server that echoes a key in its data must not make cip print it: the key is replaced at the source.
-    const bytes = successBodies.get(response);
-    const text = readBody && bytes ? redact(new TextDecoder().decode(bytes)) : '';
+    const text = readBody ? redact(takeText(response)) : '';
     if (text.trim() === '') return { data: undefined, headers: response.headers };
     try {
       return { data: await parseExactJson(text), headers: response.headers };

@@ -20,24 +20,45 @@ export interface Output {
   info(message: string): void;
 }
 
+function writeJson(io: Output, data: unknown): void {
+  const json = stringifyExactJson(data, 2);
+  io.stdout.write(`${io.stdoutIsTTY ? escapeJsonForTerminal(json) : json}\n`);
+}
+
 /** Elements of a list turned into text and written at a time: few writes, and the output never held whole. */
 const ELEMENTS_PER_WRITE = 500;
 
 /**
- * JSON as JSON.stringify(data, null, 2) writes it. A list goes out a slice at a time, each slice printed as an
- * array whose brackets are dropped: the same bytes, without one string as large as the whole output.
+ * Resolves once the stream wants more: at once for one that is gone (a closed pipe never drains, and the
+ * command must still finish).
  */
-function writeJson(io: Output, data: unknown): void {
-  const write = (json: string) => io.stdout.write(io.stdoutIsTTY ? escapeJsonForTerminal(json) : json);
-  if (!Array.isArray(data) || data.length <= ELEMENTS_PER_WRITE) {
-    write(`${stringifyExactJson(data, 2)}\n`);
+function drained(stream: Writable): Promise<void> {
+  if (stream.destroyed || stream.writableEnded) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      for (const event of ['drain', 'close', 'error']) stream.off(event, done);
+      resolve();
+    };
+    for (const event of ['drain', 'close', 'error']) stream.on(event, done);
+  });
+}
+
+/**
+ * A list as JSON.stringify(list, null, 2) writes it, a slice at a time: each slice is printed as an array
+ * whose brackets are dropped, and the next waits until the reader has taken the last (a pipe queues what it
+ * cannot take in memory). So no string as large as the whole output ever exists.
+ */
+async function writeJsonList(io: Output, list: unknown[]): Promise<void> {
+  if (list.length <= ELEMENTS_PER_WRITE) {
+    writeJson(io, list);
     return;
   }
-  for (let start = 0; start < data.length; start += ELEMENTS_PER_WRITE) {
-    const slice = stringifyExactJson(data.slice(start, start + ELEMENTS_PER_WRITE), 2);
+  for (let start = 0; start < list.length; start += ELEMENTS_PER_WRITE) {
+    const slice = stringifyExactJson(list.slice(start, start + ELEMENTS_PER_WRITE), 2);
     // '[\n' + elements + '\n]': the elements, already indented one level.
-    const last = start + ELEMENTS_PER_WRITE >= data.length;
-    write(`${start === 0 ? '[\n' : ''}${slice.slice(2, -2)}${last ? '\n]\n' : ',\n'}`);
+    const last = start + ELEMENTS_PER_WRITE >= list.length;
+    const text = `${start === 0 ? '[\n' : ''}${slice.slice(2, -2)}${last ? '\n]\n' : ',\n'}`;
+    if (!io.stdout.write(io.stdoutIsTTY ? escapeJsonForTerminal(text) : text)) await drained(io.stdout);
   }
 }
 
@@ -60,7 +81,7 @@ export interface ListOutput {
 export async function writeList(io: Output, rows: unknown[], options: ListOutput): Promise<void> {
   const chosen = options.columns?.length ? checkColumns(options.columns, rows) : undefined;
   if (io.outputFormat === 'json') {
-    writeJson(io, chosen ? rows.map((row) => project(row, chosen)) : rows);
+    await writeJsonList(io, chosen ? rows.map((row) => project(row, chosen)) : rows);
     return;
   }
   if (rows.length === 0) {

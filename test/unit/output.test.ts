@@ -325,3 +325,44 @@ describe('JSON lists', () => {
     expect(terminal.writes.join('')).toContain('a\\u202eb');
   });
 });
+
+describe('JSON lists and a slow or absent reader', () => {
+  const rows = Array.from({ length: 2000 }, (_, index) => ({ id: `e${index}`, name: 'x'.repeat(50) }));
+  const ioFor = (stdout: Writable): Output => ({
+    stdout,
+    stdoutIsTTY: false,
+    columns: undefined,
+    outputFormat: 'json',
+    colorLevel: () => 0,
+    info: () => undefined,
+  });
+
+  it('waits for the reader between slices instead of queueing the whole output', async () => {
+    let queuedMost = 0;
+    const chunks: string[] = [];
+    const slow = new Writable({
+      highWaterMark: 1024,
+      write(chunk: Buffer, _encoding, done) {
+        queuedMost = Math.max(queuedMost, slow.writableLength);
+        chunks.push(chunk.toString('utf8'));
+        setTimeout(done, 1);
+      },
+    });
+    await writeList(ioFor(slow), rows, { emptyMessage: '' });
+    expect(chunks.join('')).toBe(`${JSON.stringify(rows, null, 2)}\n`);
+    // One slice at most was waiting: the whole output is four.
+    expect(queuedMost).toBeLessThan(chunks.join('').length / 3);
+  });
+
+  it('finishes when the reader has gone (a closed pipe never drains)', async () => {
+    const gone = new Writable({
+      highWaterMark: 16,
+      write(_chunk, _encoding, done) {
+        done(Object.assign(new Error('write EPIPE'), { code: 'EPIPE' }));
+      },
+    });
+    gone.on('error', () => undefined);
+    await writeList(ioFor(gone), rows, { emptyMessage: '' });
+    expect(gone.destroyed).toBe(true);
+  });
+});
