@@ -3,7 +3,6 @@
 // nothing else up front, so `cip --version` costs little more than Node itself; everything else comes from
 // dist/cli.cjs (load-cli.ts).
 import type { Streams } from './terminal/io-streams.js';
-import { loadCli } from './load-cli.js';
 import { VERSION } from './version.js';
 
 /** Entry point for bin/cip.cjs. */
@@ -14,6 +13,8 @@ export async function main(): Promise<number> {
     process.stdout.write(`${VERSION}\n`);
     return 0;
   }
+  // Loaded only past --version: it brings node:vm and node:os, which --version does without.
+  const { loadCli } = await import('./load-cli.js');
   const { cli, saveCache } = loadCli();
   const { run, Context, InterruptedError, exitCode, outputFailed } = cli;
   const controller = new AbortController();
