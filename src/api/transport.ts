@@ -182,7 +182,12 @@ export function nodeTransport(limit: number): Transport {
         const status = response.statusCode ?? 0;
         const done = (body: Bytes | null) => {
           signal.removeEventListener('abort', abort);
-          resolve({ status, statusText: response.statusMessage ?? '', headers: answerHeaders(response.rawHeaders), body });
+          try {
+            resolve({ status, statusText: response.statusMessage ?? '', headers: answerHeaders(response.rawHeaders), body });
+          } catch {
+            // Node's parser lets through little that Headers refuses, but a refusal must not escape this callback.
+            reject(new BrokenAnswer('the API answered with a header that is not valid HTTP'));
+          }
         };
         if (NULL_BODY_STATUS.has(status) || method === 'HEAD') {
           response.resume();
