@@ -92,7 +92,7 @@ export async function writeList(io: Output, rows: unknown[], options: ListOutput
   // Loaded for tables only: with it comes string-width, which JSON output never needs.
   const { streamTable } = await import('./table.js');
   const idIndex = columns.findIndex((column) => column.name.toLowerCase() === 'id');
-  const hiddenColumns = streamTable(
+  const hiddenColumns = await streamTable(
     columns.map((column) => headerText(column.name)),
     rows.length,
     (row) => cellsOf(rows[row], columns),
