@@ -2,6 +2,7 @@
 // kept out of every output, including --verbose.
 import { connect, createServer, type AddressInfo } from 'node:net';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { InterruptedError } from '../../src/errors.js';
 import { startSandbox } from '../../src/sandbox/index.js';
 import { expectOneErrorLine, sandboxEnv } from '../helpers/cli.js';
 import { cipInProcess as cip } from '../helpers/harness.js';
@@ -211,6 +212,21 @@ describe('secrets', () => {
     expect(runs[1]!.stderr).toMatch(/^>\s+authorization: \*\*\*$/m);
     expect(runs[1]!.stderr).toMatch(/^>\s+ocp-apim-subscription-key: \*\*\*$/m);
     expect(runs[1]!.stderr).toMatch(/^< 201 Created \(\d+ ms, \d+ bytes\)$/m);
+  });
+});
+
+describe('interrupts', () => {
+  it('Ctrl-C during a request ends it at once (exit 130), whatever the server does', async () => {
+    sandbox.inject({ fault: { kind: 'hold', release: new Promise<void>(() => undefined) } });
+    const controller = new AbortController();
+    const running = cip(['env', 'list'], { env, signal: controller.signal });
+    await sandbox.waitForRequest(() => true);
+    // As main.ts does on SIGINT.
+    controller.abort(new InterruptedError());
+    const result = await running;
+    expect(result.exitCode).toBe(130);
+    expect(result.stdout).toBe('');
+    expect(sandbox.requests).toHaveLength(1);
   });
 });
 
