@@ -1,7 +1,7 @@
 // @ts-check
 // Bundles src/ into dist/ with esbuild, shaped for start-up time (see README, Performance):
-//   dist/main.js          the ESM entry bin/cip.js loads: answers --version, then loads the CLI with V8's
-//                         code cache (src/main.ts)
+//   dist/main.cjs         the entry bin/cip.cjs loads: answers --version, then loads the CLI with V8's
+//                         code cache (src/main.ts); CommonJS, so Node never sets up its ES module loader
 //   dist/cli.cjs          all of cip's own code and commander, as one CommonJS file: one file to read, and a
 //                         classic script, which Node 20 can compile from a code cache (an ES module cannot)
 //   dist/vendor/*.cjs     each other package in its own file, required only by the code that uses it
@@ -93,7 +93,16 @@ const vendorFiles = {
 };
 
 await Promise.all([
-  build({ ...common, entryPoints: { main: 'src/main.ts' }, outdir: 'dist', format: 'esm' }),
+  build({
+    ...common,
+    entryPoints: { main: 'src/main.ts' },
+    outdir: 'dist',
+    outExtension: { '.js': '.cjs' },
+    format: 'cjs',
+    // load-cli.ts finds cli.cjs beside itself through import.meta.url, which CommonJS spells differently.
+    define: { ...common.define, 'import.meta.url': 'importMetaUrl' },
+    banner: { js: "const importMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
+  }),
   build({ ...common, entryPoints: { sandbox: 'src/sandbox/index.ts' }, outdir: 'dist', format: 'esm' }),
   build({
     ...common,

@@ -11,7 +11,7 @@ const files = { bash: 'cip.bash', zsh: '_cip', fish: 'cip.fish' };
 execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: root, stdio: 'inherit' });
 mkdirSync(new URL('../completions/', import.meta.url), { recursive: true });
 for (const [shell, file] of Object.entries(files)) {
-  const script = execFileSync(process.execPath, ['bin/cip.js', 'completion', shell], { cwd: root, encoding: 'utf8' });
+  const script = execFileSync(process.execPath, ['bin/cip.cjs', 'completion', shell], { cwd: root, encoding: 'utf8' });
   writeFileSync(new URL(`../completions/${file}`, import.meta.url), script);
   console.log(`wrote completions/${file}`);
 }

@@ -30,7 +30,7 @@ const env = {
 async function cip(...args) {
   process.stdout.write(`\n$ cip ${args.map((arg) => (/[\s"'{}$]/.test(arg) ? `'${arg}'` : arg)).join(' ')}\n`);
   try {
-    const { stdout, stderr } = await run(process.execPath, [join(root, 'bin', 'cip.js'), ...args], { env, maxBuffer: 64 << 20 });
+    const { stdout, stderr } = await run(process.execPath, [join(root, 'bin', 'cip.cjs'), ...args], { env, maxBuffer: 64 << 20 });
     process.stdout.write(stdout + stderr);
     return stdout;
   } catch (caught) {

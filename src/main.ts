@@ -4,10 +4,9 @@
 // dist/cli.cjs (load-cli.ts).
 import { fileURLToPath } from 'node:url';
 import type { Streams } from './terminal/io-streams.js';
-import { loadCli } from './load-cli.js';
 import { VERSION } from './version.js';
 
-/** Entry point for bin/cip.js. */
+/** Entry point for bin/cip.cjs. */
 export async function main(): Promise<number> {
   const argv = process.argv.slice(2);
   // The most frequent call in scripts needs no command tree.
@@ -15,6 +14,8 @@ export async function main(): Promise<number> {
     process.stdout.write(`${VERSION}\n`);
     return 0;
   }
+  // Loaded only past --version: it brings node:vm and node:os, which --version does without.
+  const { loadCli } = await import('./load-cli.js');
   const { cli, saveCache } = loadCli();
   const { run, Context, InterruptedError, exitCode, outputFailed } = cli;
   const controller = new AbortController();

@@ -88,9 +88,11 @@ export function createEnvironmentsApi(http: Http, settings: ResolvedSettings): E
         if (data === undefined) throw new ProtocolError(`cannot ${what}: the API answered with an empty body instead of a list`);
         const pageItems = unwrapList(data);
         if (!pageItems) throw new ProtocolError(`cannot ${what}: the API answered with something that is not a list`);
-        for (const item of pageItems) items.push(item);
         seen.add(url);
         const next = nextPageLink(data, answer.headers, url, settings.baseUrl, seen, page);
+        // A list in one page, as most are, is that page's array itself.
+        if (next === undefined && page === 1) return pageItems;
+        for (const item of pageItems) items.push(item);
         if (next === undefined) return items;
         url = next;
         target = next;

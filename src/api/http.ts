@@ -5,14 +5,14 @@ import { ApiError, CipError, InterruptedError, NetworkError, ProtocolError, stat
 import { JsonTooDeepError, parseExactJson, stringifyExactJson } from '../json/exact.js';
 import { oneLine, truncate } from '../text/sanitize.js';
 import { errorMessageFromBody } from './error-body.js';
-import { useProxy, type ProxyChoice } from './proxy.js';
+import type { ProxyChoice } from './proxy.js';
+import { BrokenAnswer, causeChain, errorCode, nodeTransport, type Transport } from './transport.js';
 
 const RETRY_LIMIT = 2;
 const RETRY_STATUS = [408, 429, 500, 502, 503, 504];
 /** POST is never retried: a retried create can duplicate an environment. */
 const RETRY_METHODS = ['get', 'put', 'delete'];
 const SECRET_HEADERS = new Set(['authorization', 'ocp-apim-subscription-key']);
-const NULL_BODY_STATUS = new Set([101, 204, 205, 304]);
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 /** What `cip api` may send. */
@@ -61,9 +61,6 @@ function bodyForLog(text: string): string {
   return oneLine(shown);
 }
 
-/** An answer that is not HTTP as the API speaks it, or too large to read; never retried. The message says what. */
-class BrokenAnswer extends Error {}
-
 /** Failures that prove the request never reached the server: a retry after them cannot meet its own effect. */
 const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
 
@@ -85,23 +82,6 @@ const NETWORK_CODES: Record<string, string> = {
   ERR_TLS_CERT_ALTNAME_INVALID: 'the server certificate does not match the host name',
 };
 
-/** The error and the causes it wraps (fetch wraps undici's error, which may wrap a socket's). */
-function* causeChain(error: unknown): Generator {
-  let current: unknown = error;
-  for (let depth = 0; depth < 5 && current; depth++) {
-    yield current;
-    current = (current as { cause?: unknown }).cause;
-  }
-}
-
-function errorCode(error: unknown): string | undefined {
-  for (const cause of causeChain(error)) {
-    const code = (cause as { code?: unknown }).code;
-    if (typeof code === 'string' && code) return code;
-  }
-  return undefined;
-}
-
 /** Certificate problems do not go away by asking again. */
 function isCertificateError(error: unknown): boolean {
   const code = errorCode(error) ?? '';
@@ -117,55 +97,6 @@ function networkReason(error: unknown): string {
 
 /** The largest answer cip reads, decoded, unless CIP_MAX_ANSWER_BYTES says otherwise (api/connect.ts). */
 export const DEFAULT_MAX_ANSWER_BYTES = 256 * 1024 * 1024;
-
-function sizeText(bytes: number): string {
-  return bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MiB` : `${bytes} bytes`;
-}
-
-/**
- * The answer's body, decoded, read no further than `limit` bytes: a gzip bomb or an endless body stops at the
- * limit instead of filling memory. A body that does not decode as its Content-Encoding says is broken.
- */
-async function readCapped(response: Response, limit: number): Promise<ArrayBuffer> {
-  const tooLarge = () =>
-    new BrokenAnswer(`answer too large: the API sent more than ${sizeText(limit)} (CIP_MAX_ANSWER_BYTES sets the limit)`);
-  const declared = Number(response.headers.get('content-length') ?? 0);
-  if (declared > limit) {
-    await response.body?.cancel().catch(() => undefined);
-    throw tooLarge();
-  }
-  if (!response.body) return new ArrayBuffer(0);
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.byteLength;
-      if (size > limit) {
-        await reader.cancel().catch(() => undefined);
-        throw tooLarge();
-      }
-      chunks.push(value);
-    }
-  } catch (error) {
-    if (/^Z_|^ERR_ZLIB|^ERR__?BROTLI/.test(errorCode(error) ?? '')) {
-      const encoding = oneLine(response.headers.get('content-encoding') ?? '');
-      throw new BrokenAnswer(
-        `the API answered with a body that is not valid ${truncate(encoding, 40) || 'encoded'} data, though its Content-Encoding says so`,
-      );
-    }
-    throw error;
-  }
-  const body = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    body.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return body.buffer;
-}
 
 // Headers ky reads for how long to wait before a retry.
 const RETRY_AFTER_HEADERS = ['retry-after', 'ratelimit-reset', 'x-ratelimit-retry-after', 'x-ratelimit-reset', 'x-rate-limit-reset'];
@@ -245,26 +176,44 @@ export async function createHttp({
   authHint,
 }: HttpOptions): Promise<Http> {
   const { default: ky, HTTPError, TimeoutError } = await import('ky');
-  if (proxy) await useProxy(proxy);
+  // fetch, and undici's proxy agent with it, only when a proxy applies: node:http costs far less.
+  const transport: Transport = proxy
+    ? await (await import('./proxy.js')).proxyTransport(proxy, maxAnswerBytes)
+    : nodeTransport(maxAnswerBytes);
   const host = new URL(baseUrl).host;
 
-  // Reading the body inside fetch puts it under ky's timeout and lets ky retry a body cut off mid-way.
+  const successBodies = new WeakMap<Response, Uint8Array>();
+  /** A success's body, let go of at once: a 40 MB list is not kept in bytes while it is parsed. */
+  const takeBytes = (response: Response): Uint8Array => {
+    const bytes = successBodies.get(response);
+    successBodies.delete(response);
+    return bytes ?? new Uint8Array(0);
+  };
+  const takeText = (response: Response): string => new TextDecoder().decode(takeBytes(response));
+
+  // The fetch ky calls. Reading the body inside it puts the body under ky's timeout and lets ky retry a body
+  // cut off mid-way.
   const bufferedFetch = async (input: Request | URL | string, init?: RequestInit): Promise<Response> => {
     const request = input instanceof Request ? input : new Request(input, init);
     const started = performance.now();
+    const sent = request.body ? new Uint8Array(await request.arrayBuffer()) : undefined;
     if (log) {
       log(`> ${request.method} ${request.url}${proxy ? ` (through the proxy ${proxy.display}, from ${proxy.variable})` : ''}`);
       for (const [name, value] of request.headers) log(`>   ${name}: ${SECRET_HEADERS.has(name) ? '***' : value}`);
-      if (request.body) log(`>   body: ${bodyForLog(await request.clone().text())}`);
+      if (sent) log(`>   body: ${bodyForLog(new TextDecoder().decode(sent))}`);
     }
     try {
-      const response = await fetch(request, { redirect: 'manual' });
-      const { status } = response;
+      const { status, statusText, headers, body } = await transport({
+        method: request.method,
+        url: request.url,
+        headers: request.headers,
+        body: sent,
+        signal: request.signal,
+      });
       // A status line the API would never send is a broken answer, not a network failure to retry.
       if (status < 200 || status > 599) throw new BrokenAnswer(`the API answered with an invalid HTTP status (${status})`);
-      const body = NULL_BODY_STATUS.has(status) ? null : await readCapped(response, maxAnswerBytes);
       if (log) {
-        const reason = oneLine(response.statusText);
+        const reason = oneLine(statusText);
         log(
           `< ${status}${reason ? ` ${truncate(reason, 80)}` : ''} (${Math.round(performance.now() - started)} ms, ${body?.byteLength ?? 0} bytes)`,
         );
@@ -272,7 +221,12 @@ export async function createHttp({
       }
       // The reason phrase is left out: it means nothing, and one that the Response constructor dislikes
       // (non-Latin-1 text such as '201 已创建') must not turn a success into a failure.
-      return new Response(body, { status, headers: withUsableRetryAfter(response.headers) });
+      const ok = status < 300;
+      const response = new Response(ok ? null : body, { status, headers: withUsableRetryAfter(headers) });
+      // A success's body travels beside the Response: a web stream around 40 MB of list, read back and
+      // decoded, would cost more than the rest of the command.
+      if (ok && body) successBodies.set(response, body);
+      return response;
     } catch (error) {
       if (log)
         log(
@@ -394,7 +348,7 @@ export async function createHttp({
       body === undefined ? {} : { body: stringifyExactJson(body), headers: { 'Content-Type': 'application/json' } },
     );
     // A server that echoes a key in its data must not make cip print it: the key is replaced at the source.
-    const text = readBody ? redact(await response.text()) : '';
+    const text = readBody ? redact(takeText(response)) : '';
     if (text.trim() === '') return { data: undefined, headers: response.headers };
     try {
       return { data: await parseExactJson(text), headers: response.headers };
@@ -412,7 +366,7 @@ export async function createHttp({
     async exchange(method, target, what, request = {}) {
       const headers = { ...(request.body === undefined ? {} : { 'Content-Type': 'application/json' }), ...request.headers };
       const response = await respond(method, target, what, { ...(request.body === undefined ? {} : { body: request.body }), headers });
-      return { status: response.status, headers: response.headers, body: new Uint8Array(await response.arrayBuffer()) };
+      return { status: response.status, headers: response.headers, body: takeBytes(response) };
     },
   };
 }

@@ -1,13 +1,14 @@
 // Corporate proxies, read as curl reads them: an https:// base URL goes through HTTPS_PROXY and an http://
 // one through HTTP_PROXY (either case), unless NO_PROXY names the host. A base URL on this machine
 // (127.0.0.0/8, ::1, localhost) never goes through a proxy, whatever NO_PROXY says, as in Go and curl's
-// defaults: a proxy must never see a request that was meant to stay on the machine. Node's fetch ignores
-// these variables, so when a proxy applies, undici's ProxyAgent becomes fetch's dispatcher; undici is
-// loaded only then.
+// defaults: a proxy must never see a request that was meant to stay on the machine. When a proxy applies,
+// requests go through fetch with undici's ProxyAgent as its dispatcher (node:http has no proxy support);
+// undici and fetch are loaded only then.
 import type { Env } from '../env.js';
 import { UsageError } from '../errors.js';
 import { isLoopbackHost } from '../config/validate.js';
 import { printable } from '../text/sanitize.js';
+import { fetchTransport, type Transport } from './transport.js';
 
 export interface ProxyChoice {
   /** The variable the proxy came from. */
@@ -89,9 +90,10 @@ export async function proxyFor(env: Env, target: URL): Promise<ProxyChoice | und
   return { variable: named, url, display };
 }
 
-/** Sends every request of this run through the proxy. */
-export async function useProxy(choice: ProxyChoice): Promise<void> {
+/** fetch, sending every request of this run through the proxy; loaded only when a proxy applies. */
+export async function proxyTransport(choice: ProxyChoice, maxAnswerBytes: number): Promise<Transport> {
   // undici is CommonJS: its exports arrive as the default export once bundled.
   const { ProxyAgent, setGlobalDispatcher } = (await import('undici')).default;
   setGlobalDispatcher(new ProxyAgent({ uri: choice.url.href }));
+  return fetchTransport(maxAnswerBytes);
 }

@@ -1,4 +1,4 @@
-// The profile store: one JSON file managed by conf, private to its owner (file 0600, folder 0700).
+// The profile store: one JSON file, read with JSON.parse and written through conf, private to its owner (file 0600, folder 0700).
 // A file we cannot read or that does not have the shape we wrote is never reset: we stop and name it.
 // cip changes the permissions only of what is its own (its default folder, a folder it creates, its file),
 // never of a folder someone else made (CIP_CONFIG_DIR=/var/tmp), and refuses to keep keys in a folder that
@@ -9,16 +9,17 @@ import {
   closeSync,
   constants,
   existsSync,
+  fstatSync,
   fsyncSync,
   mkdirSync,
   openSync,
+  readFileSync,
   renameSync,
   rmSync,
   statSync,
   writeFileSync,
   type Stats,
 } from 'node:fs';
-import { randomBytes } from 'node:crypto';
 import { homedir, platform } from 'node:os';
 import { dirname, join } from 'node:path';
 import { ConfigError } from '../errors.js';
@@ -119,7 +120,11 @@ export function kindOf(stats: Stats): string {
  */
 function checkConfigFile(path: string): Stats | undefined {
   const stats = statOrUndefined(path);
-  if (!stats) return undefined;
+  if (stats) checkConfigStats(path, stats);
+  return stats;
+}
+
+function checkConfigStats(path: string, stats: Stats): void {
   if (!stats.isFile()) {
     throw new ConfigError(
       `the config file ${path} is not a regular file (${kindOf(stats)})`,
@@ -132,7 +137,6 @@ function checkConfigFile(path: string): Stats | undefined {
       'fix or remove it by hand; cip will not overwrite it',
     );
   }
-  return stats;
 }
 
 const modeText = (mode: number) => (mode & 0o7777).toString(8);
@@ -174,7 +178,9 @@ function tightenFile(path: string, stats: Stats | undefined, uid: number | undef
  * A full disk or a crash leaves the old file whole. conf would write in place when SNAP is set.
  */
 function writeFileAtomic(path: string, text: string): void {
-  const temp = `${path}.${randomBytes(8).toString('hex')}.tmp`;
+  // Created exclusively ('wx') in a folder cip checked: the name need only differ from other writers' at
+  // once, so node:crypto (a cost for every command, since this module is loaded by all) is not needed.
+  const temp = `${path}.${Date.now().toString(36)}${Math.random().toString(36).slice(2)}.tmp`;
   let fd: number | undefined;
   try {
     fd = openSync(temp, 'wx', 0o600);
@@ -255,11 +261,31 @@ export interface StoreOptions {
   uid?: number | undefined;
 }
 
+/**
+ * The config file's text, or undefined when there is none. Opened without blocking and checked on the open
+ * file: a FIFO swapped in after a stat cannot block the read.
+ */
+function readConfigText(path: string): string | undefined {
+  let fd: number;
+  try {
+    fd = openSync(path, POSIX ? constants.O_RDONLY | constants.O_NONBLOCK : constants.O_RDONLY);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+  try {
+    checkConfigStats(path, fstatSync(fd));
+    return readFileSync(fd, 'utf8');
+  } finally {
+    closeSync(fd);
+  }
+}
+
+// Async although nothing in it waits: a folder or file that fails its checks is a rejection, as callers expect.
+// eslint-disable-next-line @typescript-eslint/require-await
 export async function openProfileStore(dir: string, options: StoreOptions = {}): Promise<ProfileStore> {
   const warn = options.warn ?? (() => undefined);
   const path = configFilePath(dir);
-  // conf (with ajv) is the heaviest package cip uses: loaded only by commands that need profiles.
-  const { default: Conf } = await import('conf');
   let unsafeFolder: string | undefined;
   try {
     unsafeFolder = checkFolder(dir, options.ownFolder ?? false, options.uid, warn);
@@ -268,10 +294,19 @@ export async function openProfileStore(dir: string, options: StoreOptions = {}):
     throw describeFailure(error, path);
   }
 
-  let conf: InstanceType<typeof Conf<Record<string, unknown>>> | undefined;
-  // Built only once there is a file or something to write: conf creates the folder as it starts.
-  const open = () => {
-    conf ??= new Conf({
+  // A read is JSON.parse and the shape check; conf (with ajv, the heaviest package cip uses) is loaded only
+  // to write.
+  const read = (): StoreData => {
+    try {
+      const text = readConfigText(path);
+      return text === undefined ? { profiles: {} } : checkShape(JSON.parse(text), path);
+    } catch (error) {
+      throw describeFailure(error, path);
+    }
+  };
+  const write = async (data: StoreData): Promise<void> => {
+    const { default: Conf } = await import('conf');
+    const conf = new Conf<Record<string, unknown>>({
       cwd: dir,
       configName: CONFIG_NAME,
       projectName: 'cip',
@@ -286,15 +321,7 @@ export async function openProfileStore(dir: string, options: StoreOptions = {}):
     });
     // Every write goes through writeFileAtomic, whatever conf would do (it writes in place under SNAP).
     (conf as unknown as { _write(value: unknown): void })._write = (value) => writeFileAtomic(path, JSON.stringify(value, null, '\t'));
-    return conf;
-  };
-  const read = (): StoreData => {
-    try {
-      if (!checkConfigFile(path)) return { profiles: {} };
-      return checkShape(open().store, path);
-    } catch (error) {
-      throw describeFailure(error, path);
-    }
+    conf.store = data as unknown as Record<string, unknown>;
   };
   return {
     path,
@@ -337,7 +364,7 @@ export async function openProfileStore(dir: string, options: StoreOptions = {}):
         change(data);
         if (compromised) throw new ConfigError(`lost the lock on the config file ${path}; nothing was written`);
         try {
-          open().store = data as unknown as Record<string, unknown>;
+          await write(data);
         } catch (error) {
           throw describeFailure(error, path);
         }

@@ -34,7 +34,9 @@ export async function renderRecord(
   maxWidth: number | undefined,
   styleKey: (text: string) => string,
 ): Promise<string> {
-  const [{ default: Table }, { wrapText }] = await Promise.all([import('cli-table3'), import('./table.js')]);
+  const [{ default: Table }, { wrapText, loadUnicodeWidths }] = await Promise.all([import('cli-table3'), import('./table.js')]);
+  // A record is a few lines: its widths are measured with the Unicode tables, whatever its text.
+  await loadUnicodeWidths();
   const keys = Object.keys(record);
   if (keys.length === 0) return '';
   const keyWidth = Math.max(...keys.map((key) => escapeControls(key).length));

@@ -1,7 +1,8 @@
 // Plain, borderless list tables (like gh and doctl). cli-table3 lays out each cell by rescanning earlier rows,
 // which made 100,000 rows take minutes (and still ~12 s when fed in chunks), so lists are laid out here in
 // linear passes; cli-table3 renders the key/value view of a single record (record.ts).
-import stringWidth from 'string-width';
+// string-width is loaded only for text beyond printable ASCII: building its Unicode tables and emoji
+// patterns costs a table of plain ASCII (nearly every table) about 35 ms.
 
 const GAP = 2;
 const SOFT_MAX_COLUMN = 40;
@@ -9,9 +10,26 @@ const MIN_COLUMN = 4;
 
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 
+let stringWidth: ((text: string) => number) | undefined;
+
+/** Loads the Unicode width tables that displayWidth needs for text beyond printable ASCII. */
+export async function loadUnicodeWidths(): Promise<void> {
+  stringWidth ??= (await import('string-width')).default;
+}
+
+/** Whether displayWidth can measure this text now (plain ASCII always can). */
+export function canMeasure(text: string): boolean {
+  return stringWidth !== undefined || PRINTABLE_ASCII.test(text);
+}
+
+function unicodeWidth(text: string): number {
+  if (!stringWidth) throw new Error('loadUnicodeWidths() must come first for text beyond printable ASCII');
+  return stringWidth(text);
+}
+
 /** Display width in terminal cells; plain ASCII (nearly every cell) skips the Unicode tables. */
 export function displayWidth(text: string): number {
-  return PRINTABLE_ASCII.test(text) ? text.length : stringWidth(text);
+  return PRINTABLE_ASCII.test(text) ? text.length : unicodeWidth(text);
 }
 
 const PADDING: string[] = [];
@@ -30,7 +48,7 @@ export function fitWidth(text: string, width: number, textWidth = displayWidth(t
   let out = '';
   let used = 0;
   for (const { segment } of graphemes.segment(text)) {
-    const segmentWidth = stringWidth(segment);
+    const segmentWidth = unicodeWidth(segment);
     if (used + segmentWidth > width - 1) break;
     out += segment;
     used += segmentWidth;
@@ -124,19 +142,23 @@ const CHUNK_CHARS = 1 << 16;
  * kept: short-lived strings are cheap for the garbage collector, while keeping a million of them made each
  * row of a 100,000-row table cost twice what a row of a 1,000-row one did. Returns the hidden columns.
  */
-export function streamTable(
+export async function streamTable(
   headers: readonly string[],
   rowCount: number,
   cellsAt: (row: number) => readonly string[],
   write: (chunk: string) => void,
   options: RenderOptions = {},
-): number[] {
+): Promise<number[]> {
   const columns = headers.length;
+  if (!headers.every(canMeasure)) await loadUnicodeWidths();
   const natural = headers.map(displayWidth);
   for (let row = 0; row < rowCount; row++) {
     const cells = cellsAt(row);
     for (let column = 0; column < columns; column++) {
-      const width = displayWidth(cells[column] ?? '');
+      const cell = cells[column] ?? '';
+      // The first cell beyond ASCII loads the Unicode tables; the second pass meets no other.
+      if (!canMeasure(cell)) await loadUnicodeWidths();
+      const width = displayWidth(cell);
       if (width > natural[column]!) natural[column] = width;
     }
   }
@@ -166,9 +188,13 @@ export function streamTable(
 }
 
 /** The whole table as one string (for small tables and tests). */
-export function renderTable(headers: readonly string[], rows: readonly (readonly string[])[], options: RenderOptions = {}): RenderedTable {
+export async function renderTable(
+  headers: readonly string[],
+  rows: readonly (readonly string[])[],
+  options: RenderOptions = {},
+): Promise<RenderedTable> {
   const parts: string[] = [];
-  const hiddenColumns = streamTable(
+  const hiddenColumns = await streamTable(
     headers,
     rows.length,
     (row) => rows[row]!,

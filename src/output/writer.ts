@@ -29,6 +29,43 @@ function writeJson(io: Output, data: unknown): void {
   io.stdout.write(`${io.stdoutIsTTY ? escapeJsonForTerminal(json) : json}\n`);
 }
 
+/** Elements of a list turned into text and written at a time: few writes, and the output never held whole. */
+const ELEMENTS_PER_WRITE = 500;
+
+/**
+ * Resolves once the stream wants more: at once for one that is gone (a closed pipe never drains, and the
+ * command must still finish).
+ */
+function drained(stream: Writable): Promise<void> {
+  if (stream.destroyed || stream.writableEnded) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      for (const event of ['drain', 'close', 'error']) stream.off(event, done);
+      resolve();
+    };
+    for (const event of ['drain', 'close', 'error']) stream.on(event, done);
+  });
+}
+
+/**
+ * A list as JSON.stringify(list, null, 2) writes it, a slice at a time: each slice is printed as an array
+ * whose brackets are dropped, and the next waits until the reader has taken the last (a pipe queues what it
+ * cannot take in memory). So no string as large as the whole output ever exists.
+ */
+async function writeJsonList(io: Output, list: unknown[]): Promise<void> {
+  if (list.length <= ELEMENTS_PER_WRITE) {
+    writeJson(io, list);
+    return;
+  }
+  for (let start = 0; start < list.length; start += ELEMENTS_PER_WRITE) {
+    const slice = stringifyExactJson(list.slice(start, start + ELEMENTS_PER_WRITE), 2);
+    // '[\n' + elements + '\n]': the elements, already indented one level.
+    const last = start + ELEMENTS_PER_WRITE >= list.length;
+    const text = `${start === 0 ? '[\n' : ''}${slice.slice(2, -2)}${last ? '\n]\n' : ',\n'}`;
+    if (!io.stdout.write(io.stdoutIsTTY ? escapeJsonForTerminal(text) : text)) await drained(io.stdout);
+  }
+}
+
 /**
  * Data as the format asks: through --jq, as TSV (rows of the columns given), as YAML (its package loaded only
  * then), else JSON.
@@ -46,7 +83,8 @@ async function writeDataAs(io: Output, data: unknown, format: OutputFormat = io.
     return;
   }
   if (format !== 'yaml') {
-    writeJson(io, data);
+    if (Array.isArray(data)) await writeJsonList(io, data as unknown[]);
+    else writeJson(io, data);
     return;
   }
   const { stringifyExactYaml } = await import('../json/yaml.js');
@@ -105,7 +143,7 @@ export async function writeList(io: Output, rows: unknown[], options: ListOutput
   // Loaded for tables only: with it comes string-width, which JSON output never needs.
   const { streamTable } = await import('./table.js');
   const idIndex = columns.findIndex((column) => column.name.toLowerCase() === 'id');
-  const hiddenColumns = streamTable(
+  const hiddenColumns = await streamTable(
     columns.map((column) => headerText(column.name)),
     rows.length,
     (row) => cellsOf(rows[row], columns),

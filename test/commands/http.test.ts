@@ -1,6 +1,8 @@
 // The HTTP contract: retries for idempotent calls only, time-outs, broken answers, redirects, and secrets
 // kept out of every output, including --verbose.
+import { connect, createServer, type AddressInfo } from 'node:net';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { InterruptedError } from '../../src/errors.js';
 import { startSandbox } from '../../src/sandbox/index.js';
 import { expectOneErrorLine, sandboxEnv } from '../helpers/cli.js';
 import { cipInProcess as cip } from '../helpers/harness.js';
@@ -210,5 +212,50 @@ describe('secrets', () => {
     expect(runs[1]!.stderr).toMatch(/^>\s+authorization: \*\*\*$/m);
     expect(runs[1]!.stderr).toMatch(/^>\s+ocp-apim-subscription-key: \*\*\*$/m);
     expect(runs[1]!.stderr).toMatch(/^< 201 Created \(\d+ ms, \d+ bytes\)$/m);
+  });
+});
+
+describe('interrupts', () => {
+  it('Ctrl-C during a request ends it at once (exit 130), whatever the server does', async () => {
+    sandbox.inject({ fault: { kind: 'hold', release: new Promise<void>(() => undefined) } });
+    const controller = new AbortController();
+    const running = cip(['env', 'list'], { env, signal: controller.signal });
+    await sandbox.waitForRequest(() => true);
+    // As main.ts does on SIGINT.
+    controller.abort(new InterruptedError());
+    const result = await running;
+    expect(result.exitCode).toBe(130);
+    expect(result.stdout).toBe('');
+    expect(sandbox.requests).toHaveLength(1);
+  });
+});
+
+describe('connections', () => {
+  it('are kept alive and reused: 12 deletes two at a time open two connections, not thirteen', async () => {
+    const many = await startSandbox({ seed: 12 });
+    let connections = 0;
+    // A relay in front of the sandbox that counts the TCP connections cip opens.
+    const relay = createServer((client) => {
+      connections++;
+      const upstream = connect(many.port, '127.0.0.1');
+      client.pipe(upstream).pipe(client);
+      client.on('error', () => upstream.destroy());
+      upstream.on('error', () => client.destroy());
+    });
+    await new Promise<void>((resolve) => relay.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = relay.address() as AddressInfo;
+      const ids = [...many.environments.keys()];
+      const result = await cip(['env', 'delete', ...ids, '--yes', '--concurrency', '2'], {
+        env: sandboxEnv(many, { CIP_BASE_URL: many.url.replace(`:${many.port}`, `:${port}`) }),
+      });
+      expect(result.exitCode).toBe(0);
+      expect(many.environments.size).toBe(0);
+      expect(many.requests).toHaveLength(1 + ids.length);
+      expect(connections).toBeLessThanOrEqual(2);
+    } finally {
+      relay.close();
+      await many.close();
+    }
   });
 });

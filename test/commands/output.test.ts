@@ -129,3 +129,21 @@ describe('a record at a terminal', () => {
     expect(result.stdout).toBe(`${key}  vvvvvvvvvv\n${' '.repeat(52)}vvvvvvvvvv\n${' '.repeat(52)}vvvvv\n`);
   });
 });
+
+describe('text beyond ASCII', () => {
+  it('is aligned by display width: wide characters take two cells (the Unicode tables load on demand)', async () => {
+    const wide = await startSandbox({
+      seed: [
+        { id: 'a1', name: '日本語', type: 'x' },
+        { id: 'b2', name: 'ab', type: 'y' },
+      ],
+    });
+    try {
+      const result = await cip(['env', 'list', '-o', 'table', '--columns', 'id,name,type'], { env: sandboxEnv(wide) });
+      expect(result.exitCode).toBe(0);
+      expect(lines(result.stdout)).toEqual(['ID  NAME    TYPE', 'a1  日本語  x', 'b2  ab      y']);
+    } finally {
+      await wide.close();
+    }
+  });
+});

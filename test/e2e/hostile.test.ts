@@ -5,7 +5,7 @@
 import { execa } from 'execa';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { gzipSync } from 'node:zlib';
+import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox/index.js';
 import { CIP, expectOneErrorLine, readConfig, sandboxEnv, tempDir, cip as cipSpawned } from '../helpers/cli.js';
@@ -97,6 +97,34 @@ describe('answers are bounded', () => {
     expect(expectOneErrorLine(result.stderr)).toBe(
       'error: cannot list environments: the API answered with a body that is not valid gzip data, though its Content-Encoding says so',
     );
+    expect(raw.requests).toHaveLength(1);
+  });
+
+  it.each([
+    ['gzip', gzipSync],
+    ['deflate', deflateSync],
+    ['br', brotliCompressSync],
+    ['deflate, gzip', (body: Buffer) => gzipSync(deflateSync(body))],
+  ] as const)('a body in %s is decoded, and asked for as fetch asks', async (encoding, encode) => {
+    const list = '[{"id":"e1","name":"encoded"}]';
+    raw.respond(response('200 OK', { 'Content-Type': 'application/json', 'Content-Encoding': encoding }, encode(Buffer.from(list))));
+    const result = await cip(['env', 'list'], { env: rawEnv });
+    expect(result.exitCode).toBe(0);
+    expect(JSON.parse(result.stdout)).toEqual(JSON.parse(list));
+    expect(raw.requests[0]).toMatch(/\r\naccept-encoding: gzip, deflate, br(\r\n|$)/i);
+  });
+
+  it('a gzip bomb in br stops at the answer limit too', async () => {
+    raw.respond(
+      response(
+        '200 OK',
+        { 'Content-Type': 'application/json', 'Content-Encoding': 'br' },
+        brotliCompressSync(Buffer.alloc(8 * 1024 ** 2, 0x20)),
+      ),
+    );
+    const result = await cip(['env', 'list'], { env: { ...rawEnv, CIP_MAX_ANSWER_BYTES: '1048576' } });
+    expect(result.exitCode).toBe(7);
+    expect(expectOneErrorLine(result.stderr)).toMatch(/answer too large: the API sent more than 1 MiB/);
     expect(raw.requests).toHaveLength(1);
   });
 

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
-import { CIP, ROOT, sandboxEnv, tempDir } from '../helpers/cli.js';
+import { CIP, ROOT, loginArgs, sandboxEnv, tempDir } from '../helpers/cli.js';
 
 const DIST = join(ROOT, 'dist');
 const TRACE = join(ROOT, 'test', 'helpers', 'trace-imports.mjs');
@@ -60,7 +60,7 @@ async function loads(args: string[], env: Record<string, string | undefined> = {
 
 describe('the bundle', () => {
   it('is built: bin/cip.js loads dist/main.js, and each package lives in the bundle, not node_modules', async () => {
-    expect(existsSync(join(DIST, 'main.js'))).toBe(true);
+    expect(existsSync(join(DIST, 'main.cjs'))).toBe(true);
     const all = ['cli.cjs', ...readdirSync(join(DIST, 'vendor')).map((name) => join('vendor', name))]
       .map((name) => readFileSync(join(DIST, name), 'utf8'))
       .join('\n');
@@ -140,12 +140,18 @@ describe('what each command loads', () => {
     expect(doctor.builtins.has('node:net')).toBe(true);
   });
 
-  it('commands that need profiles do load the store (so the check above can fail)', async () => {
+  it('reading a profile loads no package; storing one loads conf (so the checks above can fail)', async () => {
     const configDir = tempDir();
-    const run = await loads(['auth', 'status'], { CIP_CONFIG_DIR: configDir });
-    expect(run.exitCode).toBe(3);
-    expect(run.packages.has('conf')).toBe(true);
-    expect(run.packages.has('ky')).toBe(false);
+    const login = await loads(loginArgs(sandbox, ['--no-verify']), { CIP_CONFIG_DIR: configDir });
+    expect(login.exitCode).toBe(0);
+    expect(login.packages.has('conf')).toBe(true);
+    expect(login.packages.has('ky')).toBe(false);
+    const status = await loads(['auth', 'status'], { CIP_CONFIG_DIR: configDir });
+    expect(status.exitCode).toBe(0);
+    expect(status.packages).toEqual(new Set(['commander']));
+    const list = await loads(['env', 'list'], { CIP_CONFIG_DIR: configDir });
+    expect(list.exitCode).toBe(0);
+    expect(list.packages).toEqual(new Set(['commander', 'ky']));
   });
 
   it('the record view after create loads cli-table3; JSON output does not', async () => {

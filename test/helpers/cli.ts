@@ -9,7 +9,7 @@ import { afterAll } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
 
 export const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
-export const CIP = join(ROOT, 'bin', 'cip.js');
+export const CIP = join(ROOT, 'bin', 'cip.cjs');
 
 export interface CipResult {
   exitCode: number;

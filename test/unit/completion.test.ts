@@ -14,7 +14,7 @@ import type { Shell } from '../../src/commands/completion/shells.js';
 import { fakeIO, testContext } from '../helpers/io.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const CIP = join(ROOT, 'bin', 'cip.js');
+const CIP = join(ROOT, 'bin', 'cip.cjs');
 const FILES: Record<Shell, string> = { bash: 'cip.bash', zsh: '_cip', fish: 'cip.fish' };
 const PROFILES_CALL = 'cip __complete profiles 2>/dev/null';
 

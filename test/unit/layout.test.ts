@@ -1,8 +1,10 @@
 // Wrapping record values and resolving --columns names: the pieces of the terminal views.
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { checkColumns, project } from '../../src/output/columns.js';
 import { UsageError } from '../../src/errors.js';
-import { displayWidth, wrapText } from '../../src/output/table.js';
+import { displayWidth, loadUnicodeWidths, wrapText } from '../../src/output/table.js';
+
+beforeAll(loadUnicodeWidths);
 
 describe('wrapText', () => {
   it.each([

@@ -1,8 +1,14 @@
-import { describe, it, expect } from 'vitest';
+import { Writable } from 'node:stream';
+import { beforeAll, describe, it, expect } from 'vitest';
+import { parseExactJson } from '../../src/json/exact.js';
 import { VALUE_COLUMN, cellText, cellsOf, chooseColumns, headerText, topLevel } from '../../src/output/columns.js';
-import { displayWidth, fitWidth, layoutColumns, renderTable } from '../../src/output/table.js';
+import { displayWidth, fitWidth, layoutColumns, loadUnicodeWidths, renderTable } from '../../src/output/table.js';
+import { writeList, type Output } from '../../src/output/writer.js';
 
 const lines = (text: string) => text.replace(/\n$/, '').split('\n');
+
+// displayWidth and fitWidth are called directly here, on text beyond ASCII.
+beforeAll(loadUnicodeWidths);
 
 describe('chooseColumns', () => {
   it.each([
@@ -163,20 +169,20 @@ describe('renderTable without maxWidth', () => {
     ['22', 'b', 'x'.repeat(200)],
   ];
 
-  it('pads each column to its widest cell with two spaces between and nothing trailing', () => {
-    const { text, hiddenColumns } = renderTable(headers, rows);
+  it('pads each column to its widest cell with two spaces between and nothing trailing', async () => {
+    const { text, hiddenColumns } = await renderTable(headers, rows);
     expect(text).toBe(['ID  NAME   DESCRIPTION', '1   alpha  short', `22  b      ${'x'.repeat(200)}`].join('\n') + '\n');
     expect(hiddenColumns).toStrictEqual([]);
   });
 
-  it('never truncates, however long a cell is', () => {
-    const { text } = renderTable(headers, rows);
+  it('never truncates, however long a cell is', async () => {
+    const { text } = await renderTable(headers, rows);
     expect(text).not.toContain('…');
     expect(text).toContain('x'.repeat(200));
   });
 
-  it('leaves no trailing spaces when the last cell is short or empty', () => {
-    const { text } = renderTable(
+  it('leaves no trailing spaces when the last cell is short or empty', async () => {
+    const { text } = await renderTable(
       ['A', 'B'],
       [
         ['x', ''],
@@ -186,8 +192,8 @@ describe('renderTable without maxWidth', () => {
     for (const line of lines(text)) expect(line).toBe(line.trimEnd());
   });
 
-  it('aligns wide characters by display width', () => {
-    const { text } = renderTable(
+  it('aligns wide characters by display width', async () => {
+    const { text } = await renderTable(
       ['NAME', 'X'],
       [
         ['日本', '1'],
@@ -200,13 +206,13 @@ describe('renderTable without maxWidth', () => {
     expect(second).toBe('ab    2');
   });
 
-  it('applies styleHeader to the header line only', () => {
-    const { text } = renderTable(['A'], [['x']], { styleHeader: (h) => `<${h}>` });
+  it('applies styleHeader to the header line only', async () => {
+    const { text } = await renderTable(['A'], [['x']], { styleHeader: (h) => `<${h}>` });
     expect(lines(text)).toStrictEqual(['<A>', 'x']);
   });
 
-  it('renders just the header for no rows', () => {
-    expect(renderTable(['ID', 'NAME'], []).text).toBe('ID  NAME\n');
+  it('renders just the header for no rows', async () => {
+    expect((await renderTable(['ID', 'NAME'], [])).text).toBe('ID  NAME\n');
   });
 });
 
@@ -218,21 +224,21 @@ describe('renderTable with maxWidth', () => {
     ['0b7e4c52-3d1f-4a8e-9c6b-2f5d8e1a7c34', '日本語の環境名日本語の環境名日本語の環境名', 'dev', '😀'.repeat(40), 'x', 'y'],
   ];
 
-  it.each([200, 120, 100, 80, 60, 50, 45, 40, 38])('every line fits in %i cells (ids are 36 wide)', (maxWidth) => {
-    const { text } = renderTable(headers, rows, { maxWidth, protectedIndex: 0 });
+  it.each([200, 120, 100, 80, 60, 50, 45, 40, 38])('every line fits in %i cells (ids are 36 wide)', async (maxWidth) => {
+    const { text } = await renderTable(headers, rows, { maxWidth, protectedIndex: 0 });
     for (const line of lines(text)) expect(displayWidth(line)).toBeLessThanOrEqual(maxWidth);
   });
 
-  it.each([200, 80, 50, 40, 20, 10])('never cuts or hides the protected id column (maxWidth %i)', (maxWidth) => {
-    const { text, hiddenColumns } = renderTable(headers, rows, { maxWidth, protectedIndex: 0 });
+  it.each([200, 80, 50, 40, 20, 10])('never cuts or hides the protected id column (maxWidth %i)', async (maxWidth) => {
+    const { text, hiddenColumns } = await renderTable(headers, rows, { maxWidth, protectedIndex: 0 });
     const [, first, second] = lines(text);
     expect(first!.startsWith(guid)).toBe(true);
     expect(second!.startsWith('0b7e4c52-3d1f-4a8e-9c6b-2f5d8e1a7c34')).toBe(true);
     expect(hiddenColumns).not.toContain(0);
   });
 
-  it('protects a column that is not the first one', () => {
-    const { text, hiddenColumns } = renderTable(['NAME', 'ID', 'OTHER'], [['n'.repeat(60), guid, 'o'.repeat(60)]], {
+  it('protects a column that is not the first one', async () => {
+    const { text, hiddenColumns } = await renderTable(['NAME', 'ID', 'OTHER'], [['n'.repeat(60), guid, 'o'.repeat(60)]], {
       maxWidth: 30,
       protectedIndex: 1,
     });
@@ -240,8 +246,8 @@ describe('renderTable with maxWidth', () => {
     expect(hiddenColumns).not.toContain(1);
   });
 
-  it('reports the hidden columns, and hides from the right', () => {
-    const { text, hiddenColumns } = renderTable(headers, rows, { maxWidth: 60, protectedIndex: 0 });
+  it('reports the hidden columns, and hides from the right', async () => {
+    const { text, hiddenColumns } = await renderTable(headers, rows, { maxWidth: 60, protectedIndex: 0 });
     expect(hiddenColumns.length).toBeGreaterThan(0);
     const header = lines(text)[0]!;
     for (const index of hiddenColumns) expect(header).not.toContain(headers[index]!);
@@ -251,14 +257,14 @@ describe('renderTable with maxWidth', () => {
     for (const index of shown) expect(header).toContain(headers[index]!.slice(0, 3));
   });
 
-  it('hides nothing and cuts nothing when the table already fits', () => {
-    const plain = renderTable(headers, rows);
-    const wide = renderTable(headers, rows, { maxWidth: 10_000, protectedIndex: 0 });
+  it('hides nothing and cuts nothing when the table already fits', async () => {
+    const plain = await renderTable(headers, rows);
+    const wide = await renderTable(headers, rows, { maxWidth: 10_000, protectedIndex: 0 });
     expect(wide).toStrictEqual(plain);
   });
 
-  it('marks a cut cell with …', () => {
-    const { text } = renderTable(['ID', 'NAME'], [['1', 'n'.repeat(100)]], { maxWidth: 30, protectedIndex: 0 });
+  it('marks a cut cell with …', async () => {
+    const { text } = await renderTable(['ID', 'NAME'], [['1', 'n'.repeat(100)]], { maxWidth: 30, protectedIndex: 0 });
     expect(text).toContain('…');
     for (const line of lines(text)) expect(displayWidth(line)).toBeLessThanOrEqual(30);
   });
@@ -281,5 +287,87 @@ describe('layoutColumns', () => {
     expect(widths[protectedIndex]).toBe(natural[protectedIndex]);
     const total = shown.reduce((sum, index) => sum + widths[index]!, 0) + 2 * (shown.length - 1);
     if (natural[protectedIndex]! <= maxWidth) expect(total).toBeLessThanOrEqual(maxWidth);
+  });
+});
+
+describe('JSON lists', () => {
+  const output = (stdoutIsTTY: boolean) => {
+    const writes: string[] = [];
+    const stdout = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        writes.push(chunk.toString('utf8'));
+        done();
+      },
+    });
+    const io: Output = { stdout, stdoutIsTTY, columns: undefined, outputFormat: 'json', jq: undefined, headers: true, colorLevel: () => 0, info: () => undefined };
+    return { io, writes };
+  };
+
+  it.each([0, 1, 499, 500, 501, 1000, 1234])('%i rows: the bytes JSON.stringify writes, a slice at a time', async (count) => {
+    const rows = Array.from({ length: count }, (_, index) => ({ id: `e${index}`, n: index, nested: { list: [index, 'x'] } }));
+    const { io, writes } = output(false);
+    await writeList(io, rows, { emptyMessage: '' });
+    expect(writes.join('')).toBe(`${JSON.stringify(rows, null, 2)}\n`);
+    expect(writes).toHaveLength(Math.max(1, Math.ceil(count / 500)));
+  });
+
+  it('numbers stay exact and a terminal gets escapes, across slices', async () => {
+    const text = `[${Array.from({ length: 1001 }, (_, index) => `{"id":${index === 700 ? '9007199254740993' : index},"name":"a\\u202eb"}`).join(',')}]`;
+    const rows = (await parseExactJson(text)) as unknown[];
+    const pipe = output(false);
+    await writeList(pipe.io, rows, { emptyMessage: '' });
+    const printed = pipe.writes.join('');
+    expect(printed).toContain('"id": 9007199254740993,');
+    expect(printed.replace('9007199254740993', '700')).toBe(
+      `${JSON.stringify(JSON.parse(text.replace('9007199254740993', '700')), null, 2)}\n`,
+    );
+    const terminal = output(true);
+    await writeList(terminal.io, rows, { emptyMessage: '' });
+    expect(printed).toContain('a\u202eb');
+    expect(terminal.writes.join('')).not.toContain('\u202e');
+    expect(terminal.writes.join('')).toContain('a\\u202eb');
+  });
+});
+
+describe('JSON lists and a slow or absent reader', () => {
+  const rows = Array.from({ length: 2000 }, (_, index) => ({ id: `e${index}`, name: 'x'.repeat(50) }));
+  const ioFor = (stdout: Writable): Output => ({
+    stdout,
+    stdoutIsTTY: false,
+    columns: undefined,
+    outputFormat: 'json',
+    jq: undefined,
+    headers: true,
+    colorLevel: () => 0,
+    info: () => undefined,
+  });
+
+  it('waits for the reader between slices instead of queueing the whole output', async () => {
+    let queuedMost = 0;
+    const chunks: string[] = [];
+    const slow = new Writable({
+      highWaterMark: 1024,
+      write(chunk: Buffer, _encoding, done) {
+        queuedMost = Math.max(queuedMost, slow.writableLength);
+        chunks.push(chunk.toString('utf8'));
+        setTimeout(done, 1);
+      },
+    });
+    await writeList(ioFor(slow), rows, { emptyMessage: '' });
+    expect(chunks.join('')).toBe(`${JSON.stringify(rows, null, 2)}\n`);
+    // One slice at most was waiting: the whole output is four.
+    expect(queuedMost).toBeLessThan(chunks.join('').length / 3);
+  });
+
+  it('finishes when the reader has gone (a closed pipe never drains)', async () => {
+    const gone = new Writable({
+      highWaterMark: 16,
+      write(_chunk, _encoding, done) {
+        done(Object.assign(new Error('write EPIPE'), { code: 'EPIPE' }));
+      },
+    });
+    gone.on('error', () => undefined);
+    await writeList(ioFor(gone), rows, { emptyMessage: '' });
+    expect(gone.destroyed).toBe(true);
   });
 });

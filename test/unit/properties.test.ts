@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { buildPayload, typedValue, type FieldAssignment, type ReadSource } from '../../src/commands/env/payload.js';
 import { errorMessageFromBody } from '../../src/api/error-body.js';
 import { cellText, cellsOf, chooseColumns, headerText, topLevel, VALUE_COLUMN } from '../../src/output/columns.js';
-import { displayWidth, fitWidth, layoutColumns, renderTable, streamTable } from '../../src/output/table.js';
+import { displayWidth, fitWidth, layoutColumns, loadUnicodeWidths, renderTable, streamTable } from '../../src/output/table.js';
 import { checkBaseUrl, checkEnterpriseId, checkProfileName, isGuid, isLoopbackHost } from '../../src/config/validate.js';
 import { escapeControls, escapeJsonForTerminal, oneLine, printable } from '../../src/text/sanitize.js';
 import { UsageError } from '../../src/errors.js';
@@ -22,6 +22,9 @@ import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 async function holds<Ts>(property: fc.IProperty<Ts> | fc.IAsyncProperty<Ts>, numRuns: number): Promise<void> {
   await fc.assert(property, { numRuns });
 }
+
+// displayWidth and fitWidth are called directly here, on text of every kind.
+beforeAll(loadUnicodeWidths);
 
 // ---------------------------------------------------------------------------------------------------------------
 // Shared helpers and arbitraries
@@ -639,9 +642,9 @@ describe('columns and tables', () => {
 
   it('renderTable without maxWidth: one header + one line per row, every cell in full, no controls', async () => {
     await holds(
-      fc.property(rowsArb, (rows) => {
+      fc.asyncProperty(rowsArb, async (rows) => {
         const { headers, cells } = tableOf(rows);
-        const { text, hiddenColumns } = renderTable(headers, cells);
+        const { text, hiddenColumns } = await renderTable(headers, cells);
         expect(hiddenColumns).toStrictEqual([]);
         const lines = linesOf(text, rows.length);
         // Lines are trimEnd()ed, so a cell's trailing whitespace at the end of a line is (intentionally) dropped.
@@ -654,18 +657,18 @@ describe('columns and tables', () => {
 
   it('renderTable text equals the concatenated streamTable chunks', async () => {
     await holds(
-      fc.property(rowsArb, fc.option(fc.integer({ min: 0, max: 300 }), { nil: undefined }), (rows, maxWidth) => {
+      fc.asyncProperty(rowsArb, fc.option(fc.integer({ min: 0, max: 300 }), { nil: undefined }), async (rows, maxWidth) => {
         const { headers, cells, protectedIndex } = tableOf(rows);
         const options = { maxWidth, protectedIndex };
         const chunks: string[] = [];
-        const hidden = streamTable(
+        const hidden = await streamTable(
           headers,
           cells.length,
           (r) => [...cells[r]!],
           (chunk) => chunks.push(chunk),
           options,
         );
-        const rendered = renderTable(headers, cells, options);
+        const rendered = await renderTable(headers, cells, options);
         expect(chunks.join('')).toBe(rendered.text);
         expect(hidden).toStrictEqual(rendered.hiddenColumns);
         linesOf(rendered.text, rows.length);
@@ -676,13 +679,13 @@ describe('columns and tables', () => {
 
   it('with maxWidth >= id width + 10: every line fits and the id column is shown uncut', async () => {
     await holds(
-      fc.property(rowsArb, fc.integer({ min: 0, max: 120 }), (rows, extra) => {
+      fc.asyncProperty(rowsArb, fc.integer({ min: 0, max: 120 }), async (rows, extra) => {
         const { headers, cells, protectedIndex } = tableOf(rows);
         const idWidth = headers.length
           ? Math.max(displayWidth(headers[protectedIndex]!), ...cells.map((row) => displayWidth(row[protectedIndex]!)))
           : 0;
         const maxWidth = idWidth + 10 + extra;
-        const { text, hiddenColumns } = renderTable(headers, cells, { maxWidth, protectedIndex });
+        const { text, hiddenColumns } = await renderTable(headers, cells, { maxWidth, protectedIndex });
         const lines = linesOf(text, rows.length);
         for (const line of lines) expect(displayWidth(line)).toBeLessThanOrEqual(maxWidth);
         if (!headers.length) return;

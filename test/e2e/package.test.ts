@@ -1,0 +1,61 @@
+// The package as npm publishes it: `npm pack` of the built tree, installed globally into a fresh prefix, then
+// run from that prefix's bin folder against the sandbox. dist/ bundles everything cip runs, so the package
+// declares no runtime dependencies and the install adds cip alone. Skipped, saying why, where npm is missing.
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { execa } from 'execa';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { ROOT, sandboxEnv, tempDir } from '../helpers/cli.js';
+
+function npmVersion(): string | undefined {
+  try {
+    return execFileSync('npm', ['--version'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+  } catch {
+    return undefined;
+  }
+}
+const npm = npmVersion();
+
+let sandbox: Sandbox;
+beforeAll(async () => {
+  sandbox = await startSandbox({ seed: 3 });
+});
+afterAll(() => sandbox.close());
+
+describe.skipIf(!npm)('the published package', () => {
+  it('installs globally from its tarball with nothing else, and runs', { timeout: 120_000 }, async () => {
+    const work = tempDir('cip-package-');
+    // npm's own files (cache, logs) stay in the temporary folder, and nothing asks the registry.
+    const env = { PATH: process.env.PATH, HOME: work, npm_config_cache: join(work, 'cache'), npm_config_update_notifier: 'false' };
+    // The tree is built already (npm test builds first): --ignore-scripts keeps `prepare` from rebuilding
+    // dist/ under the other tests' feet.
+    await execa('npm', ['pack', '--ignore-scripts', '--pack-destination', work], { cwd: ROOT, env, extendEnv: false });
+    const tarball = readdirSync(work).find((name) => name.endsWith('.tgz'));
+    expect(tarball).toBeDefined();
+    const prefix = join(work, 'prefix');
+    // Optional dependencies (a native keyring) are left out: cip must run without them, and the install stays offline.
+    const install = await execa(
+      'npm',
+      ['install', '--global', '--prefix', prefix, '--offline', '--omit=optional', '--no-audit', '--no-fund', join(work, tarball!)],
+      { cwd: work, env, extendEnv: false },
+    );
+    expect(install.stdout).toMatch(/added 1 package/);
+
+    const installed = join(prefix, 'lib', 'node_modules', 'cip-cli');
+    const manifest = JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')) as { dependencies?: object };
+    expect(manifest.dependencies ?? {}).toEqual({});
+    expect(existsSync(join(installed, 'node_modules'))).toBe(false);
+
+    const bin = join(prefix, 'bin', 'cip');
+    const version = await execa(bin, ['--version'], { env, extendEnv: false });
+    expect(version.stdout).toBe(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version as string);
+    const list = await execa(bin, ['env', 'list'], {
+      env: { ...sandboxEnv(sandbox), ...env, CIP_CONFIG_DIR: join(work, 'config') },
+      extendEnv: false,
+    });
+    expect((JSON.parse(list.stdout) as { id: string }[]).map(({ id }) => id).sort()).toEqual([...sandbox.environments.keys()].sort());
+  });
+});
+if (!npm) it.skip('the published package installs from its tarball (needs npm on PATH)', () => undefined);
