@@ -299,7 +299,16 @@ describe('JSON lists', () => {
         done();
       },
     });
-    const io: Output = { stdout, stdoutIsTTY, columns: undefined, outputFormat: 'json', jq: undefined, headers: true, colorLevel: () => 0, info: () => undefined };
+    const io: Output = {
+      stdout,
+      stdoutIsTTY,
+      columns: undefined,
+      outputFormat: 'json',
+      jq: undefined,
+      headers: true,
+      colorLevel: () => 0,
+      info: () => undefined,
+    };
     return { io, writes };
   };
 
