@@ -142,7 +142,8 @@ describe('what each command loads', () => {
 
   it('reading a profile loads no package; storing one loads conf (so the checks above can fail)', async () => {
     const configDir = tempDir();
-    const login = await loads(loginArgs(sandbox, ['--no-verify']), { CIP_CONFIG_DIR: configDir });
+    // Keys in the file: this test is about conf, not the keychain.
+    const login = await loads(loginArgs(sandbox, ['--no-verify']), { CIP_CONFIG_DIR: configDir, CIP_CREDENTIAL_STORE: 'file' });
     expect(login.exitCode).toBe(0);
     expect(login.packages.has('conf')).toBe(true);
     expect(login.packages.has('ky')).toBe(false);
