@@ -177,7 +177,10 @@ export function nodeTransport(limit: number): Transport {
         answer?.destroy();
         reject(reason instanceof Error ? reason : new Error('aborted'));
       };
-      const outgoing = request(target, { method, headers: sent, agent }, (response) => {
+      // A POST or PATCH is never retried, so it never rides a kept-alive connection: the server may close an
+      // idle one just as the request goes out (after a prompt, say), and the create would fail for nothing.
+      const fresh = method === 'POST' || method === 'PATCH';
+      const outgoing = request(target, { method, headers: sent, agent: fresh ? false : agent }, (response) => {
         answer = response;
         const status = response.statusCode ?? 0;
         const done = (body: Bytes | null) => {

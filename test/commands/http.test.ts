@@ -3,7 +3,7 @@
 import { connect, createServer, type AddressInfo } from 'node:net';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { InterruptedError } from '../../src/errors.js';
-import { startSandbox } from '../../src/sandbox/index.js';
+import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { expectOneErrorLine, sandboxEnv } from '../helpers/cli.js';
 import { cipInProcess as cip } from '../helpers/harness.js';
 
@@ -231,28 +231,47 @@ describe('interrupts', () => {
 });
 
 describe('connections', () => {
-  it('are kept alive and reused: 12 deletes two at a time open two connections, not thirteen', async () => {
-    const many = await startSandbox({ seed: 12 });
+  /** A relay in front of the sandbox that counts the TCP connections cip opens; the base URL through it. */
+  async function relayTo(target: Sandbox): Promise<{ baseUrl: string; connections: () => number; close: () => void }> {
     let connections = 0;
-    // A relay in front of the sandbox that counts the TCP connections cip opens.
     const relay = createServer((client) => {
       connections++;
-      const upstream = connect(many.port, '127.0.0.1');
+      const upstream = connect(target.port, '127.0.0.1');
       client.pipe(upstream).pipe(client);
       client.on('error', () => upstream.destroy());
       upstream.on('error', () => client.destroy());
     });
     await new Promise<void>((resolve) => relay.listen(0, '127.0.0.1', resolve));
+    const { port } = relay.address() as AddressInfo;
+    return { baseUrl: target.url.replace(`:${target.port}`, `:${port}`), connections: () => connections, close: () => relay.close() };
+  }
+
+  it('a POST goes on a connection of its own, never on one kept alive (it is never retried)', async () => {
+    const relay = await relayTo(sandbox);
     try {
-      const { port } = relay.address() as AddressInfo;
+      const result = await cip(['env', 'create', '-f', 'name=fresh', '--if-exists', 'skip'], {
+        env: sandboxEnv(sandbox, { CIP_BASE_URL: relay.baseUrl }),
+      });
+      expect(result.exitCode).toBe(0);
+      expect(sandbox.requests.map((request) => request.method)).toEqual(['GET', 'POST']);
+      expect(relay.connections()).toBe(2);
+    } finally {
+      relay.close();
+    }
+  });
+
+  it('are kept alive and reused: 12 deletes two at a time open two connections, not thirteen', async () => {
+    const many = await startSandbox({ seed: 12 });
+    const relay = await relayTo(many);
+    try {
       const ids = [...many.environments.keys()];
       const result = await cip(['env', 'delete', ...ids, '--yes', '--concurrency', '2'], {
-        env: sandboxEnv(many, { CIP_BASE_URL: many.url.replace(`:${many.port}`, `:${port}`) }),
+        env: sandboxEnv(many, { CIP_BASE_URL: relay.baseUrl }),
       });
       expect(result.exitCode).toBe(0);
       expect(many.environments.size).toBe(0);
       expect(many.requests).toHaveLength(1 + ids.length);
-      expect(connections).toBeLessThanOrEqual(2);
+      expect(relay.connections()).toBeLessThanOrEqual(2);
     } finally {
       relay.close();
       await many.close();
