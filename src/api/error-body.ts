@@ -60,7 +60,7 @@ function fromObject(body: Record<string, unknown>): string | undefined {
   const nestedError = isRecord(body.error) ? fromObject(body.error) : str(body.error);
   // A ProblemDetails title is often only the reason phrase ("Not Found"), which our message already says;
   // a title of its own ("Name conflict") is kept before the detail.
-  const ownTitle = title && !REASON_PHRASES.has(title.toLowerCase()) ? title : undefined;
+  const ownTitle = title && !REASON_PHRASES.has(title.toLowerCase()) ? title.replace(/[.:]$/, '') : undefined;
   const headText = (detail ? [ownTitle, detail].filter(Boolean).join(': ') : (title ?? message ?? nestedError ?? ''))
     .replace(/[.:]$/, '')
     .trim();

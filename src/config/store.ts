@@ -339,7 +339,10 @@ export async function openProfileStore(dir: string, options: StoreOptions = {}):
           mkdirSync(dir, { recursive: true, mode: 0o700 });
           if (POSIX) chmodSync(dir, 0o700);
         }
-        // The lock would retry a folder it cannot write to for seconds; say so at once.
+        // The lock would retry a folder it cannot write to, or a file in its place, for seconds; say so at once.
+        if (!statSync(dir).isDirectory()) {
+          throw new ConfigError(`cannot use the config folder ${dir}: it is not a folder`, 'set CIP_CONFIG_DIR to a folder');
+        }
         accessSync(dir, constants.W_OK);
       } catch (error) {
         throw describeFailure(error, path);

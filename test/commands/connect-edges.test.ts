@@ -1,0 +1,42 @@
+// CIP_MAX_ANSWER_BYTES (src/api/connect.ts): which values set the answer limit and which are refused, as a
+// user sees it from `cip env list` against the sandbox.
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { startSandbox } from '../../src/sandbox/index.js';
+import { expectOneErrorLine, sandboxEnv } from '../helpers/cli.js';
+import { cipInProcess as cip } from '../helpers/harness.js';
+
+const sandbox = await startSandbox({ seed: 2 });
+const env = sandboxEnv(sandbox);
+afterAll(() => sandbox.close());
+beforeEach(() => {
+  sandbox.reset();
+});
+
+describe('CIP_MAX_ANSWER_BYTES', () => {
+  it.each([['0'], ['-1'], ['1.5'], ['9007199254740992'], ['1e3x']])('refuses %j before any request, exit 2', async (value) => {
+    const result = await cip(['env', 'list'], { env: { ...env, CIP_MAX_ANSWER_BYTES: value } });
+    expect(result.exitCode).toBe(2);
+    expect(expectOneErrorLine(result.stderr)).toBe(`error: CIP_MAX_ANSWER_BYTES must be a whole number of bytes, not '${value}'`);
+    expect(sandbox.requests).toHaveLength(0);
+  });
+
+  it('shows a refused value trimmed and cleaned', async () => {
+    const result = await cip(['env', 'list'], { env: { ...env, CIP_MAX_ANSWER_BYTES: ' 12\u001b[2Jkb ' } });
+    expect(expectOneErrorLine(result.stderr)).toBe("error: CIP_MAX_ANSWER_BYTES must be a whole number of bytes, not '12?[2Jkb'");
+  });
+
+  it.each([[''], ['   ']])('takes %j as unset: the default limit', async (value) => {
+    const result = await cip(['env', 'list'], { env: { ...env, CIP_MAX_ANSWER_BYTES: value } });
+    expect(result.exitCode).toBe(0);
+    expect(JSON.parse(result.stdout)).toHaveLength(2);
+  });
+
+  it('takes a number with spaces around it, and a limit of one byte is a limit, not an error', async () => {
+    const roomy = await cip(['env', 'list'], { env: { ...env, CIP_MAX_ANSWER_BYTES: ' 1000000 ' } });
+    expect(roomy.exitCode).toBe(0);
+    const tight = await cip(['env', 'list'], { env: { ...env, CIP_MAX_ANSWER_BYTES: ' 1 ' } });
+    expect(tight.exitCode).toBe(7);
+    expect(expectOneErrorLine(tight.stderr)).toMatch(/answer too large/);
+    expect(sandbox.requests).toHaveLength(2);
+  });
+});

@@ -1,0 +1,104 @@
+// Which proxy a request goes through (src/api/proxy.ts), in the corners of curl's rules: lower-case
+// variables, blank values, ports, separators, CIDR blocks, and what an error or a message shows.
+import * as net from 'node:net';
+import { describe, expect, it } from 'vitest';
+import { bypassesProxy, proxyFor } from '../../src/api/proxy.js';
+import { UsageError } from '../../src/errors.js';
+
+const HTTPS_TARGET = new URL('https://api.copyl.com/ms');
+const HTTP_TARGET = new URL('http://api.copyl.com/ms');
+
+describe('NO_PROXY corners', () => {
+  it.each([
+    // The default port of the target's scheme counts as its port.
+    ['api.copyl.com:80', HTTP_TARGET, true],
+    ['api.copyl.com:443', HTTP_TARGET, false],
+    ['api.copyl.com:80', HTTPS_TARGET, false],
+    // Empty entries between separators are skipped, not the end of the list.
+    [',, api.copyl.com', HTTPS_TARGET, true],
+    ['other.example,,\tapi.copyl.com', HTTPS_TARGET, true],
+    // A leading '*.' or '.' is dropped; a '*' inside a name is not a wildcard.
+    ['*copyl.com', HTTPS_TARGET, false],
+    ['api.*.com', HTTPS_TARGET, false],
+    // A name must match whole labels.
+    ['i.copyl.com', HTTPS_TARGET, false],
+    ['ms', HTTPS_TARGET, false],
+    // An IPv6 target matches an entry with or without brackets.
+    ['fd12::1', new URL('https://[fd12::1]/ms'), true],
+    ['[fd12::1]', new URL('https://[fd12::1]/ms'), true],
+    ['[fd12::1]:8443', new URL('https://[fd12::1]/ms'), false],
+    // An upper-case target host still matches.
+    ['api.copyl.com', new URL('https://API.Copyl.COM/ms'), true],
+    // CIDR: the wrong family, a bad block, and a bad block before a good entry.
+    ['10.0.0.0/8', new URL('https://[fd12::1]/ms'), false],
+    ['fd00::/8', new URL('https://10.1.2.3/ms'), false],
+    ['10.0.0.0/99', new URL('https://10.1.2.3/ms'), false],
+    ['10.0.0.0/99, api.copyl.com', HTTPS_TARGET, true],
+    ['example/8, api.copyl.com', HTTPS_TARGET, true],
+    ['10.0.0.0/8, 10.1.2.3', new URL('https://11.1.2.3/ms'), false],
+    ['10.1.0.0/16', new URL('https://10.1.2.3/ms'), true],
+    ['10.1.0.0/16', new URL('https://10.2.2.3/ms'), false],
+  ])('%j for %s: bypass %s', (noProxy, target, expected) => {
+    expect(bypassesProxy(noProxy, target, net)).toBe(expected);
+  });
+
+  it('without node:net, a CIDR entry matches nothing, and the entries after it still count', () => {
+    expect(bypassesProxy('10.0.0.0/8', new URL('https://10.1.2.3/ms'))).toBe(false);
+    expect(bypassesProxy('10.0.0.0/8,10.1.2.3', new URL('https://10.1.2.3/ms'))).toBe(true);
+  });
+
+  it('an absent NO_PROXY bypasses nothing', () => {
+    expect(bypassesProxy(undefined, HTTPS_TARGET, net)).toBe(false);
+  });
+});
+
+describe('proxyFor corners', () => {
+  it('reads the lower-case variables too, and names the one it used', async () => {
+    const choice = await proxyFor({ https_proxy: 'http://p:3128' }, HTTPS_TARGET);
+    expect(choice?.variable).toBe('https_proxy');
+    expect(choice?.url.href).toBe('http://p:3128/');
+    await expect(proxyFor({ https_proxy: 'ftp://p' }, HTTPS_TARGET)).rejects.toThrow(
+      new UsageError('https_proxy must be an http:// or https:// proxy URL, not ftp:'),
+    );
+  });
+
+  it('prefers the upper-case variable when both are set', async () => {
+    const choice = await proxyFor({ HTTPS_PROXY: 'http://upper:1', https_proxy: 'http://lower:2' }, HTTPS_TARGET);
+    expect(choice).toMatchObject({ variable: 'HTTPS_PROXY', display: 'http://upper:1' });
+  });
+
+  it('treats a blank variable as unset, and trims a value', async () => {
+    expect(await proxyFor({ HTTPS_PROXY: '   ' }, HTTPS_TARGET)).toBeUndefined();
+    expect((await proxyFor({ HTTPS_PROXY: '  http://p:3128 \n' }, HTTPS_TARGET))?.url.href).toBe('http://p:3128/');
+  });
+
+  it('keeps the scheme a proxy URL gives, in either case, and takes a bare host:port as http', async () => {
+    expect((await proxyFor({ HTTPS_PROXY: 'https://p:8443' }, HTTPS_TARGET))?.display).toBe('https://p:8443');
+    expect((await proxyFor({ HTTPS_PROXY: 'HTTPS://p:8443' }, HTTPS_TARGET))?.display).toBe('https://p:8443');
+    expect((await proxyFor({ HTTPS_PROXY: 'p:3128' }, HTTPS_TARGET))?.display).toBe('http://p:3128');
+    expect((await proxyFor({ HTTPS_PROXY: 'proxy.corp' }, HTTPS_TARGET))?.display).toBe('http://proxy.corp');
+  });
+
+  it('hides a password given without a user name, and shows a proxy without credentials as it is', async () => {
+    expect((await proxyFor({ HTTPS_PROXY: 'http://:secret@p:3128' }, HTTPS_TARGET))?.display).toBe('http://***@p:3128');
+    expect((await proxyFor({ HTTPS_PROXY: 'http://me@p:3128' }, HTTPS_TARGET))?.display).toBe('http://***@p:3128');
+    expect((await proxyFor({ HTTPS_PROXY: 'http://p:3128' }, HTTPS_TARGET))?.display).toBe('http://p:3128');
+  });
+
+  it('honours NO_PROXY, a CIDR block included, and its lower-case spelling', async () => {
+    const env = { HTTPS_PROXY: 'http://p:3128' };
+    expect(await proxyFor({ ...env, NO_PROXY: 'copyl.com' }, HTTPS_TARGET)).toBeUndefined();
+    expect(await proxyFor({ ...env, no_proxy: 'copyl.com' }, HTTPS_TARGET)).toBeUndefined();
+    expect(await proxyFor({ ...env, NO_PROXY: '10.0.0.0/8' }, new URL('https://10.1.2.3/ms'))).toBeUndefined();
+    expect(await proxyFor({ ...env, NO_PROXY: '10.0.0.0/8' }, new URL('https://11.1.2.3/ms'))).toMatchObject({ variable: 'HTTPS_PROXY' });
+  });
+
+  it('shows a bad proxy URL with its credentials hidden and control characters cleaned', async () => {
+    await expect(proxyFor({ HTTPS_PROXY: 'http://[bad\u001b' }, HTTPS_TARGET)).rejects.toThrow(
+      new UsageError("HTTPS_PROXY is not a valid proxy URL: 'http://[bad?'"),
+    );
+    await expect(proxyFor({ http_proxy: 'http://u:p@[x/y' }, HTTP_TARGET)).rejects.toThrow(
+      new UsageError("http_proxy is not a valid proxy URL: 'http://***@[x/y'"),
+    );
+  });
+});
