@@ -404,6 +404,9 @@ function describeFailure(error: unknown, path: string): Error {
   if (code && DISK_FULL.has(code)) {
     return new ConfigError(`cannot write the config file ${path}: no room left (${code}); the file was left as it was`);
   }
+  if (code === 'ENOTDIR') {
+    return new ConfigError(`cannot use the config folder ${dirname(path)}: it is not a folder`, 'set CIP_CONFIG_DIR to a folder');
+  }
   const reason = code ?? (error instanceof Error ? error.message : String(error));
   return new ConfigError(`cannot use the config file ${path}: ${reason}`);
 }

@@ -140,7 +140,13 @@ describe('a config file that is not one cip wrote', () => {
     const file = join(tempDir(), 'not-a-folder');
     writeFileSync(file, '');
     const store = await openProfileStore(file);
-    expect(store.read()).toEqual({ profiles: {} });
+    let readError: unknown;
+    try {
+      store.read();
+    } catch (caught) {
+      readError = caught;
+    }
+    expect((readError as Error).message).toBe(`cannot use the config folder ${file}: it is not a folder`);
     const error = await refusal(
       store.update((data) => {
         data.profiles.a = profile;
