@@ -3,7 +3,7 @@
 // lists, strings, numbers, booleans and null; anything else (.inf, tags, documents after the first) is an
 // error, as is a chain of aliases that would blow the data up. The package loads only when YAML is used.
 import { Document, isAlias, isMap, isScalar, isSeq, parseDocument } from 'yaml';
-import { ExactNumber, MAX_JSON_DEPTH, isExactNumber, numberFromText } from './exact.js';
+import { ExactNumber, isExactNumber, numberFromText } from './exact.js';
 import { setOwn } from './record.js';
 
 /** A YAML text that is not data cip can send: the message says where and why. */
@@ -12,14 +12,22 @@ export class YamlError extends SyntaxError {}
 const JSON_NUMBER = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?$/;
 /** How many alias uses one document may have: enough for real files, too few for a "billion laughs". */
 const MAX_ALIASES = 1000;
+/**
+ * How deep YAML may nest: less than JSON's MAX_JSON_DEPTH, because the yaml package's parser runs out of
+ * stack a little below that; no environment is shaped like either.
+ */
+export const MAX_YAML_DEPTH = 500;
 
 export function parseExactYaml(text: string): unknown {
   const doc = parseDocument(text, { uniqueKeys: true, prettyErrors: false, version: '1.2' });
   const [error] = doc.errors;
-  if (error) throw new YamlError(error.message.split('\n')[0] ?? 'invalid YAML');
+  if (error) {
+    const message = error.message.split('\n')[0] ?? 'invalid YAML';
+    throw new YamlError(/call stack/i.test(message) ? `nested deeper than ${MAX_YAML_DEPTH} levels` : message);
+  }
   let aliases = 0;
   const convert = (node: unknown, depth: number): unknown => {
-    if (depth > MAX_JSON_DEPTH) throw new YamlError(`nested deeper than ${MAX_JSON_DEPTH} levels`);
+    if (depth >= MAX_YAML_DEPTH) throw new YamlError(`nested deeper than ${MAX_YAML_DEPTH} levels`);
     if (node === null || node === undefined) return null;
     if (isAlias(node)) {
       if (++aliases > MAX_ALIASES) throw new YamlError(`more than ${MAX_ALIASES} aliases`);

@@ -38,3 +38,61 @@ describe('YAML with exact numbers', () => {
     expect(() => parseExactYaml(lines.join('\n'))).toThrow(/aliases/);
   });
 });
+
+describe('YAML edges', () => {
+  it('writes exact numbers with their own digits, not as objects or marked strings', () => {
+    expect(stringifyExactYaml(parseExactYaml('a: 12345678901234567890\nb: 1.50\n'))).toBe('a: 12345678901234567890\nb: 1.50\n');
+  });
+
+  it.each([
+    ['-12345678901234567890', '-12345678901234567890'],
+    ['12345678901234567890.5', '12345678901234567890.5'],
+    ['1.2345678901234567890e5', '1.2345678901234567890e5'],
+    ['2.50E-3', '2.50E-3'],
+    ['1e400', '1e400'],
+    ['1E+400', '1E+400'],
+    ['10', '10'],
+  ])('keeps %s as written', (text, json) => {
+    expect(stringifyExactJson(parseExactYaml(`n: ${text}`))).toBe(`{"n":${json}}`);
+  });
+
+  it.each([['.inf'], ['-.inf'], ['.nan']])('refuses %s, which JSON cannot hold', (text) => {
+    expect(() => parseExactYaml(`n: ${text}`)).toThrow(`'${text}' is not a number JSON can hold`);
+  });
+
+  it('reads an empty document and ~ as null', () => {
+    expect(parseExactYaml('')).toBeNull();
+    expect(parseExactYaml('~')).toBeNull();
+    expect(parseExactYaml('a: ~\nb:\n')).toEqual({ a: null, b: null });
+  });
+
+  it('turns plain keys into strings and refuses a list as a key', () => {
+    expect(parseExactYaml('1: a\ntrue: b\n~: c\n')).toEqual({ '1': 'a', true: 'b', null: 'c' });
+    expect(() => parseExactYaml('? [a]\n: x\n')).toThrow('a key must be a plain value, not a list or a map');
+  });
+
+  it('says why broken YAML is broken, on one line', () => {
+    expect(() => parseExactYaml('a: [1, 2\n')).toThrow(/^.*(flow|Missing|collection).*$/);
+  });
+
+  it('allows 500 levels of nesting, lists or maps, and refuses one more; deeper still is the same error', () => {
+    const lists = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
+    expect(() => parseExactYaml(lists(500))).not.toThrow();
+    expect(() => parseExactYaml(lists(501))).toThrow('nested deeper than 500 levels');
+    expect(() => parseExactYaml(lists(5000))).toThrow('nested deeper than 500 levels');
+    const maps = (depth: number) => `${'{a: '.repeat(depth)}1${'}'.repeat(depth)}`;
+    expect(() => parseExactYaml(maps(499))).not.toThrow();
+    expect(() => parseExactYaml(maps(501))).toThrow('nested deeper than 500 levels');
+  });
+
+  it('counts aliases: 1000 uses are fine, one more is refused', () => {
+    const uses = (count: number) => `a: &x 1\nb: [${Array<string>(count).fill('*x').join(', ')}]\n`;
+    expect((parseExactYaml(uses(1000)) as { b: unknown[] }).b).toHaveLength(1000);
+    expect(() => parseExactYaml(uses(1001))).toThrow('more than 1000 aliases');
+  });
+
+  it('an alias counts as a level of nesting where it is used', () => {
+    const deep = `a: &x ${'['.repeat(499)}${']'.repeat(499)}\nb: *x\n`;
+    expect(() => parseExactYaml(deep)).toThrow('nested deeper than 500 levels');
+  });
+});
