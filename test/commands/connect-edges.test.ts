@@ -1,8 +1,10 @@
 // CIP_MAX_ANSWER_BYTES (src/api/connect.ts): which values set the answer limit and which are refused, as a
 // user sees it from `cip env list` against the sandbox.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox/index.js';
-import { expectOneErrorLine, sandboxEnv } from '../helpers/cli.js';
+import { expectOneErrorLine, sandboxEnv, tempDir } from '../helpers/cli.js';
 import { cipInProcess as cip } from '../helpers/harness.js';
 
 const sandbox = await startSandbox({ seed: 2 });
@@ -38,5 +40,38 @@ describe('CIP_MAX_ANSWER_BYTES', () => {
     expect(tight.exitCode).toBe(7);
     expect(expectOneErrorLine(tight.stderr)).toMatch(/answer too large/);
     expect(sandbox.requests).toHaveLength(2);
+  });
+});
+
+describe('a 401 names where the keys came from', () => {
+  const WRONG = 'wrong-key-0123456789abcdef';
+
+  /** A config folder whose active profile 'p' holds these keys, for the sandbox. */
+  function profileWith(keys: { apiKey: string; subscriptionKey: string }): string {
+    const configDir = tempDir();
+    const profile = { baseUrl: sandbox.url, enterpriseId: sandbox.keys.enterpriseId, ...keys };
+    writeFileSync(join(configDir, 'config.json'), JSON.stringify({ activeProfile: 'p', profiles: { p: profile } }), { mode: 0o600 });
+    return configDir;
+  }
+
+  it('both from the profile: the profile, and how to replace them', async () => {
+    const configDir = profileWith({ apiKey: WRONG, subscriptionKey: sandbox.keys.subscriptionKey });
+    const result = await cip(['env', 'list'], { configDir });
+    expect(result.exitCode).toBe(3);
+    expect(expectOneErrorLine(result.stderr)).toMatch(/\(check the keys of profile 'p'; 'cip auth login --profile p' replaces them\)$/);
+  });
+
+  it('one from the environment, one from the profile: each source', async () => {
+    const configDir = profileWith({ apiKey: sandbox.keys.apiKey, subscriptionKey: sandbox.keys.subscriptionKey });
+    const apiFromEnv = await cip(['env', 'list'], { configDir, env: { CIP_API_KEY: WRONG } });
+    expect(apiFromEnv.exitCode).toBe(3);
+    expect(expectOneErrorLine(apiFromEnv.stderr)).toMatch(
+      /\(check the keys: the API key came from CIP_API_KEY, the subscription key from profile 'p'\)$/,
+    );
+    const subscriptionFromEnv = await cip(['env', 'list'], { configDir, env: { CIP_SUBSCRIPTION_KEY: WRONG } });
+    expect(subscriptionFromEnv.exitCode).toBe(3);
+    expect(expectOneErrorLine(subscriptionFromEnv.stderr)).toMatch(
+      /\(check the keys: the API key came from profile 'p', the subscription key from CIP_SUBSCRIPTION_KEY\)$/,
+    );
   });
 });

@@ -100,6 +100,13 @@ describe('readInput from a file', () => {
     await expect(readInput(fileContext(), path, '--file')).rejects.toThrow(/^cannot read --file .*: ENAMETOOLONG$/);
   });
 
+  it.runIf(process.platform === 'linux')('names a read error by its code (EIO)', async () => {
+    // A regular file whose first byte cannot be read: the process's own memory at address 0.
+    await expect(readInput(fileContext(), '/proc/self/mem', '--file')).rejects.toThrow(
+      new UsageError('cannot read --file /proc/self/mem: EIO'),
+    );
+  });
+
   it('shows a path with control characters cleaned', async () => {
     const dir = tempDir();
     mkdirSync(join(dir, 'sub'));

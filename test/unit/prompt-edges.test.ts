@@ -110,6 +110,14 @@ describe('askHidden', () => {
     await expect(answer).resolves.toBe('xyz');
   });
 
+  it('erases with Backspace alone, and keeps a space typed inside the answer', async () => {
+    const t = terminal();
+    const answer = askHidden(t.io, 'Key: ');
+    await t.onScreen('Key: ');
+    t.io.stdin.write('ab\bc d\n');
+    await expect(answer).resolves.toBe('ac d');
+  });
+
   it('drops other control characters, such as an escape sequence', async () => {
     const t = terminal();
     const answer = askHidden(t.io, 'Key: ');

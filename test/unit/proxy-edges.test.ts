@@ -38,6 +38,13 @@ describe('NO_PROXY corners', () => {
     ['10.0.0.0/8, 10.1.2.3', new URL('https://11.1.2.3/ms'), false],
     ['10.1.0.0/16', new URL('https://10.1.2.3/ms'), true],
     ['10.1.0.0/16', new URL('https://10.2.2.3/ms'), false],
+    // An entry is a whole host, bracketed address or host:port: text around one is no match.
+    ['x[fd12::1]', new URL('https://[fd12::1]/ms'), false],
+    ['[fd12::1]:443x', new URL('https://[fd12::1]/ms'), false],
+    ['x:copyl.com:443', HTTPS_TARGET, false],
+    ['api.copyl.com:443x', HTTPS_TARGET, false],
+    // An empty entry matches nothing, not even a host written with its final dot.
+    ['other.example,,', new URL('https://api.copyl.com./ms'), false],
   ])('%j for %s: bypass %s', (noProxy, target, expected) => {
     expect(bypassesProxy(noProxy, target, net)).toBe(expected);
   });
@@ -77,6 +84,7 @@ describe('proxyFor corners', () => {
     expect((await proxyFor({ HTTPS_PROXY: 'HTTPS://p:8443' }, HTTPS_TARGET))?.display).toBe('https://p:8443');
     expect((await proxyFor({ HTTPS_PROXY: 'p:3128' }, HTTPS_TARGET))?.display).toBe('http://p:3128');
     expect((await proxyFor({ HTTPS_PROXY: 'proxy.corp' }, HTTPS_TARGET))?.display).toBe('http://proxy.corp');
+    expect((await proxyFor({ HTTPS_PROXY: 'p:3128/path://x' }, HTTPS_TARGET))?.display).toBe('http://p:3128');
   });
 
   it('hides a password given without a user name, and shows a proxy without credentials as it is', async () => {

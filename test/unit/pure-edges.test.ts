@@ -168,6 +168,11 @@ describe('redaction', () => {
     expect(secrets.redact('abcdefghijklmnopqrst-abcdefghijklmnopqrst')).toBe('***-***');
   });
 
+  it('changes nothing before a key is registered', () => {
+    const secrets = new Secrets();
+    for (const text of ['', 'plain text', 'Stryker was here', '*** already']) expect(secrets.redact(text)).toBe(text);
+  });
+
   it('a key registered twice is still redacted', () => {
     const secrets = new Secrets();
     secrets.add('repeated-key-0123456789');

@@ -244,21 +244,6 @@ describe('folders and files cip makes private', () => {
     expect(statSync(join(dir, 'config.json')).mode & 0o777).toBe(0o600);
   });
 
-  it.runIf(POSIX)('makes a folder it creates private, whatever the umask', async () => {
-    const dir = join(tempDir(), 'a', 'b');
-    const previous = process.umask(0o000);
-    try {
-      await (
-        await openProfileStore(dir)
-      ).update((data) => {
-        data.profiles.a = profile;
-      });
-    } finally {
-      process.umask(previous);
-    }
-    expect(statSync(dir).mode & 0o777).toBe(0o700);
-  });
-
   it('writes the file with tabs, and leaves no temporary or lock file behind', async () => {
     const dir = tempDir();
     await (
