@@ -7,7 +7,7 @@ import { planStyles, writeData, writeRequests, type PlannedRequest } from '../..
 import { confirm } from '../../terminal/prompt.js';
 import { withSpinner } from '../../terminal/spinner.js';
 import { printable } from '../../text/sanitize.js';
-import { finishBatch, runBatch, stateError } from './batch.js';
+import { finishBatch, refuseUnconfirmed, runBatch, stateError } from './batch.js';
 import { concurrencyOption } from './options.js';
 import { FILE_OPTION, PRUNE_OPTION } from './diff.js';
 import { KEY_OPTIONS, SERVER_FIELDS, computePlan, planCounts, planLines, planSize, readDesired } from './plan.js';
@@ -46,11 +46,7 @@ Exit codes: 0 when every change was made; 9 when some failed; when all failed, t
     const api = await ctx.api();
     const target = targetText(api.settings);
     if (!yes && !dryRun && !ctx.io.canPrompt) {
-      const why = ctx.io.stdinIsTTY && ctx.io.stderrIsTTY ? `${ctx.io.noPromptReason}; ` : '';
-      throw new UsageError(
-        `refusing to apply changes ${target} without confirmation`,
-        `${why}pass --yes to confirm, or see the plan with 'cip env diff'`,
-      );
+      throw refuseUnconfirmed(ctx, `apply changes ${target}`, "pass --yes to confirm, or see the plan with 'cip env diff'");
     }
     const server = await withSpinner(ctx.io, 'Loading environments', () => api.list());
     const plan = computePlan(desired, server, { key, ignored: ignoreFields ?? SERVER_FIELDS, prune });

@@ -3,7 +3,7 @@
 // and an interrupt that stops new work and says what became of each item. The exit code follows one rule:
 // all done 0; all failed, the failure's own code; some failed, 9 (partly done).
 import type { Context } from '../../context.js';
-import { CipError, InterruptedError, restated } from '../../errors.js';
+import { CipError, InterruptedError, UsageError, restated } from '../../errors.js';
 import { withSpinner } from '../../terminal/spinner.js';
 import { printable } from '../../text/sanitize.js';
 
@@ -126,4 +126,13 @@ export function finishBatch(ctx: Context, { names, states, interrupted, alsoMiss
     throw restated(failures[0], `nothing was ${doneWord}: ${summary}; the first failure: ${failures[0].message}`);
   }
   throw new CipError('partial', `partly done: ${summary}`, 'the failed ones are listed above; run the command again for them');
+}
+
+/**
+ * Refuses work that needs a yes when nobody can be asked (a pipe, CI, --quiet): said before anything is read or
+ * sent, so a script that forgot --yes learns it at once. At a terminal the hint says why no question came.
+ */
+export function refuseUnconfirmed(ctx: Context, action: string, advice = 'pass --yes to confirm'): UsageError {
+  const why = ctx.io.stdinIsTTY && ctx.io.stderrIsTTY ? `${ctx.io.noPromptReason}; ` : '';
+  return new UsageError(`refusing to ${action} without confirmation`, `${why}${advice}`);
 }

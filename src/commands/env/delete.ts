@@ -8,7 +8,7 @@ import { writeData, writeRequests } from '../../output/writer.js';
 import { confirm } from '../../terminal/prompt.js';
 import { printable } from '../../text/sanitize.js';
 import { readInput } from '../io.js';
-import { runBatch, finishBatch, stateError } from './batch.js';
+import { finishBatch, refuseUnconfirmed, runBatch, stateError } from './batch.js';
 import { concurrencyOption } from './options.js';
 import { listForLookup, notFound, resolveIn, type ResolvedEnvironment } from './resolve.js';
 import { environmentLabel, targetText } from './target.js';
@@ -91,8 +91,7 @@ async function remove(ctx: Context, values: Values): Promise<void> {
   // Refused before anything is read: a script that forgot --yes learns it at once, and nothing is sent.
   if (!values.yes && !values.dryRun && !ctx.io.canPrompt) {
     const what = wanted.length === 1 ? `environment ${printable(wanted[0]!)}` : `${wanted.length} environments`;
-    const why = ctx.io.stdinIsTTY && ctx.io.stderrIsTTY ? `${ctx.io.noPromptReason}; ` : '';
-    throw new UsageError(`refusing to delete ${what} ${target} without confirmation`, `${why}pass --yes to confirm`);
+    throw refuseUnconfirmed(ctx, `delete ${what} ${target}`);
   }
   const { found, missing } = resolveIn(await listForLookup(ctx, api), wanted);
   if (missing.length && values.ifMissing !== 'ok') throw notFound(missing);
