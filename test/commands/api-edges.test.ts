@@ -1,0 +1,163 @@
+// `cip api` at its edges: how -X and -H are read and refused (the exact messages), which method a body picks,
+// how the path becomes the URL, where fields go for each method, and what reaches stdout (keys redacted, other
+// bytes untouched, JSON recognised by its content type at a terminal). In-process, against the sandbox.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { run } from '../../src/run.js';
+import { TEST_CREDENTIAL_STORE, expectOneErrorLine, sandboxEnv, tempDir } from '../helpers/cli.js';
+import { fakeIO, testContext } from '../helpers/io.js';
+import { cipInProcess as cip } from '../helpers/harness.js';
+
+let sandbox: Sandbox;
+let env: Record<string, string | undefined>;
+beforeAll(async () => {
+  sandbox = await startSandbox({ seed: 0 });
+  env = sandboxEnv(sandbox);
+});
+afterAll(async () => {
+  await sandbox.close();
+});
+beforeEach(() => {
+  sandbox.environments.clear();
+  sandbox.environments.set('e1', { id: 'e1', name: 'alpha' });
+  sandbox.reset();
+});
+
+const sent = () => sandbox.requests.map((request) => `${request.method} ${request.url}`);
+
+describe('cip api: refused before anything is sent (exit 2, one error line)', () => {
+  const header = (value: string) => `error: option '-H, --header <name:value>' argument '${value}' is invalid.`;
+  it.each([
+    [
+      ['-X', 'FOO'],
+      "error: option '-X, --method <method>' argument 'FOO' is invalid. expected one of GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS",
+    ],
+    [['-H', 'X-Trace'], `${header('X-Trace')} expected 'Name: value'`],
+    [['-H', ': abc'], `${header(': abc')} expected 'Name: value'`],
+    [['-H', 'X Trace: abc'], `${header('X Trace: abc')} expected 'Name: value'`],
+    [['-H', 'X-Trace: a\nb'], `${header('X-Trace: a b')} a header value cannot hold a line break`],
+    [['-H', 'X-Trace: a\rb'], `${header('X-Trace: a\\rb')} a header value cannot hold a line break`],
+    [
+      ['-H', 'Ocp-Apim-Subscription-Key: x'],
+      `${header('Ocp-Apim-Subscription-Key: x')} Ocp-Apim-Subscription-Key comes from the profile or the CIP_* variables, never from -H`,
+    ],
+    [['--input', 'body.json', '-f', 'name=x'], 'error: give the body with --input or with -f/-F, not both'],
+    [['--input', '/nonexistent/body.json'], 'error: cannot read --input /nonexistent/body.json: no such file'],
+  ])('cip api Environments %j', async (args, line) => {
+    const result = await cip(['api', 'Environments', ...args], { env });
+    expect(result.exitCode).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(expectOneErrorLine(result.stderr)).toBe(line);
+    expect(sandbox.requests).toHaveLength(0);
+  });
+
+  it('a path that starts like a URL but is none', async () => {
+    const result = await cip(['api', 'http://'], { env });
+    expect(result).toEqual({ exitCode: 2, stdout: '', stderr: "error: 'http://' is not a URL\n" });
+    expect(sandbox.requests).toHaveLength(0);
+  });
+});
+
+describe('cip api: what is sent', () => {
+  it('reads -X in any case and with spaces around it, and -H with spaces around the name and the value', async () => {
+    await cip(['api', 'Environments', '-X', ' patch ', '-f', 'name=beta', '-H', ' X-Trace :  abc  '], { env });
+    const [request] = sandbox.requests;
+    expect(`${request!.method} ${request!.url}`).toBe('PATCH /ms/Environments');
+    expect(request!.headers['x-trace']).toBe('abc');
+  });
+
+  it('POSTs --input without -X, and GETs without a body', async () => {
+    const path = join(tempDir(), 'body.json');
+    writeFileSync(path, '{"name":"from-file"}');
+    expect((await cip(['api', 'Environments', '--input', path], { env })).exitCode).toBe(0);
+    expect(sent()).toEqual(['POST /ms/Environments']);
+    expect(sandbox.requests[0]!.body).toBe('{"name":"from-file"}');
+    sandbox.reset();
+    expect((await cip(['api', 'Environments'], { env })).exitCode).toBe(0);
+    expect(sent()).toEqual(['GET /ms/Environments']);
+  });
+
+  it('takes a path with a colon or with several leading slashes as a path below the base URL', async () => {
+    await cip(['api', '//Environments'], { env });
+    await cip(['api', 'Environments/a:b'], { env });
+    expect(sent()).toEqual(['GET /ms/Environments', 'GET /ms/Environments/a:b']);
+  });
+
+  it.each(['GET', 'HEAD', 'DELETE'])('%s puts the fields in the query, JSON values as compact JSON', async (method) => {
+    await cip(['api', 'Environments', '-X', method, '-f', 'q=a b', '-F', 'n=5', '-F', 'o={"x": [1]}'], { env });
+    expect(sent()).toEqual([`${method} /ms/Environments?q=a+b&n=5&o=${encodeURIComponent('{"x":[1]}')}`]);
+    expect(sandbox.requests[0]!.body).toBe('');
+  });
+
+  it('PUT and OPTIONS send the fields as a JSON body', async () => {
+    for (const method of ['PUT', 'OPTIONS']) {
+      await cip(['api', 'Environments/e1', '-X', method, '-F', 'n=5'], { env });
+    }
+    expect(sent()).toEqual(['PUT /ms/Environments/e1', 'OPTIONS /ms/Environments/e1']);
+    expect(sandbox.requests.map((request) => request.body)).toEqual(['{"n":5}', '{"n":5}']);
+  });
+
+  it('names the method and the path in an error', async () => {
+    sandbox.inject({ fault: { kind: 'status', status: 404, body: '' } });
+    const result = await cip(['api', 'Environments/nope'], { env });
+    expect(result.exitCode).toBe(5);
+    expect(expectOneErrorLine(result.stderr)).toMatch(/^error: cannot GET Environments\/nope: /);
+  });
+});
+
+describe('cip api: what reaches stdout', () => {
+  it('redacts a key the server echoes, and leaves the rest of the body as it was', async () => {
+    sandbox.inject({ fault: { kind: 'status', status: 200, body: `{"echo":"${sandbox.keys.apiKey}", "n": 1.50}` } });
+    const result = await cip(['api', 'Integrations'], { env });
+    expect(result).toEqual({ exitCode: 0, stdout: '{"echo":"***", "n": 1.50}', stderr: '' });
+  });
+
+  it('at a terminal, pretty-prints what the content type says is JSON, though it does not start like JSON', async () => {
+    sandbox.inject({ fault: { kind: 'status', status: 200, body: '  42', headers: { 'Content-Type': 'application/json' } } });
+    const json = await cip(['api', 'Integrations'], { env: { ...env, NO_COLOR: '1' }, terminalColumns: 80 });
+    expect(json).toEqual({ exitCode: 0, stdout: '42\n', stderr: '' });
+    sandbox.inject({ fault: { kind: 'status', status: 200, body: '  42', headers: { 'Content-Type': 'text/plain' } } });
+    const text = await cip(['api', 'Integrations'], { env: { ...env, NO_COLOR: '1' }, terminalColumns: 80 });
+    expect(text).toEqual({ exitCode: 0, stdout: '  42\n', stderr: '' });
+  });
+
+  describe('bytes that are not UTF-8', () => {
+    let server: Server;
+    let url: string;
+    const body = Buffer.from([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x7d]);
+    beforeAll(async () => {
+      server = createServer((_request, response) => {
+        response.writeHead(200, { 'Content-Type': 'application/octet-stream' });
+        response.end(body);
+      });
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      url = `http://127.0.0.1:${String((server.address() as AddressInfo).port)}`;
+    });
+    afterAll(async () => {
+      await new Promise((resolve) => server.close(resolve));
+    });
+
+    it('go to a pipe unchanged', async () => {
+      // The harness reads stdout as text, which would hide the bytes: these streams keep them.
+      const streams = fakeIO();
+      const chunks: Buffer[] = [];
+      streams.stdout.on('data', (chunk: Buffer) => chunks.push(chunk));
+      const configDir = tempDir();
+      const exitCode = await run(
+        ['api', 'blob'],
+        testContext(streams, {
+          HOME: configDir,
+          CIP_CONFIG_DIR: configDir,
+          ...TEST_CREDENTIAL_STORE,
+          ...sandboxEnv({ url, keys: sandbox.keys }),
+        }),
+      );
+      expect(exitCode).toBe(0);
+      expect(Buffer.concat(chunks)).toEqual(body);
+    });
+  });
+});
