@@ -29,7 +29,7 @@ export async function checkJqFilter(filter: string): Promise<void> {
 }
 
 // jq-wasm trims its output, which would eat white space that belongs to the first and last results (a @tsv
-// line that ends in an empty field). Two marker lines around the filter's output keep it whole.
+// line that ends in an empty field). Marker lines around the filter's output keep it whole.
 const FENCE = `cip-jq-${Math.random().toString(36).slice(2)}`;
 
 /** The filter's output for the JSON text: each result on its line, strings raw. */
@@ -40,8 +40,8 @@ export async function runJq(filter: string, json: string): Promise<string> {
   if (result.exitCode !== 0 && result.stderr.trim() !== '') {
     throw new UsageError(`--jq: ${message(result.stderr)}`, 'the command itself did its work; only the filter failed');
   }
-  const start = result.stdout.indexOf(`${FENCE}\n`);
-  const end = result.stdout.lastIndexOf(FENCE);
-  // Between the markers; the output ends with a newline after each result, as jq -r writes it.
-  return start < 0 || end <= start ? '' : result.stdout.slice(start + FENCE.length + 1, end);
+  // Each JSON value of the input (JSON Lines give several) has its results between two markers, each result
+  // ending with a newline as jq -r writes it; the trim took the last newline. A halt leaves out the closing
+  // marker, and what came before it is printed, as jq does.
+  return result.stdout === '' ? '' : `${result.stdout}\n`.split(`${FENCE}\n`).join('');
 }

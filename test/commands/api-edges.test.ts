@@ -125,6 +125,14 @@ describe('cip api: what reaches stdout', () => {
     expect(text).toEqual({ exitCode: 0, stdout: '  42\n', stderr: '' });
   });
 
+  it('--jq filters an answer of several JSON values (JSON Lines) value by value', async () => {
+    sandbox.inject({
+      fault: { kind: 'status', status: 200, body: '{"n":1}\n{"n":" two "}\n', headers: { 'Content-Type': 'application/x-ndjson' } },
+    });
+    const result = await cip(['api', 'Integrations', '--jq', '.n'], { env });
+    expect(result).toEqual({ exitCode: 0, stdout: '1\n two \n', stderr: '' });
+  });
+
   describe('bytes that are not UTF-8', () => {
     let server: Server;
     let url: string;

@@ -72,3 +72,18 @@ describe('checkJqFilter', () => {
     await expect(checkJqFilter(filter)).resolves.toBeUndefined();
   });
 });
+
+describe('runJq: what jq would print in the cases the markers got wrong', () => {
+  it.each([
+    // Output of several JSON values (an answer in JSON Lines): each value's results, and no marker.
+    ['.', '1 2', '1\n2\n'],
+    ['.a', '{"a":"x"}\n{"a":" y "}\n', 'x\n y \n'],
+    ['empty', '1 2', ''],
+    // A halt keeps what came before it.
+    ['.[0], halt', '[1,2]', '1\n'],
+    ['.[0], ("" | halt_error)', '[1,2]', '1\n'],
+    ['halt', 'null', ''],
+  ])('%s on %j', async (filter, json, out) => {
+    expect(await runJq(filter, json)).toBe(out);
+  });
+});
