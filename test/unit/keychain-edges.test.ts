@@ -174,9 +174,7 @@ process.stdout.write(JSON.stringify({ results: [{ ok: true, value: null }] }));`
     const fake = answering([{ ok: true, value: null }]);
     const controller = new AbortController();
     controller.abort(new InterruptedError());
-    await expect(createKeychain(options(fake.path, { signal: controller.signal })).read([ENTRY])).rejects.toBeInstanceOf(
-      InterruptedError,
-    );
+    await expect(createKeychain(options(fake.path, { signal: controller.signal })).read([ENTRY])).rejects.toBeInstanceOf(InterruptedError);
     expect(fake.log('visits')).toBeUndefined();
   });
 
