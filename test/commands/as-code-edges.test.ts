@@ -1,0 +1,289 @@
+// Edges of env export, diff and apply, in-process against the sandbox: the exact plan and result lines, the JSON
+// results of every kind of change (created ids, failures, an interrupt), what stdout gets when nothing changes,
+// the confirmation, a missing --file, and what a person at a terminal sees while the work runs (the spinner).
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { InterruptedError } from '../../src/errors.js';
+import { parseExactJson } from '../../src/json/exact.js';
+import { run } from '../../src/run.js';
+import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { TEST_CREDENTIAL_STORE, expectOneErrorLine, sandboxEnv, tempDir } from '../helpers/cli.js';
+import { cipInProcess as cip } from '../helpers/harness.js';
+import { testContext } from '../helpers/io.js';
+
+let sandbox: Sandbox;
+let env: Record<string, string | undefined>;
+let target: string;
+beforeAll(async () => {
+  sandbox = await startSandbox({ seed: 0 });
+  env = sandboxEnv(sandbox);
+  target = `in enterprise ${sandbox.keys.enterpriseId} at ${new URL(sandbox.url).host} (credentials from the environment)`;
+});
+afterAll(async () => {
+  await sandbox.close();
+});
+
+const SEED = [
+  '{"id":"a1","name":"alpha","type":"Test","createdAt":"2024-01-01T00:00:00Z"}',
+  '{"id":"b2","name":"beta","type":"Production","isActive":true}',
+];
+
+async function seed(records: readonly string[] = SEED): Promise<void> {
+  sandbox.environments.clear();
+  for (const text of records) {
+    const record = (await parseExactJson(text)) as { id: string };
+    sandbox.environments.set(record.id, record);
+  }
+  sandbox.reset();
+}
+beforeEach(() => seed());
+
+const writes = () => sandbox.requests.filter((request) => request.method !== 'GET');
+function file(text: string): string {
+  const path = join(tempDir(), 'environments.yaml');
+  writeFileSync(path, text);
+  return path;
+}
+const idOfName = (name: string) => [...sandbox.environments.values()].find((record) => record.name === name)?.id;
+
+/**
+ * Runs cip in-process at a terminal wide enough for a spinner (stdout and stderr are terminals, stdin is not,
+ * so nothing is asked): what a person watching sees on stderr while the requests run.
+ */
+async function atTerminal(args: string[]): Promise<{ exitCode: number; stdout: string; stderr: string }> {
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  const stdin = new PassThrough();
+  stdin.end();
+  const out: Buffer[] = [];
+  const err: Buffer[] = [];
+  stdout.on('data', (chunk: Buffer) => out.push(chunk));
+  stderr.on('data', (chunk: Buffer) => err.push(chunk));
+  const configDir = tempDir();
+  const exitCode = await run(
+    args,
+    testContext(
+      { stdout, stderr, stdin, stdoutIsTTY: true, stderrIsTTY: true, stdinIsTTY: false, columns: 100, stderrColumns: 100 },
+      { PATH: process.env.PATH, HOME: configDir, CIP_CONFIG_DIR: configDir, ...TEST_CREDENTIAL_STORE, ...env },
+    ),
+  );
+  return { exitCode, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') };
+}
+
+describe('env apply', () => {
+  it('shows the plan, reports each change, and gives one JSON result per change with its id', async () => {
+    const path = file('environments:\n  - name: alpha\n    type: Other\n  - name: new\n');
+    const result = await cip(['env', 'apply', '--file', path, '--prune', '--yes', '--concurrency', '1'], { env });
+    expect(result.exitCode).toBe(0);
+    const created = idOfName('new');
+    expect(typeof created).toBe('string');
+    expect(result.stderr).toBe(
+      [
+        "+ create name 'new'",
+        '    name: "new"',
+        "~ update name 'alpha' (a1)",
+        '    type: "Test" → "Other"',
+        "- delete name 'beta' (b2)",
+        'Plan: 1 to create, 1 to update, 1 to delete.',
+        `Created environment 'new' (${String(created)}) ${target}.`,
+        `Updated environment 'alpha' (a1) ${target}.`,
+        `Deleted environment 'beta' (b2) ${target}.`,
+        `Done: 3 applied, 0 failed of 3 ${target}.`,
+        '',
+      ].join('\n'),
+    );
+    expect(JSON.parse(result.stdout)).toEqual([
+      { action: 'create', key: 'new', id: created, result: 'done', error: null },
+      { action: 'update', key: 'alpha', id: 'a1', result: 'done', error: null },
+      { action: 'delete', key: 'beta', id: 'b2', result: 'done', error: null },
+    ]);
+    expect(writes().map((request) => `${request.method} ${request.url}`)).toEqual([
+      'POST /ms/Environments',
+      'PUT /ms/Environments/a1',
+      'DELETE /ms/Environments/b2',
+    ]);
+  });
+
+  it('names a deleted environment by its name, when --key is another field', async () => {
+    const path = file('environments:\n  - type: Test\n');
+    const result = await cip(['env', 'apply', '--file', path, '--key', 'type', '--prune', '--yes'], { env });
+    expect(result.exitCode).toBe(0);
+    expect(result.stderr).toContain(`- delete type 'Production' (b2)\n`);
+    expect(result.stderr).toContain(`\nDeleted environment 'beta' (b2) ${target}.\n`);
+    expect(JSON.parse(result.stdout)).toEqual([{ action: 'delete', key: 'Production', id: 'b2', result: 'done', error: null }]);
+  });
+
+  it('a create that fails has a null id and its error; the others are done; exit 9', async () => {
+    sandbox.inject({ fault: { kind: 'status', status: 500, body: '{"message":"broken"}' }, method: 'POST' });
+    const path = file('environments:\n  - name: alpha\n    type: Other\n  - name: new\n');
+    const result = await cip(['env', 'apply', '--file', path, '--yes', '--concurrency', '1'], { env });
+    expect(result.exitCode).toBe(9);
+    expect(JSON.parse(result.stdout)).toEqual([
+      {
+        action: 'create',
+        key: 'new',
+        id: null,
+        result: 'failed',
+        error: 'cannot create the environment: the API failed (HTTP 500): broken',
+      },
+      { action: 'update', key: 'alpha', id: 'a1', result: 'done', error: null },
+    ]);
+    expect(result.stderr).toContain('warning: cannot create the environment: the API failed (HTTP 500): broken\n');
+    expect(expectOneErrorLine(result.stderr)).toBe(
+      `error: partly done: 1 applied, 1 failed of 2 ${target} (the failed ones are listed above; run the command again for them)`,
+    );
+    expect(writes().map((request) => request.method)).toEqual(['POST', 'PUT']);
+  });
+
+  it('an interrupt: done, under way and not attempted are each reported, and failed in JSON', async () => {
+    let release: () => void = () => undefined;
+    sandbox.inject({ fault: { kind: 'hold', release: new Promise<void>((resolve) => (release = resolve)) }, method: 'PUT' });
+    const controller = new AbortController();
+    const path = file('environments:\n  - name: alpha\n    type: Other\n  - name: new\n');
+    const running = cip(['env', 'apply', '--file', path, '--prune', '--yes', '--concurrency', '1'], { env, signal: controller.signal });
+    await sandbox.waitForRequest((request) => request.method === 'PUT');
+    controller.abort(new InterruptedError());
+    const result = await running;
+    release();
+    expect(result.exitCode).toBe(130);
+    expect(JSON.parse(result.stdout)).toEqual([
+      { action: 'create', key: 'new', id: idOfName('new'), result: 'done', error: null },
+      {
+        action: 'update',
+        key: 'alpha',
+        id: 'a1',
+        result: 'failed',
+        error: 'interrupted while under way: it may or may not have been applied',
+      },
+      { action: 'delete', key: 'beta', id: 'b2', result: 'failed', error: 'not attempted: interrupted' },
+    ]);
+    expect(result.stderr).toContain(
+      "warning: interrupted: applied create name 'new'; update name 'alpha' may or may not have been applied (its request was under way); not attempted: delete name 'beta'\n",
+    );
+    expect(writes().map((request) => request.method)).toEqual(['POST', 'PUT']);
+  });
+
+  it('nothing to change: an empty list in JSON, nothing on stdout for --dry-run or at a terminal', async () => {
+    const path = file('environments:\n  - name: alpha\n    type: Test\n');
+    const piped = await cip(['env', 'apply', '--file', path, '--yes'], { env });
+    expect(piped).toEqual({ exitCode: 0, stdout: '[]\n', stderr: `No changes: the environments ${target} match the file.\n` });
+    const dry = await cip(['env', 'apply', '--file', path, '--dry-run'], { env });
+    expect(dry).toEqual({ exitCode: 0, stdout: '', stderr: `No changes: the environments ${target} match the file.\n` });
+    const terminal = await cip(['env', 'apply', '--file', path, '--yes'], { env, terminalColumns: 100 });
+    expect(terminal).toEqual({ exitCode: 0, stdout: '', stderr: `No changes: the environments ${target} match the file.\n` });
+    expect(writes()).toHaveLength(0);
+  });
+
+  it('--dry-run says what it did not send', async () => {
+    const path = file('environments:\n  - name: alpha\n    type: Other\n  - name: new\n');
+    const result = await cip(['env', 'apply', '--file', path, '--dry-run'], { env });
+    expect(result.exitCode).toBe(0);
+    expect(result.stderr).toBe(`Dry run: nothing was sent ${target}. Plan: 1 to create, 1 to update, 0 to delete.\n`);
+    expect(writes()).toHaveLength(0);
+  });
+
+  it('asks once at a terminal: yes applies, no changes nothing', async () => {
+    const path = file('environments:\n  - name: new\n');
+    const question = `Apply 1 to create, 0 to update, 0 to delete ${target}? [y/N] `;
+    const no = await cip(['env', 'apply', '--file', path], { env, answers: [[question, 'n\n']] });
+    expect(no.exitCode).toBe(2);
+    expect(no.stderr).toContain('Plan: 1 to create, 0 to update, 0 to delete.\n');
+    expect(no.stderr).toContain(question);
+    expect(no.stderr).toMatch(/error: nothing changed: not confirmed\n$/);
+    expect(writes()).toHaveLength(0);
+    const yes = await cip(['env', 'apply', '--file', path], { env, answers: [[question, 'y\n']] });
+    expect(yes.exitCode).toBe(0);
+    expect(writes().map((request) => request.method)).toEqual(['POST']);
+  });
+
+  it('at a terminal: a spinner while the list loads and the changes run, and no results on stdout', async () => {
+    const two = await atTerminal([
+      'env',
+      'apply',
+      '--file',
+      file('environments:\n  - name: alpha\n    type: Other\n  - name: new\n'),
+      '--yes',
+    ]);
+    expect(two.exitCode).toBe(0);
+    expect(two.stdout).toBe('');
+    expect(two.stderr).toContain('Loading environments');
+    expect(two.stderr).toContain('Applying 0/2');
+    expect(two.stderr).toContain('Applying 2/2');
+    const one = await atTerminal(['env', 'apply', '--file', file('environments:\n  - name: third\n'), '--yes']);
+    expect(one.exitCode).toBe(0);
+    expect(one.stdout).toBe('');
+    expect(one.stderr).toContain("Applying create name 'third'");
+  });
+});
+
+describe('env diff', () => {
+  it('says the plan counts, or that nothing differs, on stderr', async () => {
+    const changed = await cip(['env', 'diff', '--file', file('environments:\n  - name: new\n')], { env });
+    expect(changed.exitCode).toBe(0);
+    expect(changed.stderr).toBe('Plan: 1 to create, 0 to update, 0 to delete.\n');
+    const same = await cip(['env', 'diff', '--file', file('environments:\n  - name: alpha\n')], { env });
+    expect(same.exitCode).toBe(0);
+    expect(same.stderr).toBe('No changes: the environments match the file.\n');
+  });
+
+  it('shows a spinner while the list loads, at a terminal', async () => {
+    const result = await atTerminal(['env', 'diff', '--file', file('environments:\n  - name: new\n')]);
+    expect(result.exitCode).toBe(0);
+    expect(result.stderr).toContain('Loading environments');
+  });
+});
+
+describe.each([['diff'], ['apply', '--yes']])('env %s without --file', (...command) => {
+  it('is exit 2, saying what to give, before any request', async () => {
+    const result = await cip(['env', ...command], { env });
+    expect(result.exitCode).toBe(2);
+    expect(expectOneErrorLine(result.stderr)).toBe('error: give the file of environments with --file');
+    expect(sandbox.requests).toHaveLength(0);
+  });
+});
+
+describe('env export', () => {
+  it('warns of nothing when every environment has its key', async () => {
+    const result = await cip(['env', 'export'], { env });
+    expect(result).toEqual({
+      exitCode: 0,
+      stdout: 'environments:\n  - name: alpha\n    type: Test\n  - name: beta\n    type: Production\n    isActive: true\n',
+      stderr: '',
+    });
+  });
+
+  it('counts the environments without the key field in one warning', async () => {
+    await seed([...SEED, '{"id":"c3","type":"x"}', '{"id":"d4","type":"y"}']);
+    const result = await cip(['env', 'export'], { env });
+    expect(result.exitCode).toBe(0);
+    expect(result.stderr).toBe("warning: 2 environments have no 'name': apply cannot match them\n");
+  });
+
+  it.each([
+    ['yaml', 'yaml'],
+    [' ', 'a blank CIP_OUTPUT, which counts as unset'],
+  ])('writes YAML in a pipe under CIP_OUTPUT=%j (%s)', async (value) => {
+    const result = await cip(['env', 'export'], { env: { ...env, CIP_OUTPUT: value } });
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout).toMatch(/^environments:\n {2}- name: alpha\n/);
+  });
+
+  it('writes JSON under CIP_OUTPUT=json', async () => {
+    const result = await cip(['env', 'export'], { env: { ...env, CIP_OUTPUT: 'json' } });
+    expect(result.exitCode).toBe(0);
+    expect(JSON.parse(result.stdout)).toEqual({
+      environments: [
+        { name: 'alpha', type: 'Test' },
+        { name: 'beta', type: 'Production', isActive: true },
+      ],
+    });
+  });
+
+  it('shows a spinner while the list loads, at a terminal', async () => {
+    const result = await atTerminal(['env', 'export']);
+    expect(result.exitCode).toBe(0);
+    expect(result.stderr).toContain('Loading environments');
+  });
+});
