@@ -547,10 +547,17 @@ describe('the API check, for answers that are not about the keys', () => {
   it.each<[string, Fault, number, string]>([
     ['404', { kind: 'status', status: 404, body: '{"title":"Not Found","status":404}' }, 5, 'cannot list environments: not found (HTTP 404): Not Found'],
     ['400', { kind: 'status', status: 400, body: '{"title":"Bad","status":400}' }, 7, 'cannot list environments: the API rejected the request (HTTP 400): Bad'],
+    [
+      "403 from the gateway's quota (only a 401 refuses the subscription key)",
+      { kind: 'status', status: 403, body: '{"statusCode":403,"message":"Out of call volume quota for this subscription key."}' },
+      4,
+      'cannot list environments: forbidden (HTTP 403): Out of call volume quota for this subscription key',
+    ],
   ])('a %s is the first failure, with its exit code', async (_status, fault, exit, detail) => {
     sandbox.inject({ fault, match: isList });
     const result = await doctorJson(env);
-    expect((JSON.parse(anyClock(result.stdout)) as Check[]).slice(6)).toEqual([SUBSCRIPTION_OK, failed('API key and enterprise', detail), CLOCK_OK]);
+    const hint = exit === 4 ? `is ${ENTERPRISE} (from CIP_ENTERPRISE_ID) the enterprise of this API key, and may the key read environments?` : undefined;
+    expect((JSON.parse(anyClock(result.stdout)) as Check[]).slice(6)).toEqual([SUBSCRIPTION_OK, failed('API key and enterprise', detail, hint), CLOCK_OK]);
     expect(result.exitCode).toBe(exit);
   });
 
