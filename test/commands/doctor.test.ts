@@ -60,7 +60,6 @@ afterEach(() => {
 
 const env = sandboxEnv(sandbox);
 const base = sandbox.url;
-const origin = new URL(base).origin;
 const port = sandbox.port;
 const ENTERPRISE = sandbox.keys.enterpriseId;
 const FROM_ENV = `no profile; base URL ${base} (from CIP_BASE_URL); enterprise ${ENTERPRISE} (from CIP_ENTERPRISE_ID); API key ****6789 (from CIP_API_KEY); subscription key ****6789 (from CIP_SUBSCRIPTION_KEY)`;
@@ -91,12 +90,10 @@ function reachable(url: string): Check[] {
 }
 
 const SUBSCRIPTION_OK = ok('subscription key', 'accepted by the gateway (from CIP_SUBSCRIPTION_KEY)');
-const API_OK = ok(
-  'API key and enterprise',
-  `GET Environments: HTTP 200; the API key (from CIP_API_KEY) may read enterprise ${ENTERPRISE}`,
-);
+const API_OK = ok('API key and enterprise', `GET Environments: HTTP 200; the API key (from CIP_API_KEY) may read enterprise ${ENTERPRISE}`);
 // The sandbox's Date is real time, to the second, so how far off it is depends on how long the run took (the
 // retries of a failing request take a second): these tests take any number; the clock tests below fix it.
+const NO_VERDICT = skipped('subscription key', 'no verdict from the gateway: see the next check');
 const CLOCK_OK = ok('clock', "within N s of the server's");
 const anyClock = (text: string) => text.replace(/within \d+ s of the server's/, "within N s of the server's");
 
@@ -195,7 +192,7 @@ describe('the credentials: each wrong one is named by its own check', () => {
     );
   });
 
-  it("an enterprise the API key may not read: forbidden, the enterprise and where it came from (exit 4)", async () => {
+  it('an enterprise the API key may not read: forbidden, the enterprise and where it came from (exit 4)', async () => {
     const other = '11111111-2222-4333-8444-555555555555';
     await expectDoctor(
       sandboxEnv(sandbox, { CIP_ENTERPRISE_ID: other }),
@@ -280,6 +277,19 @@ describe('the base URL', () => {
       failed('base URL', "'not a url' is not a URL", 'set --base-url, CIP_BASE_URL or the profile to https://api.copyl.com/ms'),
     ];
     await expectDoctor({ CIP_BASE_URL: 'not a url' }, checks, 3);
+  });
+
+  it.each(['ftp', 'foo'])('a %s:// URL is not checked further: cip speaks only http and https', async (scheme) => {
+    const url = `${scheme}://127.0.0.1:${port}/ms`;
+    await expectDoctor(
+      sandboxEnv(sandbox, { CIP_BASE_URL: url }),
+      [
+        failed('credentials', `CIP_BASE_URL must be an https:// URL, not '${url}'`),
+        failed('base URL', `${url} is not https`, 'the keys must travel encrypted: use an https:// base URL'),
+      ],
+      2,
+    );
+    expect(sandbox.requests).toEqual([]);
   });
 
   it('plain http to a host that is not this machine fails (exit 2), though the rest is checked', async () => {
@@ -473,7 +483,7 @@ describe.skipIf(!certificate)('TLS', () => {
       const tunnel = `cannot reach api.cip.test:${secure.port} through the proxy at ${proxy.url}: the server certificate is self-signed (set NODE_EXTRA_CA_CERTS to trust it) (DEPTH_ZERO_SELF_SIGNED_CERT)`;
       expect(result.checks.slice(5)).toEqual([
         failed('ping', `cannot ping the service: ${tunnel}`),
-        SUBSCRIPTION_OK,
+        NO_VERDICT,
         failed('API key and enterprise', `cannot list environments: ${tunnel}`),
         skipped('clock', 'the server sent no Date header'),
       ]);
@@ -504,11 +514,7 @@ describe('the ping', () => {
         [
           ok('credentials', FROM_ENV.replace(base, down.url)),
           ...reachable(down.url).slice(0, 4),
-          failed(
-            'ping',
-            `GET ${down.url}/ping without keys answered HTTP 503`,
-            'the service is down or the base URL points elsewhere',
-          ),
+          failed('ping', `GET ${down.url}/ping without keys answered HTTP 503`, 'the service is down or the base URL points elsewhere'),
           SUBSCRIPTION_OK,
           API_OK,
           CLOCK_OK,
@@ -545,8 +551,18 @@ describe('the ping', () => {
 
 describe('the API check, for answers that are not about the keys', () => {
   it.each<[string, Fault, number, string]>([
-    ['404', { kind: 'status', status: 404, body: '{"title":"Not Found","status":404}' }, 5, 'cannot list environments: not found (HTTP 404): Not Found'],
-    ['400', { kind: 'status', status: 400, body: '{"title":"Bad","status":400}' }, 7, 'cannot list environments: the API rejected the request (HTTP 400): Bad'],
+    [
+      '404',
+      { kind: 'status', status: 404, body: '{"title":"Not Found","status":404}' },
+      5,
+      'cannot list environments: not found (HTTP 404): Not Found',
+    ],
+    [
+      '400',
+      { kind: 'status', status: 400, body: '{"title":"Bad","status":400}' },
+      6,
+      'cannot list environments: the API rejected the request (HTTP 400): Bad',
+    ],
     [
       "403 from the gateway's quota (only a 401 refuses the subscription key)",
       { kind: 'status', status: 403, body: '{"statusCode":403,"message":"Out of call volume quota for this subscription key."}' },
@@ -556,20 +572,44 @@ describe('the API check, for answers that are not about the keys', () => {
   ])('a %s is the first failure, with its exit code', async (_status, fault, exit, detail) => {
     sandbox.inject({ fault, match: isList });
     const result = await doctorJson(env);
-    const hint = exit === 4 ? `is ${ENTERPRISE} (from CIP_ENTERPRISE_ID) the enterprise of this API key, and may the key read environments?` : undefined;
-    expect((JSON.parse(anyClock(result.stdout)) as Check[]).slice(6)).toEqual([SUBSCRIPTION_OK, failed('API key and enterprise', detail, hint), CLOCK_OK]);
+    const hint =
+      exit === 4
+        ? `is ${ENTERPRISE} (from CIP_ENTERPRISE_ID) the enterprise of this API key, and may the key read environments?`
+        : undefined;
+    expect((JSON.parse(anyClock(result.stdout)) as Check[]).slice(6)).toEqual([
+      SUBSCRIPTION_OK,
+      failed('API key and enterprise', detail, hint),
+      CLOCK_OK,
+    ]);
     expect(result.exitCode).toBe(exit);
   });
 
-  it('a connection cut on every try: a network failure (exit 8)', async () => {
-    sandbox.inject({ fault: { kind: 'reset-before' }, match: isList, times: Infinity });
+  it.each<[string, Fault, number, string]>([
+    [
+      'a connection cut on every try: a network failure (exit 8)',
+      { kind: 'reset-before' },
+      8,
+      `cannot list environments: cannot reach 127.0.0.1:${port}: connection reset (ECONNRESET)`,
+    ],
+    [
+      'a redirect, which cip does not follow: a server failure (exit 7)',
+      { kind: 'status', status: 307, headers: { Location: 'https://elsewhere.example/' } },
+      7,
+      'cannot list environments: the API answered with a redirect (HTTP 307) to https://elsewhere.example/',
+    ],
+  ])('%s gives no verdict on the subscription key', async (_name, fault, exit, detail) => {
+    sandbox.inject({ fault, match: isList, times: Infinity });
     const result = await doctorJson(env);
     expect((JSON.parse(anyClock(result.stdout)) as Check[]).slice(6)).toEqual([
-      SUBSCRIPTION_OK,
-      failed('API key and enterprise', `cannot list environments: cannot reach 127.0.0.1:${port}: connection reset (ECONNRESET)`),
+      NO_VERDICT,
+      failed(
+        'API key and enterprise',
+        detail,
+        exit === 7 ? 'cip does not follow redirects, so the keys go only to the base URL you chose; check --base-url' : undefined,
+      ),
       CLOCK_OK,
     ]);
-    expect(result.exitCode).toBe(8);
+    expect(result.exitCode).toBe(exit);
   });
 });
 
@@ -640,7 +680,10 @@ describe('the clock, against the Date the API sent', () => {
     vi.setSystemTime(NOW);
     sandbox.inject({ fault: dated(-600), match: isList });
     const result = await doctorText(env);
-    expect(result.stdout.trimEnd().split('\n').slice(-2)).toEqual(["! clock: 600 s ahead of the server's", '    fix: set the clock right (NTP)']);
+    expect(result.stdout.trimEnd().split('\n').slice(-2)).toEqual([
+      "! clock: 600 s ahead of the server's",
+      '    fix: set the clock right (NTP)',
+    ]);
     expect(result.exitCode).toBe(0);
     expect(result.stderr).toBe('All checks passed.\n');
   });
@@ -651,7 +694,10 @@ describe('the clock, against the Date the API sent', () => {
     sandbox.inject(
       { fault: dated(-120), match: isPing },
       {
-        fault: { kind: 'raw', response: 'HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n[]' },
+        fault: {
+          kind: 'raw',
+          response: 'HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n[]',
+        },
         match: isList,
       },
     );

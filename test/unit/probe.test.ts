@@ -206,14 +206,23 @@ describe.skipIf(!certificate)('verifyTls', () => {
     const probe = verifyTls(host, 443);
     await called(tlsConnect);
     const options = tlsConnect.mock.calls[0]![0] as ConnectionOptions;
-    expect(options).toEqual({ host: host.replace(/^\[(.*)\]$/, '$1'), port: 443, timeout: PROBE_TIMEOUT_MS, ...(servername ? { servername } : {}) });
+    expect(options).toEqual({
+      host: host.replace(/^\[(.*)\]$/, '$1'),
+      port: 443,
+      timeout: PROBE_TIMEOUT_MS,
+      ...(servername ? { servername } : {}),
+    });
     socket.emit('timeout');
     expect(await probe).toEqual({ ok: false, reason: `no TLS handshake with ${host}:443 within 5s` });
     expect(socket.destroyed).toBe(true);
   });
 
   it.each<[string, object, string]>([
-    ['one name', { subject: { CN: 'api.example' }, valid_to: 'Jan  1 00:00:00 2027 GMT' }, 'api.example, valid until Jan  1 00:00:00 2027 GMT'],
+    [
+      'one name',
+      { subject: { CN: 'api.example' }, valid_to: 'Jan  1 00:00:00 2027 GMT' },
+      'api.example, valid until Jan  1 00:00:00 2027 GMT',
+    ],
     ['several names', { subject: { CN: ['a.example', 'b.example'] }, valid_to: 'X' }, 'a.example, b.example, valid until X'],
     ['no subject or date', {}, 'host.example, valid until ?'],
     ['a subject without a name', { subject: {} }, 'host.example, valid until ?'],
