@@ -6,7 +6,7 @@ import { defineCommand } from './define.js';
 import type { Context } from '../context.js';
 import { DEFAULT_BASE_URL, isLoopbackHost } from '../config/validate.js';
 import type { ResolvedSettings } from '../config/settings.js';
-import { ApiError, CipError, exitCode, InterruptedError, type ExitCodeName } from '../errors.js';
+import { ApiError, CipError, EXIT_CODES, InterruptedError, type ExitCodeName } from '../errors.js';
 import { isDataFormat } from '../output/format.js';
 import { planStyles, writeData, writeLines } from '../output/writer.js';
 import { maskKey } from '../secrets.js';
@@ -21,6 +21,11 @@ interface Check {
   fix?: string;
   /** The exit code a failure stands for. */
   kind?: ExitCodeName;
+}
+
+/** A failed check stands for the exit code of the failure found. */
+function kindOf(error: CipError): ExitCodeName {
+  return EXIT_CODES.find((row) => row.code === error.exitCode)!.name;
 }
 
 /** A clock further off than this is worth a warning: tokens and logs elsewhere go wrong. */
@@ -48,7 +53,7 @@ async function diagnose(ctx: Context): Promise<Check[]> {
     pass('credentials', describeSettings(settings));
   } catch (error) {
     if (!(error instanceof CipError) || error instanceof InterruptedError) throw error;
-    fail('credentials', error.exitCode === exitCode('auth') ? 'auth' : 'usage', ctx.redact(error.message), error.hint);
+    fail('credentials', kindOf(error), ctx.redact(error.message), error.hint);
   }
 
   const baseText = settings?.baseUrl ?? ctx.globals.baseUrl ?? ctx.env.CIP_BASE_URL ?? DEFAULT_BASE_URL;
@@ -68,6 +73,8 @@ async function diagnose(ctx: Context): Promise<Check[]> {
     pass('base URL', `${base.href.replace(/\/$/, '')}${base.protocol === 'http:' ? ' (http, on this machine)' : ''}`);
   } else {
     fail('base URL', 'usage', `${printable(baseText)} is not https`, 'the keys must travel encrypted: use an https:// base URL');
+    // cip speaks nothing but http and https: there is nothing further to check at another scheme's URL.
+    if (base.protocol !== 'http:') return checks;
   }
 
   const probe = await import('../api/probe.js');
@@ -130,7 +137,7 @@ async function diagnose(ctx: Context): Promise<Check[]> {
       );
   } catch (error) {
     if (!(error instanceof CipError) || error instanceof InterruptedError) throw error;
-    fail('ping', error.exitCode === exitCode('network') ? 'network' : 'server', ctx.redact(error.message), error.hint);
+    fail('ping', kindOf(error), ctx.redact(error.message), error.hint);
   }
 
   if (!settings) {
@@ -150,7 +157,11 @@ async function diagnose(ctx: Context): Promise<Check[]> {
       if (!(error instanceof CipError) || error instanceof InterruptedError) throw error;
       const message = ctx.redact(error.message);
       const status = error instanceof ApiError ? error.status : undefined;
-      if (status === 401 && /subscription key/i.test(message)) {
+      if (status === undefined) {
+        // No HTTP answer came (the network, or an answer that is not what the API sends): neither verdict is known.
+        skip('subscription key', 'no verdict from the gateway: see the next check');
+        fail('API key and enterprise', kindOf(error), message, error.hint);
+      } else if (status === 401 && /subscription key/i.test(message)) {
         fail(
           'subscription key',
           'auth',
@@ -168,13 +179,7 @@ async function diagnose(ctx: Context): Promise<Check[]> {
             message,
             `is ${settings.enterpriseId} (from ${settings.sources.enterpriseId}) the enterprise of this API key, and may the key read environments?`,
           );
-        } else
-          fail(
-            'API key and enterprise',
-            status === undefined ? 'network' : error.exitCode === exitCode('not-found') ? 'not-found' : 'server',
-            message,
-            error.hint,
-          );
+        } else fail('API key and enterprise', kindOf(error), message, error.hint);
       }
     }
   }
