@@ -108,8 +108,14 @@ describe('env create --if-exists', () => {
 
   it.each([
     [['--key', 'type'], 'error: --key is for --if-exists (add --if-exists fail, skip or update)'],
-    [['--if-exists', 'skip', '--key', 'owner'], "error: --if-exists needs the payload's 'owner' to look for (set it, for example -f owner=...)"],
-    [['--if-exists', 'fail', '--key', ' owner '], "error: --if-exists needs the payload's 'owner' to look for (set it, for example -f owner=...)"],
+    [
+      ['--if-exists', 'skip', '--key', 'owner'],
+      "error: --if-exists needs the payload's 'owner' to look for (set it, for example -f owner=...)",
+    ],
+    [
+      ['--if-exists', 'fail', '--key', ' owner '],
+      "error: --if-exists needs the payload's 'owner' to look for (set it, for example -f owner=...)",
+    ],
   ])('%j is exit 2 before any request', async (args, message) => {
     const result = await cip(['env', 'create', '-f', 'name=x', ...args], { env });
     expect(result.exitCode).toBe(2);

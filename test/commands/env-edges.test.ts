@@ -112,6 +112,20 @@ describe('env delete', () => {
     expect(sent()).toEqual([LIST]);
   });
 
+  it('--if-missing ok when none is there asks nothing at a terminal: there is nothing to confirm', async () => {
+    const result = await cip(['env', 'delete', 'ghost', 'phantom', '--if-missing', 'ok', '-o', 'table'], {
+      env,
+      interactive: true,
+      input: 'n\n',
+    });
+    expect(result).toEqual({
+      exitCode: 0,
+      stdout: '',
+      stderr: "'ghost' is no environment's id or name: nothing to delete.\n'phantom' is no environment's id or name: nothing to delete.\n",
+    });
+    expect(sent()).toEqual([LIST]);
+  });
+
   it('--if-missing ok: a DELETE answered 404 is missing, said on stderr', async () => {
     sandbox.inject({ fault: { kind: 'status', status: 404, body: '{"message":"gone"}' }, method: 'DELETE' });
     const result = await cip(['env', 'delete', 'e1', '--if-missing', 'ok', '--yes'], { env });

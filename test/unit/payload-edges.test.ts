@@ -29,10 +29,7 @@ async function usageError(build: () => Promise<unknown>): Promise<UsageError> {
   return error as UsageError;
 }
 
-const fromFile =
-  (text: string) =>
-  async (): Promise<string> =>
-    text;
+const fromFile = (text: string) => async (): Promise<string> => text;
 const noFile = async (path: string): Promise<string> => {
   throw new Error(`no file should be read (asked for ${path})`);
 };
