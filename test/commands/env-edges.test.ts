@@ -1,0 +1,209 @@
+// Edges of env delete, list, update and their shared options, in-process against the sandbox (what stdout and
+// stderr say, the exit code, and the requests the server received), and of how records are named (target.ts).
+import { PassThrough } from 'node:stream';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { environmentLabel, idOf, nameOf } from '../../src/commands/env/target.js';
+import { run } from '../../src/run.js';
+import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { TEST_CREDENTIAL_STORE, expectOneErrorLine, sandboxEnv, tempDir } from '../helpers/cli.js';
+import { cipInProcess as cip } from '../helpers/harness.js';
+import { testContext } from '../helpers/io.js';
+
+let sandbox: Sandbox;
+let env: Record<string, string | undefined>;
+let target: string;
+beforeAll(async () => {
+  sandbox = await startSandbox({ seed: 0 });
+  env = sandboxEnv(sandbox);
+  target = `in enterprise ${sandbox.keys.enterpriseId} at ${new URL(sandbox.url).host} (credentials from the environment)`;
+});
+afterAll(async () => {
+  await sandbox.close();
+});
+beforeEach(() => {
+  sandbox.environments.clear();
+  sandbox.environments.set('e1', { id: 'e1', name: 'alpha', type: 'Test' });
+  sandbox.environments.set('e2', { id: 'e2', name: 'beta' });
+  sandbox.reset();
+});
+
+const sent = () => sandbox.requests.map((request) => `${request.method} ${request.url}`);
+const LIST = 'GET /ms/Environments';
+
+/** cip in-process with stdout and stderr a terminal (stdin is not, so nothing is asked): spinners show. */
+async function atTerminal(args: string[]): Promise<{ exitCode: number; stdout: string; stderr: string }> {
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  const stdin = new PassThrough();
+  stdin.end();
+  const out: Buffer[] = [];
+  const err: Buffer[] = [];
+  stdout.on('data', (chunk: Buffer) => out.push(chunk));
+  stderr.on('data', (chunk: Buffer) => err.push(chunk));
+  const configDir = tempDir();
+  const exitCode = await run(
+    args,
+    testContext(
+      { stdout, stderr, stdin, stdoutIsTTY: true, stderrIsTTY: true, stdinIsTTY: false, columns: 100, stderrColumns: 100 },
+      { PATH: process.env.PATH, HOME: configDir, CIP_CONFIG_DIR: configDir, ...TEST_CREDENTIAL_STORE, ...env },
+    ),
+  );
+  return { exitCode, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') };
+}
+
+describe('how a record is named', () => {
+  it.each([
+    [null, undefined, undefined],
+    [[{ id: 'x', name: 'y' }], undefined, undefined],
+    [{ undefined: 'u' }, undefined, undefined],
+    [{ ID: 7, Name: 'seven' }, '7', 'seven'],
+    [{ id: true, name: 5 }, undefined, undefined],
+    [{ id: 'e', name: '' }, 'e', undefined],
+    [{ id: 'e', name: ' \t' }, 'e', undefined],
+    [{ id: 'e', name: ' padded ' }, 'e', ' padded '],
+  ])('%j: id %j, name %j', (record, id, name) => {
+    expect(idOf(record)).toBe(id);
+    expect(nameOf(record)).toBe(name);
+  });
+
+  it.each([
+    [undefined, undefined, 'environment'],
+    ['e1', undefined, 'environment e1'],
+    [undefined, 'alpha', "environment 'alpha'"],
+    ['e1', 'alpha', "environment 'alpha' (e1)"],
+  ])('id %j and name %j: %j', (id, name, label) => {
+    expect(environmentLabel(id, name)).toBe(label);
+  });
+});
+
+describe('env delete', () => {
+  it('--stdin when stdin is a terminal is exit 2, naming --stdin, before any request', async () => {
+    const result = await cip(['env', 'delete', '--stdin', '--yes'], { env, interactive: true });
+    expect(result.exitCode).toBe(2);
+    expect(expectOneErrorLine(result.stderr)).toBe('error: --stdin - reads stdin, but stdin is a terminal; pipe the input in');
+    expect(sent()).toEqual([]);
+  });
+
+  it.each([
+    [['-o', 'table'], ''],
+    [['-o', 'json'], '[]\n'],
+  ])('--stdin with nothing on it, %j: nothing to delete, exit 0, stdout %j', async (format, stdout) => {
+    const result = await cip(['env', 'delete', '--stdin', '--yes', ...format], { env, input: '\n  \n' });
+    expect(result).toEqual({ exitCode: 0, stdout, stderr: 'stdin held no ids or names: nothing to delete.\n' });
+    expect(sent()).toEqual([]);
+  });
+
+  it('--dry-run --if-missing ok: prints the DELETE for the one found, and says which is missing', async () => {
+    const result = await cip(['env', 'delete', 'alpha', 'ghost', '--if-missing', 'ok', '--dry-run'], { env });
+    expect(result.exitCode).toBe(0);
+    expect(JSON.parse(result.stdout)).toEqual([{ method: 'DELETE', url: `${sandbox.url}/Environments/e1` }]);
+    expect(result.stderr).toBe(`'ghost' is no environment's id or name: nothing to delete.\nDry run: nothing was deleted ${target}.\n`);
+    expect(sent()).toEqual([LIST]);
+  });
+
+  it.each([
+    [['-o', 'json'], [{ id: 'ghost', name: null, result: 'missing', error: null }]],
+    [['-o', 'table'], undefined],
+  ])('--if-missing ok when none is there, %j: each is missing, exit 0, nothing deleted', async (format, results) => {
+    const result = await cip(['env', 'delete', 'ghost', '--if-missing', 'ok', '--yes', ...format], { env });
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout === '' ? undefined : JSON.parse(result.stdout)).toEqual(results);
+    expect(result.stderr).toBe("'ghost' is no environment's id or name: nothing to delete.\n");
+    expect(sent()).toEqual([LIST]);
+  });
+
+  it('--if-missing ok when none is there asks nothing at a terminal: there is nothing to confirm', async () => {
+    const result = await cip(['env', 'delete', 'ghost', 'phantom', '--if-missing', 'ok', '-o', 'table'], {
+      env,
+      interactive: true,
+      input: 'n\n',
+    });
+    expect(result).toEqual({
+      exitCode: 0,
+      stdout: '',
+      stderr: "'ghost' is no environment's id or name: nothing to delete.\n'phantom' is no environment's id or name: nothing to delete.\n",
+    });
+    expect(sent()).toEqual([LIST]);
+  });
+
+  it('--if-missing ok: a DELETE answered 404 is missing, said on stderr', async () => {
+    sandbox.inject({ fault: { kind: 'status', status: 404, body: '{"message":"gone"}' }, method: 'DELETE' });
+    const result = await cip(['env', 'delete', 'e1', '--if-missing', 'ok', '--yes'], { env });
+    expect(result.exitCode).toBe(0);
+    expect(JSON.parse(result.stdout)).toEqual([{ id: 'e1', name: 'alpha', result: 'missing', error: null }]);
+    expect(result.stderr).toContain(`The environment 'alpha' (e1) ${target} was not there (HTTP 404): nothing to delete.\n`);
+    expect(sent()).toEqual([LIST, 'DELETE /ms/Environments/e1']);
+  });
+
+  it('--if-missing ok: a DELETE answered 409 still fails', async () => {
+    sandbox.inject({ fault: { kind: 'status', status: 409, body: '{"message":"in use"}' }, method: 'DELETE' });
+    const result = await cip(['env', 'delete', 'e1', '--if-missing', 'ok', '--yes'], { env });
+    expect(result.exitCode).toBe(6);
+    const results = JSON.parse(result.stdout) as { id: string; result: string; error: string | null }[];
+    expect(results.map(({ id, result: outcome }) => `${id} ${outcome}`)).toEqual(['e1 failed']);
+    expect(results[0]!.error).toContain('HTTP 409');
+    expect(result.stderr).not.toContain('was not there');
+  });
+
+  it('-o table writes no results to stdout, only the lines on stderr', async () => {
+    const result = await cip(['env', 'delete', 'e1', 'e2', '--yes', '-o', 'table'], { env });
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain(`Deleted environment 'alpha' (e1) ${target}.\n`);
+    expect(sandbox.environments.size).toBe(0);
+  });
+
+  it('--concurrency takes 1 to 32', async () => {
+    const most = await cip(['env', 'delete', 'e1', '--yes', '--concurrency', '32'], { env });
+    expect(most.exitCode).toBe(0);
+    expect(sent()).toEqual([LIST, 'DELETE /ms/Environments/e1']);
+    const over = await cip(['env', 'delete', 'e2', '--yes', '--concurrency', '33'], { env });
+    expect(over.exitCode).toBe(2);
+    expect(expectOneErrorLine(over.stderr)).toBe(
+      "error: option '--concurrency <n>' argument '33' is invalid. expected a whole number from 1 to 32",
+    );
+    expect(sent()).toEqual([LIST, 'DELETE /ms/Environments/e1']);
+  });
+
+  it('shows what it is deleting at a terminal', async () => {
+    const result = await atTerminal(['env', 'delete', 'e1', '--yes']);
+    expect(result.exitCode).toBe(0);
+    expect(result.stderr).toContain("Deleting environment 'alpha' (e1)");
+    expect(sent()).toEqual([LIST, 'DELETE /ms/Environments/e1']);
+  });
+});
+
+describe('env list', () => {
+  it('--columns with no names says what it expects', async () => {
+    const result = await cip(['env', 'list', '--columns', ' , '], { env });
+    expect(result.exitCode).toBe(2);
+    expect(expectOneErrorLine(result.stderr)).toBe(
+      "error: option '--columns <fields>' argument ' , ' is invalid. expected a comma-separated list of field names",
+    );
+    expect(sent()).toEqual([]);
+  });
+
+  it('shows a spinner while the list loads, at a terminal', async () => {
+    const result = await atTerminal(['env', 'list']);
+    expect(result.exitCode).toBe(0);
+    expect(result.stderr).toContain('Loading environments');
+    expect(result.stdout).toContain('alpha');
+  });
+});
+
+describe('env update', () => {
+  it('--replace --dry-run names the environment by its current name when the payload has none', async () => {
+    const result = await cip(['env', 'update', 'e1', '--replace', '-f', 'description=new', '--dry-run'], { env });
+    expect(result.exitCode).toBe(0);
+    expect(JSON.parse(result.stdout)).toEqual([{ method: 'PUT', url: `${sandbox.url}/Environments/e1`, body: { description: 'new' } }]);
+    expect(result.stderr).toBe(`Dry run: nothing was sent to update environment 'alpha' (e1) ${target}.\n`);
+    expect(sent()).toEqual([LIST]);
+  });
+
+  it('shows a spinner while it updates, at a terminal', async () => {
+    const result = await atTerminal(['env', 'update', 'e1', '-f', 'description=new']);
+    expect(result.exitCode).toBe(0);
+    expect(result.stderr).toContain('Updating environment');
+    expect(sent()).toEqual([LIST, 'PUT /ms/Environments/e1']);
+  });
+});
