@@ -31,7 +31,10 @@ function context(terminal: boolean, streams: { stdinIsTTY?: boolean; stderrIsTTY
 const failure = (item: string) => new CipError('rejected', `could not delete ${item}`);
 
 /** A batch over names: 'bad…' fails with a CipError, the others are done. */
-function batch(items: string[], extra: Partial<{ concurrency: number; run: (item: string) => Promise<{ state: 'done'; line: string }> }> = {}) {
+function batch(
+  items: string[],
+  extra: Partial<{ concurrency: number; run: (item: string) => Promise<{ state: 'done'; line: string }> }> = {},
+) {
   return {
     items,
     concurrency: extra.concurrency ?? 2,
@@ -39,7 +42,8 @@ function batch(items: string[], extra: Partial<{ concurrency: number; run: (item
     describe: (item: string) => `thing ${item}`,
     run:
       extra.run ??
-      ((item: string) => (item.startsWith('bad') ? Promise.reject(failure(item)) : Promise.resolve({ state: 'done' as const, line: `Deleted ${item}.` }))),
+      ((item: string) =>
+        item.startsWith('bad') ? Promise.reject(failure(item)) : Promise.resolve({ state: 'done' as const, line: `Deleted ${item}.` })),
   };
 }
 
@@ -143,8 +147,11 @@ const finish = (states: ItemState[], interrupted: boolean) => ({
 
 describe('finishBatch', () => {
   it.each<[string, ItemState[], string]>([
-    ['one done, one under way, one not attempted', [done('e0'), { state: 'under-way' }, { state: 'not-attempted' }],
-      'warning: interrupted: deleted e0; e1 may or may not have been deleted (its request was under way); not attempted: e2\n'],
+    [
+      'one done, one under way, one not attempted',
+      [done('e0'), { state: 'under-way' }, { state: 'not-attempted' }],
+      'warning: interrupted: deleted e0; e1 may or may not have been deleted (its request was under way); not attempted: e2\n',
+    ],
     ['none done', [{ state: 'not-attempted' }, { state: 'not-attempted' }], 'warning: interrupted: deleted none; not attempted: e0, e1\n'],
     ['all done', [done('e0'), done('e1')], 'warning: interrupted: deleted e0, e1; not attempted: none\n'],
   ])('after an interrupt (%s): says what became of each, and exits as interrupted', (_case, states, said) => {
