@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { Context } from '../../src/context.js';
-import { ConfigError } from '../../src/errors.js';
+import { ConfigError, InterruptedError } from '../../src/errors.js';
 import { run } from '../../src/run.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { expectOneErrorLine, readConfig, tempDir } from '../helpers/cli.js';
@@ -90,6 +90,8 @@ interface RunOptions {
   terminal?: number;
   /** Changes the context before the run (a store whose update fails). */
   patch?: (ctx: Context) => void;
+  /** Aborts the run as Ctrl-C would. */
+  signal?: AbortSignal;
 }
 
 /** Runs cip in-process with the stand-in keychain; the keys go to the keychain unless the env says otherwise. */
@@ -118,6 +120,7 @@ async function cip(args: string[], options: RunOptions = {}): Promise<{ exitCode
     env: { PATH: process.env.PATH, HOME: configDir, CIP_CONFIG_DIR: configDir, FAKE_KC: options.keychain?.dir, ...options.env },
     version: '0.0.0',
     host: { uid: process.getuid?.(), nodeVersion: process.version, execPath: process.execPath, keychainHelper: options.keychain?.path },
+    ...(options.signal ? { signal: options.signal } : {}),
   });
   options.patch?.(ctx);
   const exitCode = await run(args, ctx);
@@ -136,6 +139,30 @@ function failingUpdate(ctx: Context): void {
         throw new ConfigError(`cannot write the config file ${store.path}: disk trouble`);
       },
     };
+  };
+}
+
+/**
+ * Ctrl-C as the keychain is about to be visited for `operation` (the visit then never starts): the run's
+ * signal is aborted as main.ts aborts it. Returns what to pass to cip().
+ */
+function interruptAt(operation: 'read' | 'write' | 'remove'): { signal: AbortSignal; patch: (ctx: Context) => void } {
+  const controller = new AbortController();
+  return {
+    signal: controller.signal,
+    patch: (ctx) => {
+      const open = ctx.keychain.bind(ctx);
+      ctx.keychain = () => {
+        const keychain = open();
+        return {
+          ...keychain,
+          [operation]: (...args: never[]) => {
+            controller.abort(new InterruptedError());
+            return (keychain[operation] as (...inner: never[]) => Promise<unknown>)(...args);
+          },
+        };
+      };
+    },
   };
 }
 
@@ -312,6 +339,50 @@ describe('auth login: where the keys go', () => {
   });
 });
 
+describe('auth login interrupted', () => {
+  it('while the old entry is being removed: exit 130, the new keys saved, no warning about the old ones', async () => {
+    const keychain = fakeKeychain();
+    const configDir = tempDir();
+    expect((await cip(loginArgs(['--no-verify']), { keychain, configDir })).exitCode).toBe(0);
+    const again = await cip(loginArgs(['--no-verify'], otherUrl()), { keychain, configDir, ...interruptAt('remove') });
+    expect(again.exitCode).toBe(130);
+    expect(again.stderr).not.toContain('warning');
+    expect(readConfig(configDir)).toMatchObject({ profiles: { default: { baseUrl: otherUrl(), keys: 'keychain' } } });
+  });
+
+  it('while --migrate writes to the keychain: exit 130 and the file keeps the keys', async () => {
+    const keychain = fakeKeychain();
+    const configDir = tempDir();
+    const data = {
+      activeProfile: 'default',
+      profiles: { default: { baseUrl: sandbox.url, enterpriseId: sandbox.keys.enterpriseId, ...KEYS() } },
+    };
+    writeConfig(configDir, data);
+    const result = await cip(['auth', 'login', '--migrate'], { keychain, configDir, ...interruptAt('write') });
+    expect(result.exitCode).toBe(130);
+    expect(result.stderr).not.toContain('cannot move');
+    expect(readConfig(configDir)).toEqual(data);
+    expect(keychain.visits()).toEqual([]);
+  });
+
+  it('a failure of the check that is not an API answer (a bug) is not taken for one: exit 1, nothing saved', async () => {
+    const configDir = tempDir();
+    const broken = (ctx: Context) => {
+      ctx.apiFor = async () => ({ list: () => Promise.reject(new TypeError('list is broken')) }) as never;
+    };
+    const result = await cip(loginArgs(), { configDir, env: FILE, patch: broken });
+    expect(result.exitCode).toBe(1);
+    expect(expectOneErrorLine(result.stderr)).toBe(
+      'error: unexpected failure: list is broken (this is a bug; set CIP_DEBUG=1 to see details)',
+    );
+    expect(readConfig(configDir)).toBeUndefined();
+    // With CIP_DEBUG=1, the error's own stack: it is passed on as it came.
+    const debug = await cip(loginArgs(), { configDir, env: { ...FILE, CIP_DEBUG: '1' }, patch: broken });
+    expect(debug.exitCode).toBe(1);
+    expect(debug.stderr).toMatch(/^TypeError: list is broken\n {4}at /m);
+  });
+});
+
 describe('auth login: a config file that cannot be written', () => {
   const error = (configDir: string) => `error: cannot write the config file ${configPath(configDir)}: disk trouble\n`;
 
@@ -365,6 +436,15 @@ describe('auth login: which profile is active', () => {
     ['no active profile', { profiles: {} }, true],
     ['an active profile that is gone', { activeProfile: 'gone', profiles: {} }, true],
     [
+      "no active profile, and one named 'undefined'",
+      {
+        profiles: {
+          undefined: { enterpriseId: '3f2b8c1e-9a4d-4e6f-8b7a-1c2d3e4f5a6b', apiKey: 'a'.repeat(20), subscriptionKey: 's'.repeat(20) },
+        },
+      },
+      true,
+    ],
+    [
       'an active profile that exists',
       {
         activeProfile: 'prod',
@@ -374,7 +454,7 @@ describe('auth login: which profile is active', () => {
       },
       false,
     ],
-  ])('%s: the profile saved %s', async (_name, data, becomesActive) => {
+  ])('%s: whether the profile saved becomes active', async (_name, data, becomesActive) => {
     const configDir = tempDir();
     writeConfig(configDir, data);
     const result = await cip(loginArgs(['--no-verify', '--profile', 'qa']), { configDir, env: FILE });
@@ -735,6 +815,16 @@ describe('auth status with the keychain', () => {
     ]);
   });
 
+  it('interrupted while the keychain is read: exit 130, no warning that it cannot be read', async () => {
+    const keychain = fakeKeychain();
+    const configDir = tempDir();
+    writeConfig(configDir, { activeProfile: 'dev', profiles: { a: keychainProfile(), dev: plainProfile() } });
+    const result = await cip(['auth', 'status', '--json'], { keychain, configDir, ...interruptAt('read') });
+    expect(result.exitCode).toBe(130);
+    expect(result.stderr).not.toContain('cannot read');
+    expect(result.stdout).toBe('');
+  });
+
   it('profiles with their keys in the file never start the keychain helper', async () => {
     const keychain = fakeKeychain();
     const configDir = tempDir();
@@ -803,6 +893,16 @@ describe('auth logout', () => {
     expect(readConfig(configDir)).toEqual({ profiles: {} });
   });
 
+  it('interrupted while the keys are being removed: exit 130, the profile gone, no claim the keys are left', async () => {
+    const keychain = fakeKeychain();
+    const configDir = tempDir();
+    writeConfig(configDir, { activeProfile: 'prod', profiles: { prod: keychainProfile() } });
+    const result = await cip(['auth', 'logout'], { keychain, configDir, ...interruptAt('remove') });
+    expect(result.exitCode).toBe(130);
+    expect(result.stderr).not.toContain('still there');
+    expect(readConfig(configDir)).toEqual({ profiles: {} });
+  });
+
   it('a profile with its keys in the file: the keychain is not visited', async () => {
     const keychain = fakeKeychain();
     const configDir = tempDir();
@@ -824,6 +924,7 @@ describe('auth logout', () => {
       'a',
     ],
     ['another, with the active one gone already and two left', { activeProfile: 'gone', profiles: three }, 'b', undefined],
+    ['another, with none active and one left', { profiles: { a: plainProfile(), b: plainProfile() } }, 'b', undefined],
   ])('logging out of %s', async (_name, data, name, active) => {
     const configDir = tempDir();
     writeConfig(configDir, data);
