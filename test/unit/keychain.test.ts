@@ -93,7 +93,7 @@ process.stdout.write(JSON.stringify({ results: [{ ok: true, value: ${JSON.string
     await expect(keychain.read([ENTRY])).rejects.toThrow('the keychain cannot be used: it did not answer within 0.5 s');
     expect(Date.now() - started).toBeLessThan(5_000);
     const pid = Number(fake.log('pid'));
-    await expect.poll(() => isAlive(pid)).toBe(false);
+    await expect.poll(() => isAlive(pid), SETTLED).toBe(false);
     await expect(keychain.remove(ENTRY)).rejects.toThrow('did not answer within 0.5 s');
     expect(fake.log('visits')).toBe('x');
   });
@@ -102,10 +102,10 @@ process.stdout.write(JSON.stringify({ results: [{ ok: true, value: ${JSON.string
     const fake = helper(`log('pid', String(process.pid)); setInterval(() => undefined, 1000);`);
     const controller = new AbortController();
     const reading = createKeychain(options(fake.path, { signal: controller.signal })).read([ENTRY]);
-    await expect.poll(() => fake.log('pid')).toBeDefined();
+    await expect.poll(() => fake.log('pid'), SETTLED).toBeDefined();
     controller.abort(new InterruptedError());
     await expect(reading).rejects.toBeInstanceOf(InterruptedError);
-    await expect.poll(() => isAlive(Number(fake.log('pid')))).toBe(false);
+    await expect.poll(() => isAlive(Number(fake.log('pid'))), SETTLED).toBe(false);
   });
 
   it.each([
@@ -168,6 +168,10 @@ describe('a keychain profile in the settings', () => {
     expect(() => store.read()).toThrow(message);
   });
 });
+
+// A state another process reaches (it started, it died and was reaped), looked at until it holds: vitest's
+// default of 1 s is not enough for a Node start or a reap on a loaded two-core machine.
+const SETTLED = { timeout: 15_000, interval: 20 };
 
 function isAlive(pid: number): boolean {
   try {
