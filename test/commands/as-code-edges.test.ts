@@ -3,15 +3,12 @@
 // the confirmation, a missing --file, and what a person at a terminal sees while the work runs (the spinner).
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { InterruptedError } from '../../src/errors.js';
 import { parseExactJson } from '../../src/json/exact.js';
-import { run } from '../../src/run.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
-import { TEST_CREDENTIAL_STORE, expectOneErrorLine, sandboxEnv, tempDir } from '../helpers/cli.js';
+import { expectOneErrorLine, sandboxEnv, tempDir, type CipResult } from '../helpers/cli.js';
 import { cipInProcess as cip } from '../helpers/harness.js';
-import { testContext } from '../helpers/io.js';
 
 let sandbox: Sandbox;
 let env: Record<string, string | undefined>;
@@ -52,24 +49,8 @@ const idOfName = (name: string) => [...sandbox.environments.values()].find((reco
  * Runs cip in-process at a terminal wide enough for a spinner (stdout and stderr are terminals, stdin is not,
  * so nothing is asked): what a person watching sees on stderr while the requests run.
  */
-async function atTerminal(args: string[]): Promise<{ exitCode: number; stdout: string; stderr: string }> {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  const stdin = new PassThrough();
-  stdin.end();
-  const out: Buffer[] = [];
-  const err: Buffer[] = [];
-  stdout.on('data', (chunk: Buffer) => out.push(chunk));
-  stderr.on('data', (chunk: Buffer) => err.push(chunk));
-  const configDir = tempDir();
-  const exitCode = await run(
-    args,
-    testContext(
-      { stdout, stderr, stdin, stdoutIsTTY: true, stderrIsTTY: true, stdinIsTTY: false, columns: 100, stderrColumns: 100 },
-      { PATH: process.env.PATH, HOME: configDir, CIP_CONFIG_DIR: configDir, ...TEST_CREDENTIAL_STORE, ...env },
-    ),
-  );
-  return { exitCode, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') };
+function atTerminal(args: string[]): Promise<CipResult> {
+  return cip(args, { env, terminalColumns: 100, spinners: true });
 }
 
 describe('env apply', () => {

@@ -1,14 +1,11 @@
 // Edges of env create, in-process against the sandbox: --if-exists fail, skip and update with --key and --dry-run
 // (what stdout and stderr say, the exit code, and which requests the server received), an environment two records
 // share, a match without an id, and the spinners a person at a terminal sees.
-import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { parseExactJson } from '../../src/json/exact.js';
-import { run } from '../../src/run.js';
 import { startSandbox, type Environment, type Sandbox } from '../../src/sandbox/index.js';
-import { TEST_CREDENTIAL_STORE, expectOneErrorLine, sandboxEnv, tempDir } from '../helpers/cli.js';
+import { expectOneErrorLine, sandboxEnv, type CipResult } from '../helpers/cli.js';
 import { cipInProcess as cip } from '../helpers/harness.js';
-import { testContext } from '../helpers/io.js';
 
 let sandbox: Sandbox;
 let env: Record<string, string | undefined>;
@@ -39,24 +36,8 @@ const sent = () => sandbox.requests.map((request) => `${request.method} ${reques
 const LIST = 'GET /ms/Environments';
 
 /** cip in-process with stdout and stderr a terminal (stdin is not, so nothing is asked): spinners show. */
-async function atTerminal(args: string[]): Promise<{ exitCode: number; stdout: string; stderr: string }> {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  const stdin = new PassThrough();
-  stdin.end();
-  const out: Buffer[] = [];
-  const err: Buffer[] = [];
-  stdout.on('data', (chunk: Buffer) => out.push(chunk));
-  stderr.on('data', (chunk: Buffer) => err.push(chunk));
-  const configDir = tempDir();
-  const exitCode = await run(
-    args,
-    testContext(
-      { stdout, stderr, stdin, stdoutIsTTY: true, stderrIsTTY: true, stdinIsTTY: false, columns: 100, stderrColumns: 100 },
-      { PATH: process.env.PATH, HOME: configDir, CIP_CONFIG_DIR: configDir, ...TEST_CREDENTIAL_STORE, ...env },
-    ),
-  );
-  return { exitCode, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') };
+function atTerminal(args: string[]): Promise<CipResult> {
+  return cip(args, { env, terminalColumns: 100, spinners: true });
 }
 
 describe('env create without --if-exists', () => {

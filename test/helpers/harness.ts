@@ -16,6 +16,8 @@ export interface InProcessOptions extends CipOptions {
    * stderr reports no size, so no spinner runs).
    */
   terminalColumns?: number;
+  /** With terminalColumns: stderr reports that size too, so spinners run as at a real terminal. */
+  spinners?: boolean;
   /** stdin and stderr are a terminal, so cip may ask; `input` is what is typed. */
   interactive?: boolean;
   /**
@@ -62,6 +64,7 @@ export async function cipInProcess(args: string[], options: InProcessOptions = {
     stderrIsTTY: tty || interactive,
     stdinIsTTY: interactive,
     columns: options.terminalColumns,
+    stderrColumns: options.spinners ? options.terminalColumns : undefined,
   };
   const out = collect(stdout);
   const err = collect(stderr);
