@@ -304,8 +304,8 @@ export async function openProfileStore(dir: string, options: StoreOptions = {}):
       throw describeFailure(error, path);
     }
   };
-  const write = async (data: StoreData): Promise<void> => {
-    const { default: Conf } = await import('conf');
+  // Synchronous, given conf: nothing can happen between the last check of the lock and the write.
+  const write = (Conf: typeof import('conf').default, data: StoreData): void => {
     const conf = new Conf<Record<string, unknown>>({
       cwd: dir,
       configName: CONFIG_NAME,
@@ -362,12 +362,14 @@ export async function openProfileStore(dir: string, options: StoreOptions = {}):
         throw describeFailure(error, path);
       }
       try {
+        // Loaded before the lock's last check: a lock lost during this wait must stop the write too.
+        const { default: Conf } = await import('conf');
         // Read under the lock: another process may have written since this one opened the store.
         const data = read();
         change(data);
         if (compromised) throw new ConfigError(`lost the lock on the config file ${path}; nothing was written`);
         try {
-          await write(data);
+          write(Conf, data);
         } catch (error) {
           throw describeFailure(error, path);
         }
