@@ -136,7 +136,8 @@ export async function parseExactJson(text: string): Promise<unknown> {
   if (depth > MAX_JSON_DEPTH) throw new JsonTooDeepError();
   if (plainNumbers) return JSON.parse(text) as unknown;
   const { parse } = await import('lossless-json');
-  return parse(text, null, numberFromText);
+  // A key given twice keeps its last value, as JSON.parse does (lossless-json would refuse it).
+  return parse(text, null, { parseNumber: numberFromText, onDuplicateKey: ({ newValue }) => newValue });
 }
 
 /** JSON.stringify that writes each ExactNumber with its own digits. */

@@ -24,3 +24,17 @@ describe('parseExactJson', () => {
     await expect(parseExactJson('{"name":"x","name":"y","n":[1,2]}')).resolves.toEqual({ name: 'y', n: [1, 2] });
   });
 });
+
+describe('parseExactJson with a key given twice', () => {
+  // JSON.parse, jq and Python keep the last value of a repeated key; so does cip, whatever the numbers are.
+  it.each([
+    ['{"a":1,"a":2}', '{"a":2}'],
+    ['{"a":1.50,"a":2}', '{"a":2}'],
+    ['{"a":2,"a":1.50}', '{"a":1.50}'],
+    ['{"a":1.50,"b":1,"a":"x"}', '{"a":"x","b":1}'],
+    ['{"a":{"b":1.50},"a":{"b":2.50}}', '{"a":{"b":2.50}}'],
+    ['[{"v":9007199254740993,"v":9007199254740995}]', '[{"v":9007199254740995}]'],
+  ])('%s is %s', async (text, expected) => {
+    expect(stringifyExactJson(await parseExactJson(text))).toBe(expected);
+  });
+});
