@@ -167,7 +167,7 @@ describe('withSpinner', () => {
   it("leaves the terminal's stdin alone: no raw mode, so typing echoes and Ctrl-C interrupts as usual", async () => {
     // ora would switch process.stdin (not the streams cip was given) to raw mode if it is a terminal: make it
     // one for this test, recording what is asked of it.
-    const stdin = process.stdin as NodeJS.ReadStream & Record<string, unknown>;
+    const stdin: object = process.stdin;
     const own = ['isTTY', 'setRawMode', 'isPaused'].map((name) => [name, Object.getOwnPropertyDescriptor(stdin, name)] as const);
     const rawModes: boolean[] = [];
     Object.assign(stdin, { isTTY: true, setRawMode: (mode: boolean) => rawModes.push(mode), isPaused: () => false });
