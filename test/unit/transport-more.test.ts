@@ -309,6 +309,13 @@ describe('node:http', () => {
     );
   });
 
+  it('br that is not br is a broken answer too, not a network error', async () => {
+    const server = await answering(200, { 'Content-Encoding': 'br' }, 'plain text, not compressed');
+    const error = await send(nodeTransport(1000), server.url).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(BrokenAnswer);
+    expect((error as Error).message).toBe('the API answered with a body that is not valid br data, though its Content-Encoding says so');
+  });
+
   it('a decoded body past the limit is refused and its connection closed', async () => {
     const server = await serve((_request, response) => {
       response.writeHead(200, { 'Content-Encoding': 'gzip' });
@@ -453,5 +460,11 @@ describe('fetch', () => {
     const answer = await send(fetchTransport(1000), server.url);
     expect([answer.status, answer.body]).toEqual([600, null]);
     await server.closed(0);
+  });
+
+  it('a HEAD has no body, whatever length it declares', async () => {
+    const server = await answering(200, { 'Content-Length': '5000' });
+    const answer = await send(fetchTransport(1000), server.url, { method: 'HEAD' });
+    expect([answer.status, answer.body, answer.headers.get('content-length')]).toEqual([200, null, '5000']);
   });
 });
