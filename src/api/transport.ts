@@ -59,9 +59,12 @@ export function errorCode(error: unknown): string | undefined {
   return undefined;
 }
 
-/** A decoder's failure is the server's broken body, not a network error worth another attempt. */
+/**
+ * A decoder's failure is the server's broken body, not a network error worth another attempt: zlib's codes are
+ * Z_DATA_ERROR and the like, brotli's ERR__ERROR_FORMAT_PADDING_1 and the like.
+ */
 function undecodable(error: unknown, encoding: string | null): unknown {
-  if (!/^Z_|^ERR_ZLIB|^ERR__?BROTLI/.test(errorCode(error) ?? '')) return error;
+  if (!/^Z_|^ERR__ERROR_/.test(errorCode(error) ?? '')) return error;
   return new BrokenAnswer(
     `the API answered with a body that is not valid ${truncate(oneLine(encoding ?? ''), 40) || 'encoded'} data, though its Content-Encoding says so`,
   );
@@ -242,8 +245,9 @@ export function fetchTransport(limit: number): Transport {
   return async ({ method, url, headers, body, signal }) => {
     const response = await fetch(url, { method, headers, body: body ?? null, signal, redirect: 'manual' });
     const { status } = response;
-    // Outside 200-599 the caller refuses the answer before it needs the body.
-    const readable = status >= 200 && status <= 599 && !NULL_BODY_STATUS.has(status);
+    // Outside 200-599 the caller refuses the answer before it needs the body; a HEAD's answer has none, whatever
+    // length it declares.
+    const readable = method !== 'HEAD' && status >= 200 && status <= 599 && !NULL_BODY_STATUS.has(status);
     const data = readable ? await readFetched(response, limit) : null;
     if (!readable) await response.body?.cancel().catch(() => undefined);
     return { status, statusText: response.statusText, headers: response.headers, body: data };

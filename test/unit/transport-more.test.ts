@@ -1,0 +1,470 @@
+// The transports under ky (src/api/transport.ts), called directly against servers on 127.0.0.1: what each
+// returns (status, headers, the body decoded or null), what the server receives (the headers node:http adds,
+// a fresh connection for a POST or PATCH), the answer limit (declared, streamed, decoded) with its message, a
+// body that does not decode, the abort signal, and node:https for an https:// URL. The error-code helpers are
+// checked as pure functions. A CA that the binary would take from NODE_EXTRA_CA_CERTS is handed to node:https.
+import { getEventListeners } from 'node:events';
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AgentOptions } from 'node:https';
+import type { AddressInfo, Socket } from 'node:net';
+import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import {
+  BrokenAnswer,
+  causeChain,
+  errorCode,
+  fetchTransport,
+  nodeTransport,
+  type Outgoing,
+  type Transport,
+} from '../../src/api/transport.js';
+import { tempDir } from '../helpers/cli.js';
+import { rawHttpServer } from '../helpers/raw-http.js';
+import { makeCertificate } from '../helpers/tls.js';
+
+const trust = vi.hoisted(() => ({ ca: undefined as string | undefined }));
+
+vi.mock('node:https', async (importOriginal) => {
+  const real = await importOriginal<typeof import('node:https')>();
+  class Agent extends real.Agent {
+    constructor(options?: AgentOptions) {
+      super(trust.ca ? { ...options, ca: trust.ca } : options);
+    }
+  }
+  return { ...real, Agent, default: { ...real, Agent } };
+});
+
+interface Received {
+  method: string;
+  url: string;
+  headers: IncomingHttpHeaders;
+  body: string;
+  /** Which connection it came on: 1 for the server's first, and so on. */
+  connection: number;
+}
+
+interface TestServer {
+  url: string;
+  received: Received[];
+  /** Resolves when the connection of the request numbered `index` (from 0) closes. */
+  closed(index: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+const servers: TestServer[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((server) => server.close()));
+});
+
+type Handler = (request: IncomingMessage, response: ServerResponse) => void;
+
+async function serve(handler: Handler, make: (listener: Handler) => ReturnType<typeof createServer> = createServer): Promise<TestServer> {
+  const received: Received[] = [];
+  const closes: Promise<void>[] = [];
+  const sockets = new Map<Socket, number>();
+  const server = make((request, response) => {
+    const chunks: Buffer[] = [];
+    closes.push(new Promise((resolve) => request.socket.once('close', () => resolve())));
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      received.push({
+        method: request.method ?? '',
+        url: request.url ?? '',
+        headers: request.headers,
+        body: Buffer.concat(chunks).toString(),
+        connection: sockets.get(request.socket) ?? 0,
+      });
+      handler(request, response);
+    });
+  });
+  server.on('connection', (socket: Socket) => sockets.set(socket, sockets.size + 1));
+  server.on('secureConnection', (socket: Socket) => sockets.set(socket, sockets.size + 1));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  const test: TestServer = {
+    url: `http://127.0.0.1:${port}/ms/environments`,
+    received,
+    closed: (index) => closes[index]!,
+    close: () =>
+      new Promise((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+  servers.push(test);
+  return test;
+}
+
+/** A server that answers every request with this status, these headers and this body. */
+function answering(status: number, headers: Record<string, string>, body: Buffer | string = ''): Promise<TestServer> {
+  return serve((_request, response) => {
+    response.writeHead(status, headers);
+    response.end(body);
+  });
+}
+
+function send(transport: Transport, url: string, init: Partial<Outgoing> = {}) {
+  return transport({ method: 'GET', url, headers: new Headers(), body: undefined, signal: new AbortController().signal, ...init });
+}
+
+const text = (body: Uint8Array | null) => (body === null ? null : Buffer.from(body).toString());
+
+/** A body the limit refuses, and the message it is refused with. */
+const TOO_LARGE = (limit: string) => `answer too large: the API sent more than ${limit} (CIP_MAX_ANSWER_BYTES sets the limit)`;
+
+describe('causeChain and errorCode', () => {
+  /** An error whose causes are these, outermost first. */
+  const chain = (...links: Record<string, unknown>[]): unknown =>
+    links.reduceRight<unknown>((cause, link) => Object.assign(new Error('link'), link, cause ? { cause } : {}), undefined);
+
+  it.each([
+    ['the first code', chain({ code: 'ECONNRESET' }, { code: 'EPIPE' }), 'ECONNRESET'],
+    ['a code in a cause', chain({}, { code: 'UND_ERR_SOCKET' }), 'UND_ERR_SOCKET'],
+    ['an empty code is no code', chain({ code: '' }, { code: 'ETIMEDOUT' }), 'ETIMEDOUT'],
+    ['a number is no code', chain({ code: 42 }, { code: 'EAI_AGAIN' }), 'EAI_AGAIN'],
+    ['no code anywhere', chain({}, {}), undefined],
+    ['the fifth error in the chain is looked at', chain({}, {}, {}, {}, { code: 'DEEP' }), 'DEEP'],
+    ['the sixth is not', chain({}, {}, {}, {}, {}, { code: 'DEEPER' }), undefined],
+    ['not an error', 'ECONNRESET', undefined],
+    ['nothing', undefined, undefined],
+  ])('%s', (_what, error, code) => {
+    expect(errorCode(error)).toBe(code);
+  });
+
+  it('a chain is followed five errors deep at most, and ends where the causes end', () => {
+    expect([...causeChain(chain({}, {}, {}, {}, {}, {}, {}))]).toHaveLength(5);
+    expect([...causeChain(chain({}, {}))]).toHaveLength(2);
+    expect([...causeChain(null)]).toEqual([]);
+  });
+});
+
+describe.each([
+  ['node:http', nodeTransport],
+  ['fetch', fetchTransport],
+])('both transports (%s)', (_name, make) => {
+  it('return the status, reason, headers and body as sent', async () => {
+    const server = await answering(201, { 'Content-Type': 'application/json', 'X-One': '1', 'X-Two': 'two' }, '{"id":"e1"}');
+    const answer = await send(make(1000), server.url, {
+      method: 'PUT',
+      headers: new Headers({ 'x-api-key': 'k' }),
+      body: new TextEncoder().encode('{"name":"a"}'),
+    });
+    expect(answer.status).toBe(201);
+    expect(answer.statusText).toBe('Created');
+    expect(answer.headers.get('x-one')).toBe('1');
+    expect(answer.headers.get('x-two')).toBe('two');
+    expect(answer.headers.get('content-type')).toBe('application/json');
+    expect([...answer.headers.keys()]).not.toContain('undefined');
+    expect([...answer.headers.values()]).not.toContain('undefined');
+    expect(text(answer.body)).toBe('{"id":"e1"}');
+    expect(server.received).toEqual([
+      expect.objectContaining({
+        method: 'PUT',
+        url: '/ms/environments',
+        body: '{"name":"a"}',
+        headers: expect.objectContaining({ 'x-api-key': 'k', 'content-length': '12' }) as unknown,
+      }),
+    ]);
+    expect(server.received[0]!.headers['transfer-encoding']).toBeUndefined();
+  });
+
+  it('an empty body is empty, not missing', async () => {
+    const server = await answering(200, { 'Content-Length': '0' });
+    expect((await send(make(1000), server.url)).body).toEqual(new Uint8Array(0));
+  });
+
+  it.each([204, 205, 304])('a %i has no body (null)', async (status) => {
+    const server = await answering(status, {});
+    const answer = await send(make(1000), server.url);
+    expect(answer.status).toBe(status);
+    expect(answer.body).toBeNull();
+  });
+
+  it('a body of exactly the limit is read; one byte more is refused, declared or not', async () => {
+    const exact = await answering(200, { 'Content-Length': '1000' }, 'x'.repeat(1000));
+    expect(text((await send(make(1000), exact.url)).body)).toBe('x'.repeat(1000));
+    const declared = await answering(200, {}, 'x'.repeat(1001));
+    const error = await send(make(1000), declared.url).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(BrokenAnswer);
+    expect((error as Error).message).toBe(TOO_LARGE('1000 bytes'));
+    const streamed = await serve((_request, response) => {
+      response.writeHead(200, { 'Transfer-Encoding': 'chunked' });
+      response.write('x'.repeat(600));
+      response.end('x'.repeat(401));
+    });
+    await expect(send(make(1000), streamed.url)).rejects.toThrow(TOO_LARGE('1000 bytes'));
+  });
+
+  it.each([
+    [1024 * 1024, '1 MiB'],
+    [2 * 1024 * 1024, '2 MiB'],
+    [1024 * 1024 + 1, '1048577 bytes'],
+    [1536, '1536 bytes'],
+  ])('the limit %i is shown as %s', async (limit, shown) => {
+    const server = await answering(200, { 'Content-Length': String(limit + 1) }, Buffer.alloc(limit + 1));
+    await expect(send(make(limit), server.url)).rejects.toThrow(TOO_LARGE(shown));
+  });
+
+  it('a declared length past the limit is refused before the body comes', async () => {
+    // Ten bytes of 2000, then the connection ends: only a refusal on the header says "too large".
+    const raw = await rawHttpServer();
+    try {
+      raw.respond(`HTTP/1.1 200 OK\r\nContent-Length: 2000\r\n\r\n${'x'.repeat(10)}`);
+      await expect(send(make(1000), raw.url)).rejects.toThrow(TOO_LARGE('1000 bytes'));
+    } finally {
+      await raw.close();
+    }
+  });
+
+  it('a body past the limit closes the connection, so the rest is not downloaded', async () => {
+    const server = await serve((_request, response) => {
+      response.writeHead(200, { 'Content-Type': 'application/json' });
+      response.write(Buffer.alloc(1001, 0x20));
+      // Never ended: only the client closing the connection ends it.
+    });
+    await expect(send(make(1000), server.url)).rejects.toThrow(TOO_LARGE('1000 bytes'));
+    await server.closed(0);
+  });
+
+  it('gzip is decoded; gzip that is not gzip is a broken answer that names the coding', async () => {
+    const list = JSON.stringify([{ id: 'e1', name: 'a'.repeat(100) }]);
+    const good = await answering(200, { 'Content-Encoding': 'gzip' }, gzipSync(list));
+    expect(text((await send(make(1000), good.url)).body)).toBe(list);
+    const bad = await answering(200, { 'Content-Encoding': 'gzip' }, 'not gzip at all');
+    const error = await send(make(1000), bad.url).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(BrokenAnswer);
+    expect((error as Error).message).toBe('the API answered with a body that is not valid gzip data, though its Content-Encoding says so');
+  });
+});
+
+describe('node:http', () => {
+  it('no abort listener is left on the signal, whether the request succeeds or fails', async () => {
+    const server = await answering(200, {}, 'ok');
+    const signal = new AbortController().signal;
+    await send(nodeTransport(1000), server.url, { signal });
+    expect(getEventListeners(signal, 'abort')).toHaveLength(0);
+    const bad = await answering(200, { 'Content-Encoding': 'gzip' }, 'not gzip at all');
+    await expect(send(nodeTransport(1000), bad.url, { signal })).rejects.toThrow(BrokenAnswer);
+    expect(getEventListeners(signal, 'abort')).toHaveLength(0);
+  });
+
+  it.each([
+    ['gzip', gzipSync],
+    ['x-gzip', gzipSync],
+    ['GZip', gzipSync],
+    ['deflate', deflateSync],
+    ['br', brotliCompressSync],
+    ['deflate, gzip', (body: Buffer) => gzipSync(deflateSync(body))],
+    ['br,deflate', (body: Buffer) => deflateSync(brotliCompressSync(body))],
+    ['gzip, identity', gzipSync],
+    ['identity,gzip', gzipSync],
+    ['gzip,', gzipSync],
+    ['identity', (body: Buffer) => body],
+    ['a-coding-nobody-knows', (body: Buffer) => body],
+    ['gzip, a-coding-nobody-knows', (body: Buffer) => gzipSync(body)],
+  ] as const)('Content-Encoding %j: the body comes back as fetch would give it', async (encoding, encode) => {
+    const list = Buffer.from(JSON.stringify([{ id: 'e1' }, { id: 'e2' }]));
+    const sent = encode(list);
+    const server = await answering(200, { 'Content-Encoding': encoding }, sent);
+    const { body } = await send(nodeTransport(1000), server.url);
+    // An unknown coding anywhere leaves the body as it came, as fetch does.
+    expect(Buffer.from(body!)).toEqual(encoding.includes('nobody') ? sent : list);
+  });
+
+  it.each([
+    ['gzip', (body: Buffer) => gzipSync(body).subarray(0, -8)],
+    ['deflate', (body: Buffer) => deflateSync(body).subarray(0, -4)],
+    ['br', (body: Buffer) => brotliCompressSync(body).subarray(0, -1)],
+  ] as const)('%s cut off before its end gives what it holds, as fetch does', async (encoding, encode) => {
+    const list = Buffer.from(JSON.stringify([{ id: 'e1' }]));
+    const server = await answering(200, { 'Content-Encoding': encoding }, encode(list));
+    const { body } = await send(nodeTransport(1000), server.url);
+    // gzip and deflate lose only their checksum; brotli may hold back its last bytes.
+    if (encoding === 'br') expect(list.toString().startsWith(text(body)!)).toBe(true);
+    else expect(text(body)).toBe(list.toString());
+  });
+
+  it('a long body, decoded in many pieces or read in many, comes back whole', async () => {
+    const big = Buffer.from(Array.from({ length: 20_000 }, (_, index) => `${index},`).join(''));
+    const zipped = await answering(200, { 'Content-Encoding': 'gzip' }, gzipSync(big));
+    expect(Buffer.from((await send(nodeTransport(10_000_000), zipped.url)).body!)).toEqual(big);
+    const plain = await serve((_request, response) => {
+      response.writeHead(200, { 'Transfer-Encoding': 'chunked' });
+      response.write(big.subarray(0, 1000));
+      response.end(big.subarray(1000));
+    });
+    expect(Buffer.from((await send(nodeTransport(10_000_000), plain.url)).body!)).toEqual(big);
+  });
+
+  it.each([
+    ['deflate', 'deflate'],
+    ['identity, gzip', 'identity, gzip'],
+    [`gzip, ${'identity, '.repeat(5)}gzip`, `gzip, ${'identity, '.repeat(3)}ide…`],
+  ])('a body that does not decode (%j) is a broken answer naming the coding', async (encoding, shown) => {
+    const server = await answering(200, { 'Content-Encoding': encoding }, 'plain text, not compressed');
+    const error = await send(nodeTransport(1000), server.url).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(BrokenAnswer);
+    expect((error as Error).message).toBe(
+      `the API answered with a body that is not valid ${shown} data, though its Content-Encoding says so`,
+    );
+  });
+
+  it('br that is not br is a broken answer too, not a network error', async () => {
+    const server = await answering(200, { 'Content-Encoding': 'br' }, 'plain text, not compressed');
+    const error = await send(nodeTransport(1000), server.url).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(BrokenAnswer);
+    expect((error as Error).message).toBe('the API answered with a body that is not valid br data, though its Content-Encoding says so');
+  });
+
+  it('a decoded body past the limit is refused and its connection closed', async () => {
+    const server = await serve((_request, response) => {
+      response.writeHead(200, { 'Content-Encoding': 'gzip' });
+      response.write(gzipSync(Buffer.alloc(5000, 0x20)));
+    });
+    await expect(send(nodeTransport(1000), server.url)).rejects.toThrow(TOO_LARGE('1000 bytes'));
+    await server.closed(0);
+    const unknown = await serve((_request, response) => {
+      response.writeHead(200, { 'Content-Encoding': 'a-coding-nobody-knows' });
+      response.write(Buffer.alloc(5000, 0x20));
+    });
+    await expect(send(nodeTransport(1000), unknown.url)).rejects.toThrow(TOO_LARGE('1000 bytes'));
+    await unknown.closed(0);
+  });
+
+  it('asks for the codings it decodes, and sends the length of a body', async () => {
+    const server = await answering(200, {}, 'ok');
+    await send(nodeTransport(1000), server.url, { method: 'POST', body: new TextEncoder().encode('{"a":1}') });
+    await send(nodeTransport(1000), server.url);
+    expect(server.received.map((request) => request.headers['accept-encoding'])).toEqual(['gzip, deflate, br', 'gzip, deflate, br']);
+    expect(server.received[0]!.headers['content-length']).toBe('7');
+    expect(server.received[0]!.headers['transfer-encoding']).toBeUndefined();
+    expect(server.received[0]!.body).toBe('{"a":1}');
+  });
+
+  it('a HEAD has no body, whatever length it declares', async () => {
+    const server = await answering(200, { 'Content-Length': '500' });
+    const answer = await send(nodeTransport(1000), server.url, { method: 'HEAD' });
+    expect(answer.status).toBe(200);
+    expect(answer.body).toBeNull();
+  });
+
+  it('keeps connections alive, except for a POST or PATCH, which always goes on a fresh one', async () => {
+    const server = await answering(200, {}, '{}');
+    const transport = nodeTransport(1000);
+    for (const method of ['GET', 'DELETE', 'POST', 'PUT', 'PATCH', 'GET']) await send(transport, server.url, { method });
+    expect(server.received.map((request) => [request.method, request.headers.connection])).toEqual([
+      ['GET', 'keep-alive'],
+      ['DELETE', 'keep-alive'],
+      ['POST', 'close'],
+      ['PUT', 'keep-alive'],
+      ['PATCH', 'close'],
+      ['GET', 'keep-alive'],
+    ]);
+    expect(server.received.map((request) => request.connection)).toEqual([1, 1, 2, 1, 3, 1]);
+  });
+
+  it('a connection refused rejects with its code, and leaves no abort listener', async () => {
+    const server = await answering(200, {}, '');
+    const url = server.url;
+    await server.close();
+    const signal = new AbortController().signal;
+    const error = await send(nodeTransport(1000), url, { signal }).catch((caught: unknown) => caught);
+    expect(errorCode(error)).toBe('ECONNREFUSED');
+    expect(getEventListeners(signal, 'abort')).toHaveLength(0);
+  });
+
+  it.each([
+    ['a reason that is not an error', 'stop', 'aborted'],
+    ['an error', new Error('interrupted by the user'), 'interrupted by the user'],
+  ])('an abort while waiting rejects with %s, cuts the connection and leaves no listener', async (_what, reason, message) => {
+    const controller = new AbortController();
+    let arrived!: () => void;
+    const waiting = new Promise<void>((resolve) => (arrived = resolve));
+    const server = await serve(() => arrived());
+    const answer = send(nodeTransport(1000), server.url, { signal: controller.signal });
+    await waiting;
+    controller.abort(reason);
+    await expect(answer).rejects.toThrow(message);
+    await server.closed(0);
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
+  });
+
+  it('a signal aborted before the request sends nothing', async () => {
+    const server = await answering(200, {}, 'ok');
+    const controller = new AbortController();
+    controller.abort(new Error('already'));
+    await expect(send(nodeTransport(1000), server.url, { signal: controller.signal })).rejects.toThrow('already');
+    expect(server.received).toEqual([]);
+  });
+
+  it('a status line without a reason gives an empty reason', async () => {
+    const raw = await rawHttpServer();
+    try {
+      raw.respond('HTTP/1.1 200\r\nContent-Length: 2\r\n\r\nok');
+      const answer = await send(nodeTransport(1000), raw.url);
+      expect([answer.status, answer.statusText, text(answer.body)]).toEqual([200, '', 'ok']);
+    } finally {
+      await raw.close();
+    }
+  });
+
+  const certificate = makeCertificate(tempDir());
+  it.skipIf(!certificate)('an https:// URL goes through node:https', async () => {
+    const { createServer: createHttpsServer } = await import('node:https');
+    const server = await serve(
+      (_request, response) => response.end('{"secure":true}'),
+      (listener) =>
+        createHttpsServer({ key: certificate!.key, cert: certificate!.cert }, listener) as unknown as ReturnType<typeof createServer>,
+    );
+    trust.ca = certificate!.cert;
+    try {
+      const answer = await send(nodeTransport(1000), server.url.replace('http:', 'https:'));
+      expect(text(answer.body)).toBe('{"secure":true}');
+      expect(server.received).toHaveLength(1);
+    } finally {
+      trust.ca = undefined;
+    }
+  });
+});
+
+describe('fetch', () => {
+  it('sends the method and body, and follows no redirect', async () => {
+    const server = await answering(302, { Location: 'https://elsewhere.example/', 'Content-Length': '0' });
+    const answer = await send(fetchTransport(1000), server.url, { method: 'POST', body: new TextEncoder().encode('{"a":1}') });
+    expect(answer.status).toBe(302);
+    expect(answer.headers.get('location')).toBe('https://elsewhere.example/');
+    expect(server.received).toEqual([expect.objectContaining({ method: 'POST', body: '{"a":1}' })]);
+  });
+
+  it('reads a body for every status from 200 to 599, and none outside', async () => {
+    const raw = await rawHttpServer();
+    try {
+      const read = async (status: number) => {
+        raw.respond(`HTTP/1.1 ${status} Odd\r\nContent-Length: 4\r\n\r\nbody`);
+        const answer = await send(fetchTransport(1000), raw.url);
+        return [answer.status, text(answer.body)];
+      };
+      expect(await read(200)).toEqual([200, 'body']);
+      expect(await read(599)).toEqual([599, 'body']);
+      expect(await read(600)).toEqual([600, null]);
+    } finally {
+      await raw.close();
+    }
+  });
+
+  it('the body of a status outside 200-599 is not read: its connection is closed', async () => {
+    const server = await serve((_request, response) => {
+      response.writeHead(600, { 'Content-Type': 'text/plain' });
+      response.write('never ends');
+    });
+    const answer = await send(fetchTransport(1000), server.url);
+    expect([answer.status, answer.body]).toEqual([600, null]);
+    await server.closed(0);
+  });
+
+  it('a HEAD has no body, whatever length it declares', async () => {
+    const server = await answering(200, { 'Content-Length': '5000' });
+    const answer = await send(fetchTransport(1000), server.url, { method: 'HEAD' });
+    expect([answer.status, answer.body, answer.headers.get('content-length')]).toEqual([200, null, '5000']);
+  });
+});
