@@ -30,12 +30,14 @@ function tree(): Command {
   return cip;
 }
 
-const root = describeCommand(tree());
-const byPath = (path: string): CommandSpec => allCommands(root).find((command) => command.path === path)!;
+// Built inside each test, not once at import: a mutation run counts only what a test itself runs.
+const described = (): CommandSpec => describeCommand(tree());
+const byPath = (root: CommandSpec, path: string): CommandSpec => allCommands(root).find((command) => command.path === path)!;
 const flags = (spec: CommandSpec) => spec.options.map((option) => [option.short, option.long]);
 
 describe('describeCommand', () => {
   it('lists every visible command, depth first, with its aliases and the first line of its description', () => {
+    const root = described();
     expect(allCommands(root).map(({ path, names, description }) => ({ path, names, description }))).toEqual([
       { path: 'cip', names: ['cip'], description: 'a tool' },
       { path: 'cip env', names: ['env', 'e'], description: 'environments' },
@@ -46,6 +48,7 @@ describe('describeCommand', () => {
   });
 
   it('offers an option once, where it is first defined, and every ancestor option below', () => {
+    const root = described();
     expect(flags(root)).toEqual([
       ['-p', '--profile'],
       ['-q', undefined],
@@ -56,12 +59,13 @@ describe('describeCommand', () => {
     expect(root.allOptions).toEqual(root.options);
     // -h and --help are the root's; -p, --port shares -p with --profile, which commander would take first.
     for (const path of ['cip env', 'cip env get', 'cip a:b', 'cip shells']) {
-      expect(byPath(path).options, path).toEqual([]);
-      expect(byPath(path).allOptions, path).toEqual(root.options);
+      expect(byPath(root, path).options, path).toEqual([]);
+      expect(byPath(root, path).allOptions, path).toEqual(root.options);
     }
   });
 
   it('says which options take values, what they are called and how they are completed', () => {
+    const root = described();
     expect(root.options.map((option) => option.value)).toEqual([
       { name: 'name', optional: false, completion: { kind: 'profiles' } },
       undefined,
@@ -79,6 +83,7 @@ describe('describeCommand', () => {
   });
 
   it('describes the arguments and how they are completed', () => {
+    const root = described();
     expect(allCommands(root).map((command) => command.arguments)).toEqual([
       [],
       [],
@@ -91,6 +96,7 @@ describe('describeCommand', () => {
 
 describe('the scripts for the made-up tree', () => {
   it('bash quotes choices that are not plain words', () => {
+    const root = described();
     const script = bashScript(root);
     expect(script).toContain(`    */--color) __cip_words "$3" auto 'it'\\''s' 'a b' ;;\n`);
     expect(script).toContain(`    'cip shells/'*) __cip_words "$3" bash zsh ;;\n`);
@@ -98,6 +104,7 @@ describe('the scripts for the made-up tree', () => {
   });
 
   it('fish names a short-only flag, escapes choices, and completes a variadic argument at every position', () => {
+    const root = described();
     const script = fishScript(root);
     expect(script).toContain(`\ncomplete -c cip -s q -d 'quiet, short only'\n`);
     expect(script).toContain(`\ncomplete -c cip -l color -d 'colour: [auto]' -x -a 'auto it\\\\\\'s a\\\\ b'\n`);
@@ -106,6 +113,7 @@ describe('the scripts for the made-up tree', () => {
   });
 
   it('zsh marks an optional value, escapes choices and colons, and names an argument without a description', () => {
+    const root = described();
     const script = zshScript(root);
     expect(script).toContain(`    '--color=[colour\\: \\[auto\\]]::when:(auto it\\'\\''s a\\ b)' \\\n`);
     expect(script).toContain(`    '--thing=[a value without a name]:value: ' \\\n`);
