@@ -102,7 +102,8 @@ it. Failures have the usual exit codes. POST and PATCH are never retried.`,
     );
     if (include) {
       const lines = [`HTTP ${answer.status}`, ...[...answer.headers].map(([name, value]) => `${name}: ${oneLine(value)}`)];
-      ctx.io.info(ctx.redact(lines.join('\n')));
+      // Asked for, so not a note that --quiet silences; on stderr, to keep stdout the body alone.
+      ctx.io.stderr.write(`${ctx.redact(lines.join('\n'))}\n`);
     }
     // A key the server echoes is never printed; any other answer goes out byte for byte.
     const text = Buffer.from(answer.body).toString('utf8');

@@ -169,3 +169,20 @@ describe('cip api: what reaches stdout', () => {
     });
   });
 });
+
+describe('cip api -i', () => {
+  // The status and headers are output the user asked for, on stderr to keep stdout the body alone: --quiet,
+  // which silences cip's own notes, leaves them.
+  it.each([[[]], [['-q']], [['--quiet']]])(
+    'with %j prints the status line and the headers on stderr, the body on stdout',
+    async (quiet) => {
+      const result = await cip(['api', 'Environments', '-i', ...quiet], { env });
+      expect(result.exitCode).toBe(0);
+      expect(JSON.parse(result.stdout)).toEqual([{ id: 'e1', name: 'alpha' }]);
+      expect(result.stderr).toMatch(/^HTTP 200\n/);
+      expect(result.stderr).toMatch(/\ncontent-type: application\/json/);
+      expect(result.stderr.endsWith('\n')).toBe(true);
+      expect(sent()).toEqual(['GET /ms/Environments']);
+    },
+  );
+});
