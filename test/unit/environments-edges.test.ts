@@ -5,6 +5,7 @@ import type { ResolvedSettings } from '../../src/config/settings.js';
 import { checkEnvironmentId, createEnvironmentsApi, environmentUrl, unwrapList } from '../../src/api/environments.js';
 import type { Answer, Http } from '../../src/api/http.js';
 import { ApiError, CipError, NetworkError, ProtocolError, UsageError } from '../../src/errors.js';
+import { caught } from '../helpers/errors.js';
 
 const BASE = 'https://api.example.com/ms';
 
@@ -44,14 +45,7 @@ function page(data: unknown, link?: string): Answer {
   return { data, headers: new Headers(link === undefined ? {} : { link: `<${link}>; rel="next"` }) };
 }
 
-async function failure(promise: Promise<unknown>): Promise<CipError> {
-  const error = await promise.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(CipError);
-  return error as CipError;
-}
+const failure = (promise: Promise<unknown>) => caught(promise, CipError);
 
 describe('unwrapList', () => {
   it.each([

@@ -5,6 +5,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiError, InterruptedError, NetworkError, ProtocolError } from '../../src/errors.js';
 import type { Outgoing, RawAnswer } from '../../src/api/transport.js';
+import { caught } from '../helpers/errors.js';
 
 type Step = RawAnswer | Error | ((request: Outgoing) => Promise<RawAnswer>);
 const script: Step[] = [];
@@ -81,14 +82,7 @@ function logWithoutTimes(log: string[], elapsed: number): string[] {
   );
 }
 
-async function failure(promise: Promise<unknown>): Promise<Error> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error('expected a failure');
-}
+const failure = (promise: Promise<unknown>) => caught(promise, Error);
 
 beforeEach(() => {
   script.length = 0;

@@ -11,6 +11,7 @@ import type { Env } from '../../src/env.js';
 import { AuthError, CipError } from '../../src/errors.js';
 import { tempDir } from '../helpers/cli.js';
 import { fakeIO, testContext } from '../helpers/io.js';
+import { caught } from '../helpers/errors.js';
 
 const GUID_A = '3f2b8c1e-9a4d-4e6f-8b7a-1c2d3e4f5a6b';
 const GUID_D = '11111111-2222-4333-8444-555555555555';
@@ -30,16 +31,7 @@ function setup(config: unknown, env: Env = {}, globals: Partial<GlobalOptions> =
   return { ctx, stderr: () => String(stderr.read() ?? '') };
 }
 
-async function failure(promise: Promise<unknown>): Promise<CipError> {
-  let caught: unknown;
-  try {
-    await promise;
-  } catch (error) {
-    caught = error;
-  }
-  expect(caught, 'expected a CipError').toBeInstanceOf(CipError);
-  return caught as CipError;
-}
+const failure = (promise: Promise<unknown>) => caught(promise, CipError);
 
 describe('warnings about the credential variables', () => {
   it('names one ignored variable alone, two joined with "and"', async () => {

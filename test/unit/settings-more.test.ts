@@ -7,22 +7,14 @@ import { activeProfile, credentialStore, keychainKeys, resolveSettings, type Set
 import type { KeychainProfile, Profile, StoreData } from '../../src/config/store.js';
 import type { Env } from '../../src/env.js';
 import { AuthError, UsageError } from '../../src/errors.js';
+import { caught } from '../helpers/errors.js';
 
 const GUID = '3f2b8c1e-9a4d-4e6f-8b7a-1c2d3e4f5a6b';
 const fileProfile: Profile = { enterpriseId: GUID, apiKey: 'file-api-key-0123456789', subscriptionKey: 'file-sub-key-0123456789' };
 const keychainProfile: KeychainProfile = { enterpriseId: GUID, keys: 'keychain', baseUrl: 'https://kc.example.com/ms' };
 const stored: StoredKeys = { apiKey: 'keychain-api-key-0123456789', subscriptionKey: 'keychain-sub-key-0123456789' };
 
-async function failure(promise: Promise<unknown> | (() => unknown)): Promise<Error> {
-  let caught: unknown;
-  try {
-    await (typeof promise === 'function' ? promise() : promise);
-  } catch (error) {
-    caught = error;
-  }
-  expect(caught, 'expected an error').toBeInstanceOf(Error);
-  return caught as Error;
-}
+const failure = (work: Promise<unknown> | (() => unknown)) => caught(work, Error);
 
 /** A keychain that answers reads with `answer` and records each visit. */
 function fakeKeychain(answer: (entries: readonly KeychainEntry[]) => Promise<(StoredKeys | undefined)[]>) {

@@ -10,6 +10,7 @@ import { DEFAULT_BASE_URL } from '../../src/config/validate.js';
 import { AuthError, CipError, ConfigError, UsageError } from '../../src/errors.js';
 import { fakeIO, testContext } from '../helpers/io.js';
 import { PassThrough } from 'node:stream';
+import { caught } from '../helpers/errors.js';
 
 const GUID_A = '3f2b8c1e-9a4d-4e6f-8b7a-1c2d3e4f5a6b';
 const GUID_B = '0b7e4c52-3d1f-4a8e-9c6b-2f5d8e1a7c34';
@@ -68,16 +69,7 @@ const defaultProfile: Profile = {
 
 const envCredentials = { CIP_API_KEY: 'env-api-key-0123456789', CIP_SUBSCRIPTION_KEY: 'env-sub-key-0123456789', CIP_ENTERPRISE_ID: GUID_D };
 
-async function failure(promise: Promise<unknown>): Promise<CipError> {
-  let caught: unknown;
-  try {
-    await promise;
-  } catch (error) {
-    caught = error;
-  }
-  expect(caught, 'expected a CipError').toBeInstanceOf(CipError);
-  return caught as CipError;
-}
+const failure = (promise: Promise<unknown>) => caught(promise, CipError);
 
 const said = (error: CipError) => `${error.message} ${error.hint ?? ''}`;
 

@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { MAX_CONFIG_BYTES, configDir, configFilePath, configLocation, openProfileStore, type Profile } from '../../src/config/store.js';
 import { ConfigError } from '../../src/errors.js';
 import { tempDir } from '../helpers/cli.js';
+import { caught } from '../helpers/errors.js';
 
 const POSIX = process.platform !== 'win32';
 const LINUX = process.platform === 'linux';
@@ -19,16 +20,7 @@ const profile: Profile = {
   subscriptionKey: 'store-edges-sub-key-0123456789',
 };
 
-async function refusal(promise: Promise<unknown> | (() => unknown)): Promise<ConfigError> {
-  let caught: unknown;
-  try {
-    await (typeof promise === 'function' ? promise() : promise);
-  } catch (error) {
-    caught = error;
-  }
-  expect(caught, 'expected a ConfigError').toBeInstanceOf(ConfigError);
-  return caught as ConfigError;
-}
+const refusal = (work: Promise<unknown> | (() => unknown)) => caught(work, ConfigError);
 
 describe('configLocation', () => {
   it("is CIP_CONFIG_DIR when set, and then not cip's own folder", () => {

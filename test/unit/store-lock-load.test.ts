@@ -9,6 +9,7 @@ import { expect, it, vi } from 'vitest';
 import { openProfileStore } from '../../src/config/store.js';
 import { ConfigError } from '../../src/errors.js';
 import { tempDir } from '../helpers/cli.js';
+import { caught } from '../helpers/errors.js';
 
 const sim = vi.hoisted(() => ({
   onCompromised: undefined as ((error: Error) => void) | undefined,
@@ -47,17 +48,14 @@ it('writes nothing when the lock is lost while conf is first loaded', async () =
   const store = await openProfileStore(dir);
   expect(sim.confLoaded).toBe(false);
 
-  let caught: unknown;
-  try {
-    await store.update((data) => {
+  const error = await caught(
+    store.update((data) => {
       data.activeProfile = 'b';
-    });
-  } catch (error) {
-    caught = error;
-  }
+    }),
+    ConfigError,
+  );
 
   expect(sim.confLoaded).toBe(true);
-  expect(caught).toBeInstanceOf(ConfigError);
-  expect((caught as ConfigError).message).toBe(`lost the lock on the config file ${path}; nothing was written`);
+  expect(error.message).toBe(`lost the lock on the config file ${path}; nothing was written`);
   expect(readFileSync(path, 'utf8')).toBe(original);
 });

@@ -11,6 +11,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { configLocation, kindOf, openProfileStore, type Profile } from '../../src/config/store.js';
 import { ConfigError } from '../../src/errors.js';
 import { tempDir } from '../helpers/cli.js';
+import { caught } from '../helpers/errors.js';
 
 const sim = vi.hoisted(() => ({
   platform: undefined as string | undefined,
@@ -90,16 +91,7 @@ const profile: Profile = {
 };
 const original = JSON.stringify({ activeProfile: 'a', profiles: { a: profile } });
 
-async function refusal(promise: Promise<unknown> | (() => unknown)): Promise<ConfigError> {
-  let caught: unknown;
-  try {
-    await (typeof promise === 'function' ? promise() : promise);
-  } catch (error) {
-    caught = error;
-  }
-  expect(caught, 'expected a ConfigError').toBeInstanceOf(ConfigError);
-  return caught as ConfigError;
-}
+const refusal = (work: Promise<unknown> | (() => unknown)) => caught(work, ConfigError);
 
 /** A folder with cip's file in it, as cip wrote it. */
 function configured(): { dir: string; path: string } {
