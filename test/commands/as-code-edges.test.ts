@@ -5,9 +5,8 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { InterruptedError } from '../../src/errors.js';
-import { parseExactJson } from '../../src/json/exact.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
-import { expectOneErrorLine, sandboxEnv, tempDir, type CipResult } from '../helpers/cli.js';
+import { expectOneErrorLine, sandboxEnv, seedSandbox, sandboxTarget, tempDir, type CipResult } from '../helpers/cli.js';
 import { cipInProcess as cip } from '../helpers/harness.js';
 
 let sandbox: Sandbox;
@@ -16,7 +15,7 @@ let target: string;
 beforeAll(async () => {
   sandbox = await startSandbox({ seed: 0 });
   env = sandboxEnv(sandbox);
-  target = `in enterprise ${sandbox.keys.enterpriseId} at ${new URL(sandbox.url).host} (credentials from the environment)`;
+  target = sandboxTarget(sandbox);
 });
 afterAll(async () => {
   await sandbox.close();
@@ -27,14 +26,7 @@ const SEED = [
   '{"id":"b2","name":"beta","type":"Production","isActive":true}',
 ];
 
-async function seed(records: readonly string[] = SEED): Promise<void> {
-  sandbox.environments.clear();
-  for (const text of records) {
-    const record = (await parseExactJson(text)) as { id: string };
-    sandbox.environments.set(record.id, record);
-  }
-  sandbox.reset();
-}
+const seed = (records: readonly string[] = SEED) => seedSandbox(sandbox, records);
 beforeEach(() => seed());
 
 const writes = () => sandbox.requests.filter((request) => request.method !== 'GET');

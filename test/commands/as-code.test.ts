@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { parseExactJson, stringifyExactJson } from '../../src/json/exact.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
-import { expectOneErrorLine, sandboxEnv, tempDir } from '../helpers/cli.js';
+import { expectOneErrorLine, sandboxEnv, seedSandbox, tempDir } from '../helpers/cli.js';
 import { cipInProcess as cip } from '../helpers/harness.js';
 
 let sandbox: Sandbox;
@@ -23,14 +23,7 @@ const SEED = [
   '{"id":"b2","name":"beta","type":"Production","isActive":true,"createdAt":"2024-01-01T00:00:00Z","updatedAt":"2024-01-01T00:00:00Z"}',
 ];
 
-async function seed(records: readonly string[] = SEED): Promise<void> {
-  sandbox.environments.clear();
-  for (const text of records) {
-    const record = (await parseExactJson(text)) as { id: string };
-    sandbox.environments.set(record.id, record);
-  }
-  sandbox.reset();
-}
+const seed = (records: readonly string[] = SEED) => seedSandbox(sandbox, records);
 beforeEach(() => seed());
 
 const writes = () => sandbox.requests.filter((request) => request.method !== 'GET');

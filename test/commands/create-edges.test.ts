@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { parseExactJson } from '../../src/json/exact.js';
 import { startSandbox, type Environment, type Sandbox } from '../../src/sandbox/index.js';
-import { expectOneErrorLine, sandboxEnv, type CipResult } from '../helpers/cli.js';
+import { expectOneErrorLine, sandboxEnv, sandboxTarget, type CipResult } from '../helpers/cli.js';
 import { cipInProcess as cip } from '../helpers/harness.js';
 
 let sandbox: Sandbox;
@@ -13,7 +13,7 @@ let target: string;
 beforeAll(async () => {
   sandbox = await startSandbox({ seed: 0 });
   env = sandboxEnv(sandbox);
-  target = `in enterprise ${sandbox.keys.enterpriseId} at ${new URL(sandbox.url).host} (credentials from the environment)`;
+  target = sandboxTarget(sandbox);
 });
 afterAll(async () => {
   await sandbox.close();

@@ -2,7 +2,7 @@
 // reports. In-process, with stdin and stderr flagged as a terminal and the answer typed in advance.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
-import { expectOneErrorLine, sandboxEnv } from '../helpers/cli.js';
+import { expectOneErrorLine, sandboxEnv, sandboxTarget } from '../helpers/cli.js';
 import { cipInProcess as cip } from '../helpers/harness.js';
 
 let sandbox: Sandbox;
@@ -27,7 +27,7 @@ beforeEach(() => {
 });
 
 const deletes = () => sandbox.requests.filter((request) => request.method === 'DELETE').map((request) => request.url.split('/').pop());
-const target = () => `in enterprise ${sandbox.keys.enterpriseId} at ${new URL(sandbox.url).host} (credentials from the environment)`;
+const target = () => sandboxTarget(sandbox);
 
 describe('env delete asks first at a terminal', () => {
   it('names the environment and where it is; yes deletes it', async () => {

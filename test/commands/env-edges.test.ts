@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { environmentLabel, idOf, nameOf } from '../../src/commands/env/target.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
-import { expectOneErrorLine, sandboxEnv, type CipResult } from '../helpers/cli.js';
+import { expectOneErrorLine, sandboxEnv, sandboxTarget, type CipResult } from '../helpers/cli.js';
 import { cipInProcess as cip } from '../helpers/harness.js';
 
 let sandbox: Sandbox;
@@ -12,7 +12,7 @@ let target: string;
 beforeAll(async () => {
   sandbox = await startSandbox({ seed: 0 });
   env = sandboxEnv(sandbox);
-  target = `in enterprise ${sandbox.keys.enterpriseId} at ${new URL(sandbox.url).host} (credentials from the environment)`;
+  target = sandboxTarget(sandbox);
 });
 afterAll(async () => {
   await sandbox.close();

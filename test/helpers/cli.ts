@@ -6,6 +6,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa, type ResultPromise } from 'execa';
 import { afterAll } from 'vitest';
+import { parseExactJson } from '../../src/json/exact.js';
 import type { Sandbox } from '../../src/sandbox/index.js';
 
 export const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
@@ -89,6 +90,24 @@ export function loginArgs(sandbox: Pick<Sandbox, 'url' | 'keys'>, extra: string[
     join(dir, 'sub'),
     ...extra,
   ];
+}
+
+/**
+ * Puts exactly these environments, given as JSON texts so numbers keep their digits, in the sandbox's store, and
+ * clears its recorded requests and faults.
+ */
+export async function seedSandbox(sandbox: Pick<Sandbox, 'environments' | 'reset'>, records: readonly string[]): Promise<void> {
+  sandbox.environments.clear();
+  for (const text of records) {
+    const record = (await parseExactJson(text)) as { id: string };
+    sandbox.environments.set(record.id, record);
+  }
+  sandbox.reset();
+}
+
+/** How cip names where a write goes when the credentials are sandboxEnv's: `... in enterprise X at HOST (...)`. */
+export function sandboxTarget(sandbox: Pick<Sandbox, 'url' | 'keys'>): string {
+  return `in enterprise ${sandbox.keys.enterpriseId} at ${new URL(sandbox.url).host} (credentials from the environment)`;
 }
 
 /** The three credentials and the base URL of a sandbox, as a CI job would set them. */
