@@ -25,11 +25,14 @@ export function exitCode(name: ExitCodeName): number {
 
 /** A failure the user can act on: printed as one `error:` line, never with a stack. */
 export class CipError extends Error {
+  /** The kind of failure, which names its exit code. */
+  readonly kind: ExitCodeName;
   readonly exitCode: number;
   readonly hint: string | undefined;
   constructor(kind: ExitCodeName, message: string, hint?: string) {
     super(message);
     this.name = new.target.name;
+    this.kind = kind;
     this.exitCode = exitCode(kind);
     this.hint = hint;
   }

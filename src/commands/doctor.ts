@@ -6,7 +6,7 @@ import { defineCommand } from './define.js';
 import type { Context } from '../context.js';
 import { DEFAULT_BASE_URL, isLoopbackHost } from '../config/validate.js';
 import type { ResolvedSettings } from '../config/settings.js';
-import { ApiError, CipError, EXIT_CODES, InterruptedError, type ExitCodeName } from '../errors.js';
+import { ApiError, CipError, InterruptedError, type ExitCodeName } from '../errors.js';
 import { isDataFormat } from '../output/format.js';
 import { planStyles, writeData, writeLines } from '../output/writer.js';
 import { maskKey } from '../secrets.js';
@@ -21,11 +21,6 @@ interface Check {
   fix?: string;
   /** The exit code a failure stands for. */
   kind?: ExitCodeName;
-}
-
-/** A failed check stands for the exit code of the failure found. */
-function kindOf(error: CipError): ExitCodeName {
-  return EXIT_CODES.find((row) => row.code === error.exitCode)!.name;
 }
 
 /** A clock further off than this is worth a warning: tokens and logs elsewhere go wrong. */
@@ -53,7 +48,7 @@ async function diagnose(ctx: Context): Promise<Check[]> {
     pass('credentials', describeSettings(settings));
   } catch (error) {
     if (!(error instanceof CipError) || error instanceof InterruptedError) throw error;
-    fail('credentials', kindOf(error), ctx.redact(error.message), error.hint);
+    fail('credentials', error.kind, ctx.redact(error.message), error.hint);
   }
 
   const baseText = settings?.baseUrl ?? ctx.globals.baseUrl ?? ctx.env.CIP_BASE_URL ?? DEFAULT_BASE_URL;
@@ -137,7 +132,7 @@ async function diagnose(ctx: Context): Promise<Check[]> {
       );
   } catch (error) {
     if (!(error instanceof CipError) || error instanceof InterruptedError) throw error;
-    fail('ping', kindOf(error), ctx.redact(error.message), error.hint);
+    fail('ping', error.kind, ctx.redact(error.message), error.hint);
   }
 
   if (!settings) {
@@ -160,7 +155,7 @@ async function diagnose(ctx: Context): Promise<Check[]> {
       if (status === undefined) {
         // No HTTP answer came (the network, or an answer that is not what the API sends): neither verdict is known.
         skip('subscription key', 'no verdict from the gateway: see the next check');
-        fail('API key and enterprise', kindOf(error), message, error.hint);
+        fail('API key and enterprise', error.kind, message, error.hint);
       } else if (status === 401 && /subscription key/i.test(message)) {
         fail(
           'subscription key',
@@ -179,7 +174,7 @@ async function diagnose(ctx: Context): Promise<Check[]> {
             message,
             `is ${settings.enterpriseId} (from ${settings.sources.enterpriseId}) the enterprise of this API key, and may the key read environments?`,
           );
-        } else fail('API key and enterprise', kindOf(error), message, error.hint);
+        } else fail('API key and enterprise', error.kind, message, error.hint);
       }
     }
   }
