@@ -1,37 +1,59 @@
-// The keys of a run, so that nothing cip prints shows them: error lines, --verbose logs and data the
-// server echoes all pass through redact().
+// The keys of a run, so that nothing cip prints shows them. cip keeps the data it reads exact (a PUT sends
+// back what was read, byte for byte); redact() runs where text leaves for a person or a log: the output
+// writer, error lines, --verbose logs, doctor (ARCHITECTURE.md, Redaction).
 import { MIN_KEY_LENGTH } from './config/validate.js';
 
-export class Secrets {
-  readonly #spellings: string[] = [];
+const PLACEHOLDER = '***';
 
-  /**
-   * From now on redact() replaces the key wherever it appears, in the spellings a server is likely to echo
-   * it in: as it is, URL-encoded (either hex case), JSON-escaped, and JSON-escaped twice (a JSON body whose
-   * message quotes JSON, as --verbose shows bodies).
-   */
+/** A hex number as a pattern that takes either case: 2b matches 2b and 2B. */
+function anyCaseHex(code: number, width: number): string {
+  return code
+    .toString(16)
+    .padStart(width, '0')
+    .replace(/[a-f]/g, (digit) => `[${digit}${digit.toUpperCase()}]`);
+}
+
+const escapeRegExp = (text: string) => text.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&');
+
+/**
+ * One character of a key in every spelling a server may echo it in: as it is; as a JSON \uXXXX escape (either
+ * hex case, the way ASP.NET's System.Text.Json writes + / = < > & '); with JSON's short escape for / " and \;
+ * percent-encoded (either hex case); as an HTML or XML character reference. A JSON escape may be escaped again
+ * (a JSON body whose message quotes JSON), so its backslash may be doubled, any number of times.
+ */
+function characterPattern(char: string): string {
+  const code = char.codePointAt(0)!;
+  const spellings = [char === '\\' ? '\\\\+' : escapeRegExp(char)];
+  // JSON writes a character beyond U+FFFF as two escapes, one per UTF-16 unit.
+  const units = Array.from({ length: char.length }, (_, index) => char.charCodeAt(index));
+  spellings.push(units.map((unit) => `\\\\+u${anyCaseHex(unit, 4)}`).join(''));
+  if (char === '/' || char === '"') spellings.push(`\\\\+${escapeRegExp(char)}`);
+  spellings.push(Array.from(new TextEncoder().encode(char), (byte) => `%${anyCaseHex(byte, 2)}`).join(''));
+  spellings.push(`&#(?:0*${code}|[xX]0*${anyCaseHex(code, 1)});`);
+  return `(?:${spellings.join('|')})`;
+}
+
+export class Secrets {
+  readonly #keys: string[] = [];
+  /** Every key in every spelling, one pattern: a 40 MB list is read once, not once per key and spelling. */
+  #pattern: RegExp | undefined;
+
+  /** From now on redact() replaces the key wherever it appears, in any spelling (see characterPattern). */
   add(value: string | undefined): void {
     const secret = value?.trim();
     // Shorter values would blank out ordinary words; cip refuses keys that short anyway.
-    if (!secret || secret.length < MIN_KEY_LENGTH) return;
-    const encoded = encodeURIComponent(secret);
-    const spellings = [
-      secret,
-      encoded,
-      encoded.replace(/%[0-9A-F]{2}/g, (escape) => escape.toLowerCase()),
-      JSON.stringify(secret).slice(1, -1),
-      JSON.stringify(JSON.stringify(secret).slice(1, -1)).slice(1, -1),
-    ];
-    for (const spelling of spellings) if (!this.#spellings.includes(spelling)) this.#spellings.push(spelling);
+    if (!secret || secret.length < MIN_KEY_LENGTH || this.#keys.includes(secret)) return;
+    this.#keys.push(secret);
     // Longest first: a key that contains another key must not be left half-redacted.
-    this.#spellings.sort((a, b) => b.length - a.length);
+    this.#keys.sort((a, b) => b.length - a.length);
+    this.#pattern = undefined;
   }
 
-  /** The text with every key replaced by ***. */
+  /** The text with every key, however spelled, replaced by ***. */
   redact(text: string): string {
-    let out = text;
-    for (const spelling of this.#spellings) if (out.includes(spelling)) out = out.split(spelling).join('***');
-    return out;
+    if (this.#keys.length === 0) return text;
+    this.#pattern ??= new RegExp(this.#keys.map((key) => Array.from(key, characterPattern).join('')).join('|'), 'g');
+    return text.replace(this.#pattern, PLACEHOLDER);
   }
 }
 
