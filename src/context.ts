@@ -54,7 +54,12 @@ export class Context {
     this.version = version;
     this.host = host;
     this.signal = signal;
-    this.io = new IOStreams(streams, env, () => this.globals);
+    this.io = new IOStreams(
+      streams,
+      env,
+      () => this.globals,
+      (text) => this.redact(text),
+    );
     // Keys in the environment are secrets even when this run does not use them.
     this.#rememberKeys(env.CIP_API_KEY, env.CIP_SUBSCRIPTION_KEY);
   }

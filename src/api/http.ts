@@ -56,9 +56,13 @@ export interface Http {
 /** How much of a body --verbose shows: the rest is cut, with its size said. */
 export const VERBOSE_BODY_CHARS = 2000;
 
-function bodyForLog(text: string): string {
-  const shown = text.length > VERBOSE_BODY_CHARS ? `${text.slice(0, VERBOSE_BODY_CHARS)}… (${text.length} characters in all)` : text;
-  return oneLine(shown);
+/** A body for --verbose: redacted whole, before it is cut, so a key at the cut cannot show in part. */
+function bodyForLog(body: Uint8Array, redact: (text: string) => string): string {
+  const text = new TextDecoder().decode(body);
+  const redacted = redact(text);
+  return oneLine(
+    redacted.length > VERBOSE_BODY_CHARS ? `${redacted.slice(0, VERBOSE_BODY_CHARS)}… (${text.length} characters in all)` : redacted,
+  );
 }
 
 /** Failures that prove the request never reached the server: a retry after them cannot meet its own effect. */
@@ -155,7 +159,10 @@ export interface HttpOptions {
   signal: AbortSignal;
   /** --verbose: a line per request, response and retry; keys are shown as ***. */
   log?: ((line: string) => void) | undefined;
-  /** Replaces keys in text from the server before it goes anywhere. */
+  /**
+   * Replaces keys in the messages of errors and in --verbose bodies. Answers' data is never redacted here: it
+   * stays exact (a PUT sends back what was read); the writer redacts what it prints.
+   */
   redact: (text: string) => string;
   /** The proxy to go through, if any (api/proxy.ts chooses it). */
   proxy?: ProxyChoice | undefined;
@@ -200,7 +207,7 @@ export async function createHttp({
     if (log) {
       log(`> ${request.method} ${request.url}${proxy ? ` (through the proxy ${proxy.display}, from ${proxy.variable})` : ''}`);
       for (const [name, value] of request.headers) log(`>   ${name}: ${SECRET_HEADERS.has(name) ? '***' : value}`);
-      if (sent) log(`>   body: ${bodyForLog(new TextDecoder().decode(sent))}`);
+      if (sent) log(`>   body: ${bodyForLog(sent, redact)}`);
     }
     try {
       const { status, statusText, headers, body } = await transport({
@@ -217,7 +224,7 @@ export async function createHttp({
         log(
           `< ${status}${reason ? ` ${truncate(reason, 80)}` : ''} (${Math.round(performance.now() - started)} ms, ${body?.byteLength ?? 0} bytes)`,
         );
-        if (body?.byteLength) log(`<   body: ${bodyForLog(new TextDecoder().decode(body))}`);
+        if (body?.byteLength) log(`<   body: ${bodyForLog(body, redact)}`);
       }
       // The reason phrase is left out: it means nothing, and one that the Response constructor dislikes
       // (non-Latin-1 text such as '201 已创建') must not turn a success into a failure.
@@ -347,8 +354,8 @@ export async function createHttp({
       what,
       body === undefined ? {} : { body: stringifyExactJson(body), headers: { 'Content-Type': 'application/json' } },
     );
-    // A server that echoes a key in its data must not make cip print it: the key is replaced at the source.
-    const text = readBody ? redact(takeText(response)) : '';
+    // Exact, keys and all: what is printed is redacted by the writer, and what is sent back must be what was read.
+    const text = readBody ? takeText(response) : '';
     if (text.trim() === '') return { data: undefined, headers: response.headers };
     try {
       return { data: await parseExactJson(text), headers: response.headers };

@@ -105,9 +105,7 @@ it. Failures have the usual exit codes. POST and PATCH are never retried.`,
       // Asked for, so not a note that --quiet silences; on stderr, to keep stdout the body alone.
       ctx.io.stderr.write(`${ctx.redact(lines.join('\n'))}\n`);
     }
-    // A key the server echoes is never printed; any other answer goes out byte for byte.
-    const text = Buffer.from(answer.body).toString('utf8');
-    const redacted = ctx.redact(text);
-    await writeAnswer(ctx.io, redacted === text ? answer.body : Buffer.from(redacted), answer.headers.get('content-type') ?? '');
+    // The writer redacts a key the server echoes; any other answer goes out byte for byte.
+    await writeAnswer(ctx.io, answer.body, answer.headers.get('content-type') ?? '');
   },
 });

@@ -2,7 +2,7 @@
 // stdout gets data only; notes about the data (hidden columns, empty lists) go to stderr.
 import type { Writable } from 'node:stream';
 import { parseExactJson, stringifyExactJson } from '../json/exact.js';
-import { isRecord } from '../json/record.js';
+import { isRecord, setOwn } from '../json/record.js';
 import { cellsOf, checkColumns, chooseColumns, headerText, project, topLevel, valuesOf, type Column } from './columns.js';
 import { renderRecord } from './record.js';
 import { escapeControls, escapeJsonForTerminal } from '../text/sanitize.js';
@@ -22,6 +22,34 @@ export interface Output {
   colorLevel(isTTY: boolean): 0 | 1 | 2 | 3;
   /** A note for people, on stderr (silent under --quiet). */
   info(message: string): void;
+  /** The text with every key of the run replaced by ***: all that reaches stdout goes through it. */
+  redact(text: string): string;
+}
+
+/**
+ * Data as people may see it: every string and object key through io.redact, numbers untouched. Redacted
+ * before it is formatted, so no layout (a table cell wrapped across lines, a value cut short) can split a
+ * key. Only what changed is copied: data without a key comes back as it is.
+ */
+export function redactData(io: Pick<Output, 'redact'>, value: unknown): unknown {
+  if (typeof value === 'string') return io.redact(value);
+  if (Array.isArray(value)) {
+    let copy: unknown[] | undefined;
+    for (let index = 0; index < value.length; index++) {
+      const item: unknown = value[index];
+      const shown = redactData(io, item);
+      if (shown !== item) (copy ??= value.slice())[index] = shown;
+    }
+    return copy ?? value;
+  }
+  if (!isRecord(value)) return value;
+  const keys = Object.keys(value);
+  const shownKeys = keys.map((key) => io.redact(key));
+  const shownValues = keys.map((key) => redactData(io, value[key]));
+  if (keys.every((key, index) => shownKeys[index] === key && shownValues[index] === value[key])) return value;
+  const copy: Record<string, unknown> = {};
+  keys.forEach((_key, index) => setOwn(copy, shownKeys[index]!, shownValues[index]));
+  return copy;
 }
 
 function writeJson(io: Output, data: unknown): void {
@@ -125,7 +153,8 @@ export interface ListOutput {
   emptyMessage: string;
 }
 
-export async function writeList(io: Output, rows: unknown[], options: ListOutput): Promise<void> {
+export async function writeList(io: Output, data: unknown[], options: ListOutput): Promise<void> {
+  const rows = redactData(io, data) as unknown[];
   const chosen = options.columns?.length ? checkColumns(options.columns, rows) : undefined;
   if (io.outputFormat === 'tsv' && io.jq === undefined) {
     writeTsv(io, rows, chosen ?? (options.tableColumns ?? chooseColumns(rows)).map(topLevel));
@@ -162,8 +191,9 @@ export async function writeList(io: Output, rows: unknown[], options: ListOutput
 }
 
 /** A single resource (get, and after create or update); nothing at all when the API sent no body. */
-export async function writeRecord(io: Output, answer: unknown, columns?: readonly string[]): Promise<void> {
-  if (answer === undefined) return;
+export async function writeRecord(io: Output, data: unknown, columns?: readonly string[]): Promise<void> {
+  if (data === undefined) return;
+  const answer = redactData(io, data);
   const chosen = columns?.length ? checkColumns(columns, [answer]) : undefined;
   const record = chosen ? project(answer, chosen) : answer;
   if (isDataFormat(io.outputFormat) || !isRecord(record)) {
@@ -176,7 +206,7 @@ export async function writeRecord(io: Output, answer: unknown, columns?: readonl
 
 /** Data for machines (results of a command on several items) in the format asked for; format overrides it. */
 export async function writeData(io: Output, data: unknown, format?: OutputFormat): Promise<void> {
-  await writeDataAs(io, data, format);
+  await writeDataAs(io, redactData(io, data), format);
 }
 
 /** A request that --dry-run shows instead of sending. */
@@ -187,7 +217,8 @@ export interface PlannedRequest {
 }
 
 /** The requests a --dry-run would send: JSON in a pipe, readable lines at a terminal. */
-export async function writeRequests(io: Output, requests: readonly PlannedRequest[]): Promise<void> {
+export async function writeRequests(io: Output, planned: readonly PlannedRequest[]): Promise<void> {
+  const requests = redactData(io, planned) as readonly PlannedRequest[];
   if (isDataFormat(io.outputFormat)) {
     await writeDataAs(io, requests);
     return;
@@ -218,16 +249,20 @@ export async function planStyles(io: Output, isTTY: boolean): Promise<PlanStyles
 
 /** Lines for people, on stdout: the data of a command whose data is a text (a plan). */
 export function writeLines(io: Output, lines: readonly string[]): void {
-  if (lines.length) io.stdout.write(`${lines.join('\n')}\n`);
+  if (lines.length) io.stdout.write(`${io.redact(lines.join('\n'))}\n`);
 }
 
 /**
  * An answer as `cip api` got it: the bytes unchanged in a pipe; at a terminal, JSON pretty-printed (numbers
- * exact) and other text with unsafe characters escaped; through --jq when one is given.
+ * exact) and other text with unsafe characters escaped; through --jq when one is given. Keys are redacted in
+ * the text as the server spelled them (escaped or encoded), before jq or a parser decodes them.
  */
-export async function writeAnswer(io: Output, body: Uint8Array, contentType: string): Promise<void> {
-  if (body.byteLength === 0) return;
-  const text = Buffer.from(body).toString('utf8');
+export async function writeAnswer(io: Output, answer: Uint8Array, contentType: string): Promise<void> {
+  if (answer.byteLength === 0) return;
+  const received = Buffer.from(answer).toString('utf8');
+  const text = io.redact(received);
+  // A body without a key goes out byte for byte.
+  const body = text === received ? answer : Buffer.from(text);
   if (io.jq !== undefined) {
     const { runJq } = await import('./jq.js');
     const out = await runJq(io.jq, text);
@@ -241,7 +276,7 @@ export async function writeAnswer(io: Output, body: Uint8Array, contentType: str
   const looksJson = /json/i.test(contentType) || /^[\s\uFEFF]*[[{"]/.test(text);
   if (looksJson) {
     try {
-      writeJson(io, await parseExactJson(text));
+      writeJson(io, redactData(io, await parseExactJson(text)));
       return;
     } catch {
       // Not JSON after all: shown as text.

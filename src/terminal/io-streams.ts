@@ -45,10 +45,15 @@ export class IOStreams implements Streams {
   readonly columns: number | undefined;
   readonly stderrColumns: number | undefined;
 
+  /**
+   * @param redact replaces the run's keys with ***: the writer passes all it prints through it, and notes and
+   * warnings go through it here. Context gives its Secrets'.
+   */
   constructor(
     streams: Streams,
     private readonly env: Env,
     private readonly display: () => DisplayOptions,
+    readonly redact: (text: string) => string = (text) => text,
   ) {
     ({ stdout: this.stdout, stderr: this.stderr, stdin: this.stdin } = streams);
     ({ stdoutIsTTY: this.stdoutIsTTY, stderrIsTTY: this.stderrIsTTY, stdinIsTTY: this.stdinIsTTY } = streams);
@@ -120,12 +125,12 @@ export class IOStreams implements Streams {
 
   /** Human messages: stderr, silenced by --quiet. */
   info(message: string): void {
-    if (!this.display().quiet) this.stderr.write(`${message}\n`);
+    if (!this.display().quiet) this.stderr.write(`${this.redact(message)}\n`);
   }
 
   /** Warnings survive --quiet: they are about the result. */
   warn(message: string): void {
-    this.stderr.write(`warning: ${message}\n`);
+    this.stderr.write(`warning: ${this.redact(message)}\n`);
   }
 
   /**

@@ -308,6 +308,7 @@ describe('JSON lists', () => {
       headers: true,
       colorLevel: () => 0,
       info: () => undefined,
+      redact: (text) => text,
     };
     return { io, writes };
   };
@@ -349,6 +350,7 @@ describe('JSON lists and a slow or absent reader', () => {
     headers: true,
     colorLevel: () => 0,
     info: () => undefined,
+    redact: (text) => text,
   });
 
   it('waits for the reader between slices instead of queueing the whole output', async () => {

@@ -192,7 +192,7 @@ describe('readDesired', () => {
 });
 
 const plan = (desired: Record<string, unknown>[], server: unknown[], prune = false, key = 'name') =>
-  computePlan(desired, server, { key, ignored: ['id', 'createdAt', 'updatedAt'], prune });
+  computePlan(desired, server, { key, ignored: ['id', 'createdAt', 'updatedAt'], prune, redact: (text) => text });
 
 function refused(run: () => unknown): { message: string; hint: string | undefined } {
   try {
@@ -255,7 +255,7 @@ describe('computePlan', () => {
   it('records without the key are never matched, counted as twins, or pruned; nor are records without an id pruned', () => {
     const server = [{ id: '1', type: 'T' }, { id: '2' }, { name: 'noid' }, 'junk', { id: '4', name: 'gone' }, { id: '5', name: 'kept' }];
     const result = plan([{ name: 'kept' }], server, true);
-    expect(result).toEqual({ create: [], update: [], delete: [{ key: 'gone', id: '4', name: 'gone' }] });
+    expect(result).toEqual({ create: [], update: [], delete: [{ key: 'gone', id: '4', name: 'gone' }], kept: [] });
   });
 
   it('a change to an environment the server lists without an id is refused', () => {
@@ -274,11 +274,12 @@ describe('the plan shown', () => {
       { key: 'g', id: '4', name: 'gone' },
       { key: '7', id: '5', name: undefined },
     ],
+    kept: [],
   };
 
   it('counts every change', () => {
     expect(planSize(shown)).toBe(4);
-    expect(planSize({ create: [], update: [], delete: [shown.delete[0]!] })).toBe(1);
+    expect(planSize({ create: [], update: [], delete: [shown.delete[0]!], kept: [] })).toBe(1);
   });
 
   it('as data: a delete has its name only when it has one', () => {
@@ -294,7 +295,7 @@ describe('the plan shown', () => {
 
   it('for people: a field the server lacks is "(not set)"', () => {
     const plain = { add: (text: string) => text, change: (text: string) => text, remove: (text: string) => text };
-    expect(planLines(shown, 'name', plain)).toEqual([
+    expect(planLines(shown, 'name', plain, { redact: (text) => text })).toEqual([
       "+ create name 'n'",
       '    name: "n"',
       "~ update name 'a' (1)",
@@ -303,5 +304,59 @@ describe('the plan shown', () => {
       "- delete name 'g' (4)",
       "- delete name '7' (5)",
     ]);
+  });
+});
+
+describe('values the file shows masked (as env export writes them)', () => {
+  const KEY = 'the-subscription-key-0123456789';
+  const redact = (text: string) => text.split(KEY).join('***');
+  const masked = (desired: Record<string, unknown>[], server: unknown[]) =>
+    computePlan(desired, server, { key: 'name', ignored: ['id'], prune: false, redact });
+  const stored = {
+    id: '1',
+    name: 'a',
+    description: 'old',
+    connection: `Endpoint=x;Key=${KEY}`,
+    settings: { secret: KEY, retention: 7 },
+    tags: ['plain', `k=${KEY}`],
+  };
+
+  it('are kept as the server holds them, and said so; only the edited field changes', () => {
+    const result = masked(
+      [
+        {
+          name: 'a',
+          description: 'new',
+          connection: 'Endpoint=x;Key=***',
+          settings: { secret: '***', retention: 7 },
+          tags: ['plain', 'k=***'],
+        },
+      ],
+      [stored],
+    );
+    expect(result.update.map(({ changes }) => changes)).toEqual([{ description: { old: 'old', new: 'new' } }]);
+    expect(result.update[0]!.merged).toEqual({ ...stored, description: 'new' });
+    expect(result.kept).toEqual([{ key: 'a', fields: ['connection', 'settings.secret', 'tags[1]'] }]);
+  });
+
+  it('a list whose items moved finds the stored item that prints as the masked one', () => {
+    const result = masked([{ name: 'a', tags: ['k=***', 'plain', 'new'] }], [stored]);
+    expect(result.update[0]!.merged.tags).toEqual([`k=${KEY}`, 'plain', 'new']);
+    expect(result.kept).toEqual([{ key: 'a', fields: ['tags[0]'] }]);
+  });
+
+  it('a *** that does not stand for a stored value is sent as the file says', () => {
+    const result = masked([{ name: 'a', connection: 'Endpoint=y;Key=***', description: '***' }], [stored]);
+    expect(result.update[0]!.changes).toEqual({
+      connection: { old: `Endpoint=x;Key=${KEY}`, new: 'Endpoint=y;Key=***' },
+      description: { old: 'old', new: '***' },
+    });
+    expect(result.kept).toEqual([]);
+  });
+
+  it('a file that only masks what the server holds changes nothing', () => {
+    const result = masked([{ name: 'a', connection: 'Endpoint=x;Key=***' }], [stored]);
+    expect(planSize(result)).toBe(0);
+    expect(result.kept).toEqual([{ key: 'a', fields: ['connection'] }]);
   });
 });

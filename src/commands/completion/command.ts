@@ -129,5 +129,11 @@ async function completeEnvironments(ctx: Context): Promise<void> {
   } catch {
     return;
   }
-  ctx.io.stdout.write(values.map((value) => `${value}\n`).join(''));
+  // A name that holds a key is left out: offered, it would print the key.
+  ctx.io.stdout.write(
+    values
+      .filter((value) => ctx.redact(value) === value)
+      .map((value) => `${value}\n`)
+      .join(''),
+  );
 }

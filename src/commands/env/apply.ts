@@ -10,7 +10,7 @@ import { printable } from '../../text/sanitize.js';
 import { finishBatch, refuseUnconfirmed, runBatch, stateError } from './batch.js';
 import { concurrencyOption } from './options.js';
 import { FILE_OPTION, PRUNE_OPTION } from './diff.js';
-import { KEY_OPTIONS, SERVER_FIELDS, computePlan, planCounts, planLines, planSize, readDesired } from './plan.js';
+import { KEY_OPTIONS, SERVER_FIELDS, computePlan, keptNote, planCounts, planLines, planSize, readDesired } from './plan.js';
 import { environmentLabel, idOf, targetText } from './target.js';
 
 type Step =
@@ -49,7 +49,9 @@ Exit codes: 0 when every change was made; 9 when some failed; when all failed, t
       throw refuseUnconfirmed(ctx, `apply changes ${target}`, "pass --yes to confirm, or see the plan with 'cip env diff'");
     }
     const server = await withSpinner(ctx.io, 'Loading environments', () => api.list());
-    const plan = computePlan(desired, server, { key, ignored: ignoreFields ?? SERVER_FIELDS, prune });
+    const plan = computePlan(desired, server, { key, ignored: ignoreFields ?? SERVER_FIELDS, prune, redact: ctx.io.redact });
+    const kept = keptNote(plan, key);
+    if (kept) ctx.io.info(kept);
     if (!planSize(plan)) {
       ctx.io.info(`No changes: the environments ${target} match the file.`);
       if (isDataFormat(ctx.io.outputFormat) && !dryRun) await writeData(ctx.io, []);
@@ -72,7 +74,7 @@ Exit codes: 0 when every change was made; 9 when some failed; when all failed, t
       return;
     }
     const styles = await planStyles(ctx.io, ctx.io.stderrIsTTY);
-    ctx.io.info(`${planLines(plan, key, styles).join('\n')}\nPlan: ${planCounts(plan)}.`);
+    ctx.io.info(`${planLines(plan, key, styles, ctx.io).join('\n')}\nPlan: ${planCounts(plan)}.`);
     if (
       !yes &&
       !(await confirm(

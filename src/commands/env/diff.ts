@@ -4,7 +4,7 @@ import { CipError } from '../../errors.js';
 import { isDataFormat } from '../../output/format.js';
 import { planStyles, writeData, writeLines } from '../../output/writer.js';
 import { withSpinner } from '../../terminal/spinner.js';
-import { KEY_OPTIONS, SERVER_FIELDS, computePlan, planCounts, planData, planLines, planSize, readDesired } from './plan.js';
+import { KEY_OPTIONS, SERVER_FIELDS, computePlan, keptNote, planCounts, planData, planLines, planSize, readDesired } from './plan.js';
 
 export const FILE_OPTION = option(
   '--file <path>',
@@ -36,9 +36,11 @@ coloured (+ create, ~ update with each field's old → new, - delete); otherwise
     const desired = await readDesired(ctx, file, key);
     const api = await ctx.api();
     const server = await withSpinner(ctx.io, 'Loading environments', () => api.list());
-    const plan = computePlan(desired, server, { key, ignored: ignoreFields ?? SERVER_FIELDS, prune });
+    const plan = computePlan(desired, server, { key, ignored: ignoreFields ?? SERVER_FIELDS, prune, redact: ctx.io.redact });
     if (isDataFormat(ctx.io.outputFormat)) await writeData(ctx.io, planData(plan));
-    else writeLines(ctx.io, planLines(plan, key, await planStyles(ctx.io, ctx.io.stdoutIsTTY)));
+    else writeLines(ctx.io, planLines(plan, key, await planStyles(ctx.io, ctx.io.stdoutIsTTY), ctx.io));
+    const kept = keptNote(plan, key);
+    if (kept) ctx.io.info(kept);
     ctx.io.info(planSize(plan) ? `Plan: ${planCounts(plan)}.` : 'No changes: the environments match the file.');
     if (exitCode && planSize(plan)) throw new CipError('changes', `the environments differ from the file: ${planCounts(plan)}`);
   },

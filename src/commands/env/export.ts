@@ -1,7 +1,7 @@
 import { defineCommand } from '../define.js';
 import { flag } from '../../cli/options.js';
 import { isRecord } from '../../json/record.js';
-import { writeData } from '../../output/writer.js';
+import { redactData, writeData } from '../../output/writer.js';
 import { withSpinner } from '../../terminal/spinner.js';
 import { printable } from '../../text/sanitize.js';
 import { KEY_OPTIONS, SERVER_FIELDS, keyOf, withoutFields } from './plan.js';
@@ -16,7 +16,8 @@ export default defineCommand({
   notes: `The file is 'environments:' with a list of records, YAML unless -o json asks for JSON, with numbers exactly as
 the API wrote them. The fields the server manages are left out (--ignore-fields changes the list, --all-fields
 keeps them), so the file says only what can be set. An environment without the key field (--key, default name),
-or two with the same value, is named in a warning: apply could not tell them apart.`,
+or two with the same value, is named in a warning: apply could not tell them apart. A value that holds one of
+the keys in use is written with the key as ***; apply and diff read such a value as the one the server holds.`,
   examples: [
     'cip env export > environments.yaml',
     'cip env export -o json > environments.json',
@@ -41,6 +42,10 @@ or two with the same value, is named in a warning: apply could not tell them apa
     for (const [value, count] of seen) {
       if (count > 1)
         ctx.io.warn(`${count} environments have ${printable(key)} '${printable(value)}': apply will refuse them until they differ`);
+    }
+    // The writer masks keys; said here, since the file is meant to be applied again.
+    if (redactData(ctx.io, records) !== records) {
+      ctx.io.info("Values that hold a key in use are written with the key as ***; 'env apply' keeps them as the server holds them.");
     }
     // YAML unless JSON was asked for: a file to keep in git, whether stdout is a terminal, a file or a pipe.
     const askedForJson =

@@ -6,7 +6,7 @@ import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { isExactNumber, parseExactJson, stringifyExactJson } from '../../json/exact.js';
 import { isRecord, setOwn } from '../../json/record.js';
-import type { PlanStyles } from '../../output/writer.js';
+import { redactData, type Output, type PlanStyles } from '../../output/writer.js';
 import { printable } from '../../text/sanitize.js';
 import { readInput } from '../io.js';
 import { keyFor, mergeDeclared } from './merge.js';
@@ -171,16 +171,62 @@ export interface PlannedDelete {
   name: string | undefined;
 }
 
+/** A record whose file shows stored values masked (***): those are kept as the server holds them. */
+export interface KeptMasked {
+  key: string;
+  /** The fields' paths, as changes name them (`settings.connection`, `tags[0]`). */
+  fields: string[];
+}
+
 export interface Plan {
   create: PlannedCreate[];
   update: PlannedUpdate[];
   delete: PlannedDelete[];
+  kept: KeptMasked[];
 }
 
 export interface PlanOptions {
   key: string;
   ignored: readonly string[];
   prune: boolean;
+  /** How cip prints a value (keys as ***): what `env export` wrote for a stored value that holds a key. */
+  redact: (text: string) => string;
+}
+
+/**
+ * The declared value with every masked value put back: a string of the file that equals the stored value as
+ * cip prints it (its keys as ***), and differs from it, stands for the stored value, as `env export` wrote it.
+ * So an exported file applied after an edit of another field sends the key back exact, never ***. Lists are
+ * matched item by item, or, when their items moved, by the one stored item that prints as the file's.
+ * `kept` gets the path of each value put back.
+ */
+function unmask(declared: unknown, stored: unknown, redact: (text: string) => string, path: string, kept: string[]): unknown {
+  if (typeof declared === 'string') {
+    if (typeof stored !== 'string' || stored === declared || redact(stored) !== declared) return declared;
+    kept.push(path);
+    return stored;
+  }
+  const before = kept.length;
+  if (Array.isArray(declared) && Array.isArray(stored)) {
+    const items: readonly unknown[] = stored;
+    const result = declared.map((item: unknown, index) => {
+      const same = index < items.length ? unmask(item, items[index], redact, `${path}[${index}]`, kept) : item;
+      if (same !== item || typeof item !== 'string') return same;
+      const shownSo = new Set(items.filter((old) => typeof old === 'string' && old !== item && redact(old) === item));
+      if (shownSo.size !== 1) return item;
+      kept.push(`${path}[${index}]`);
+      return [...shownSo][0];
+    });
+    return kept.length > before ? result : declared;
+  }
+  if (!isRecord(declared) || !isRecord(stored)) return declared;
+  const result: Record<string, unknown> = {};
+  for (const field of Object.keys(declared)) {
+    const own = keyFor(stored, field);
+    const value = declared[field];
+    setOwn(result, field, own === undefined ? value : unmask(value, stored[own], redact, `${path}${path ? '.' : ''}${own}`, kept));
+  }
+  return kept.length > before ? result : declared;
 }
 
 /** Groups records by key value; the groups with more than one record. */
@@ -194,7 +240,7 @@ function duplicates(records: readonly unknown[], key: string): Map<string, numbe
 }
 
 export function computePlan(desired: readonly Record<string, unknown>[], server: readonly unknown[], options: PlanOptions): Plan {
-  const { key, ignored, prune } = options;
+  const { key, ignored, prune, redact } = options;
   const inFile = duplicates(desired, key);
   if (inFile.size) {
     const [value, at] = [...inFile][0]!;
@@ -220,15 +266,17 @@ export function computePlan(desired: readonly Record<string, unknown>[], server:
     if (value !== undefined && isRecord(record)) byKey.set(value, record);
   }
 
-  const plan: Plan = { create: [], update: [], delete: [] };
+  const plan: Plan = { create: [], update: [], delete: [], kept: [] };
   for (const record of desired) {
     const value = keyOf(record, key)!;
-    const declared = withoutFields(record, ignored);
     const current = byKey.get(value);
     if (!current) {
-      plan.create.push({ key: value, record: declared });
+      plan.create.push({ key: value, record: withoutFields(record, ignored) });
       continue;
     }
+    const kept: string[] = [];
+    const declared = unmask(withoutFields(record, ignored), current, redact, '', kept) as Record<string, unknown>;
+    if (kept.length) plan.kept.push({ key: value, fields: kept });
     const id = idOf(current);
     if (id === undefined) throw new UsageError(`the environment with ${printable(key)} '${printable(value)}' has no id on the server`);
     const changes: Record<string, Change> = {};
@@ -252,6 +300,16 @@ export function planSize(plan: Plan): number {
   return plan.create.length + plan.update.length + plan.delete.length;
 }
 
+/** What a plan kept of the stored values the file shows masked, said to people; undefined when nothing. */
+export function keptNote(plan: Plan, keyField: string): string | undefined {
+  const count = plan.kept.reduce((sum, { fields }) => sum + fields.length, 0);
+  if (!count) return undefined;
+  const where = plan.kept.map(
+    ({ key, fields }) => `${printable(keyField)} '${printable(key)}': ${fields.map((field) => printable(field)).join(', ')}`,
+  );
+  return `Kept ${count === 1 ? 'a value' : `${count} values`} the file shows masked (***) as the server holds ${count === 1 ? 'it' : 'them'} (${where.join('; ')}).`;
+}
+
 /** "1 to create, 2 to update, 0 to delete" */
 export function planCounts(plan: Plan): string {
   return `${plan.create.length} to create, ${plan.update.length} to update, ${plan.delete.length} to delete`;
@@ -266,10 +324,12 @@ export function planData(plan: Plan): unknown {
   };
 }
 
-const compact = (value: unknown) => printable(stringifyExactJson(value), 200);
-
-/** The plan for people: + create, ~ update with each field's old → new, - delete. */
-export function planLines(plan: Plan, keyField: string, style: PlanStyles): string[] {
+/**
+ * The plan for people: + create, ~ update with each field's old → new, - delete. Values are redacted before
+ * they are cut short, so the cut cannot split a key.
+ */
+export function planLines(plan: Plan, keyField: string, style: PlanStyles, io: Pick<Output, 'redact'>): string[] {
+  const compact = (value: unknown) => printable(stringifyExactJson(redactData(io, value)), 200);
   const lines: string[] = [];
   const named = (value: string) => `${printable(keyField)} '${printable(value)}'`;
   for (const { key, record } of plan.create) {

@@ -1,0 +1,159 @@
+// Redaction belongs to what is shown, not to the data: a key the server holds in an environment's fields is
+// sent back exact by every write (update, apply, the export → edit → apply round trip), and never printed, in
+// whatever spelling the server echoes it (System.Text.Json writes + as \u002B): not in lists, not by `cip api`
+// (in a pipe or through --jq), not in --verbose logs. Against the sandbox, whose subscription key has the
+// characters ASP.NET escapes.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { sandboxEnv, seedSandbox, tempDir } from '../helpers/cli.js';
+import { cipInProcess as cip } from '../helpers/harness.js';
+
+const KEY = 'sub+Key/0123456789=abcdef';
+/** The key as ASP.NET's System.Text.Json writes it in a JSON string. */
+const ESCAPED = 'sub\\u002BKey/0123456789\\u003Dabcdef';
+const CONNECTION = `Endpoint=https://bus.example/;Key=${KEY}`;
+
+let sandbox: Sandbox;
+let env: Record<string, string | undefined>;
+beforeAll(async () => {
+  sandbox = await startSandbox({ seed: 0, subscriptionKey: KEY });
+  env = sandboxEnv(sandbox);
+});
+afterAll(async () => {
+  await sandbox.close();
+});
+beforeEach(() =>
+  seedSandbox(sandbox, [
+    JSON.stringify({ id: 'a1', name: 'alpha', description: 'old', connection: CONNECTION, tags: ['plain', `k=${KEY}`] }),
+    JSON.stringify({ id: 'b2', name: 'beta', description: 'other' }),
+  ]),
+);
+
+const puts = () => sandbox.requests.filter((request) => request.method === 'PUT');
+/** Every spelling of the key this file uses: none may reach stdout or stderr. */
+const leaks = (text: string) => [KEY, ESCAPED, encodeURIComponent(KEY), 'sub\\u002bKey'].filter((spelling) => text.includes(spelling));
+
+describe('writes send stored values exact, keys and all', () => {
+  it('update -f description=new sends the connection string back with its key, and prints it masked', async () => {
+    const result = await cip(['env', 'update', 'alpha', '-f', 'description=new'], { env });
+    expect(result.exitCode).toBe(0);
+    expect(puts().map((request) => JSON.parse(request.body) as unknown)).toEqual([
+      { id: 'a1', name: 'alpha', description: 'new', connection: CONNECTION, tags: ['plain', `k=${KEY}`] },
+    ]);
+    expect(JSON.parse(result.stdout)).toMatchObject({ connection: 'Endpoint=https://bus.example/;Key=***', tags: ['plain', 'k=***'] });
+    expect(leaks(result.stdout + result.stderr)).toEqual([]);
+  });
+
+  it('update --dry-run shows the request with the key masked, and sends nothing', async () => {
+    const result = await cip(['env', 'update', 'alpha', '-f', 'description=new', '--dry-run'], { env });
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout).toContain('"connection": "Endpoint=https://bus.example/;Key=***"');
+    expect(leaks(result.stdout + result.stderr)).toEqual([]);
+    expect(puts()).toEqual([]);
+  });
+
+  it('apply of a file that changes another field sends the stored key back exact', async () => {
+    const path = join(tempDir(), 'environments.yaml');
+    writeFileSync(path, 'environments:\n  - name: alpha\n    description: new\n');
+    const result = await cip(['env', 'apply', '--file', path, '--yes'], { env });
+    expect(result.exitCode).toBe(0);
+    expect(puts().map((request) => JSON.parse(request.body) as unknown)).toEqual([
+      { id: 'a1', name: 'alpha', description: 'new', connection: CONNECTION, tags: ['plain', `k=${KEY}`] },
+    ]);
+    expect(leaks(result.stdout + result.stderr)).toEqual([]);
+  });
+
+  it('export → edit another field → apply changes only that field; the masked values are kept, and said so', async () => {
+    const exported = await cip(['env', 'export'], { env });
+    expect(exported.exitCode).toBe(0);
+    expect(exported.stdout).toContain('connection: Endpoint=https://bus.example/;Key=***');
+    expect(exported.stdout).toContain('- k=***');
+    expect(leaks(exported.stdout)).toEqual([]);
+    expect(exported.stderr).toContain("Values that hold a key in use are written with the key as ***; 'env apply' keeps them");
+    const path = join(tempDir(), 'environments.yaml');
+    writeFileSync(path, exported.stdout.replace('description: old', 'description: new'));
+    expect(readFileSync(path, 'utf8')).toContain('description: new');
+
+    const diff = await cip(['env', 'diff', '--file', path, '-o', 'table'], { env: { ...env, NO_COLOR: '1' } });
+    expect(diff.exitCode).toBe(0);
+    expect(diff.stdout).toBe('~ update name \'alpha\' (a1)\n    description: "old" → "new"\n');
+    expect(diff.stderr).toContain(
+      "Kept 2 values the file shows masked (***) as the server holds them (name 'alpha': connection, tags[1]).",
+    );
+
+    const applied = await cip(['env', 'apply', '--file', path, '--yes'], { env });
+    expect(applied.exitCode).toBe(0);
+    expect(applied.stderr).toContain("(name 'alpha': connection, tags[1])");
+    expect(puts().map((request) => JSON.parse(request.body) as unknown)).toEqual([
+      { id: 'a1', name: 'alpha', description: 'new', connection: CONNECTION, tags: ['plain', `k=${KEY}`] },
+    ]);
+    expect(leaks(applied.stdout + applied.stderr + diff.stdout + diff.stderr)).toEqual([]);
+
+    sandbox.reset();
+    const again = await cip(['env', 'apply', '--file', path, '--yes'], { env });
+    expect(again.exitCode).toBe(0);
+    expect(again.stderr).toContain('No changes');
+    expect(puts()).toEqual([]);
+  });
+});
+
+describe('a key the server echoes as System.Text.Json writes it (\\u002B) is never printed', () => {
+  const echo = `[{"id":"a1","name":"alpha","connection":"Key=${ESCAPED}"}]`;
+  const answer = () =>
+    sandbox.inject({ fault: { kind: 'status', status: 200, body: echo, headers: { 'Content-Type': 'application/json' } } });
+
+  it('env list --json', async () => {
+    answer();
+    const result = await cip(['env', 'list', '--json'], { env });
+    expect(result.exitCode).toBe(0);
+    expect(JSON.parse(result.stdout)).toEqual([{ id: 'a1', name: 'alpha', connection: 'Key=***' }]);
+  });
+
+  it('env list at a terminal, in a column too narrow for the value', async () => {
+    answer();
+    const result = await cip(['env', 'list', '--columns', 'name,connection'], { env: { ...env, NO_COLOR: '1' }, terminalColumns: 20 });
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout).toContain('Key=***');
+    expect(leaks(result.stdout)).toEqual([]);
+    expect(result.stdout).not.toMatch(/0123|=abc/);
+  });
+
+  it('cip api in a pipe: the body as it came, the key as ***', async () => {
+    answer();
+    const result = await cip(['api', 'Environments'], { env });
+    expect(result).toEqual({ exitCode: 0, stdout: '[{"id":"a1","name":"alpha","connection":"Key=***"}]', stderr: '' });
+  });
+
+  it('cip api --jq', async () => {
+    answer();
+    const result = await cip(['api', 'Environments', '--jq', '.[0].connection'], { env });
+    expect(result).toEqual({ exitCode: 0, stdout: 'Key=***\n', stderr: '' });
+  });
+
+  it('env list --jq', async () => {
+    answer();
+    const result = await cip(['env', 'list', '--jq', '.[0].connection'], { env });
+    expect(result).toEqual({ exitCode: 0, stdout: 'Key=***\n', stderr: '' });
+  });
+
+  it('--verbose logs the answer with the key as ***', async () => {
+    answer();
+    const result = await cip(['env', 'list', '--json', '--verbose'], { env });
+    expect(result.exitCode).toBe(0);
+    expect(result.stderr).toContain('<   body: [{"id":"a1","name":"alpha","connection":"Key=***"}]');
+    expect(leaks(result.stderr)).toEqual([]);
+  });
+
+  it('--verbose redacts a body before cutting it, so the cut cannot show part of a key', async () => {
+    // The key starts 8 characters before the cut at 2,000 characters.
+    const long = `[{"id":"a1","name":"${'x'.repeat(2000 - 8 - 35)}","connection":"${ESCAPED}${'y'.repeat(100)}"}]`;
+    sandbox.inject({ fault: { kind: 'status', status: 200, body: long } });
+    const result = await cip(['env', 'list', '--json', '--verbose'], { env });
+    expect(result.exitCode).toBe(0);
+    const logged = result.stderr.split('\n').find((line) => line.startsWith('<   body: '))!;
+    expect(logged).toContain(`"connection":"***${'y'.repeat(4)}…`);
+    expect(logged).not.toContain('"connection":"sub');
+  });
+});
