@@ -6,7 +6,7 @@ import { JsonTooDeepError, parseExactJson, stringifyExactJson } from '../json/ex
 import { oneLine, truncate } from '../text/sanitize.js';
 import { errorMessageFromBody } from './error-body.js';
 import type { ProxyChoice } from './proxy.js';
-import { BrokenAnswer, causeChain, errorCode, nodeTransport, type Transport } from './transport.js';
+import { BrokenAnswer, causeChain, errorCode, headersToSend, nodeTransport, type Transport } from './transport.js';
 
 const RETRY_LIMIT = 2;
 const RETRY_STATUS = [408, 429, 500, 502, 503, 504];
@@ -206,7 +206,8 @@ export async function createHttp({
     const sent = request.body ? new Uint8Array(await request.arrayBuffer()) : undefined;
     if (log) {
       log(`> ${request.method} ${request.url}${proxy ? ` (through the proxy ${proxy.display}, from ${proxy.variable})` : ''}`);
-      for (const [name, value] of request.headers) log(`>   ${name}: ${SECRET_HEADERS.has(name) ? '***' : value}`);
+      for (const [name, value] of Object.entries(headersToSend(request.headers, sent)))
+        log(`>   ${name}: ${SECRET_HEADERS.has(name) ? '***' : value}`);
       if (sent) log(`>   body: ${bodyForLog(sent, redact)}`);
     }
     try {

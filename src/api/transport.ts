@@ -34,6 +34,20 @@ export type Transport = (request: Outgoing) => Promise<RawAnswer>;
 
 const NULL_BODY_STATUS = new Set([101, 204, 205, 304]);
 
+/** The codings both transports decode, asked for by name (fetch would otherwise choose its own list). */
+const ACCEPT_ENCODING = 'gzip, deflate, br';
+
+/**
+ * The headers a request goes out with (names in lower case): the codings cip decodes, the request's own
+ * headers, and the body's length. Both transports send these, and --verbose logs them.
+ */
+export function headersToSend(headers: Headers, body: Uint8Array | undefined): Record<string, string> {
+  const sent: Record<string, string> = { 'accept-encoding': ACCEPT_ENCODING };
+  for (const [name, value] of headers) sent[name] = value;
+  if (body) sent['content-length'] = String(body.byteLength);
+  return sent;
+}
+
 function sizeText(bytes: number): string {
   return bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MiB` : `${bytes} bytes`;
 }
@@ -169,9 +183,7 @@ export function nodeTransport(limit: number): Transport {
     const target = new URL(url);
     const { request, agent } = await client(target.protocol);
     signal.throwIfAborted();
-    const sent: Record<string, string> = { 'accept-encoding': 'gzip, deflate, br' };
-    for (const [name, value] of headers) sent[name] = value;
-    if (body) sent['content-length'] = String(body.byteLength);
+    const sent = headersToSend(headers, body);
     return new Promise<RawAnswer>((resolve, reject) => {
       let answer: IncomingMessage | undefined;
       const abort = () => {
@@ -243,7 +255,10 @@ async function readFetched(response: Response, limit: number): Promise<Bytes> {
 /** fetch, whose dispatcher api/proxy.ts has made the proxy agent. */
 export function fetchTransport(limit: number): Transport {
   return async ({ method, url, headers, body, signal }) => {
-    const response = await fetch(url, { method, headers, body: body ?? null, signal, redirect: 'manual' });
+    // fetch computes the body's length itself; the codings are the ones --verbose logs (headersToSend).
+    const sent = new Headers(headers);
+    if (!sent.has('accept-encoding')) sent.set('accept-encoding', ACCEPT_ENCODING);
+    const response = await fetch(url, { method, headers: sent, body: body ?? null, signal, redirect: 'manual' });
     const { status } = response;
     // Outside 200-599 the caller refuses the answer before it needs the body; a HEAD's answer has none, whatever
     // length it declares.

@@ -379,6 +379,15 @@ describe('--verbose', () => {
     expect(answerBody).toMatch(/^< {3}body: \{.*… \(\d+ characters in all\)$/);
     expect(result.stderr).not.toContain(sandbox.keys.apiKey);
   });
+
+  it('logs the headers as they are sent, accept-encoding among them', async () => {
+    const result = await cip(['env', 'list', '--verbose'], { env });
+    expect(result.exitCode).toBe(0);
+    expect(sandbox.requests.at(-1)!.headers['accept-encoding']).toBe('gzip, deflate, br');
+    expect(result.stderr).toContain('\n>   accept-encoding: gzip, deflate, br\n');
+    expect(result.stderr).toContain('\n>   ocp-apim-subscription-key: ***\n');
+    expect(result.stderr).not.toContain(sandbox.keys.subscriptionKey);
+  });
 });
 
 describe('a paged sandbox', () => {

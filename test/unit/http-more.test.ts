@@ -100,10 +100,12 @@ describe('--verbose', () => {
     expect(new TextDecoder().decode(result.body)).toBe('b'.repeat(2000));
     expect(logWithoutTimes(log, elapsed)).toEqual([
       '> PUT http://api.test/ms/Environments/1',
+      '>   accept-encoding: gzip, deflate, br',
       '>   accept: application/json',
       '>   authorization: ***',
       '>   content-type: application/json',
       '>   user-agent: cip/test',
+      '>   content-length: 2001',
       `>   body: ${'a'.repeat(2000)}… (2001 characters in all)`,
       '< 200 (N ms, 2000 bytes)',
       `<   body: ${'b'.repeat(2000)}`,
