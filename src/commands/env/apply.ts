@@ -32,7 +32,8 @@ export default defineCommand({
   notes: `The plan is the one 'env diff' shows, from one read of the list. It is shown, then asked about once at a
 terminal (without one, --yes is required). Creates are POSTed; updates send the server's record with the declared
 fields set over it (objects field by field, so undeclared fields are kept); deletes happen only with --prune. A second apply of the same
-file changes nothing. In JSON output, stdout gets one result per change:
+file changes nothing. A value the file shows as the server's value with its keys masked (***), as 'env export'
+writes it, is sent back as the server holds it. In JSON output, stdout gets one result per change:
 [{"action": "create" | "update" | "delete", "key", "id", "result": "done" | "failed", "error"}].
 Exit codes: 0 when every change was made; 9 when some failed; when all failed, the failure's code.`,
   examples: [

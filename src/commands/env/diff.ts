@@ -23,7 +23,8 @@ export default defineCommand({
     exitCode: flag('--exit-code', 'exit 10 when there are changes, 0 when the environments match'),
   },
   notes: `Records are matched by --key (default name). Only the fields the file declares are compared: a field the
-server has and the file does not is left alone. Deletes are planned only with --prune. At a terminal the plan is
+server has and the file does not is left alone, and a value the file shows masked (***, as 'env export' writes a
+key) is the server's. Deletes are planned only with --prune. At a terminal the plan is
 coloured (+ create, ~ update with each field's old → new, - delete); otherwise it is JSON:
 {"create": [...], "update": [{"key", "id", "changes": {"field": {"old", "new"}}}], "delete": [{"key", "id", "name"}]}.`,
   examples: [
