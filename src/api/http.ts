@@ -290,7 +290,8 @@ export async function createHttp({
           'cip does not follow redirects, so the keys go only to the base URL you chose; check --base-url',
         );
       }
-      const body = await error.response.text().catch(() => '');
+      // Redacted before the message is cut short (500 characters), so the cut cannot leave part of a key.
+      const body = redact(await error.response.text().catch(() => ''));
       const message = errorMessageFromBody(body, error.response.headers.get('content-type') ?? '');
       throw new ApiError(
         status,

@@ -157,3 +157,27 @@ describe('a key the server echoes as System.Text.Json writes it (\\u002B) is nev
     expect(logged).not.toContain('"connection":"sub');
   });
 });
+
+describe('error lines', () => {
+  it('a key the server echoes where its message is cut short (500 characters) shows no part of it', async () => {
+    const message = `${'m'.repeat(480)} ${ESCAPED} and more after it, past the cut`;
+    sandbox.inject({
+      fault: { kind: 'status', status: 400, body: `{"message":"${message}"}`, headers: { 'Content-Type': 'application/json' } },
+    });
+    const result = await cip(['env', 'list'], { env });
+    expect(result.exitCode).toBe(6);
+    expect(result.stderr).toMatch(/ m{480} \*\*\* and more after…\n$/);
+    expect(result.stderr).not.toContain('sub+K');
+  });
+});
+
+describe('create --if-exists update', () => {
+  it('merges into the existing environment and sends its stored key back exact', async () => {
+    const result = await cip(['env', 'create', '-f', 'name=alpha', '-f', 'description=new', '--if-exists', 'update'], { env });
+    expect(result.exitCode).toBe(0);
+    expect(puts().map((request) => JSON.parse(request.body) as unknown)).toEqual([
+      { id: 'a1', name: 'alpha', description: 'new', connection: CONNECTION, tags: ['plain', `k=${KEY}`] },
+    ]);
+    expect(leaks(result.stdout + result.stderr)).toEqual([]);
+  });
+});
