@@ -51,7 +51,11 @@ export class Secrets {
 
   /** The text with every key, however spelled, replaced by ***. */
   redact(text: string): string {
-    if (this.#keys.length === 0) return text;
+    // Every spelling is at least as long as its key; the shortest key is last.
+    if (this.#keys.length === 0 || text.length < this.#keys.at(-1)!.length) return text;
+    // Without \ % or &, a key can only appear as it is, and includes() finds that faster than the pattern:
+    // the writer passes every string of a large list through here when it lays out a table.
+    if (!/[\\%&]/.test(text) && !this.#keys.some((key) => text.includes(key))) return text;
     this.#pattern ??= new RegExp(this.#keys.map((key) => Array.from(key, characterPattern).join('')).join('|'), 'g');
     return text.replace(this.#pattern, PLACEHOLDER);
   }

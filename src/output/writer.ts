@@ -27,9 +27,10 @@ export interface Output {
 }
 
 /**
- * Data as people may see it: every string and object key through io.redact, numbers untouched. Redacted
- * before it is formatted, so no layout (a table cell wrapped across lines, a value cut short) can split a
- * key. Only what changed is copied: data without a key comes back as it is.
+ * Data as people may see it: every string and object key through io.redact, numbers untouched. For what a
+ * layout could split or cut (table cells wrapped across lines, YAML, plan lines cut short): redacted before
+ * it is laid out. JSON and TSV are redacted as text instead, which is cheaper for a large list and exact, since
+ * they never split a string. Only what changed is copied: data without a key comes back as it is.
  */
 export function redactData(io: Pick<Output, 'redact'>, value: unknown): unknown {
   if (typeof value === 'string') return io.redact(value);
@@ -44,16 +45,20 @@ export function redactData(io: Pick<Output, 'redact'>, value: unknown): unknown 
   }
   if (!isRecord(value)) return value;
   const keys = Object.keys(value);
-  const shownKeys = keys.map((key) => io.redact(key));
-  const shownValues = keys.map((key) => redactData(io, value[key]));
-  if (keys.every((key, index) => shownKeys[index] === key && shownValues[index] === value[key])) return value;
-  const copy: Record<string, unknown> = {};
-  keys.forEach((_key, index) => setOwn(copy, shownKeys[index]!, shownValues[index]));
-  return copy;
+  for (let index = 0; index < keys.length; index++) {
+    const key = keys[index]!;
+    if (io.redact(key) === key && redactData(io, value[key]) === value[key]) continue;
+    const copy: Record<string, unknown> = {};
+    for (const [at, field] of keys.entries()) {
+      setOwn(copy, at < index ? field : io.redact(field), at < index ? value[field] : redactData(io, value[field]));
+    }
+    return copy;
+  }
+  return value;
 }
 
 function writeJson(io: Output, data: unknown): void {
-  const json = stringifyExactJson(data, 2);
+  const json = io.redact(stringifyExactJson(data, 2));
   io.stdout.write(`${io.stdoutIsTTY ? escapeJsonForTerminal(json) : json}\n`);
 }
 
@@ -86,7 +91,7 @@ async function writeJsonList(io: Output, list: unknown[]): Promise<void> {
     return;
   }
   for (let start = 0; start < list.length; start += ELEMENTS_PER_WRITE) {
-    const slice = stringifyExactJson(list.slice(start, start + ELEMENTS_PER_WRITE), 2);
+    const slice = io.redact(stringifyExactJson(list.slice(start, start + ELEMENTS_PER_WRITE), 2));
     // '[\n' + elements + '\n]': the elements, already indented one level.
     const last = start + ELEMENTS_PER_WRITE >= list.length;
     const text = `${start === 0 ? '[\n' : ''}${slice.slice(2, -2)}${last ? '\n]\n' : ',\n'}`;
@@ -101,7 +106,7 @@ async function writeJsonList(io: Output, list: unknown[]): Promise<void> {
 async function writeDataAs(io: Output, data: unknown, format: OutputFormat = io.outputFormat, columns?: readonly Column[]): Promise<void> {
   if (io.jq !== undefined) {
     const { runJq } = await import('./jq.js');
-    const out = await runJq(io.jq, stringifyExactJson(data));
+    const out = await runJq(io.jq, io.redact(stringifyExactJson(data)));
     io.stdout.write(io.stdoutIsTTY ? escapeJsonForTerminal(out) : out);
     return;
   }
@@ -116,7 +121,7 @@ async function writeDataAs(io: Output, data: unknown, format: OutputFormat = io.
     return;
   }
   const { stringifyExactYaml } = await import('../json/yaml.js');
-  const yaml = stringifyExactYaml(data);
+  const yaml = stringifyExactYaml(redactData(io, data));
   // At a terminal, characters that could hide or reorder text are shown escaped, as in JSON.
   io.stdout.write(io.stdoutIsTTY ? escapeJsonForTerminal(yaml) : yaml);
 }
@@ -133,7 +138,7 @@ function writeTsv(io: Output, rows: readonly unknown[], columns: readonly Column
   const lines: string[] = [];
   if (io.headers) lines.push(columns.map((column) => tsvField(column.name)).join('\t'));
   for (const row of rows) lines.push(valuesOf(row, columns).map(tsvField).join('\t'));
-  const text = lines.length ? `${lines.join('\n')}\n` : '';
+  const text = lines.length ? io.redact(`${lines.join('\n')}\n`) : '';
   io.stdout.write(io.stdoutIsTTY ? escapeJsonForTerminal(text) : text);
 }
 
@@ -153,8 +158,7 @@ export interface ListOutput {
   emptyMessage: string;
 }
 
-export async function writeList(io: Output, data: unknown[], options: ListOutput): Promise<void> {
-  const rows = redactData(io, data) as unknown[];
+export async function writeList(io: Output, rows: unknown[], options: ListOutput): Promise<void> {
   const chosen = options.columns?.length ? checkColumns(options.columns, rows) : undefined;
   if (io.outputFormat === 'tsv' && io.jq === undefined) {
     writeTsv(io, rows, chosen ?? (options.tableColumns ?? chooseColumns(rows)).map(topLevel));
@@ -169,13 +173,14 @@ export async function writeList(io: Output, data: unknown[], options: ListOutput
     return;
   }
   const columns: Column[] = chosen ?? (options.tableColumns ?? chooseColumns(rows)).map(topLevel);
+  const shown = redactData(io, rows) as unknown[];
   // Loaded for tables only: with it comes string-width, which JSON output never needs.
   const { streamTable } = await import('./table.js');
   const idIndex = columns.findIndex((column) => column.name.toLowerCase() === 'id');
   const hiddenColumns = await streamTable(
     columns.map((column) => headerText(column.name)),
     rows.length,
-    (row) => cellsOf(rows[row], columns),
+    (row) => cellsOf(shown[row], columns),
     (chunk) => io.stdout.write(chunk),
     {
       maxWidth: io.stdoutIsTTY ? io.columns : undefined,
@@ -191,9 +196,8 @@ export async function writeList(io: Output, data: unknown[], options: ListOutput
 }
 
 /** A single resource (get, and after create or update); nothing at all when the API sent no body. */
-export async function writeRecord(io: Output, data: unknown, columns?: readonly string[]): Promise<void> {
-  if (data === undefined) return;
-  const answer = redactData(io, data);
+export async function writeRecord(io: Output, answer: unknown, columns?: readonly string[]): Promise<void> {
+  if (answer === undefined) return;
   const chosen = columns?.length ? checkColumns(columns, [answer]) : undefined;
   const record = chosen ? project(answer, chosen) : answer;
   if (isDataFormat(io.outputFormat) || !isRecord(record)) {
@@ -201,12 +205,12 @@ export async function writeRecord(io: Output, data: unknown, columns?: readonly 
     return;
   }
   const style = await headerStyle(io);
-  io.stdout.write(await renderRecord(record, io.stdoutIsTTY ? io.columns : undefined, style));
+  io.stdout.write(await renderRecord(redactData(io, record) as Record<string, unknown>, io.stdoutIsTTY ? io.columns : undefined, style));
 }
 
 /** Data for machines (results of a command on several items) in the format asked for; format overrides it. */
 export async function writeData(io: Output, data: unknown, format?: OutputFormat): Promise<void> {
-  await writeDataAs(io, redactData(io, data), format);
+  await writeDataAs(io, data, format);
 }
 
 /** A request that --dry-run shows instead of sending. */
@@ -217,8 +221,7 @@ export interface PlannedRequest {
 }
 
 /** The requests a --dry-run would send: JSON in a pipe, readable lines at a terminal. */
-export async function writeRequests(io: Output, planned: readonly PlannedRequest[]): Promise<void> {
-  const requests = redactData(io, planned) as readonly PlannedRequest[];
+export async function writeRequests(io: Output, requests: readonly PlannedRequest[]): Promise<void> {
   if (isDataFormat(io.outputFormat)) {
     await writeDataAs(io, requests);
     return;
@@ -229,7 +232,7 @@ export async function writeRequests(io: Output, planned: readonly PlannedRequest
     lines.push(style(`${method} ${escapeControls(url)}`));
     if (body !== undefined) lines.push(escapeJsonForTerminal(stringifyExactJson(body, 2)));
   }
-  io.stdout.write(`${lines.join('\n')}\n`);
+  io.stdout.write(`${io.redact(lines.join('\n'))}\n`);
 }
 
 /** Colours for a plan's lines: + green, ~ yellow, - red; plain where colour is off. */
@@ -276,7 +279,7 @@ export async function writeAnswer(io: Output, answer: Uint8Array, contentType: s
   const looksJson = /json/i.test(contentType) || /^[\s\uFEFF]*[[{"]/.test(text);
   if (looksJson) {
     try {
-      writeJson(io, redactData(io, await parseExactJson(text)));
+      writeJson(io, await parseExactJson(text));
       return;
     } catch {
       // Not JSON after all: shown as text.

@@ -99,6 +99,24 @@ describe('writes send stored values exact, keys and all', () => {
   });
 });
 
+describe('every output format shows the key as ***', () => {
+  it.each([
+    ['-o yaml', ['-o', 'yaml'], undefined],
+    ['-o tsv', ['-o', 'tsv'], undefined],
+    ['-o json', ['-o', 'json'], undefined],
+    ['the record view, wrapped at a narrow terminal', ['-o', 'table'], 30],
+  ] as const)('env get %s', async (_how, format, terminalColumns) => {
+    const result = await cip(['env', 'get', 'alpha', ...format], {
+      env: { ...env, NO_COLOR: '1' },
+      ...(terminalColumns ? { terminalColumns } : {}),
+    });
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout).toContain('***');
+    expect(leaks(result.stdout)).toEqual([]);
+    expect(result.stdout).not.toMatch(/0123|=abc/);
+  });
+});
+
 describe('a key the server echoes as System.Text.Json writes it (\\u002B) is never printed', () => {
   const echo = `[{"id":"a1","name":"alpha","connection":"Key=${ESCAPED}"}]`;
   const answer = () =>
