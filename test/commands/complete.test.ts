@@ -48,6 +48,14 @@ describe('cip __complete environments', () => {
     expect(sandbox.requests).toHaveLength(2);
   });
 
+  it('leaves out a name that holds a key in use, and does not cache it', async () => {
+    const configDir = tempDir();
+    sandbox.environments.set('e6', { id: 'e6', name: `k=${sandbox.keys.apiKey}` });
+    const result = await cip(['__complete', 'environments'], { env: sandboxEnv(sandbox), configDir });
+    expect(result).toEqual({ exitCode: 0, stdout: 'e1\nstaging\ne2\ne3\ne4\ne6\n', stderr: '' });
+    expect(readFileSync(join(configDir, 'completion-cache.json'), 'utf8')).not.toContain(sandbox.keys.apiKey);
+  });
+
   it('says nothing without credentials, and creates no folder', async () => {
     const configDir = join(tempDir(), 'not-yet');
     const result = await cip(['__complete', 'environments'], { configDir });

@@ -121,7 +121,10 @@ async function completeEnvironments(ctx: Context): Promise<void> {
       const items = await api.list();
       const found = new Set<string>();
       for (const item of items) {
-        for (const value of [idOf(item), nameOf(item)]) if (value !== undefined && SHELL_WORD.test(value)) found.add(value);
+        // A name that holds a key is left out: offered (or cached), it would show the key.
+        for (const value of [idOf(item), nameOf(item)]) {
+          if (value !== undefined && SHELL_WORD.test(value) && ctx.redact(value) === value) found.add(value);
+        }
       }
       values = [...found];
       writeCache(dir, { key, at: now, values });
@@ -129,11 +132,5 @@ async function completeEnvironments(ctx: Context): Promise<void> {
   } catch {
     return;
   }
-  // A name that holds a key is left out: offered, it would print the key.
-  ctx.io.stdout.write(
-    values
-      .filter((value) => ctx.redact(value) === value)
-      .map((value) => `${value}\n`)
-      .join(''),
-  );
+  ctx.io.stdout.write(values.map((value) => `${value}\n`).join(''));
 }
