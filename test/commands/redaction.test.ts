@@ -79,9 +79,7 @@ describe('writes send stored values exact, keys and all', () => {
     const diff = await cip(['env', 'diff', '--file', path, '-o', 'table'], { env: { ...env, NO_COLOR: '1' } });
     expect(diff.exitCode).toBe(0);
     expect(diff.stdout).toBe('~ update name \'alpha\' (a1)\n    description: "old" → "new"\n');
-    expect(diff.stderr).toContain(
-      "Kept 2 values the file shows masked (***) as the server holds them (name 'alpha': connection, tags[1]).",
-    );
+    expect(diff.stderr).toContain("Kept 2 values shown masked (***) as the server holds them (name 'alpha': connection, tags[1]).");
 
     const applied = await cip(['env', 'apply', '--file', path, '--yes'], { env });
     expect(applied.exitCode).toBe(0);
@@ -96,6 +94,29 @@ describe('writes send stored values exact, keys and all', () => {
     expect(again.exitCode).toBe(0);
     expect(again.stderr).toContain('No changes');
     expect(puts()).toEqual([]);
+  });
+});
+
+describe('env get → edit → env update --file', () => {
+  it.each([[[]], [['--replace']]])('sends the masked values back as the server holds them (%j)', async (extra) => {
+    const shown = await cip(['env', 'get', 'alpha', '-o', 'json'], { env });
+    expect(leaks(shown.stdout)).toEqual([]);
+    const path = join(tempDir(), 'alpha.json');
+    writeFileSync(path, shown.stdout.replace('"old"', '"new"'));
+    const result = await cip(['env', 'update', 'alpha', '--file', path, ...extra], { env });
+    expect(result.exitCode).toBe(0);
+    expect(puts().map((request) => JSON.parse(request.body) as unknown)).toEqual([
+      { id: 'a1', name: 'alpha', description: 'new', connection: CONNECTION, tags: ['plain', `k=${KEY}`] },
+    ]);
+    expect(result.stderr).toContain('Kept 2 values shown masked (***) as the server holds them (connection, tags[1]).');
+    expect(leaks(result.stdout + result.stderr)).toEqual([]);
+  });
+
+  it('a *** the user typed is sent as typed', async () => {
+    const result = await cip(['env', 'update', 'alpha', '-f', 'description=***'], { env });
+    expect(result.exitCode).toBe(0);
+    expect((JSON.parse(puts()[0]!.body) as { description: string }).description).toBe('***');
+    expect(result.stderr).not.toContain('Kept');
   });
 });
 

@@ -6,7 +6,7 @@ import { writeRecord, writeRequests } from '../../output/writer.js';
 import { withSpinner } from '../../terminal/spinner.js';
 import { printable } from '../../text/sanitize.js';
 import { readInput } from '../io.js';
-import { mergeRecord } from './merge.js';
+import { keepMasked, keptText, mergeRecord } from './merge.js';
 import { PAYLOAD_NOTES, PAYLOAD_OPTIONS, buildPayload, payloadInput } from './payload.js';
 import { keyOf } from './plan.js';
 import { listForLookup } from './resolve.js';
@@ -70,7 +70,9 @@ into it, as 'env update' does.`,
           ctx.io.info(`The ${label} already exists ${target}; nothing was sent.`);
           return;
         }
-        const body = mergeRecord(existing, payload);
+        const { value: declared, kept } = keepMasked(payload, existing, ctx.io.redact);
+        if (kept.length) ctx.io.info(keptText(kept.map((field) => printable(field))));
+        const body = mergeRecord(existing, declared);
         if (dryRun) {
           await writeRequests(ctx.io, [{ method: 'PUT', url: environmentUrl(api.settings.baseUrl, id), body }]);
           ctx.io.info(`Dry run: nothing was sent to update the existing ${label} ${target}.`);

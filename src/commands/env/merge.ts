@@ -35,3 +35,55 @@ export function mergeDeclared(current: Record<string, unknown>, declared: Record
   }
   return merged;
 }
+
+/** keepMasked's walk: `path` is where `declared` sits, `kept` collects what was put back. */
+function unmask(declared: unknown, stored: unknown, redact: (text: string) => string, path: string, kept: string[]): unknown {
+  if (typeof declared === 'string') {
+    if (typeof stored !== 'string' || stored === declared || redact(stored) !== declared) return declared;
+    kept.push(path);
+    return stored;
+  }
+  const before = kept.length;
+  if (Array.isArray(declared) && Array.isArray(stored)) {
+    const items: readonly unknown[] = stored;
+    const result = declared.map((item: unknown, index) => {
+      const same = index < items.length ? unmask(item, items[index], redact, `${path}[${index}]`, kept) : item;
+      if (same !== item || typeof item !== 'string') return same;
+      const shownSo = new Set(items.filter((old) => typeof old === 'string' && old !== item && redact(old) === item));
+      if (shownSo.size !== 1) return item;
+      kept.push(`${path}[${index}]`);
+      return [...shownSo][0];
+    });
+    return kept.length > before ? result : declared;
+  }
+  if (!isRecord(declared) || !isRecord(stored)) return declared;
+  const result: Record<string, unknown> = {};
+  for (const field of Object.keys(declared)) {
+    const own = keyFor(stored, field);
+    const value = declared[field];
+    setOwn(result, field, own === undefined ? value : unmask(value, stored[own], redact, `${path}${path ? '.' : ''}${own}`, kept));
+  }
+  return kept.length > before ? result : declared;
+}
+
+/**
+ * The declared fields with every masked value put back: a string that equals the stored value as cip prints
+ * it (its keys as ***), and differs from it, stands for the stored value, as `env export` or `env get` wrote
+ * it. So a file cip wrote, edited in another field and sent back, sends the key exact, never ***. Lists are
+ * matched item by item, or, when their items moved, by the one stored item that prints as the file's. `kept`
+ * names the fields put back (`connection`, `settings.secret`, `tags[1]`).
+ */
+export function keepMasked(
+  declared: Record<string, unknown>,
+  stored: Record<string, unknown>,
+  redact: (text: string) => string,
+): { value: Record<string, unknown>; kept: string[] } {
+  const kept: string[] = [];
+  return { value: unmask(declared, stored, redact, '', kept) as Record<string, unknown>, kept };
+}
+
+/** What was kept, said to people: "Kept a value shown masked (***) as the server holds it (connection)." */
+export function keptText(kept: readonly string[], where = kept.join(', ')): string {
+  const one = kept.length === 1;
+  return `Kept ${one ? 'a value' : `${kept.length} values`} shown masked (***) as the server holds ${one ? 'it' : 'them'} (${where}).`;
+}

@@ -9,7 +9,7 @@ import { isRecord, setOwn } from '../../json/record.js';
 import { redactData, type Output, type PlanStyles } from '../../output/writer.js';
 import { printable } from '../../text/sanitize.js';
 import { readInput } from '../io.js';
-import { keyFor, mergeDeclared } from './merge.js';
+import { keepMasked, keptText, keyFor, mergeDeclared } from './merge.js';
 import { looksLikeYaml } from './payload.js';
 import { idOf, nameOf, scalarText } from './target.js';
 
@@ -193,42 +193,6 @@ export interface PlanOptions {
   redact: (text: string) => string;
 }
 
-/**
- * The declared value with every masked value put back: a string of the file that equals the stored value as
- * cip prints it (its keys as ***), and differs from it, stands for the stored value, as `env export` wrote it.
- * So an exported file applied after an edit of another field sends the key back exact, never ***. Lists are
- * matched item by item, or, when their items moved, by the one stored item that prints as the file's.
- * `kept` gets the path of each value put back.
- */
-function unmask(declared: unknown, stored: unknown, redact: (text: string) => string, path: string, kept: string[]): unknown {
-  if (typeof declared === 'string') {
-    if (typeof stored !== 'string' || stored === declared || redact(stored) !== declared) return declared;
-    kept.push(path);
-    return stored;
-  }
-  const before = kept.length;
-  if (Array.isArray(declared) && Array.isArray(stored)) {
-    const items: readonly unknown[] = stored;
-    const result = declared.map((item: unknown, index) => {
-      const same = index < items.length ? unmask(item, items[index], redact, `${path}[${index}]`, kept) : item;
-      if (same !== item || typeof item !== 'string') return same;
-      const shownSo = new Set(items.filter((old) => typeof old === 'string' && old !== item && redact(old) === item));
-      if (shownSo.size !== 1) return item;
-      kept.push(`${path}[${index}]`);
-      return [...shownSo][0];
-    });
-    return kept.length > before ? result : declared;
-  }
-  if (!isRecord(declared) || !isRecord(stored)) return declared;
-  const result: Record<string, unknown> = {};
-  for (const field of Object.keys(declared)) {
-    const own = keyFor(stored, field);
-    const value = declared[field];
-    setOwn(result, field, own === undefined ? value : unmask(value, stored[own], redact, `${path}${path ? '.' : ''}${own}`, kept));
-  }
-  return kept.length > before ? result : declared;
-}
-
 /** Groups records by key value; the groups with more than one record. */
 function duplicates(records: readonly unknown[], key: string): Map<string, number[]> {
   const positions = new Map<string, number[]>();
@@ -274,8 +238,7 @@ export function computePlan(desired: readonly Record<string, unknown>[], server:
       plan.create.push({ key: value, record: withoutFields(record, ignored) });
       continue;
     }
-    const kept: string[] = [];
-    const declared = unmask(withoutFields(record, ignored), current, redact, '', kept) as Record<string, unknown>;
+    const { value: declared, kept } = keepMasked(withoutFields(record, ignored), current, redact);
     if (kept.length) plan.kept.push({ key: value, fields: kept });
     const id = idOf(current);
     if (id === undefined) throw new UsageError(`the environment with ${printable(key)} '${printable(value)}' has no id on the server`);
@@ -302,12 +265,12 @@ export function planSize(plan: Plan): number {
 
 /** What a plan kept of the stored values the file shows masked, said to people; undefined when nothing. */
 export function keptNote(plan: Plan, keyField: string): string | undefined {
-  const count = plan.kept.reduce((sum, { fields }) => sum + fields.length, 0);
-  if (!count) return undefined;
+  const fields = plan.kept.flatMap(({ fields }) => fields);
+  if (!fields.length) return undefined;
   const where = plan.kept.map(
     ({ key, fields }) => `${printable(keyField)} '${printable(key)}': ${fields.map((field) => printable(field)).join(', ')}`,
   );
-  return `Kept ${count === 1 ? 'a value' : `${count} values`} the file shows masked (***) as the server holds ${count === 1 ? 'it' : 'them'} (${where.join('; ')}).`;
+  return keptText(fields, where.join('; '));
 }
 
 /** "1 to create, 2 to update, 0 to delete" */

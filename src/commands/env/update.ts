@@ -3,7 +3,7 @@ import { defineCommand } from '../define.js';
 import { argument, flag, list } from '../../cli/options.js';
 import { UsageError } from '../../errors.js';
 import { setOwn } from '../../json/record.js';
-import { keyFor, mergeRecord } from './merge.js';
+import { keepMasked, keptText, keyFor, mergeRecord } from './merge.js';
 import { writeRecord, writeRequests } from '../../output/writer.js';
 import { withSpinner } from '../../terminal/spinner.js';
 import { printable } from '../../text/sanitize.js';
@@ -58,7 +58,8 @@ By default the update merges: cip reads the environment, sets the payload's top-
 the --unset fields, and sends the whole record with PUT, so every field you did not name is kept exactly as it
 was. --replace sends exactly the payload, and the API resets the fields left out.
 The API has no concurrency check: when two people update the same environment at once, the last write wins.
-A payload whose id differs from the environment's is refused: it would write one environment's data over another's.`,
+A payload whose id differs from the environment's is refused: it would write one environment's data over another's.
+A value equal to the stored one as cip prints it (its keys as ***) is sent as the server holds it.`,
   examples: [
     'cip env update staging -f description="pre-production"',
     'cip env update 7d1c... -F isActive=false --unset tags',
@@ -71,7 +72,10 @@ A payload whose id differs from the environment's is refused: it would write one
     const api = await ctx.api();
     const { id, record } = await resolveOne(ctx, api, idOrName);
     checkPayloadId(payload, id);
-    const { result: body, absent } = unsetFields(replace ? payload : mergeRecord(record, payload), unset);
+    // A value shown masked (a file written from `env get`) goes back as the server holds it.
+    const { value: declared, kept } = keepMasked(payload, record, ctx.io.redact);
+    if (kept.length) ctx.io.info(keptText(kept.map((field) => printable(field))));
+    const { result: body, absent } = unsetFields(replace ? declared : mergeRecord(record, declared), unset);
     for (const field of absent) ctx.io.warn(`--unset ${printable(field)}: the environment has no such field`);
     const label = environmentLabel(id, nameOf(body) ?? nameOf(record));
     if (dryRun) {
