@@ -266,10 +266,12 @@ const LOCK_UPDATE_MS = 1_000;
 export const LOCK_WAIT_MS = 180_000;
 const LOCK_RETRY_MIN_MS = 50;
 const LOCK_RETRY_MAX_MS = 500;
+/** How long a writer waits before it says that it waits. */
+const LOCK_NOTE_AFTER_MS = 1_000;
 const LOCK_OPTIONS = { realpath: false, stale: LOCK_STALE_MS, update: LOCK_UPDATE_MS };
 const LOCK_RETRIES = {
   // Enough tries to fill the wait even at the longest interval; the time limit ends it.
-  retries: Math.ceil(LOCK_WAIT_MS / LOCK_RETRY_MAX_MS) + 10,
+  retries: Math.ceil(LOCK_WAIT_MS / LOCK_RETRY_MAX_MS) + 20,
   factor: 1.5,
   minTimeout: LOCK_RETRY_MIN_MS,
   maxTimeout: LOCK_RETRY_MAX_MS,
@@ -281,7 +283,8 @@ type Lockfile = typeof import('proper-lockfile');
 
 /**
  * Takes the lock on the file a write replaces (`<file>.lock` beside it, so a writer through a link and one
- * naming the file itself take the same lock). A lock another cip holds is waited for, and said so once.
+ * naming the file itself take the same lock). A wait of more than a moment is said, once: a login that
+ * pauses for minutes must say why.
  */
 async function lockFile(
   lockfile: Lockfile,
@@ -290,14 +293,14 @@ async function lockFile(
   warn: Warn,
   onCompromised: (error: Error) => void,
 ): Promise<() => Promise<void>> {
-  const options = { ...LOCK_OPTIONS, lockfilePath: `${file}.lock`, onCompromised };
+  const note = setTimeout(() => {
+    warn(`another cip is writing the config file ${path}; waiting for it (up to ${LOCK_WAIT_MS / 60_000} minutes)`);
+  }, LOCK_NOTE_AFTER_MS);
   try {
-    return await lockfile.lock(file, { ...options, retries: 0 });
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException | undefined)?.code !== 'ELOCKED') throw error;
+    return await lockfile.lock(file, { ...LOCK_OPTIONS, lockfilePath: `${file}.lock`, onCompromised, retries: LOCK_RETRIES });
+  } finally {
+    clearTimeout(note);
   }
-  warn(`another cip is writing the config file ${path}; waiting for it (up to ${LOCK_WAIT_MS / 60_000} minutes)`);
-  return lockfile.lock(file, { ...options, retries: LOCK_RETRIES });
 }
 
 const KEY_FIELDS = ['apiKey', 'subscriptionKey'] as const;

@@ -178,6 +178,21 @@ describe('a lock its holder left behind (a crash)', () => {
   });
 });
 
+describe('a write that waits a moment', () => {
+  it('says nothing when the lock is released within a second', async () => {
+    sim.other = () => Date.now();
+    const write = await startWrite();
+    await pass(250);
+    sim.other = undefined;
+    // The next try comes within half a second (the longest interval), before the note is due.
+    await pass(1_000);
+    await write.done;
+    expect(write.state.error).toBeUndefined();
+    expect(write.warnings).toEqual([]);
+    expect(write.profiles()).toEqual(['a', 'b']);
+  });
+});
+
 describe('a write that finds the lock free', () => {
   it('says nothing about waiting', async () => {
     const write = await startWrite();
