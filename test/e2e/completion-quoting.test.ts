@@ -64,6 +64,9 @@ afterAll(() => sandbox.close());
 
 /** Types each case's line, Tab and Enter into an interactive shell; returns what the shell printed. */
 async function typeInto(command: string): Promise<string> {
+  // The names are fetched once here and cached for a minute, so no Tab waits on the API on a busy machine.
+  const warm = await execa('cip', ['__complete', 'environments'], { env, extendEnv: false, reject: false });
+  expect(warm.stdout.split('\n')).toEqual(expect.arrayContaining(NAMES));
   const lines = CASES.map(([typed]) => `cip env get ${typed}\t\r`).join('');
   const result = await execa(SCRIPT, ['-qfec', command, '/dev/null'], {
     env,
