@@ -3,10 +3,11 @@
 import type { KyInstance } from 'ky';
 import { ApiError, CipError, InterruptedError, NetworkError, ProtocolError, statusSummary } from '../errors.js';
 import { JsonTooDeepError, parseExactJson, stringifyExactJson } from '../json/exact.js';
-import { oneLine, truncate } from '../text/sanitize.js';
+import { hideCredentials, oneLine, truncate } from '../text/sanitize.js';
 import { errorMessageFromBody } from './error-body.js';
 import type { ProxyChoice } from './proxy.js';
 import { BrokenAnswer, causeChain, errorCode, nodeTransport, type Transport } from './transport.js';
+import { requestUrl } from './url.js';
 
 const RETRY_LIMIT = 2;
 const RETRY_STATUS = [408, 429, 500, 502, 503, 504];
@@ -45,8 +46,8 @@ export interface Http {
    */
   request(method: Method, path: string, what: string, body?: unknown, readBody?: boolean): Promise<unknown>;
   /**
-   * The whole answer. `target` is a path below the base URL or an absolute URL; an absolute one must be on
-   * the base URL's origin (the caller checks: the keys go with it).
+   * The whole answer. `target` is a path below the base URL or an absolute URL on its origin (api/url.ts:
+   * anything else is refused before it is sent).
    */
   send(method: Method, target: string, what: string, body?: unknown, readBody?: boolean): Promise<Answer>;
   /** Any method, any body, the answer's bytes untouched: what `cip api` needs. POST and PATCH are never retried. */
@@ -237,7 +238,6 @@ export async function createHttp({
   };
 
   const client: KyInstance = ky.create({
-    prefixUrl: baseUrl,
     timeout: timeout * 1000,
     signal,
     fetch: bufferedFetch,
@@ -277,7 +277,7 @@ export async function createHttp({
         const location = error.response.headers.get('location');
         throw new ProtocolError(
           redact(
-            `cannot ${what}: the API answered with a redirect (HTTP ${status})${location ? ` to ${truncate(oneLine(location), 200)}` : ''}`,
+            `cannot ${what}: the API answered with a redirect (HTTP ${status})${location ? ` to ${truncate(oneLine(hideCredentials(location)), 200)}` : ''}`,
           ),
           'cip does not follow redirects, so the keys go only to the base URL you chose; check --base-url',
         );
@@ -326,12 +326,12 @@ export async function createHttp({
         throw error;
       }
     };
+    // Built and checked here, whoever asked: the keys go with it.
+    const url = requestUrl(baseUrl, target).href;
     try {
-      return await client(target, {
+      return await client(url, {
         method,
         fetch: attempt,
-        // An absolute URL (a next-page link) is used as it is.
-        ...(/^https?:\/\//i.test(target) ? { prefixUrl: '' } : {}),
         ...(options.body === undefined ? {} : { body: options.body }),
         ...(options.headers ? { headers: options.headers } : {}),
       });

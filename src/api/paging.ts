@@ -3,7 +3,8 @@
 // the base URL's origin; a chain that loops or never ends is a broken answer, not a reason to run forever.
 import { ProtocolError } from '../errors.js';
 import { isRecord } from '../json/record.js';
-import { oneLine, truncate } from '../text/sanitize.js';
+import { hideCredentials, oneLine, truncate } from '../text/sanitize.js';
+import { refusalOf } from './url.js';
 
 /** The most pages one list read follows. */
 export const MAX_PAGES = 10_000;
@@ -50,13 +51,22 @@ export function nextPageLink(
   try {
     next = new URL(link, current);
   } catch {
-    throw new ProtocolError(`cannot list environments: the API's next-page link is not a URL: ${truncate(oneLine(link), 200)}`);
+    throw new ProtocolError(
+      `cannot list environments: the API's next-page link is not a URL: ${truncate(oneLine(hideCredentials(link)), 200)}`,
+    );
   }
-  const origin = new URL(baseUrl).origin;
-  if (next.origin !== origin) {
+  const refusal = refusalOf(next, baseUrl);
+  if (refusal === 'origin') {
+    const origin = new URL(baseUrl).origin;
     throw new ProtocolError(
       `cannot list environments: the API's next-page link goes to another origin (${truncate(oneLine(next.origin), 100)}); cip sends the keys only to ${origin}`,
       'nothing was sent there; the list is incomplete, so nothing is shown',
+    );
+  }
+  if (refusal === 'credentials') {
+    throw new ProtocolError(
+      `cannot list environments: the API's next-page link holds a user name or password (${truncate(oneLine(hideCredentials(next.href)), 200)})`,
+      'nothing was sent; the list is incomplete, so nothing is shown',
     );
   }
   next.hash = '';
