@@ -19,9 +19,13 @@ export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 /** What `cip api` may send. */
 export type AnyMethod = Method | 'PATCH' | 'HEAD' | 'OPTIONS';
 
-/** A 2xx answer as it came: status, headers and the body's bytes (for `cip api`). */
+/** A 2xx answer as it came: status line, headers and the body's bytes (for `cip api`). */
 export interface RawAnswer {
   status: number;
+  /** The reason phrase as the server sent it (cleaned of nothing: the caller shows it). */
+  statusText: string;
+  /** '1.1', '1.0': the version in the answer's status line. */
+  httpVersion: string;
   headers: Headers;
   body: Uint8Array;
 }
@@ -191,6 +195,8 @@ export async function createHttp({
     return bytes ?? new Uint8Array(0);
   };
   const takeText = (response: Response): string => new TextDecoder().decode(takeBytes(response));
+  /** The status line's version and reason phrase, which a Response cannot carry (see below). */
+  const statusLines = new WeakMap<Response, { httpVersion: string; statusText: string }>();
 
   // The fetch ky calls. Reading the body inside it puts the body under ky's timeout and lets ky retry a body
   // cut off mid-way.
@@ -204,7 +210,7 @@ export async function createHttp({
       if (sent) log(`>   body: ${bodyForLog(new TextDecoder().decode(sent))}`);
     }
     try {
-      const { status, statusText, headers, body } = await transport({
+      const { status, statusText, httpVersion, headers, body } = await transport({
         method: request.method,
         url: request.url,
         headers: request.headers,
@@ -227,6 +233,7 @@ export async function createHttp({
       // A success's body travels beside the Response: a web stream around 40 MB of list, read back and
       // decoded, would cost more than the rest of the command.
       if (ok && body) successBodies.set(response, body);
+      statusLines.set(response, { httpVersion, statusText });
       return response;
     } catch (error) {
       if (log)
@@ -366,7 +373,8 @@ export async function createHttp({
     async exchange(method, target, what, request = {}) {
       const headers = { ...(request.body === undefined ? {} : { 'Content-Type': 'application/json' }), ...request.headers };
       const response = await respond(method, target, what, { ...(request.body === undefined ? {} : { body: request.body }), headers });
-      return { status: response.status, headers: response.headers, body: takeBytes(response) };
+      const { httpVersion, statusText } = statusLines.get(response) ?? { httpVersion: '1.1', statusText: '' };
+      return { status: response.status, statusText, httpVersion, headers: response.headers, body: takeBytes(response) };
     },
   };
 }

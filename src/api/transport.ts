@@ -25,7 +25,10 @@ export interface Outgoing {
 /** A whole answer: the body decoded, null for a status that has none. */
 export interface RawAnswer {
   status: number;
+  /** The reason phrase as the server sent it ('' when it sent none). */
   statusText: string;
+  /** The HTTP version of the answer's status line: '1.1', '1.0'. */
+  httpVersion: string;
   headers: Headers;
   body: Bytes | null;
 }
@@ -135,6 +138,19 @@ async function readBody(response: IncomingMessage, limit: number): Promise<Bytes
   }
 }
 
+/**
+ * node:http reads the reason phrase's bytes as Latin-1; a server that wrote UTF-8 ('201 已创建') meant UTF-8, as
+ * fetch reads it.
+ */
+function reasonPhrase(message: string | undefined): string {
+  if (!message) return '';
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(Buffer.from(message, 'latin1'));
+  } catch {
+    return message;
+  }
+}
+
 function answerHeaders(raw: string[]): Headers {
   const headers = new Headers();
   for (let at = 0; at + 1 < raw.length; at += 2) headers.append(raw[at]!, raw[at + 1]!);
@@ -189,7 +205,13 @@ export function nodeTransport(limit: number): Transport {
         const done = (body: Bytes | null) => {
           signal.removeEventListener('abort', abort);
           try {
-            resolve({ status, statusText: response.statusMessage ?? '', headers: answerHeaders(response.rawHeaders), body });
+            resolve({
+              status,
+              statusText: reasonPhrase(response.statusMessage),
+              httpVersion: response.httpVersion,
+              headers: answerHeaders(response.rawHeaders),
+              body,
+            });
           } catch {
             // Node's parser lets through little that Headers refuses, but a refusal must not escape this callback.
             reject(new BrokenAnswer('the API answered with a header that is not valid HTTP'));
@@ -250,6 +272,7 @@ export function fetchTransport(limit: number): Transport {
     const readable = method !== 'HEAD' && status >= 200 && status <= 599 && !NULL_BODY_STATUS.has(status);
     const data = readable ? await readFetched(response, limit) : null;
     if (!readable) await response.body?.cancel().catch(() => undefined);
-    return { status, statusText: response.statusText, headers: response.headers, body: data };
+    // fetch does not say which version answered; undici's proxy agent speaks HTTP/1.1 only (allowH2 is off).
+    return { status, statusText: response.statusText, httpVersion: '1.1', headers: response.headers, body: data };
   };
 }

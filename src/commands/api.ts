@@ -9,7 +9,7 @@ import { UsageError } from '../errors.js';
 import { stringifyExactJson } from '../json/exact.js';
 import { writeAnswer } from '../output/writer.js';
 import { withSpinner } from '../terminal/spinner.js';
-import { oneLine, printable } from '../text/sanitize.js';
+import { oneLine, printable, truncate } from '../text/sanitize.js';
 import { readInput } from './io.js';
 import { PAYLOAD_OPTIONS, buildPayload, payloadInput } from './env/payload.js';
 
@@ -83,7 +83,12 @@ it. Failures have the usual exit codes. POST and PATCH are never retried.`,
       http.exchange(chosen, target, what, { ...(body === undefined ? {} : { body }), headers: Object.fromEntries(header) }),
     );
     if (include) {
-      const lines = [`HTTP ${answer.status}`, ...[...answer.headers].map(([name, value]) => `${name}: ${oneLine(value)}`)];
+      // As curl prints it: the version and reason phrase the server sent, cleaned for the terminal.
+      const reason = truncate(oneLine(answer.statusText), 200);
+      const lines = [
+        `HTTP/${answer.httpVersion} ${answer.status}${reason ? ` ${reason}` : ''}`,
+        ...[...answer.headers].map(([name, value]) => `${name}: ${oneLine(value)}`),
+      ];
       // Asked for, so not a note that --quiet silences; on stderr, to keep stdout the body alone.
       ctx.io.stderr.write(`${ctx.redact(lines.join('\n'))}\n`);
     }

@@ -151,6 +151,7 @@ describe.each([
     });
     expect(answer.status).toBe(201);
     expect(answer.statusText).toBe('Created');
+    expect(answer.httpVersion).toBe('1.1');
     expect(answer.headers.get('x-one')).toBe('1');
     expect(answer.headers.get('x-two')).toBe('two');
     expect(answer.headers.get('content-type')).toBe('application/json');
@@ -395,6 +396,20 @@ describe('node:http', () => {
     controller.abort(new Error('already'));
     await expect(send(nodeTransport(1000), server.url, { signal: controller.signal })).rejects.toThrow('already');
     expect(server.received).toEqual([]);
+  });
+
+  it("gives the status line's version, and a reason phrase in UTF-8 as fetch reads it", async () => {
+    const raw = await rawHttpServer();
+    try {
+      raw.respond('HTTP/1.0 201 已创建\r\nContent-Length: 2\r\n\r\nok');
+      const answer = await send(nodeTransport(1000), raw.url);
+      expect([answer.httpVersion, answer.status, answer.statusText]).toEqual(['1.0', 201, '已创建']);
+      // A byte that is not UTF-8 keeps its Latin-1 reading.
+      raw.respond(Buffer.from('HTTP/1.1 200 caf\xe9\r\nContent-Length: 2\r\n\r\nok', 'latin1'));
+      expect((await send(nodeTransport(1000), raw.url)).statusText).toBe('café');
+    } finally {
+      await raw.close();
+    }
   });
 
   it('a status line without a reason gives an empty reason', async () => {
