@@ -6,7 +6,7 @@ import { JsonTooDeepError, parseExactJson, stringifyExactJson } from '../json/ex
 import { hideCredentials, oneLine, truncate } from '../text/sanitize.js';
 import { errorMessageFromBody } from './error-body.js';
 import type { ProxyChoice } from './proxy.js';
-import { BrokenAnswer, causeChain, errorCode, nodeTransport, type Transport } from './transport.js';
+import { BrokenAnswer, causeChain, errorCode, handshakeFailure, nodeTransport, type Transport } from './transport.js';
 import { requestUrl } from './url.js';
 
 const RETRY_LIMIT = 2;
@@ -87,10 +87,15 @@ const NETWORK_CODES: Record<string, string> = {
   ERR_TLS_CERT_ALTNAME_INVALID: 'the server certificate does not match the host name',
 };
 
-/** Certificate problems do not go away by asking again. */
+/** Certificate problems, and a handshake the two sides cannot agree on, do not go away by asking again. */
 function isCertificateError(error: unknown): boolean {
   const code = errorCode(error) ?? '';
-  return /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|ERR_TLS/.test(code);
+  return /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|ERR_TLS/.test(code) || handshakeFailure(error) !== undefined;
+}
+
+/** Whether the request certainly never left: no connection, or no TLS session to send it on. */
+function notSent(error: unknown): boolean {
+  return NOT_SENT_CODES.has(errorCode(error) ?? '') || handshakeFailure(error) !== undefined;
 }
 
 function networkReason(error: unknown): string {
@@ -300,7 +305,7 @@ export async function createHttp({
     }
     // A create whose answer never came may still have happened, and is never retried: say so.
     const maybeDone =
-      (method === 'POST' || method === 'PATCH') && (error instanceof TimeoutError || !NOT_SENT_CODES.has(errorCode(error) ?? ''))
+      (method === 'POST' || method === 'PATCH') && (error instanceof TimeoutError || !notSent(error))
         ? "the request was sent, so it may have been carried out; check with 'cip env list' before trying again"
         : undefined;
     if (error instanceof TimeoutError) {
@@ -308,6 +313,11 @@ export async function createHttp({
         `cannot ${what}: no answer from ${host} within ${timeout}s`,
         maybeDone ?? 'raise --timeout, or check the network',
       );
+    }
+    const handshake = handshakeFailure(error);
+    if (handshake) {
+      const through = proxy ? ` (through the proxy at ${proxy.display})` : '';
+      throw new NetworkError(`cannot ${what}: the TLS handshake with ${host}${through} failed: ${handshake.reason}`, handshake.fix);
     }
     if (proxy) throw proxyFailure(error, what, proxy, host, maybeDone);
     throw new NetworkError(redact(`cannot ${what}: cannot reach ${host}: ${networkReason(error)}`), maybeDone);
@@ -329,7 +339,7 @@ export async function createHttp({
         uncertain ||= response.status >= 500;
         return response;
       } catch (error) {
-        uncertain ||= !NOT_SENT_CODES.has(errorCode(error) ?? '') && !(error instanceof BrokenAnswer);
+        uncertain ||= !notSent(error) && !(error instanceof BrokenAnswer);
         throw error;
       }
     };

@@ -62,6 +62,51 @@ export function errorCode(error: unknown): string | undefined {
   return undefined;
 }
 
+/** What a failed TLS handshake means, by OpenSSL's reason, and what would fix it. */
+const HANDSHAKE_FAILURES: { reason: RegExp; means: string; fix: string }[] = [
+  {
+    reason: /alert protocol version|unsupported protocol|no protocols available|version too low/,
+    means: 'the server offers only a TLS version older than 1.2 (TLS 1.0 or 1.1), which Node refuses as unsafe',
+    fix: 'the server must accept TLS 1.2 or newer: tell its administrators',
+  },
+  {
+    reason: /wrong version number|packet length too long|http request/,
+    means: 'the server did not answer in TLS',
+    fix: 'is it an http:// server? check the base URL and its port',
+  },
+  {
+    reason: /handshake failure|no shared cipher|no ciphers available|insufficient security/,
+    means: 'the server accepts none of the cipher suites Node offers',
+    fix: 'the server must offer a current cipher suite (TLS 1.3, or TLS 1.2 with ECDHE): tell its administrators',
+  },
+];
+
+export interface HandshakeFailure {
+  /** What went wrong, with OpenSSL's own words at the end. */
+  reason: string;
+  fix: string | undefined;
+}
+
+/**
+ * A TLS handshake that failed before any certificate was looked at (a protocol version or cipher suite the
+ * two sides do not share, a server that does not speak TLS), or undefined for any other failure. Node
+ * reports it as EPROTO (or ERR_SSL_*) with OpenSSL's reason inside the message.
+ */
+export function handshakeFailure(error: unknown): HandshakeFailure | undefined {
+  for (const cause of causeChain(error)) {
+    const code = (cause as { code?: unknown }).code;
+    if (code !== 'EPROTO' && !(typeof code === 'string' && code.startsWith('ERR_SSL_'))) continue;
+    const message = cause instanceof Error ? cause.message : '';
+    const openssl = (
+      /SSL routines:[^:]*:([^:]+)/.exec(message)?.[1] ?? (code === 'EPROTO' ? '' : code.slice('ERR_SSL_'.length).replace(/_/g, ' '))
+    ).toLowerCase();
+    const known = HANDSHAKE_FAILURES.find((failure) => failure.reason.test(openssl));
+    const words = truncate(oneLine(openssl), 80) || 'EPROTO';
+    return known ? { reason: `${known.means} (OpenSSL: ${words})`, fix: known.fix } : { reason: `OpenSSL: ${words}`, fix: undefined };
+  }
+  return undefined;
+}
+
 /**
  * A decoder's failure is the server's broken body, not a network error worth another attempt: zlib's codes are
  * Z_DATA_ERROR and the like, brotli's ERR__ERROR_FORMAT_PADDING_1 and the like.

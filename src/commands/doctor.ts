@@ -111,9 +111,11 @@ async function diagnose(ctx: Context): Promise<Check[]> {
         'TLS',
         'network',
         tls.reason,
-        extra
-          ? `NODE_EXTRA_CA_CERTS is ${printable(extra)}, and it does not hold the certificate that signed this one`
-          : "behind a corporate proxy or CA, set NODE_EXTRA_CA_CERTS to the CA's certificate file (PEM)",
+        // A handshake that failed before any certificate came has its own fix.
+        tls.fix ??
+          (extra
+            ? `NODE_EXTRA_CA_CERTS is ${printable(extra)}, and it does not hold the certificate that signed this one`
+            : "behind a corporate proxy or CA, set NODE_EXTRA_CA_CERTS to the CA's certificate file (PEM)"),
       );
       return checks;
     }

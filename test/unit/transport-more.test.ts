@@ -14,6 +14,7 @@ import {
   causeChain,
   errorCode,
   fetchTransport,
+  handshakeFailure,
   nodeTransport,
   type Outgoing,
   type Transport,
@@ -135,6 +136,44 @@ describe('causeChain and errorCode', () => {
     expect([...causeChain(chain({}, {}, {}, {}, {}, {}, {}))]).toHaveLength(5);
     expect([...causeChain(chain({}, {}))]).toHaveLength(2);
     expect([...causeChain(null)]).toEqual([]);
+  });
+});
+
+describe('handshakeFailure', () => {
+  const openssl = (reason: string) => `write EPROTO 80BC:error:0A00042E:SSL routines:ssl3_read_bytes:${reason}:../ssl/rec_layer_s3.c:1601:`;
+  const eproto = (reason: string) => Object.assign(new Error(openssl(reason)), { code: 'EPROTO' });
+
+  it.each([
+    [
+      'an old version, refused by the server',
+      eproto('tlsv1 alert protocol version'),
+      /^the server offers only a TLS version older than 1\.2 .*\(OpenSSL: tlsv1 alert protocol version\)$/,
+    ],
+    [
+      'an old version, refused by Node',
+      eproto('unsupported protocol'),
+      /^the server offers only a TLS version older than 1\.2 .*\(OpenSSL: unsupported protocol\)$/,
+    ],
+    ['no TLS at all', eproto('wrong version number'), /^the server did not answer in TLS \(OpenSSL: wrong version number\)$/],
+    ['no cipher in common', eproto('sslv3 alert handshake failure'), /^the server accepts none of the cipher suites Node offers \(/],
+    [
+      'a reason in the code, not the message',
+      Object.assign(new Error('x'), { code: 'ERR_SSL_WRONG_VERSION_NUMBER' }),
+      /^the server did not answer in TLS \(OpenSSL: wrong version number\)$/,
+    ],
+    ['a reason it has no words for', eproto('bad record mac'), /^OpenSSL: bad record mac$/],
+    ['EPROTO without a reason', Object.assign(new Error('EPROTO'), { code: 'EPROTO' }), /^OpenSSL: EPROTO$/],
+    ["fetch's wrapping", new TypeError('fetch failed', { cause: eproto('tlsv1 alert protocol version') }), /^the server offers only/],
+  ])('%s', (_what, error, reason) => {
+    expect(handshakeFailure(error)?.reason).toMatch(reason);
+  });
+
+  it.each([
+    Object.assign(new Error(openssl('tlsv1 alert protocol version')), { code: 'ECONNRESET' }),
+    Object.assign(new Error('self-signed'), { code: 'DEPTH_ZERO_SELF_SIGNED_CERT' }),
+    'EPROTO',
+  ])('is no handshake failure: %s', (error) => {
+    expect(handshakeFailure(error)).toBeUndefined();
   });
 });
 
