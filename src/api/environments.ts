@@ -3,7 +3,8 @@ import type { ResolvedSettings } from '../config/settings.js';
 import { ApiError, ProtocolError, UsageError, withHint } from '../errors.js';
 import { printable } from '../text/sanitize.js';
 import type { Http } from './http.js';
-import { nextPageLink } from './paging.js';
+import { isRecord } from '../json/record.js';
+import { declaredTotal, nextPageLink, unfollowedMore } from './paging.js';
 
 export type Environment = Record<string, unknown>;
 
@@ -26,19 +27,20 @@ export interface EnvironmentsApi {
 const ENVELOPES = ['value', 'items', 'data', 'results'];
 
 /**
- * The API may answer a list as a bare array or wrapped in {value|items|data|results: [...]}, in any letter
- * case (ASP.NET can be set to PascalCase: "Value", "Items").
+ * The lists an answer holds: the answer itself when it is an array, else each of its fields named value,
+ * items, data or results, in any letter case (ASP.NET can be set to PascalCase: "Value", "Items"), that
+ * holds an array. One is the list; two cannot be told apart.
  */
-export function unwrapList(data: unknown): unknown[] | undefined {
-  if (Array.isArray(data)) return data as unknown[];
-  if (typeof data !== 'object' || data === null) return undefined;
-  for (const envelope of ENVELOPES) {
-    for (const [key, inner] of Object.entries(data)) {
-      if (key.toLowerCase() === envelope && Array.isArray(inner)) return inner as unknown[];
-    }
-  }
-  return undefined;
+export function listsIn(data: unknown): { name: string; items: unknown[] }[] {
+  if (Array.isArray(data)) return [{ name: '', items: data as unknown[] }];
+  if (!isRecord(data)) return [];
+  return Object.entries(data)
+    .filter(([key, inner]) => ENVELOPES.includes(key.toLowerCase()) && Array.isArray(inner))
+    .map(([name, items]) => ({ name, items: items as unknown[] }));
 }
+
+/** Why a list read that stops short shows nothing. */
+const PARTIAL = 'nothing is shown: cip never reports part of a list as the whole';
 
 const PROBE_BASE = 'https://base.invalid/ms/';
 
@@ -70,6 +72,8 @@ export function createEnvironmentsApi(http: Http, settings: ResolvedSettings): E
     async list() {
       const items: unknown[] = [];
       const seen = new Set<string>();
+      /** The largest count of the whole list any page declared. */
+      let total: { total: number; where: string } | undefined;
       let target = 'Environments';
       let url = new URL(`${settings.baseUrl}/Environments`).href;
       for (let page = 1; ; page++) {
@@ -86,16 +90,45 @@ export function createEnvironmentsApi(http: Http, settings: ResolvedSettings): E
         }
         const { data } = answer;
         if (data === undefined) throw new ProtocolError(`cannot ${what}: the API answered with an empty body instead of a list`);
-        const pageItems = unwrapList(data);
-        if (!pageItems) throw new ProtocolError(`cannot ${what}: the API answered with something that is not a list`);
+        const lists = listsIn(data);
+        if (lists.length === 0) throw new ProtocolError(`cannot ${what}: the API answered with something that is not a list`);
+        if (lists.length > 1) {
+          throw new ProtocolError(
+            `cannot ${what}: the API answered with ${lists.length} lists (${lists.map((list) => printable(list.name)).join(', ')}), and cip cannot tell which one is the environments`,
+            PARTIAL,
+          );
+        }
+        const pageItems = lists[0]!.items;
+        const declared = declaredTotal(data, answer.headers);
+        if (declared && (total === undefined || declared.total > total.total)) total = declared;
         seen.add(url);
         const next = nextPageLink(data, answer.headers, url, settings.baseUrl, seen, page);
         // A list in one page, as most are, is that page's array itself.
-        if (next === undefined && page === 1) return pageItems;
-        for (const item of pageItems) items.push(item);
-        if (next === undefined) return items;
-        url = next;
-        target = next;
+        let all = pageItems;
+        if (next !== undefined || page > 1) {
+          for (const item of pageItems) items.push(item);
+          all = items;
+        }
+        if (next !== undefined) {
+          url = next;
+          target = next;
+          continue;
+        }
+        // The last page: the list is whole only if nothing in the answer says otherwise.
+        const more = unfollowedMore(data, answer.headers);
+        if (more !== undefined) {
+          throw new ProtocolError(
+            `cannot ${what}: the API's answer says the list goes on (${printable(more)}), but has no next link cip can follow`,
+            PARTIAL,
+          );
+        }
+        if (total && total.total > all.length) {
+          throw new ProtocolError(
+            `cannot list environments: the API says the list holds ${total.total} (${printable(total.where)}), but its ${page === 1 ? 'answer' : `${page} pages`} held ${all.length}`,
+            PARTIAL,
+          );
+        }
+        return all;
       }
     },
     async create(payload) {

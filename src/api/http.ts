@@ -3,10 +3,11 @@
 import type { KyInstance } from 'ky';
 import { ApiError, CipError, InterruptedError, NetworkError, ProtocolError, statusSummary } from '../errors.js';
 import { JsonTooDeepError, parseExactJson, stringifyExactJson } from '../json/exact.js';
-import { oneLine, truncate } from '../text/sanitize.js';
+import { hideCredentials, oneLine, truncate } from '../text/sanitize.js';
 import { errorMessageFromBody } from './error-body.js';
 import type { ProxyChoice } from './proxy.js';
-import { BrokenAnswer, causeChain, errorCode, headersToSend, nodeTransport, type Transport } from './transport.js';
+import { BrokenAnswer, causeChain, errorCode, handshakeFailure, headersToSend, nodeTransport, type Transport } from './transport.js';
+import { requestUrl } from './url.js';
 
 const RETRY_LIMIT = 2;
 const RETRY_STATUS = [408, 429, 500, 502, 503, 504];
@@ -18,9 +19,13 @@ export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 /** What `cip api` may send. */
 export type AnyMethod = Method | 'PATCH' | 'HEAD' | 'OPTIONS';
 
-/** A 2xx answer as it came: status, headers and the body's bytes (for `cip api`). */
+/** A 2xx answer as it came: status line, headers and the body's bytes (for `cip api`). */
 export interface RawAnswer {
   status: number;
+  /** The reason phrase as the server sent it (cleaned of nothing: the caller shows it). */
+  statusText: string;
+  /** '1.1', '1.0': the version in the answer's status line. */
+  httpVersion: string;
   headers: Headers;
   body: Uint8Array;
 }
@@ -45,8 +50,8 @@ export interface Http {
    */
   request(method: Method, path: string, what: string, body?: unknown, readBody?: boolean): Promise<unknown>;
   /**
-   * The whole answer. `target` is a path below the base URL or an absolute URL; an absolute one must be on
-   * the base URL's origin (the caller checks: the keys go with it).
+   * The whole answer. `target` is a path below the base URL or an absolute URL on its origin (api/url.ts:
+   * anything else is refused before it is sent).
    */
   send(method: Method, target: string, what: string, body?: unknown, readBody?: boolean): Promise<Answer>;
   /** Any method, any body, the answer's bytes untouched: what `cip api` needs. POST and PATCH are never retried. */
@@ -86,10 +91,15 @@ const NETWORK_CODES: Record<string, string> = {
   ERR_TLS_CERT_ALTNAME_INVALID: 'the server certificate does not match the host name',
 };
 
-/** Certificate problems do not go away by asking again. */
+/** Certificate problems, and a handshake the two sides cannot agree on, do not go away by asking again. */
 function isCertificateError(error: unknown): boolean {
   const code = errorCode(error) ?? '';
-  return /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|ERR_TLS/.test(code);
+  return /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|ERR_TLS/.test(code) || handshakeFailure(error) !== undefined;
+}
+
+/** Whether the request certainly never left: no connection, or no TLS session to send it on. */
+function notSent(error: unknown): boolean {
+  return NOT_SENT_CODES.has(errorCode(error) ?? '') || handshakeFailure(error) !== undefined;
 }
 
 function networkReason(error: unknown): string {
@@ -197,6 +207,8 @@ export async function createHttp({
     return bytes ?? new Uint8Array(0);
   };
   const takeText = (response: Response): string => new TextDecoder().decode(takeBytes(response));
+  /** The status line's version and reason phrase, which a Response cannot carry (see below). */
+  const statusLines = new WeakMap<Response, { httpVersion: string; statusText: string }>();
 
   // The fetch ky calls. Reading the body inside it puts the body under ky's timeout and lets ky retry a body
   // cut off mid-way.
@@ -211,7 +223,7 @@ export async function createHttp({
       if (sent) log(`>   body: ${bodyForLog(sent, redact)}`);
     }
     try {
-      const { status, statusText, headers, body } = await transport({
+      const { status, statusText, httpVersion, headers, body } = await transport({
         method: request.method,
         url: request.url,
         headers: request.headers,
@@ -234,6 +246,7 @@ export async function createHttp({
       // A success's body travels beside the Response: a web stream around 40 MB of list, read back and
       // decoded, would cost more than the rest of the command.
       if (ok && body) successBodies.set(response, body);
+      statusLines.set(response, { httpVersion, statusText });
       return response;
     } catch (error) {
       if (log)
@@ -245,7 +258,6 @@ export async function createHttp({
   };
 
   const client: KyInstance = ky.create({
-    prefixUrl: baseUrl,
     timeout: timeout * 1000,
     signal,
     fetch: bufferedFetch,
@@ -285,7 +297,7 @@ export async function createHttp({
         const location = error.response.headers.get('location');
         throw new ProtocolError(
           redact(
-            `cannot ${what}: the API answered with a redirect (HTTP ${status})${location ? ` to ${truncate(oneLine(location), 200)}` : ''}`,
+            `cannot ${what}: the API answered with a redirect (HTTP ${status})${location ? ` to ${truncate(oneLine(hideCredentials(location)), 200)}` : ''}`,
           ),
           'cip does not follow redirects, so the keys go only to the base URL you chose; check --base-url',
         );
@@ -302,7 +314,7 @@ export async function createHttp({
     }
     // A create whose answer never came may still have happened, and is never retried: say so.
     const maybeDone =
-      (method === 'POST' || method === 'PATCH') && (error instanceof TimeoutError || !NOT_SENT_CODES.has(errorCode(error) ?? ''))
+      (method === 'POST' || method === 'PATCH') && (error instanceof TimeoutError || !notSent(error))
         ? "the request was sent, so it may have been carried out; check with 'cip env list' before trying again"
         : undefined;
     if (error instanceof TimeoutError) {
@@ -310,6 +322,11 @@ export async function createHttp({
         `cannot ${what}: no answer from ${host} within ${timeout}s`,
         maybeDone ?? 'raise --timeout, or check the network',
       );
+    }
+    const handshake = handshakeFailure(error);
+    if (handshake) {
+      const through = proxy ? ` (through the proxy at ${proxy.display})` : '';
+      throw new NetworkError(`cannot ${what}: the TLS handshake with ${host}${through} failed: ${handshake.reason}`, handshake.fix);
     }
     if (proxy) throw proxyFailure(error, what, proxy, host, maybeDone);
     throw new NetworkError(redact(`cannot ${what}: cannot reach ${host}: ${networkReason(error)}`), maybeDone);
@@ -331,16 +348,16 @@ export async function createHttp({
         uncertain ||= response.status >= 500;
         return response;
       } catch (error) {
-        uncertain ||= !NOT_SENT_CODES.has(errorCode(error) ?? '') && !(error instanceof BrokenAnswer);
+        uncertain ||= !notSent(error) && !(error instanceof BrokenAnswer);
         throw error;
       }
     };
+    // Built and checked here, whoever asked: the keys go with it.
+    const url = requestUrl(baseUrl, target).href;
     try {
-      return await client(target, {
+      return await client(url, {
         method,
         fetch: attempt,
-        // An absolute URL (a next-page link) is used as it is.
-        ...(/^https?:\/\//i.test(target) ? { prefixUrl: '' } : {}),
         ...(options.body === undefined ? {} : { body: options.body }),
         ...(options.headers ? { headers: options.headers } : {}),
       });
@@ -375,7 +392,8 @@ export async function createHttp({
     async exchange(method, target, what, request = {}) {
       const headers = { ...(request.body === undefined ? {} : { 'Content-Type': 'application/json' }), ...request.headers };
       const response = await respond(method, target, what, { ...(request.body === undefined ? {} : { body: request.body }), headers });
-      return { status: response.status, headers: response.headers, body: takeBytes(response) };
+      const { httpVersion, statusText } = statusLines.get(response) ?? { httpVersion: '1.1', statusText: '' };
+      return { status: response.status, statusText, httpVersion, headers: response.headers, body: takeBytes(response) };
     },
   };
 }

@@ -3,11 +3,12 @@
 import type { Env } from '../env.js';
 import { createHttp } from './http.js';
 import { proxyFor, type ProxyChoice } from './proxy.js';
+import { handshakeFailure } from './transport.js';
 
 /** How long each check may take. */
 export const PROBE_TIMEOUT_MS = 5_000;
 
-export type Probe = { ok: true; detail: string } | { ok: false; reason: string };
+export type Probe = { ok: true; detail: string } | { ok: false; reason: string; fix?: string };
 
 function codeOf(error: unknown): string {
   const code = (error as { code?: unknown }).code;
@@ -59,7 +60,18 @@ export async function verifyTls(host: string, port: number): Promise<Probe> {
       done({ ok: true, detail: `certificate for ${[peer.subject?.CN ?? host].flat().join(', ')}, valid until ${peer.valid_to ?? '?'}` });
     });
     socket.once('timeout', () => done({ ok: false, reason: `no TLS handshake with ${host}:${port} within ${PROBE_TIMEOUT_MS / 1000}s` }));
-    socket.once('error', (error) => done({ ok: false, reason: `the certificate of ${host} does not verify (${codeOf(error)})` }));
+    socket.once('error', (error) => {
+      const handshake = handshakeFailure(error);
+      done(
+        handshake
+          ? {
+              ok: false,
+              reason: `the TLS handshake with ${host}:${port} failed: ${handshake.reason}`,
+              ...(handshake.fix ? { fix: handshake.fix } : {}),
+            }
+          : { ok: false, reason: `the certificate of ${host} does not verify (${codeOf(error)})` },
+      );
+    });
   });
 }
 

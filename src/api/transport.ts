@@ -25,7 +25,10 @@ export interface Outgoing {
 /** A whole answer: the body decoded, null for a status that has none. */
 export interface RawAnswer {
   status: number;
+  /** The reason phrase as the server sent it ('' when it sent none). */
   statusText: string;
+  /** The HTTP version of the answer's status line: '1.1', '1.0'. */
+  httpVersion: string;
   headers: Headers;
   body: Bytes | null;
 }
@@ -69,6 +72,51 @@ export function errorCode(error: unknown): string | undefined {
   for (const cause of causeChain(error)) {
     const code = (cause as { code?: unknown }).code;
     if (typeof code === 'string' && code) return code;
+  }
+  return undefined;
+}
+
+/** What a failed TLS handshake means, by OpenSSL's reason, and what would fix it. */
+const HANDSHAKE_FAILURES: { reason: RegExp; means: string; fix: string }[] = [
+  {
+    reason: /alert protocol version|unsupported protocol|no protocols available|version too low/,
+    means: 'the server offers only a TLS version older than 1.2 (TLS 1.0 or 1.1), which Node refuses as unsafe',
+    fix: 'the server must accept TLS 1.2 or newer: tell its administrators',
+  },
+  {
+    reason: /wrong version number|packet length too long|http request/,
+    means: 'the server did not answer in TLS',
+    fix: 'is it an http:// server? check the base URL and its port',
+  },
+  {
+    reason: /handshake failure|no shared cipher|no ciphers available|insufficient security/,
+    means: 'the server accepts none of the cipher suites Node offers',
+    fix: 'the server must offer a current cipher suite (TLS 1.3, or TLS 1.2 with ECDHE): tell its administrators',
+  },
+];
+
+export interface HandshakeFailure {
+  /** What went wrong, with OpenSSL's own words at the end. */
+  reason: string;
+  fix: string | undefined;
+}
+
+/**
+ * A TLS handshake that failed before any certificate was looked at (a protocol version or cipher suite the
+ * two sides do not share, a server that does not speak TLS), or undefined for any other failure. Node
+ * reports it as EPROTO (or ERR_SSL_*) with OpenSSL's reason inside the message.
+ */
+export function handshakeFailure(error: unknown): HandshakeFailure | undefined {
+  for (const cause of causeChain(error)) {
+    const code = (cause as { code?: unknown }).code;
+    if (code !== 'EPROTO' && !(typeof code === 'string' && code.startsWith('ERR_SSL_'))) continue;
+    const message = cause instanceof Error ? cause.message : '';
+    const openssl = (
+      /SSL routines:[^:]*:([^:]+)/.exec(message)?.[1] ?? (code === 'EPROTO' ? '' : code.slice('ERR_SSL_'.length).replace(/_/g, ' '))
+    ).toLowerCase();
+    const known = HANDSHAKE_FAILURES.find((failure) => failure.reason.test(openssl));
+    const words = truncate(oneLine(openssl), 80) || 'EPROTO';
+    return known ? { reason: `${known.means} (OpenSSL: ${words})`, fix: known.fix } : { reason: `OpenSSL: ${words}`, fix: undefined };
   }
   return undefined;
 }
@@ -149,6 +197,19 @@ async function readBody(response: IncomingMessage, limit: number): Promise<Bytes
   }
 }
 
+/**
+ * node:http reads the reason phrase's bytes as Latin-1; a server that wrote UTF-8 ('201 已创建') meant UTF-8, as
+ * fetch reads it.
+ */
+function reasonPhrase(message: string | undefined): string {
+  if (!message) return '';
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(Buffer.from(message, 'latin1'));
+  } catch {
+    return message;
+  }
+}
+
 function answerHeaders(raw: string[]): Headers {
   const headers = new Headers();
   for (let at = 0; at + 1 < raw.length; at += 2) headers.append(raw[at]!, raw[at + 1]!);
@@ -201,7 +262,13 @@ export function nodeTransport(limit: number): Transport {
         const done = (body: Bytes | null) => {
           signal.removeEventListener('abort', abort);
           try {
-            resolve({ status, statusText: response.statusMessage ?? '', headers: answerHeaders(response.rawHeaders), body });
+            resolve({
+              status,
+              statusText: reasonPhrase(response.statusMessage),
+              httpVersion: response.httpVersion,
+              headers: answerHeaders(response.rawHeaders),
+              body,
+            });
           } catch {
             // Node's parser lets through little that Headers refuses, but a refusal must not escape this callback.
             reject(new BrokenAnswer('the API answered with a header that is not valid HTTP'));
@@ -265,6 +332,7 @@ export function fetchTransport(limit: number): Transport {
     const readable = method !== 'HEAD' && status >= 200 && status <= 599 && !NULL_BODY_STATUS.has(status);
     const data = readable ? await readFetched(response, limit) : null;
     if (!readable) await response.body?.cancel().catch(() => undefined);
-    return { status, statusText: response.statusText, headers: response.headers, body: data };
+    // fetch does not say which version answered; undici's proxy agent speaks HTTP/1.1 only (allowH2 is off).
+    return { status, statusText: response.statusText, httpVersion: '1.1', headers: response.headers, body: data };
   };
 }

@@ -2,13 +2,14 @@
 // only to the base URL's origin; the answer's body reaches stdout unchanged in a pipe.
 import { InvalidArgumentError } from 'commander';
 import type { AnyMethod } from '../api/http.js';
+import { requestUrl } from '../api/url.js';
 import { defineCommand } from './define.js';
 import { argument, flag, list, option } from '../cli/options.js';
 import { UsageError } from '../errors.js';
 import { stringifyExactJson } from '../json/exact.js';
 import { writeAnswer } from '../output/writer.js';
 import { withSpinner } from '../terminal/spinner.js';
-import { oneLine, printable } from '../text/sanitize.js';
+import { oneLine, printable, truncate } from '../text/sanitize.js';
 import { readInput } from './io.js';
 import { PAYLOAD_OPTIONS, buildPayload, payloadInput } from './env/payload.js';
 
@@ -64,44 +65,30 @@ it. Failures have the usual exit codes. POST and PATCH are never retried.`,
     if (input !== undefined && fields.length) throw new UsageError('give the body with --input or with -f/-F, not both');
     const chosen = method ?? (input !== undefined || fields.length ? 'POST' : 'GET');
     const { settings, http } = await ctx.http();
-    const base = new URL(settings.baseUrl);
-    let target: string;
-    if (/^[a-z][a-z0-9+.-]*:/i.test(path)) {
-      let url: URL;
-      try {
-        url = new URL(path);
-      } catch {
-        throw new UsageError(`'${printable(path)}' is not a URL`);
-      }
-      if (url.origin !== base.origin) {
-        throw new UsageError(
-          `${printable(url.origin)} is not the base URL's origin (${base.origin})`,
-          'nothing was sent: the keys go only to the base URL',
-        );
-      }
-      target = url.href;
-    } else {
-      target = path.replace(/^\/+/, '');
-    }
-
+    // Refused here, before any input is read, when it would leave the base URL's origin.
+    const url = requestUrl(settings.baseUrl, path);
     let body: string | undefined;
     if (input !== undefined) body = await readInput(ctx, input, '--input');
     else if (fields.length) {
       const payload = await buildPayload({ fields }, () => Promise.reject(new Error('no file')));
       if (chosen === 'GET' || chosen === 'HEAD' || chosen === 'DELETE') {
-        const url = new URL(target, `${settings.baseUrl}/`);
         for (const [key, value] of Object.entries(payload))
           url.searchParams.append(key, typeof value === 'string' ? value : stringifyExactJson(value));
-        target = url.href;
       } else body = stringifyExactJson(payload);
     }
+    const target = url.href;
 
     const what = `${chosen} ${printable(path)}`;
     const answer = await withSpinner(ctx.io, `${chosen} ${printable(path)}`, () =>
       http.exchange(chosen, target, what, { ...(body === undefined ? {} : { body }), headers: Object.fromEntries(header) }),
     );
     if (include) {
-      const lines = [`HTTP ${answer.status}`, ...[...answer.headers].map(([name, value]) => `${name}: ${oneLine(value)}`)];
+      // As curl prints it: the version and reason phrase the server sent, cleaned for the terminal.
+      const reason = truncate(oneLine(answer.statusText), 200);
+      const lines = [
+        `HTTP/${answer.httpVersion} ${answer.status}${reason ? ` ${reason}` : ''}`,
+        ...[...answer.headers].map(([name, value]) => `${name}: ${oneLine(value)}`),
+      ];
       // Asked for, so not a note that --quiet silences; on stderr, to keep stdout the body alone.
       ctx.io.stderr.write(`${ctx.redact(lines.join('\n'))}\n`);
     }

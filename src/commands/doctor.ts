@@ -10,7 +10,7 @@ import { ApiError, CipError, InterruptedError, type ExitCodeName } from '../erro
 import { isDataFormat } from '../output/format.js';
 import { planStyles, writeData, writeLines } from '../output/writer.js';
 import { maskKey } from '../secrets.js';
-import { oneLine, printable } from '../text/sanitize.js';
+import { hideCredentials, oneLine, printable } from '../text/sanitize.js';
 
 type Status = 'ok' | 'failed' | 'warning' | 'skipped';
 
@@ -59,9 +59,15 @@ async function diagnose(ctx: Context): Promise<Check[]> {
     fail(
       'base URL',
       'usage',
-      `'${printable(baseText)}' is not a URL`,
+      `'${printable(hideCredentials(baseText))}' is not a URL`,
       'set --base-url, CIP_BASE_URL or the profile to https://api.copyl.com/ms',
     );
+    return checks;
+  }
+  if (base.username || base.password) {
+    // Refused as a setting too (config/validate.ts): the API takes its keys in headers, and fetch will not send it.
+    const shown = hideCredentials(base.href).replace(/\/$/, '');
+    fail('base URL', 'usage', `${shown} holds a user name or password`, 'remove the user name and password from the base URL');
     return checks;
   }
   if (base.protocol === 'https:' || (base.protocol === 'http:' && isLoopbackHost(base.hostname))) {
@@ -105,9 +111,11 @@ async function diagnose(ctx: Context): Promise<Check[]> {
         'TLS',
         'network',
         tls.reason,
-        extra
-          ? `NODE_EXTRA_CA_CERTS is ${printable(extra)}, and it does not hold the certificate that signed this one`
-          : "behind a corporate proxy or CA, set NODE_EXTRA_CA_CERTS to the CA's certificate file (PEM)",
+        // A handshake that failed before any certificate came has its own fix.
+        tls.fix ??
+          (extra
+            ? `NODE_EXTRA_CA_CERTS is ${printable(extra)}, and it does not hold the certificate that signed this one`
+            : "behind a corporate proxy or CA, set NODE_EXTRA_CA_CERTS to the CA's certificate file (PEM)"),
       );
       return checks;
     }

@@ -2,7 +2,8 @@
 // A file we cannot read or that does not have the shape we wrote is never reset: we stop and name it.
 // cip changes the permissions only of what is its own (its default folder, a folder it creates, its file),
 // never of a folder someone else made (CIP_CONFIG_DIR=/var/tmp), and refuses to keep keys in a folder that
-// others can write to.
+// others can write to. A config.json that is a symbolic link (a dotfile manager's) is written through: the
+// file it leads to is replaced, the link stays.
 import {
   accessSync,
   chmodSync,
@@ -11,9 +12,12 @@ import {
   existsSync,
   fstatSync,
   fsyncSync,
+  lstatSync,
   mkdirSync,
   openSync,
   readFileSync,
+  readlinkSync,
+  realpathSync,
   renameSync,
   rmSync,
   statSync,
@@ -21,7 +25,7 @@ import {
   type Stats,
 } from 'node:fs';
 import { homedir, platform } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { ConfigError } from '../errors.js';
 import { nonEmpty, type Env } from '../env.js';
 import { isRecord } from '../json/record.js';
@@ -156,14 +160,59 @@ function checkFolder(dir: string, own: boolean, uid: number | undefined, warn: W
     }
     return undefined;
   }
-  const problem =
-    (stats.mode & 0o022) !== 0
-      ? `others can write to it (mode ${modeText(stats.mode)})`
-      : uid !== undefined && stats.uid !== uid
-        ? `it belongs to another user (uid ${stats.uid})`
-        : undefined;
+  const problem = notPrivate(stats, uid);
   if (problem) warn(`the config folder ${dir} is not private: ${problem}; cip will not store keys in it`);
   return problem;
+}
+
+/** Why a folder is not one to keep keys in: others can write to it, or it is someone else's. */
+function notPrivate(stats: Stats, uid: number | undefined): string | undefined {
+  if ((stats.mode & 0o022) !== 0) return `others can write to it (mode ${modeText(stats.mode)})`;
+  if (uid !== undefined && stats.uid !== uid) return `it belongs to another user (uid ${stats.uid})`;
+  return undefined;
+}
+
+/**
+ * The file a write replaces: the config file itself, or, when it is a symbolic link (stow, chezmoi,
+ * home-manager), the file the link leads to, so that the link stays. A link to nothing, or a loop, is refused.
+ */
+function writeTarget(path: string): string {
+  try {
+    if (!lstatSync(path).isSymbolicLink()) return path;
+  } catch {
+    // No file (or no folder): what comes next says what is wrong, as without a link.
+    return path;
+  }
+  try {
+    return realpathSync(path);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') {
+      throw new ConfigError(
+        `the config file ${path} is a link to ${resolve(dirname(path), readlinkSync(path))}, which does not exist`,
+        'restore that file, or remove the link',
+      );
+    }
+    if (code === 'ELOOP') {
+      throw new ConfigError(`the config file ${path} is a link that leads round in a loop`, 'remove the link, or point it at a file');
+    }
+    throw error;
+  }
+}
+
+/**
+ * Why keys must not be written to the file a config link leads to: it is someone else's, or it is in a folder
+ * others can write to (who could swap the file) or that is someone else's. The config folder itself is
+ * checked as such.
+ */
+function linkTargetProblem(dir: string, target: string, uid: number | undefined): string | undefined {
+  if (!POSIX) return undefined;
+  const stats = statSync(target);
+  if (uid !== undefined && stats.uid !== uid) return `it belongs to another user (uid ${stats.uid})`;
+  const folder = dirname(target);
+  if (folder === realpathSync(dir)) return undefined;
+  const problem = notPrivate(statSync(folder), uid);
+  return problem && `its folder ${folder} is not private: ${problem}`;
 }
 
 /** cip's own file, opened up by someone: made private again, and said so. */
@@ -207,23 +256,52 @@ function writeFileAtomic(path: string, text: string): void {
   }
 }
 
-// A lock whose holder died is taken over once stale; a live holder refreshes it every second. The retries
-// add up to more than the stale time plus a refresh, so a crashed writer never blocks the next one.
-const LOCK_STALE_MS = 5_000;
+// A live holder refreshes its lock every second; a lock not refreshed for 20 s is its dead holder's and is
+// taken over. 20 s, not less: on a busy machine a live cip's refresh can come seconds late, and a lock taken
+// from a live holder loses its write. A writer waits up to 3 minutes, with backoff, so that many parallel
+// logins on a loaded machine all get their turn (80 at load 15 took up to 47 s) and a crashed writer never
+// blocks the next one.
+const LOCK_STALE_MS = 20_000;
 const LOCK_UPDATE_MS = 1_000;
+export const LOCK_WAIT_MS = 180_000;
 const LOCK_RETRY_MIN_MS = 50;
-const LOCK_OPTIONS = {
-  realpath: false,
-  stale: LOCK_STALE_MS,
-  update: LOCK_UPDATE_MS,
-  retries: {
-    retries: Math.ceil((LOCK_STALE_MS + 2 * LOCK_UPDATE_MS) / LOCK_RETRY_MIN_MS),
-    factor: 1,
-    minTimeout: LOCK_RETRY_MIN_MS,
-    maxTimeout: 2 * LOCK_RETRY_MIN_MS,
-    randomize: true,
-  },
+const LOCK_RETRY_MAX_MS = 500;
+/** How long a writer waits before it says that it waits. */
+const LOCK_NOTE_AFTER_MS = 1_000;
+const LOCK_OPTIONS = { realpath: false, stale: LOCK_STALE_MS, update: LOCK_UPDATE_MS };
+const LOCK_RETRIES = {
+  // Enough tries to fill the wait even at the longest interval; the time limit ends it.
+  retries: Math.ceil(LOCK_WAIT_MS / LOCK_RETRY_MAX_MS) + 20,
+  factor: 1.5,
+  minTimeout: LOCK_RETRY_MIN_MS,
+  maxTimeout: LOCK_RETRY_MAX_MS,
+  randomize: true,
+  maxRetryTime: LOCK_WAIT_MS,
 };
+
+type Lockfile = typeof import('proper-lockfile');
+
+/**
+ * Takes the lock on the file a write replaces (`<file>.lock` beside it, so a writer through a link and one
+ * naming the file itself take the same lock). A wait of more than a moment is said, once: a login that
+ * pauses for minutes must say why.
+ */
+async function lockFile(
+  lockfile: Lockfile,
+  file: string,
+  path: string,
+  warn: Warn,
+  onCompromised: (error: Error) => void,
+): Promise<() => Promise<void>> {
+  const note = setTimeout(() => {
+    warn(`another cip is writing the config file ${path}; waiting for it (up to ${LOCK_WAIT_MS / 60_000} minutes)`);
+  }, LOCK_NOTE_AFTER_MS);
+  try {
+    return await lockfile.lock(file, { ...LOCK_OPTIONS, lockfilePath: `${file}.lock`, onCompromised, retries: LOCK_RETRIES });
+  } finally {
+    clearTimeout(note);
+  }
+}
 
 const KEY_FIELDS = ['apiKey', 'subscriptionKey'] as const;
 
@@ -290,6 +368,9 @@ export async function openProfileStore(dir: string, options: StoreOptions = {}):
   try {
     unsafeFolder = checkFolder(dir, options.ownFolder ?? false, options.uid, warn);
     tightenFile(path, checkConfigFile(path), options.uid, warn);
+    const target = writeTarget(path);
+    const problem = target === path ? undefined : linkTargetProblem(dir, target, options.uid);
+    if (problem) warn(`the config file ${path} links to ${target}: ${problem}; cip will not store keys there`);
   } catch (error) {
     throw describeFailure(error, path);
   }
@@ -305,7 +386,7 @@ export async function openProfileStore(dir: string, options: StoreOptions = {}):
     }
   };
   // Synchronous, given conf: nothing can happen between the last check of the lock and the write.
-  const write = (Conf: typeof import('conf').default, data: StoreData): void => {
+  const write = (Conf: typeof import('conf').default, data: StoreData, target: string): void => {
     const conf = new Conf<Record<string, unknown>>({
       cwd: dir,
       configName: CONFIG_NAME,
@@ -320,7 +401,7 @@ export async function openProfileStore(dir: string, options: StoreOptions = {}):
       },
     });
     // Every write goes through writeFileAtomic, whatever conf would do (it writes in place under SNAP).
-    (conf as unknown as { _write(value: unknown): void })._write = (value) => writeFileAtomic(path, JSON.stringify(value, null, '\t'));
+    (conf as unknown as { _write(value: unknown): void })._write = (value) => writeFileAtomic(target, JSON.stringify(value, null, '\t'));
     conf.store = data as unknown as Record<string, unknown>;
   };
   return {
@@ -347,29 +428,49 @@ export async function openProfileStore(dir: string, options: StoreOptions = {}):
       } catch (error) {
         throw describeFailure(error, path);
       }
-      const { default: lockfile } = await import('proper-lockfile');
-      let compromised: Error | undefined;
-      let release: () => Promise<void>;
+      let target: string;
       try {
-        release = await lockfile.lock(path, {
-          ...LOCK_OPTIONS,
-          lockfilePath: `${path}.lock`,
-          onCompromised: (error) => {
-            compromised = error;
-          },
-        });
+        target = writeTarget(path);
+        if (target !== path) {
+          const problem = linkTargetProblem(dir, target, options.uid);
+          if (problem) {
+            throw new ConfigError(
+              `refusing to store keys in ${target}, where the config file ${path} links: ${problem}`,
+              'point the link at a file of your own in a folder only you can write to, or replace the link with a file',
+            );
+          }
+        }
       } catch (error) {
         throw describeFailure(error, path);
       }
       try {
-        // Loaded before the lock's last check: a lock lost during this wait must stop the write too.
-        const { default: Conf } = await import('conf');
+        if (target !== path) accessSync(dirname(target), constants.W_OK);
+      } catch (error) {
+        throw describeFailure(error, target);
+      }
+      // Loaded before the lock is taken: the load is the longest pause of a write, and a lock held through it
+      // keeps every other writer waiting.
+      const [{ default: lockfile }, { default: Conf }] = await Promise.all([import('proper-lockfile'), import('conf')]);
+      let compromised: Error | undefined;
+      let release: () => Promise<void>;
+      try {
+        release = await lockFile(lockfile, target, path, warn, (error) => {
+          compromised = error;
+        });
+      } catch (error) {
+        throw describeFailure(error, path, `${target}.lock`);
+      }
+      try {
+        // The link may have been pointed elsewhere while this writer waited: its lock is then not the right one.
+        if (target !== path && writeTarget(path) !== target) {
+          throw new ConfigError(`the config file ${path} was pointed elsewhere while cip waited to write it; nothing was written`);
+        }
         // Read under the lock: another process may have written since this one opened the store.
         const data = read();
         change(data);
         if (compromised) throw new ConfigError(`lost the lock on the config file ${path}; nothing was written`);
         try {
-          write(Conf, data);
+          write(Conf, data, target);
         } catch (error) {
           throw describeFailure(error, path);
         }
@@ -384,7 +485,7 @@ export async function openProfileStore(dir: string, options: StoreOptions = {}):
 const NOT_WRITABLE = new Set(['EACCES', 'EPERM', 'EROFS']);
 const DISK_FULL = new Set(['ENOSPC', 'EDQUOT', 'EFBIG']);
 
-function describeFailure(error: unknown, path: string): Error {
+function describeFailure(error: unknown, path: string, lockPath = `${path}.lock`): Error {
   if (error instanceof ConfigError) return error;
   if (error instanceof SyntaxError) {
     return new ConfigError(`the config file ${path} is not valid JSON`, 'fix or remove it by hand; cip will not overwrite it');
@@ -394,7 +495,7 @@ function describeFailure(error: unknown, path: string): Error {
   if (code === 'ELOCKED') {
     return new ConfigError(
       `cannot lock the config file ${path}: another cip is writing it (ELOCKED)`,
-      `if none is running, remove ${path}.lock`,
+      `if none is running, remove ${lockPath}`,
     );
   }
   if (code && NOT_WRITABLE.has(code)) {

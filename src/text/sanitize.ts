@@ -57,3 +57,20 @@ export function truncate(text: string, max: number): string {
 export function printable(value: string, max = 80): string {
   return truncate(value.replace(UNSAFE, '?'), max);
 }
+
+/**
+ * A URL as it may be shown: a user name and password become '***'. Text that is no URL (a link the server
+ * mangled) loses whatever stands between '//' and the authority's last '@', where a URL parser finds them.
+ */
+export function hideCredentials(url: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return url.replace(/([/\\]{2})[^/\\?#]*@/g, '$1***@');
+  }
+  if (!parsed.username && !parsed.password) return url;
+  parsed.username = '***';
+  parsed.password = '';
+  return parsed.href;
+}

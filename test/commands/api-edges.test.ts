@@ -11,6 +11,7 @@ import { run } from '../../src/run.js';
 import { TEST_CREDENTIAL_STORE, expectOneErrorLine, sandboxEnv, tempDir } from '../helpers/cli.js';
 import { fakeIO, testContext } from '../helpers/io.js';
 import { cipInProcess as cip } from '../helpers/harness.js';
+import { rawHttpServer } from '../helpers/raw-http.js';
 
 let sandbox: Sandbox;
 let env: Record<string, string | undefined>;
@@ -179,10 +180,27 @@ describe('cip api -i', () => {
       const result = await cip(['api', 'Environments', '-i', ...quiet], { env });
       expect(result.exitCode).toBe(0);
       expect(JSON.parse(result.stdout)).toEqual([{ id: 'e1', name: 'alpha' }]);
-      expect(result.stderr).toMatch(/^HTTP 200\n/);
+      expect(result.stderr).toMatch(/^HTTP\/1\.1 200 OK\n/);
       expect(result.stderr).toMatch(/\ncontent-type: application\/json/);
       expect(result.stderr.endsWith('\n')).toBe(true);
       expect(sent()).toEqual(['GET /ms/Environments']);
     },
   );
+
+  it.each([
+    ['HTTP/1.0 201 已创建', 'HTTP/1.0 201 已创建'],
+    ['HTTP/1.1 200 \u001b[31mFine\u007f', 'HTTP/1.1 200 ?[31mFine?'],
+    ['HTTP/1.1 200', 'HTTP/1.1 200'],
+  ])('prints the status line %j as the server sent it (as curl -i does), control characters shown as ?', async (line, shown) => {
+    const raw = await rawHttpServer();
+    try {
+      raw.respond(`${line}\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}`);
+      const result = await cip(['api', 'Environments', '-i'], { env: sandboxEnv({ url: raw.url, keys: sandbox.keys }) });
+      expect(result.exitCode).toBe(0);
+      expect(result.stdout).toBe('{}');
+      expect(result.stderr.split('\n')[0]).toBe(shown);
+    } finally {
+      await raw.close();
+    }
+  });
 });

@@ -20,21 +20,33 @@ beforeEach(() => {
   sandbox.environments.set('e2', { id: 'e2', name: 'has space' });
   sandbox.environments.set('e3', { id: 'e3', name: "quo'te" });
   sandbox.environments.set('e4', { id: 'e4' });
+  // Names no completion may offer: a line break (one value a line), a tab (fish's description separator),
+  // another control or format character, and a leading '-' (it would be read as an option).
+  sandbox.environments.set('e5', { id: 'e5', name: 'two\nlines' });
+  sandbox.environments.set('e6', { id: 'e6', name: 'tab\there' });
+  sandbox.environments.set('e7', { id: 'e7', name: 'esc\u001b[2J' });
+  sandbox.environments.set('e8', { id: 'e8', name: 'bidi\u202eexe.txt' });
+  sandbox.environments.set('e9', { id: 'e9', name: '--yes' });
+  sandbox.environments.set('e10', { id: 'e10', name: 'evil;id' });
   sandbox.reset();
 });
 
 describe('cip __complete environments', () => {
-  it('prints the ids and the names a shell can take as words, and caches them privately for the next Tab', async () => {
+  it('prints the ids and the names the scripts can quote for a shell, and caches them privately for the next Tab', async () => {
     const configDir = tempDir();
     const env = sandboxEnv(sandbox);
     const first = await cip(['__complete', 'environments'], { env, configDir });
-    expect(first).toEqual({ exitCode: 0, stdout: 'e1\nstaging\ne2\ne3\ne4\n', stderr: '' });
+    expect(first).toEqual({
+      exitCode: 0,
+      stdout: "e1\nstaging\ne2\nhas space\ne3\nquo'te\ne4\ne5\ne6\ne7\ne8\ne9\ne10\nevil;id\n",
+      stderr: '',
+    });
     expect(sandbox.requests).toHaveLength(1);
     const cache = join(configDir, 'completion-cache.json');
     expect(statSync(cache).mode & 0o777).toBe(0o600);
     expect(readFileSync(cache, 'utf8')).not.toContain(sandbox.keys.apiKey);
 
-    sandbox.environments.set('e5', { id: 'e5', name: 'new' });
+    sandbox.environments.set('e11', { id: 'e11', name: 'new' });
     const again = await cip(['__complete', 'environments'], { env, configDir });
     expect(again.stdout).toBe(first.stdout);
     expect(sandbox.requests).toHaveLength(1);
@@ -50,9 +62,10 @@ describe('cip __complete environments', () => {
 
   it('leaves out a name that holds a key in use, and does not cache it', async () => {
     const configDir = tempDir();
-    sandbox.environments.set('e6', { id: 'e6', name: `k=${sandbox.keys.apiKey}` });
+    sandbox.environments.set('e20', { id: 'e20', name: `k=${sandbox.keys.apiKey}` });
     const result = await cip(['__complete', 'environments'], { env: sandboxEnv(sandbox), configDir });
-    expect(result).toEqual({ exitCode: 0, stdout: 'e1\nstaging\ne2\ne3\ne4\ne6\n', stderr: '' });
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout.split('\n').slice(-3)).toEqual(['evil;id', 'e20', '']);
     expect(readFileSync(join(configDir, 'completion-cache.json'), 'utf8')).not.toContain(sandbox.keys.apiKey);
   });
 

@@ -108,9 +108,13 @@ describe('cip __complete environments', () => {
     ],
     ['a cache without values', (whose) => ({ key: whose, at: NOW }), FROM_API],
     [
-      'a cache with values a shell cannot take as words, which are left out',
-      (whose) => ({ key: whose, at: NOW, values: ['ok', 5, 'has space', "quo'te", 'do$llar', null, 'back\\slash'] }),
-      { ...QUIET, stdout: 'ok\n' },
+      'a cache with values no completion may offer (not text, a line break, a tab, a control character, a leading -), which are left out',
+      (whose) => ({
+        key: whose,
+        at: NOW,
+        values: ['ok', 5, 'has space', "quo'te", 'do$llar', null, 'back\\slash', 'two\nlines', 'tab\tx', 'bell\u0007', '-x', '', 'a;b'],
+      }),
+      { ...QUIET, stdout: "ok\nhas space\nquo'te\ndo$llar\nback\\slash\na;b\n" },
     ],
   ])('%s', async (_what, cache, expected) => {
     writeFileSync(cachePath, JSON.stringify(cache(key)));

@@ -18,7 +18,7 @@ import { expectOneErrorLine, loginArgs, sandboxEnv, tempDir } from '../helpers/c
 import { startConnectProxy } from '../helpers/connect-proxy.js';
 import { cipInProcess as cip } from '../helpers/harness.js';
 import { rawHttpServer } from '../helpers/raw-http.js';
-import { makeCertificate } from '../helpers/tls.js';
+import { makeCertificate, oldTlsServer } from '../helpers/tls.js';
 
 const trust = vi.hoisted(() => ({ ca: undefined as string | undefined }));
 
@@ -463,6 +463,30 @@ describe.skipIf(!certificate)('TLS', () => {
       expect(secure.requests).toEqual([]);
     } finally {
       await secure.close();
+    }
+  });
+
+  it('a server that speaks only TLS 1.0: the handshake, not the certificate, is named, with its fix (exit 8)', async () => {
+    const old = await oldTlsServer(cert);
+    try {
+      await expectDoctor(
+        { ...env, CIP_BASE_URL: old.url },
+        [
+          ok('credentials', FROM_ENV.replace(base, old.url)),
+          ok('base URL', old.url),
+          ok('DNS', '127.0.0.1 is an address: no lookup needed'),
+          ok('TCP', `connected to 127.0.0.1:${old.port}`),
+          failed(
+            'TLS',
+            `the TLS handshake with 127.0.0.1:${old.port} failed: the server offers only a TLS version older than 1.2 (TLS 1.0 or 1.1), which Node refuses as unsafe (OpenSSL: tlsv1 alert protocol version)`,
+            'the server must accept TLS 1.2 or newer: tell its administrators',
+          ),
+        ],
+        8,
+      );
+      expect(old.requests()).toBe(0);
+    } finally {
+      await old.close();
     }
   });
 

@@ -164,6 +164,64 @@ describe('env list', () => {
     expect(sent()).toEqual([]);
   });
 
+  const PARTIAL = '(nothing is shown: cip never reports part of a list as the whole)';
+  it.each([
+    [
+      { value: [{ id: 'e1' }, { id: 'e2' }], nextPageToken: 'abc' },
+      {},
+      'says the list goes on (nextPageToken), but has no next link cip can follow',
+    ],
+    [
+      { items: [{ id: 'e1' }], continuationToken: '+RID:x' },
+      {},
+      'says the list goes on (continuationToken), but has no next link cip can follow',
+    ],
+    [{ data: [{ id: 'e1' }], hasMore: true }, {}, 'says the list goes on (hasMore: true), but has no next link cip can follow'],
+    [
+      { data: [{ id: 'e1' }], links: { next: '/ms/Environments?page=2' } },
+      {},
+      'says the list goes on (links.next), but has no next link cip can follow',
+    ],
+    [
+      [{ id: 'e1' }],
+      { 'x-ms-continuation': 'tok' },
+      'says the list goes on (the x-ms-continuation header), but has no next link cip can follow',
+    ],
+  ])('%j (headers %j): the answer says there is more than it holds: exit 7, no partial list', async (body, headers, message) => {
+    sandbox.inject({ fault: { kind: 'status', status: 200, body: JSON.stringify(body), headers } });
+    const result = await cip(['env', 'list', '--json'], { env });
+    expect(result.exitCode).toBe(7);
+    expect(result.stdout).toBe('');
+    expect(expectOneErrorLine(result.stderr)).toBe(`error: cannot list environments: the API's answer ${message} ${PARTIAL}`);
+  });
+
+  it.each([
+    [{ totalCount: 500, value: [{ id: 'e1' }, { id: 'e2' }] }, {}, 'the API says the list holds 500 (totalCount), but its answer held 2'],
+    [{ '@odata.count': 3, value: [{ id: 'e1' }, { id: 'e2' }] }, {}, 'the API says the list holds 3 (@odata.count), but its answer held 2'],
+    [[{ id: 'e1' }], { 'X-Total-Count': '2' }, 'the API says the list holds 2 (the x-total-count header), but its answer held 1'],
+    [
+      { value: [], items: [{ id: 'e1' }] },
+      {},
+      'the API answered with 2 lists (value, items), and cip cannot tell which one is the environments',
+    ],
+  ])('%j (headers %j): a count above what came, or two lists: exit 7, no list', async (body, headers, message) => {
+    sandbox.inject({ fault: { kind: 'status', status: 200, body: JSON.stringify(body), headers } });
+    const result = await cip(['env', 'list', '--json'], { env });
+    expect(result.exitCode).toBe(7);
+    expect(result.stdout).toBe('');
+    expect(expectOneErrorLine(result.stderr)).toBe(`error: cannot list environments: ${message} ${PARTIAL}`);
+  });
+
+  it.each([
+    { value: [{ id: 'e1' }], nextPageToken: null, hasMore: false, '@odata.count': 1 },
+    { items: [{ id: 'e1' }], continuationToken: '', totalCount: 0 },
+    { data: [{ id: 'e1' }], meta: { total: 1, next: null } },
+  ])('%j: an answer that says it is whole is the list', async (body) => {
+    sandbox.inject({ fault: { kind: 'status', status: 200, body: JSON.stringify(body) } });
+    const result = await cip(['env', 'list', '--json'], { env });
+    expect(result).toEqual({ exitCode: 0, stdout: expect.stringContaining('"e1"') as string, stderr: '' });
+  });
+
   it('shows a spinner while the list loads, at a terminal', async () => {
     const result = await atTerminal(['env', 'list']);
     expect(result.exitCode).toBe(0);

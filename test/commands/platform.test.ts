@@ -93,7 +93,7 @@ describe('cip api', () => {
     expect(`${request!.method} ${request!.url}`).toBe('PUT /ms/Environments/e1');
     expect(request!.body).toBe('{"name":"alpha","big":1.50}');
     expect(request!.headers['x-trace']).toBe('abc');
-    expect(result.stderr).toMatch(/^HTTP 200\n/);
+    expect(result.stderr).toMatch(/^HTTP\/1\.1 200 OK\n/);
     expect(result.stderr).toContain('\ncontent-type: application/json');
   });
 

@@ -1,15 +1,18 @@
 // What a user sees when the API's body does not decode as its Content-Encoding says (src/api/transport.ts):
-// a broken answer, exit 7, after one request, whichever decoder failed. Served raw from 127.0.0.1.
+// a broken answer, exit 7, after one request, whichever decoder failed. Served raw from 127.0.0.1. And what a
+// TLS handshake that fails before any certificate means (an old TLS version, a server that is not TLS).
 import { brotliCompressSync } from 'node:zlib';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
-import { expectOneErrorLine, sandboxEnv } from '../helpers/cli.js';
+import { expectOneErrorLine, sandboxEnv, tempDir } from '../helpers/cli.js';
 import { cipInProcess as cip } from '../helpers/harness.js';
 import { rawHttpServer } from '../helpers/raw-http.js';
+import { makeCertificate, oldTlsServer } from '../helpers/tls.js';
 import { startSandbox } from '../../src/sandbox/index.js';
 
 const sandbox = await startSandbox({ seed: 3 });
 const raw = await rawHttpServer();
 const env = { ...sandboxEnv(sandbox), CIP_BASE_URL: raw.url };
+const certificate = makeCertificate(tempDir());
 afterAll(async () => {
   await sandbox.close();
   await raw.close();
@@ -41,3 +44,39 @@ describe('Content-Encoding', () => {
     expect(JSON.parse(result.stdout)).toEqual([expect.objectContaining({ id: 'e1' })]);
   });
 });
+
+describe.skipIf(!certificate)(
+  'a TLS handshake that fails before a certificate is seen: what failed and why, exit 8, one attempt, nothing sent',
+  () => {
+    it.each(['TLSv1', 'TLSv1.1'] as const)('a server that speaks only %s', async (version) => {
+      const old = await oldTlsServer(certificate!, version);
+      try {
+        const result = await cip(['env', 'list'], { env: { ...env, CIP_BASE_URL: old.url } });
+        expect(result.exitCode).toBe(8);
+        expect(expectOneErrorLine(result.stderr)).toBe(
+          `error: cannot list environments: the TLS handshake with 127.0.0.1:${old.port} failed: the server offers only a TLS version ` +
+            'older than 1.2 (TLS 1.0 or 1.1), which Node refuses as unsafe (OpenSSL: tlsv1 alert protocol version) ' +
+            '(the server must accept TLS 1.2 or newer: tell its administrators)',
+        );
+        expect(old.connections()).toBe(1);
+        expect(old.requests()).toBe(0);
+      } finally {
+        await old.close();
+      }
+    });
+
+    it('an https:// base URL on a server that answers in plain HTTP', async () => {
+      sandbox.reset();
+      const result = await cip(['env', 'create', '-f', 'name=x'], {
+        env: { ...env, CIP_BASE_URL: sandbox.url.replace('http:', 'https:') },
+      });
+      expect(result.exitCode).toBe(8);
+      // A create whose request never left is not one that "may have been carried out".
+      expect(expectOneErrorLine(result.stderr)).toBe(
+        `error: cannot create the environment: the TLS handshake with 127.0.0.1:${sandbox.port} failed: the server did not answer in TLS ` +
+          '(OpenSSL: wrong version number) (is it an http:// server? check the base URL and its port)',
+      );
+      expect(sandbox.requests).toEqual([]);
+    });
+  },
+);

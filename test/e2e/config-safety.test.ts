@@ -7,11 +7,13 @@ import {
   closeSync,
   existsSync,
   ftruncateSync,
+  lstatSync,
   mkdirSync,
   openSync,
   readdirSync,
   readFileSync,
   statSync,
+  symlinkSync,
   utimesSync,
   writeFileSync,
 } from 'node:fs';
@@ -48,17 +50,41 @@ function loginTo(profile: string, extra: string[] = []): string[] {
 }
 
 describe('parallel writers', () => {
-  it('20 logins at once to 20 profiles leave 20 profiles', async () => {
+  it('30 logins at once to 30 profiles leave 30 profiles, each waiting its turn', async () => {
     const configDir = tempDir();
-    const names = Array.from({ length: 20 }, (_, index) => `p${String(index).padStart(2, '0')}`);
-    // Separate processes, as in a CI matrix: the lock must hold across them.
+    const names = Array.from({ length: 30 }, (_, index) => `p${String(index).padStart(2, '0')}`);
+    // Separate processes, as in a CI matrix: the lock must hold across them, and the wait outlast the queue.
     const results = await Promise.all(names.map((name) => cipSpawned(loginTo(name, ['--no-verify']), { configDir })));
     expect(results.map((result) => result.exitCode)).toEqual(names.map(() => 0));
+    const waiting = `warning: another cip is writing the config file ${join(configDir, 'config.json')}; waiting for it (up to 3 minutes)`;
+    for (const { stderr } of results) {
+      // A login that waited says so once.
+      expect(stderr.split('\n').filter((line) => line === waiting).length).toBeLessThanOrEqual(1);
+      expect(stderr).not.toContain('error:');
+    }
     const config = readConfig(configDir) as { activeProfile: string; profiles: Record<string, unknown> };
     const kept = Object.keys(config.profiles).sort();
     expect(kept).toEqual(names);
     expect(names).toContain(config.activeProfile);
     expect(readdirSync(configDir).sort()).toEqual(['config.json']);
+  }, 240_000);
+
+  it('logins through a linked config.json and logins naming its file lose nothing, and the link stays', async () => {
+    const dotfiles = tempDir();
+    chmodSync(dotfiles, 0o700);
+    const target = join(dotfiles, 'config.json');
+    writeFileSync(target, '{"profiles":{}}', { mode: 0o600 });
+    const linkDir = tempDir();
+    chmodSync(linkDir, 0o700);
+    symlinkSync(target, join(linkDir, 'config.json'));
+    const names = Array.from({ length: 10 }, (_, index) => `p${String(index)}`);
+    const results = await Promise.all(
+      names.map((name, index) => cipSpawned(loginTo(name, ['--no-verify']), { configDir: index % 2 ? linkDir : dotfiles })),
+    );
+    expect(results.map((result) => result.exitCode)).toEqual(names.map(() => 0));
+    expect(Object.keys((readConfig(dotfiles) as { profiles: object }).profiles).sort()).toEqual(names);
+    expect(lstatSync(join(linkDir, 'config.json')).isSymbolicLink()).toBe(true);
+    expect(readdirSync(dotfiles)).toEqual(['config.json']);
   }, 120_000);
 
   it('a lock left behind by a crashed cip is taken over once stale', async () => {
@@ -73,14 +99,36 @@ describe('parallel writers', () => {
     expect(existsSync(lock)).toBe(false);
   });
 
-  it('a lock its holder left a moment ago (a crash mid-write) does not block the next writer', async () => {
+  it('a lock its holder left a moment ago (a crash mid-write) blocks the next writer only until it is stale', async () => {
     const configDir = tempDir();
     mkdirSync(join(configDir, 'config.json.lock'));
     const result = await cip(loginTo('default', ['--no-verify']), { configDir });
     expect(result.exitCode).toBe(0);
+    expect(result.stderr).toContain(`warning: another cip is writing the config file ${join(configDir, 'config.json')}; waiting for it`);
     expect(readConfig(configDir)).toMatchObject({ activeProfile: 'default' });
     expect(readdirSync(configDir)).toEqual(['config.json']);
   }, 60_000);
+});
+
+describe('a config.json that is a link', () => {
+  it('into a folder others can write to: login is exit 2 with one error line, and the file is left as it was', async () => {
+    const shared = tempDir();
+    chmodSync(shared, 0o777);
+    const target = join(shared, 'config.json');
+    writeFileSync(target, '{"profiles":{}}', { mode: 0o600 });
+    const configDir = tempDir();
+    chmodSync(configDir, 0o700);
+    symlinkSync(target, join(configDir, 'config.json'));
+    const result = await cip(loginTo('default', ['--no-verify']), { configDir });
+    expect(result.exitCode).toBe(2);
+    const problem = `its folder ${shared} is not private: others can write to it (mode 777)`;
+    expect(result.stderr).toBe(
+      `warning: the config file ${join(configDir, 'config.json')} links to ${target}: ${problem}; cip will not store keys there\n` +
+        `error: refusing to store keys in ${target}, where the config file ${join(configDir, 'config.json')} links: ${problem} ` +
+        '(point the link at a file of your own in a folder only you can write to, or replace the link with a file)\n',
+    );
+    expect(readFileSync(target, 'utf8')).toBe('{"profiles":{}}');
+  });
 });
 
 describe('a folder cip cannot write to', () => {

@@ -2,7 +2,7 @@
 // with which words for the error lines, how it reads a list in pages, and what it makes of the failures.
 import { describe, expect, it } from 'vitest';
 import type { ResolvedSettings } from '../../src/config/settings.js';
-import { checkEnvironmentId, createEnvironmentsApi, environmentUrl, unwrapList } from '../../src/api/environments.js';
+import { checkEnvironmentId, createEnvironmentsApi, environmentUrl, listsIn } from '../../src/api/environments.js';
 import type { Answer, Http } from '../../src/api/http.js';
 import { ApiError, CipError, NetworkError, ProtocolError, UsageError } from '../../src/errors.js';
 import { caught } from '../helpers/errors.js';
@@ -47,17 +47,23 @@ function page(data: unknown, link?: string): Answer {
 
 const failure = (promise: Promise<unknown>) => caught(promise, CipError);
 
-describe('unwrapList', () => {
+describe('listsIn', () => {
   it.each([
-    ['the first envelope in the order value, items, data, results', { results: [4], data: [3], items: [2], value: [1] }, [1]],
-    ['an envelope whose name comes after a field that is not one', { count: 2, total: [9], Items: [1, 2] }, [1, 2]],
-    ['an envelope that holds a list, not one of the same name that does not', { value: 'x', data: [5] }, [5]],
-  ])('takes %s', (_what, body, list) => {
-    expect(unwrapList(body)).toEqual(list);
+    [
+      'every envelope, in the order of the answer',
+      { results: [4], data: [3], items: [2], value: [1] },
+      ['results', 'data', 'items', 'value'],
+    ],
+    ['an envelope whose name comes after a field that is not one', { count: 2, total: [9], Items: [1, 2] }, ['Items']],
+    ['an envelope that holds a list, not one of the same name that does not', { value: 'x', data: [5] }, ['data']],
+    ['the same envelope in two letter cases', { value: [], Value: [1] }, ['value', 'Value']],
+    ['a bare array, with no name', [1], ['']],
+  ])('finds %s', (_what, body, names) => {
+    expect(listsIn(body).map((list) => list.name)).toEqual(names);
   });
 
   it.each([undefined, null, 'value', 42, true])('finds no list in %j', (body) => {
-    expect(unwrapList(body)).toBeUndefined();
+    expect(listsIn(body)).toEqual([]);
   });
 });
 
@@ -119,6 +125,38 @@ describe('list', () => {
     expect(error).toBeInstanceOf(ProtocolError);
     expect(error.message).toBe(message);
     expect(error.exitCode).toBe(7);
+  });
+
+  it('a count is of the whole list: pages that add up to it are whole, pages that fall short are refused', async () => {
+    const pages = (count: number) => [
+      page({ value: [1, 2], '@odata.count': count, '@odata.nextLink': `${BASE}/Environments?page=2` }),
+      page({ value: [3], '@odata.count': count }),
+    ];
+    expect(await scripted(pages(3)).api.list()).toEqual([1, 2, 3]);
+    // A count below what came is no sign that anything is missing.
+    expect(await scripted(pages(2)).api.list()).toEqual([1, 2, 3]);
+    const error = await failure(scripted(pages(4)).api.list());
+    expect(error).toBeInstanceOf(ProtocolError);
+    expect(error.message).toBe('cannot list environments: the API says the list holds 4 (@odata.count), but its 2 pages held 3');
+  });
+
+  it('a token beside a next link that is followed is no sign of more; one on the last page is', async () => {
+    const followed = scripted([page({ value: [1], nextPageToken: 't' }, `${BASE}/Environments?page=2`), page({ value: [2] })]);
+    expect(await followed.api.list()).toEqual([1, 2]);
+    const error = await failure(
+      scripted([page({ value: [1] }, `${BASE}/Environments?page=2`), page({ value: [2], next_page_token: 't' })]).api.list(),
+    );
+    expect(error.message).toBe(
+      "cannot list environments (page 2): the API's answer says the list goes on (next_page_token), but has no next link cip can follow",
+    );
+    expect(error.exitCode).toBe(7);
+  });
+
+  it('refuses two lists on a later page too', async () => {
+    const error = await failure(scripted([page([1], `${BASE}/Environments?page=2`), page({ Value: [2], results: [] })]).api.list());
+    expect(error.message).toBe(
+      'cannot list environments (page 2): the API answered with 2 lists (Value, results), and cip cannot tell which one is the environments',
+    );
   });
 
   it('adds a hint to a 404 for the collection: the base URL points elsewhere', async () => {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { unwrapList } from '../../src/api/environments.js';
+import { listsIn } from '../../src/api/environments.js';
 import { buildPayload } from '../../src/commands/env/payload.js';
 import { UsageError } from '../../src/errors.js';
 
-describe('unwrapList', () => {
+describe('listsIn', () => {
   const items = [{ id: 'a' }, { id: 'b' }];
   const cases: [string, unknown][] = [
     ['a bare array', items],
@@ -13,7 +13,7 @@ describe('unwrapList', () => {
     ]),
   ];
   it.each(cases)('returns the list from %s', (_what, body) => {
-    expect(unwrapList(body)).toEqual(items);
+    expect(listsIn(body).map((list) => list.items)).toEqual([items]);
   });
 
   it.each([
@@ -21,8 +21,8 @@ describe('unwrapList', () => {
     ['a single record', { id: 'a', name: 'x' }],
     ['a string', 'list'],
     ['null', null],
-  ])('returns undefined for %s', (_what, body) => {
-    expect(unwrapList(body)).toBeUndefined();
+  ])('finds no list in %s', (_what, body) => {
+    expect(listsIn(body)).toEqual([]);
   });
 });
 

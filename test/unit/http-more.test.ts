@@ -35,7 +35,13 @@ vi.mock('../../src/api/proxy.js', async (importOriginal) => ({
 const { createHttp } = await import('../../src/api/http.js');
 
 function answer(status: number, body: string | null, headers: Record<string, string> = {}, statusText = ''): RawAnswer {
-  return { status, statusText, headers: new Headers(headers), body: body === null ? null : new TextEncoder().encode(body) };
+  return {
+    status,
+    statusText,
+    httpVersion: '1.1',
+    headers: new Headers(headers),
+    body: body === null ? null : new TextEncoder().encode(body),
+  };
 }
 
 /** A network error as Node reports it. */

@@ -1,6 +1,7 @@
 // Next-page links: where they are found, which are followed, and which are refused.
 import { describe, expect, it } from 'vitest';
-import { MAX_PAGES, linkFromHeader, nextPageLink } from '../../src/api/paging.js';
+import { MAX_PAGES, declaredTotal, linkFromHeader, nextPageLink, unfollowedMore } from '../../src/api/paging.js';
+import { parseExactJson } from '../../src/json/exact.js';
 import { ProtocolError } from '../../src/errors.js';
 
 const BASE = 'https://api.example.test/ms';
@@ -100,5 +101,52 @@ describe('refusals', () => {
     expect(refusal(() => next({ next: '?more' }, undefined, MAX_PAGES)).message).toBe(
       `cannot list environments: the API's list goes on past ${MAX_PAGES} pages`,
     );
+  });
+});
+
+describe('signs that a list goes on past the answer', () => {
+  const none = new Headers();
+  it.each([
+    [{ nextPageToken: 'a' }, 'nextPageToken'],
+    [{ NEXT_PAGE_TOKEN: 'a' }, 'NEXT_PAGE_TOKEN'],
+    [{ 'continuation-token': 'a' }, 'continuation-token'],
+    [{ $skiptoken: 'a' }, '$skiptoken'],
+    [{ next: { href: '?p=2' } }, 'next'],
+    [{ next: 2 }, 'next'],
+    [{ has_more: true }, 'has_more: true'],
+    [{ hasMore: 'true' }, 'hasMore: true'],
+    [{ pagination: { nextCursor: 'c' } }, 'pagination.nextCursor'],
+    [{ _links: { next: { href: '/x' } } }, '_links.next'],
+    [{ response_metadata: { next_cursor: 'c' } }, 'response_metadata.next_cursor'],
+  ])('%j: %s', (data, sign) => {
+    expect(unfollowedMore(data, none)).toBe(sign);
+  });
+
+  it.each([
+    [{ nextPageToken: null, hasMore: false, next: '  ' }],
+    [{ hasMore: 'yes', continuation: false }],
+    [{ other: { nextPageToken: 'a' } }],
+    [[{ nextPageToken: 'a' }]],
+  ])('%j: none', (data) => {
+    expect(unfollowedMore(data, none)).toBeUndefined();
+  });
+
+  it('reads the continuation headers, not blank ones', () => {
+    expect(unfollowedMore([], new Headers({ 'X-Next-Page': '3' }))).toBe('the x-next-page header');
+    expect(unfollowedMore([], new Headers({ 'X-Next-Page': ' ' }))).toBeUndefined();
+  });
+});
+
+describe('a count of the whole list', () => {
+  const none = new Headers();
+  it('is a whole number in a count field, in any spelling, or X-Total-Count', async () => {
+    expect(declaredTotal({ total_count: 5 }, none)).toEqual({ total: 5, where: 'total_count' });
+    expect(declaredTotal({ meta: { totalItems: 7 } }, none)).toEqual({ total: 7, where: 'meta.totalItems' });
+    expect(declaredTotal(await parseExactJson('{"@odata.count": 12.0}'), none)).toEqual({ total: 12, where: '@odata.count' });
+    expect(declaredTotal([], new Headers({ 'x-total-count': ' 9 ' }))).toEqual({ total: 9, where: 'the x-total-count header' });
+  });
+
+  it.each([{ count: '5' }, { count: -1 }, { count: 1.5 }, { total: [9] }, { other: { total: 3 } }])('is not %j', (data) => {
+    expect(declaredTotal(data, new Headers({ 'x-total-count': 'many' }))).toBeUndefined();
   });
 });

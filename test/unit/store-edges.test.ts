@@ -248,3 +248,23 @@ describe('folders and files cip makes private', () => {
     expect(readdirSync(dir)).toEqual(['config.json']);
   });
 });
+
+describe('writers at once', () => {
+  it('40 writers, each with its own store, all write: 40 profiles, no lock or temporary file left', async () => {
+    const dir = tempDir();
+    if (POSIX) chmodSync(dir, 0o700);
+    const names = Array.from({ length: 40 }, (_, index) => `w${String(index).padStart(2, '0')}`);
+    const stores = await Promise.all(names.map(() => openProfileStore(dir, { uid: UID })));
+    await Promise.all(
+      stores.map((store, index) =>
+        store.update((data) => {
+          data.profiles[names[index]!] = profile;
+        }),
+      ),
+    );
+    const saved = JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')) as { profiles: object };
+    expect(Object.keys(saved.profiles).sort()).toEqual(names);
+    const { readdirSync } = await import('node:fs');
+    expect(readdirSync(dir)).toEqual(['config.json']);
+  }, 60_000);
+});

@@ -14,6 +14,7 @@ import {
   causeChain,
   errorCode,
   fetchTransport,
+  handshakeFailure,
   nodeTransport,
   type Outgoing,
   type Transport,
@@ -138,6 +139,44 @@ describe('causeChain and errorCode', () => {
   });
 });
 
+describe('handshakeFailure', () => {
+  const openssl = (reason: string) => `write EPROTO 80BC:error:0A00042E:SSL routines:ssl3_read_bytes:${reason}:../ssl/rec_layer_s3.c:1601:`;
+  const eproto = (reason: string) => Object.assign(new Error(openssl(reason)), { code: 'EPROTO' });
+
+  it.each([
+    [
+      'an old version, refused by the server',
+      eproto('tlsv1 alert protocol version'),
+      /^the server offers only a TLS version older than 1\.2 .*\(OpenSSL: tlsv1 alert protocol version\)$/,
+    ],
+    [
+      'an old version, refused by Node',
+      eproto('unsupported protocol'),
+      /^the server offers only a TLS version older than 1\.2 .*\(OpenSSL: unsupported protocol\)$/,
+    ],
+    ['no TLS at all', eproto('wrong version number'), /^the server did not answer in TLS \(OpenSSL: wrong version number\)$/],
+    ['no cipher in common', eproto('sslv3 alert handshake failure'), /^the server accepts none of the cipher suites Node offers \(/],
+    [
+      'a reason in the code, not the message',
+      Object.assign(new Error('x'), { code: 'ERR_SSL_WRONG_VERSION_NUMBER' }),
+      /^the server did not answer in TLS \(OpenSSL: wrong version number\)$/,
+    ],
+    ['a reason it has no words for', eproto('bad record mac'), /^OpenSSL: bad record mac$/],
+    ['EPROTO without a reason', Object.assign(new Error('EPROTO'), { code: 'EPROTO' }), /^OpenSSL: EPROTO$/],
+    ["fetch's wrapping", new TypeError('fetch failed', { cause: eproto('tlsv1 alert protocol version') }), /^the server offers only/],
+  ])('%s', (_what, error, reason) => {
+    expect(handshakeFailure(error)?.reason).toMatch(reason);
+  });
+
+  it.each([
+    Object.assign(new Error(openssl('tlsv1 alert protocol version')), { code: 'ECONNRESET' }),
+    Object.assign(new Error('self-signed'), { code: 'DEPTH_ZERO_SELF_SIGNED_CERT' }),
+    'EPROTO',
+  ])('is no handshake failure: %s', (error) => {
+    expect(handshakeFailure(error)).toBeUndefined();
+  });
+});
+
 describe.each([
   ['node:http', nodeTransport],
   ['fetch', fetchTransport],
@@ -151,6 +190,7 @@ describe.each([
     });
     expect(answer.status).toBe(201);
     expect(answer.statusText).toBe('Created');
+    expect(answer.httpVersion).toBe('1.1');
     expect(answer.headers.get('x-one')).toBe('1');
     expect(answer.headers.get('x-two')).toBe('two');
     expect(answer.headers.get('content-type')).toBe('application/json');
@@ -395,6 +435,20 @@ describe('node:http', () => {
     controller.abort(new Error('already'));
     await expect(send(nodeTransport(1000), server.url, { signal: controller.signal })).rejects.toThrow('already');
     expect(server.received).toEqual([]);
+  });
+
+  it("gives the status line's version, and a reason phrase in UTF-8 as fetch reads it", async () => {
+    const raw = await rawHttpServer();
+    try {
+      raw.respond('HTTP/1.0 201 已创建\r\nContent-Length: 2\r\n\r\nok');
+      const answer = await send(nodeTransport(1000), raw.url);
+      expect([answer.httpVersion, answer.status, answer.statusText]).toEqual(['1.0', 201, '已创建']);
+      // A byte that is not UTF-8 keeps its Latin-1 reading.
+      raw.respond(Buffer.from('HTTP/1.1 200 caf\xe9\r\nContent-Length: 2\r\n\r\nok', 'latin1'));
+      expect((await send(nodeTransport(1000), raw.url)).statusText).toBe('café');
+    } finally {
+      await raw.close();
+    }
   });
 
   it('a status line without a reason gives an empty reason', async () => {

@@ -6,6 +6,7 @@ import { loginAgain, namedProfile, profileNamedBy, type ResolvedSettings } from 
 import { KeychainError, describeEntry, profileEntry, type StoredKeys } from '../../config/keychain.js';
 import { inKeychain, type Profile } from '../../config/store.js';
 import { writeList } from '../../output/writer.js';
+import { hideCredentials } from '../../text/sanitize.js';
 
 export default defineCommand({
   name: 'status',
@@ -35,7 +36,7 @@ async function status(ctx: Context): Promise<void> {
     active: name === data.activeProfile,
     inUse: name === settings?.profile,
     keys: inKeychain(profile) ? 'keychain' : 'file',
-    baseUrl: profile.baseUrl ?? DEFAULT_BASE_URL,
+    baseUrl: hideCredentials(profile.baseUrl ?? DEFAULT_BASE_URL),
     enterpriseId: profile.enterpriseId,
     // null where the keychain has no keys for the profile or could not be read (a warning says which).
     apiKey: mask(keys.get(name)?.apiKey),

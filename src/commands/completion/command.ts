@@ -66,8 +66,14 @@ const CACHE_TTL_MS = 60_000;
 /** The longest a Tab may wait for the API. */
 const COMPLETION_TIMEOUT_MS = 2_000;
 const CACHE_NAME = 'completion-cache.json';
-/** What a shell word list can hold as it is: no white space, quotes, backslashes, $ or control characters. */
-const SHELL_WORD = /^[^\s\p{C}'"\\`$]+$/u;
+/**
+ * What completion may offer: the scripts quote every value for their shell, so spaces, quotes, ';', '$()' and
+ * the like are fine. Left out: a value with a line break (one value a line), a tab (fish's description
+ * separator) or another control or format character (it would reach the terminal raw in a list of choices,
+ * or hide what is inserted), and one that starts with '-' (the command would read it as an option: a name
+ * '--yes' offered to `env delete` would skip the question).
+ */
+const COMPLETABLE = /^[^\p{C}-][^\p{C}]*$/u;
 
 interface CompletionCache {
   /** Whose environments: the base URL, enterprise and profile (never a key). */
@@ -83,7 +89,7 @@ function readCache(path: string, key: string, now: number): string[] | undefined
     const cache = JSON.parse(readFileSync(path, 'utf8')) as Partial<CompletionCache>;
     const fresh = cache.key === key && typeof cache.at === 'number' && now - cache.at >= 0 && now - cache.at < CACHE_TTL_MS;
     return fresh && Array.isArray(cache.values)
-      ? cache.values.filter((value) => typeof value === 'string' && SHELL_WORD.test(value))
+      ? cache.values.filter((value) => typeof value === 'string' && COMPLETABLE.test(value))
       : undefined;
   } catch {
     return undefined;
@@ -123,7 +129,7 @@ async function completeEnvironments(ctx: Context): Promise<void> {
       for (const item of items) {
         // A name that holds a key is left out: offered (or cached), it would show the key.
         for (const value of [idOf(item), nameOf(item)]) {
-          if (value !== undefined && SHELL_WORD.test(value) && ctx.redact(value) === value) found.add(value);
+          if (value !== undefined && COMPLETABLE.test(value) && ctx.redact(value) === value) found.add(value);
         }
       }
       values = [...found];
