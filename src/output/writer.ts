@@ -172,8 +172,8 @@ export async function writeList(io: Output, rows: unknown[], options: ListOutput
     io.info(options.emptyMessage);
     return;
   }
-  const columns: Column[] = chosen ?? (options.tableColumns ?? chooseColumns(rows)).map(topLevel);
   const shown = redactData(io, rows) as unknown[];
+  const columns: Column[] = chosen ?? (options.tableColumns ?? chooseColumns(shown)).map(topLevel);
   // Loaded for tables only: with it comes string-width, which JSON output never needs.
   const { streamTable } = await import('./table.js');
   const idIndex = columns.findIndex((column) => column.name.toLowerCase() === 'id');
