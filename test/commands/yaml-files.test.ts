@@ -1,0 +1,103 @@
+// YAML files as other tools write them: aliases that would expand without end, and `<<` merge keys as PyYAML
+// and ruamel.yaml write them.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { expectOneErrorLine, sandboxEnv, seedSandbox, tempDir } from '../helpers/cli.js';
+import { cipInProcess as cip } from '../helpers/harness.js';
+
+let sandbox: Sandbox;
+let env: Record<string, string | undefined>;
+beforeAll(async () => {
+  sandbox = await startSandbox({ seed: 0 });
+  env = sandboxEnv(sandbox);
+});
+afterAll(async () => {
+  await sandbox.close();
+});
+beforeEach(() => seedSandbox(sandbox, ['{"id":"a1","name":"alpha","type":"Test"}']));
+
+function file(name: string, text: string): string {
+  const path = join(tempDir(), name);
+  writeFileSync(path, text);
+  return path;
+}
+
+describe('aliases are bounded by what they expand to', () => {
+  // The file of the report: 500 aliases of a 50,000-item list, about 200 kB. Before, it ran for 76 s, took 1 GiB
+  // and ended in exit 1 "Invalid string length (this is a bug)".
+  const items = Array.from({ length: 50_000 }, (_, index) => String(index % 10)).join(', ');
+  const bomb = [
+    'environments:',
+    `  - name: e0\n    big: &big [${items}]`,
+    ...Array.from({ length: 500 }, (_, index) => `  - name: e${index + 1}\n    big: *big`),
+    '',
+  ].join('\n');
+  const one = `name: e0\nbig: &big [${items}]\ncopies: [${Array<string>(500).fill('*big').join(', ')}]\n`;
+
+  it.each([
+    ['env apply', ['env', 'apply', '--yes', '--file'], bomb],
+    ['env diff', ['env', 'diff', '--file'], bomb],
+    ['env create', ['env', 'create', '--file'], one],
+  ])('%s refuses it (exit 2) before expanding it, and sends nothing', { timeout: 30_000 }, async (_command, args, text) => {
+    const path = file('bomb.yaml', text);
+    const result = await cip([...args, path], { env });
+    expect(result.exitCode).toBe(2);
+    expect(expectOneErrorLine(result.stderr)).toBe(
+      `error: --file ${path} is not valid YAML: its aliases expand it too far: they add 25000500 values, more than the 1000000 allowed`,
+    );
+    expect(sandbox.requests).toEqual([]);
+  });
+});
+
+describe('merge keys (`<<`), as PyYAML and ruamel.yaml read them', () => {
+  it('env apply sends the merged fields, and no field named "<<"', async () => {
+    // As ruamel.yaml writes merges; the map's own keys win, then the earlier merged map.
+    const path = file(
+      'merged.yaml',
+      [
+        'base: &base',
+        '  type: Test',
+        '  quota: 12345678901234567890',
+        '  settings: {retention: 30}',
+        'audit: &audit',
+        '  type: Audit',
+        '  owner: ops',
+        'environments:',
+        '- <<: *base',
+        '  name: review-1',
+        '- <<: [*audit, *base]',
+        '  name: review-2',
+        '  settings: {retention: 7}',
+        '',
+      ].join('\n'),
+    );
+    const result = await cip(['env', 'apply', '--file', path, '--yes'], { env });
+    expect(result.exitCode).toBe(0);
+    const posts = sandbox.requests.filter((request) => request.method === 'POST').map((request) => request.body);
+    expect(posts).toEqual([
+      '{"type":"Test","quota":12345678901234567890,"settings":{"retention":30},"name":"review-1"}',
+      '{"type":"Audit","owner":"ops","quota":12345678901234567890,"name":"review-2","settings":{"retention":7}}',
+    ]);
+  });
+
+  it('env create --file merges the same way', async () => {
+    const path = file('one.yaml', 'defaults: &d {type: Test, isActive: true}\n<<: *d\nname: solo\ntype: Staging\n');
+    const result = await cip(['env', 'create', '--file', path], { env });
+    expect(result.exitCode).toBe(0);
+    expect(sandbox.requests.find((request) => request.method === 'POST')?.body).toBe(
+      '{"defaults":{"type":"Test","isActive":true},"isActive":true,"name":"solo","type":"Staging"}',
+    );
+  });
+
+  it('two merge keys in one map, which the two libraries read differently, are exit 2 and nothing is sent', async () => {
+    const path = file('two.yaml', 'environments:\n- <<: {type: Test}\n  <<: {type: Audit}\n  name: x\n');
+    const result = await cip(['env', 'apply', '--file', path, '--yes'], { env });
+    expect(result.exitCode).toBe(2);
+    expect(expectOneErrorLine(result.stderr)).toBe(
+      `error: --file ${path} is not valid YAML: a map has two '<<' merge keys: merge a list instead, as <<: [*a, *b]`,
+    );
+    expect(sandbox.requests).toEqual([]);
+  });
+});
