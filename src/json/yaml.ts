@@ -2,7 +2,8 @@
 // `ratio: 1.50` keep their digits both ways. YAML is read as data that JSON could hold: maps with string keys,
 // lists, strings, numbers, booleans and null; anything else (.inf, tags, documents after the first) is an
 // error, as is a set of aliases that would blow the data up. `<<` merge keys are read as PyYAML and ruamel.yaml
-// read them. The package loads only when YAML is used.
+// read them. What is written reads back the same in YAML 1.2 and 1.1 readers. The package loads only when YAML
+// is used.
 import { Document, isAlias, isMap, isScalar, isSeq, parseDocument, visit, type Alias, type Node } from 'yaml';
 import { ExactNumber, isExactNumber, numberFromText } from './exact.js';
 import { setOwn } from './record.js';
@@ -190,7 +191,67 @@ const EXACT_NUMBER_TAG = {
   stringify: (item: { value?: unknown }) => String(item.value),
 };
 
+/**
+ * Characters a YAML 1.1 reader (PyYAML, ruamel.yaml) refuses or reads as something else when they stand raw in a
+ * string: C0 and C1 controls with tab and CR (a tab breaks a plain scalar), DEL, NEL, LS and PS (line breaks to
+ * YAML 1.1), the BOM (not allowed inside a document), U+FFFE and U+FFFF, and halves of surrogate pairs standing
+ * alone (with the u flag a pair is one character, so [\ud800-\udfff] matches only a lone half). A lone half is
+ * no YAML character at all: its \u escape keeps the data, and pure-Python readers take it (libyaml refuses it).
+ */
+// eslint-disable-next-line no-control-regex
+const NEEDS_ESCAPE = /[\x00-\x09\x0b-\x1f\x7f-\x9f\u2028\u2029\ufeff\ufffe\uffff\ud800-\udfff]/u;
+// eslint-disable-next-line no-control-regex
+const ESCAPE_ALL = /[\x00-\x1f\x7f-\x9f"\\\u2028\u2029\ufeff\ufffe\uffff\ud800-\udfff]/gu;
+const SHORT_ESCAPES: Record<string, string> = { '\0': '\\0', '\t': '\\t', '\n': '\\n', '\r': '\\r', '"': '\\"', '\\': '\\\\' };
+
+/** A double-quoted YAML string on one line, every character a reader could trip on escaped. */
+function doubleQuoted(text: string): string {
+  const escaped = text.replace(ESCAPE_ALL, (char) => {
+    const short = SHORT_ESCAPES[char];
+    if (short) return short;
+    const code = char.charCodeAt(0);
+    return code < 0x100 ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
+  });
+  return `"${escaped}"`;
+}
+
+interface StringTag {
+  tag: string;
+  stringify?: (item: { value: unknown }, ctx: { indent: string }, ...rest: never[]) => string;
+}
+
+/**
+ * Strings as the yaml package writes them (plain where that reads back as the same string, block scalars for
+ * lines), except that one holding a character from NEEDS_ESCAPE is double-quoted with it escaped: the package
+ * writes some of them raw, and YAML 1.1 readers then refuse the whole file. So are `=` (1.1's "value" key, which
+ * PyYAML cannot build) and lines at the top level (PyYAML refuses a block scalar without indentation).
+ */
+function safeStrings(tags: StringTag[]): StringTag[] {
+  return tags.map((tag) => {
+    const { stringify } = tag;
+    if (tag.tag !== 'tag:yaml.org,2002:str' || !stringify) return tag;
+    return {
+      ...tag,
+      stringify: (item, ctx, ...rest) => {
+        const text = item.value;
+        if (typeof text !== 'string') return stringify(item, ctx, ...rest);
+        const quote = NEEDS_ESCAPE.test(text) || text === '=' || (!ctx.indent && text.includes('\n'));
+        return quote ? doubleQuoted(text) : stringify(item, ctx, ...rest);
+      },
+    };
+  });
+}
+
+/**
+ * YAML that YAML 1.2 readers and YAML 1.1 readers (PyYAML, ruamel.yaml, Go's yaml.v2) read back as the same data:
+ * the 1.1 schema as `compat` makes the package quote strings 1.1 reads as something else (yes, on, 0o10,
+ * 12:30, <<).
+ */
 export function stringifyExactYaml(value: unknown): string {
-  const doc = new Document(value, { customTags: [EXACT_NUMBER_TAG], version: '1.2' });
+  const doc = new Document(value, {
+    customTags: (tags) => [...safeStrings(tags as StringTag[]), EXACT_NUMBER_TAG] as typeof tags,
+    version: '1.2',
+    compat: 'yaml-1.1',
+  });
   return doc.toString({ lineWidth: 0 });
 }

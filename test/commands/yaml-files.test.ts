@@ -1,7 +1,10 @@
-// YAML files as other tools write them: aliases that would expand without end, and `<<` merge keys as PyYAML
-// and ruamel.yaml write them.
+// YAML files as other tools write and read them: aliases that would expand without end, `<<` merge keys as
+// PyYAML and ruamel.yaml write them, and what cip writes read back by real PyYAML and ruamel.yaml (Debian's
+// python3-yaml and python3-ruamel.yaml; .ci/run installs them, and the tests that need them skip, saying so,
+// where they are missing).
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { execa, execaSync } from 'execa';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { expectOneErrorLine, sandboxEnv, seedSandbox, tempDir } from '../helpers/cli.js';
@@ -100,4 +103,81 @@ describe('merge keys (`<<`), as PyYAML and ruamel.yaml read them', () => {
     );
     expect(sandbox.requests).toEqual([]);
   });
+});
+
+/** A Python that has the library, to read YAML with it: Debian's (/usr/bin/python3) first. */
+function pythonWith(module: string): string | undefined {
+  return ['/usr/bin/python3', 'python3'].find(
+    (python) => execaSync(python, ['-c', `import ${module}`], { reject: false, stdin: 'ignore' }).exitCode === 0,
+  );
+}
+
+const READERS = [
+  { name: 'PyYAML', module: 'yaml', load: 'yaml.safe_load(text)' },
+  { name: 'PyYAML with libyaml', module: 'yaml', load: 'yaml.load(text, Loader=yaml.CSafeLoader)' },
+  { name: 'ruamel.yaml (safe)', module: 'ruamel.yaml', load: "ruamel.yaml.YAML(typ='safe', pure=True).load(text)" },
+  { name: 'ruamel.yaml (round trip)', module: 'ruamel.yaml', load: 'ruamel.yaml.YAML().load(text)' },
+].map((reader) => ({ ...reader, python: pythonWith(reader.module) }));
+
+/** Reads YAML with a Python library and gives the data back as JSON. */
+async function readWith(reader: (typeof READERS)[number], yaml: string): Promise<unknown> {
+  const script = `import sys, json, ${reader.module}\ntext = sys.stdin.read()\nprint(json.dumps(${reader.load}))`;
+  const result = await execa(reader.python!, ['-c', script], { input: yaml, reject: false });
+  if (result.exitCode !== 0) throw new Error(`${reader.name} refused the YAML: ${result.stderr.split('\n').slice(-3).join(' ')}`);
+  return JSON.parse(result.stdout) as unknown;
+}
+
+// Strings a YAML 1.1 reader trips on when they are written raw or plain.
+const AWKWARD = {
+  id: 'w1',
+  name: 'weird',
+  del: 'a\u007fb',
+  c1: '\u0080\u009f',
+  nel: 'line\u0085break',
+  lsps: 'a\u2028b\u2029c',
+  bom: '\ufeffstart',
+  tab: 'a\tb',
+  tabs: '\tlead and trail\t',
+  spaces: ' lead and trail ',
+  lines: 'one\ntwo\n',
+  crlf: 'one\r\ntwo',
+  '<<': 'not a merge',
+  '=': '=',
+  yes: 'yes',
+  no: 'no',
+  on: 'on',
+  off: 'Off',
+  y: 'n',
+  tilde: '~',
+  dashes: '---',
+  dots: '...',
+  sexagesimal: '12:30',
+  octal: '0o17',
+  underscore: '1_000',
+  date: '2001-12-14',
+  hash: 'a #b',
+  escape: '\u001b[31mred',
+  nested: { '<<': ['yes', 'no'], 'a\tkey': 'x' },
+};
+
+describe('YAML cip writes, read by PyYAML and ruamel.yaml', () => {
+  beforeEach(() =>
+    seedSandbox(sandbox, [JSON.stringify(AWKWARD), '{"id":"p2","name":"plain","type":"Test","quota":12345678901234567890}']),
+  );
+
+  for (const reader of READERS) {
+    if (!reader.python) {
+      it.skip(`${reader.name} reads env export and -o yaml (needs python3 with ${reader.module}: apt-get install python3-yaml python3-ruamel.yaml)`, () =>
+        undefined);
+      continue;
+    }
+    it(`${reader.name} reads env export and env list -o yaml as the same data`, async () => {
+      const exported = await cip(['env', 'export', '--all-fields'], { env });
+      expect(exported.exitCode).toBe(0);
+      const json = await cip(['env', 'export', '--all-fields', '-o', 'json'], { env });
+      expect(await readWith(reader, exported.stdout)).toEqual(JSON.parse(json.stdout));
+      const listed = await cip(['env', 'list', '-o', 'yaml'], { env });
+      expect(await readWith(reader, listed.stdout)).toEqual(JSON.parse((await cip(['env', 'list', '--json'], { env })).stdout));
+    });
+  }
 });

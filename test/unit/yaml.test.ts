@@ -14,7 +14,8 @@ describe('YAML with exact numbers', () => {
     const data = JSON.parse(json) as unknown;
     const exact = parseExactYaml(stringifyExactYaml(parseExactYaml(json)));
     expect(stringifyExactJson(exact)).toBe(json);
-    expect(stringifyExactYaml(data)).toContain('n: "12"\n');
+    // `n` is quoted as a key too: YAML 1.1 (Go's yaml.v2) reads a plain n as false.
+    expect(stringifyExactYaml(data)).toContain('"n": "12"\n');
   });
 
   it.each([
@@ -174,5 +175,46 @@ describe('YAML merge keys, as PyYAML and ruamel.yaml read them', () => {
 
   it('refuses one key written twice, as 1 and "1"', () => {
     expect(() => parseExactYaml('1: a\n"1": b\n')).toThrow(new YamlError("the key '1' is given twice"));
+  });
+});
+
+describe('YAML written for YAML 1.1 readers too (PyYAML, ruamel.yaml)', () => {
+  it.each([
+    ['DEL', 'a\x7fb', '"a\\x7fb"'],
+    ['a C1 control', '\x80', '"\\x80"'],
+    ['NEL', 'a\x85b', '"a\\x85b"'],
+    ['LS and PS', '\u2028\u2029', '"\\u2028\\u2029"'],
+    ['a BOM', '\ufeffa', '"\\ufeffa"'],
+    ['U+FFFE', '\ufffe', '"\\ufffe"'],
+    ['a lone surrogate', 'a\ud800', '"a\\ud800"'],
+    ['a tab', 'a\tb', '"a\\tb"'],
+    ['a tab and a newline', 'a\tb\nc', '"a\\tb\\nc"'],
+    ['a NUL and an escape', '\0\x1b', '"\\0\\x1b"'],
+    ['yes', 'yes', '"yes"'],
+    ['No', 'No', '"No"'],
+    ['on', 'on', '"on"'],
+    ['OFF', 'OFF', '"OFF"'],
+    ['y', 'y', '"y"'],
+    ['~', '~', '"~"'],
+    ['<<', '<<', '"<<"'],
+    ['=', '=', '"="'],
+    ['a base-60 number', '12:30', '"12:30"'],
+    ['a number with _', '1_000', '"1_000"'],
+    ['a date', '2001-12-14', '"2001-12-14"'],
+    ['leading and trailing spaces', ' a ', '" a "'],
+    ['a plain string', 'staging', 'staging'],
+    ['an emoji', 'ok 😀', 'ok 😀'],
+  ])('quotes %s', (_what, value, written) => {
+    expect(stringifyExactYaml({ v: value })).toBe(`v: ${written}\n`);
+    expect(parseExactYaml(stringifyExactYaml({ v: value }))).toEqual({ v: value });
+  });
+
+  it('quotes such keys the same way', () => {
+    expect(stringifyExactYaml({ '<<': 1, yes: 2, 'a\tb': 3, '\x7f': 4 })).toBe('"<<": 1\n"yes": 2\n"a\\tb": 3\n"\\x7f": 4\n');
+  });
+
+  it('writes a string of lines at the top level quoted (PyYAML refuses a block scalar without indentation)', () => {
+    expect(stringifyExactYaml('a\nb')).toBe('"a\\nb"\n');
+    expect(stringifyExactYaml({ v: 'a\nb' })).toBe('v: |-\n  a\n  b\n');
   });
 });
