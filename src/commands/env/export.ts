@@ -9,6 +9,9 @@ import { KEY_OPTIONS, SERVER_FIELDS, keyOf, withoutFields } from './plan.js';
 export default defineCommand({
   name: 'export',
   description: "write every environment as a file that 'env apply' accepts (YAML, or JSON with -o json)",
+  // A file to keep in git: YAML unless JSON is asked for, at a terminal, in a file or in a pipe.
+  outputs: ['yaml', 'json'],
+  defaultOutput: 'yaml',
   options: {
     ...KEY_OPTIONS,
     allFields: flag('--all-fields', 'keep the fields the server manages (id, createdAt, updatedAt) too'),
@@ -42,9 +45,6 @@ or two with the same value, is named in a warning: apply could not tell them apa
       if (count > 1)
         ctx.io.warn(`${count} environments have ${printable(key)} '${printable(value)}': apply will refuse them until they differ`);
     }
-    // YAML unless JSON was asked for: a file to keep in git, whether stdout is a terminal, a file or a pipe.
-    const askedForJson =
-      ctx.io.outputFormat === 'json' && (ctx.globals.json || ctx.globals.output === 'json' || Boolean(ctx.env.CIP_OUTPUT?.trim()));
-    await writeData(ctx.io, { environments: records }, askedForJson ? 'json' : 'yaml');
+    await writeData(ctx.io, { environments: records });
   },
 });
