@@ -5,10 +5,13 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa, execaSync } from 'execa';
+import fc from 'fast-check';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { stringifyExactYaml } from '../../src/json/yaml.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { expectOneErrorLine, sandboxEnv, seedSandbox, tempDir } from '../helpers/cli.js';
 import { cipInProcess as cip } from '../helpers/harness.js';
+import { awkwardString } from '../helpers/yaml.js';
 
 let sandbox: Sandbox;
 let env: Record<string, string | undefined>;
@@ -178,6 +181,16 @@ describe('YAML cip writes, read by PyYAML and ruamel.yaml', () => {
       expect(await readWith(reader, exported.stdout)).toEqual(JSON.parse(json.stdout));
       const listed = await cip(['env', 'list', '-o', 'yaml'], { env });
       expect(await readWith(reader, listed.stdout)).toEqual(JSON.parse((await cip(['env', 'list', '--json'], { env })).stdout));
+    });
+  }
+
+  for (const reader of READERS.filter((candidate) => candidate.python)) {
+    it(`${reader.name} reads random strings as cip wrote them, as values and as keys`, async () => {
+      // libyaml refuses a lone surrogate (no YAML character; cip writes its \u escape): it gets well-formed text.
+      const libyaml = reader.load.includes('CSafeLoader');
+      const strings = fc.sample(awkwardString(libyaml ? 'grapheme' : 'binary'), { numRuns: 400, seed: 22 });
+      const data = { values: strings, keys: Object.fromEntries(strings.map((text, index) => [text, index])) };
+      expect(await readWith(reader, stringifyExactYaml(data))).toEqual(data);
     });
   }
 });

@@ -1,6 +1,8 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { stringifyExactJson } from '../../src/json/exact.js';
 import { MAX_INPUT_BYTES } from '../../src/commands/io.js';
+import { awkwardString } from '../helpers/yaml.js';
 import { MAX_EXPANDED_BYTES, parseExactYaml, stringifyExactYaml, YamlError } from '../../src/json/yaml.js';
 
 describe('YAML with exact numbers', () => {
@@ -216,5 +218,23 @@ describe('YAML written for YAML 1.1 readers too (PyYAML, ruamel.yaml)', () => {
   it('writes a string of lines at the top level quoted (PyYAML refuses a block scalar without indentation)', () => {
     expect(stringifyExactYaml('a\nb')).toBe('"a\\nb"\n');
     expect(stringifyExactYaml({ v: 'a\nb' })).toBe('v: |-\n  a\n  b\n');
+  });
+
+  it('reads back whatever strings it wrote, as keys and values, at any depth', () => {
+    const text = awkwardString('binary');
+    const data = fc.letrec((tie) => ({
+      value: fc.oneof(
+        { depthSize: 'small' },
+        text,
+        fc.array(tie('value'), { maxLength: 3 }),
+        fc.dictionary(text, tie('value'), { maxKeys: 3 }),
+      ),
+    })).value;
+    fc.assert(
+      fc.property(data, (value) => {
+        expect(parseExactYaml(stringifyExactYaml(value))).toEqual(value);
+      }),
+      { numRuns: 300 },
+    );
   });
 });
