@@ -210,8 +210,13 @@ function addCommand(parent: Command, spec: AnyCommand, ctx: Context, root: Comma
   for (const option of Object.values(options)) addOption(command, option);
   const after = helpAfter(spec);
   if (after) command.addHelpText('after', after);
+  const name = `${parent.parent ? `${parent.name()} ` : ''}${spec.name}`;
   command.action(async (...params: unknown[]) => {
     refuseEmptyValues(options, command);
+    // The format is decided here, for every command alike, before it sends anything.
+    ctx.io.command = { command: `cip ${name}`, takes: spec.outputs, preferred: spec.defaultOutput };
+    // eslint-disable-next-line @typescript-eslint/no-unused-expressions -- the getter throws for a format the command cannot write
+    ctx.io.outputFormat;
     const values = valuesOf(options, command.opts());
     Object.keys(args).forEach((name, index) => {
       values[name] = params[index];

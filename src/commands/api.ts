@@ -40,6 +40,8 @@ function parseHeader(text: string): [string, string] {
 export default defineCommand({
   name: 'api',
   description: 'call any endpoint of the API with the credentials in use, and print the answer',
+  // The answer as the server sent it (pretty at a terminal, or through --jq): no table, YAML or TSV.
+  outputs: ['json'],
   args: { path: argument('<path>', 'a path below the base URL (Integrations, /Environments, Environments/ID), or a URL on its origin') },
   options: {
     method: option('-X, --method <method>', 'HTTP method (default: GET, or POST when fields or --input are given)', parseMethod),

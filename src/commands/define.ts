@@ -3,6 +3,7 @@
 import type { Command } from 'commander';
 import type { Context } from '../context.js';
 import type { ArgumentSpecs, OptionSpecs, ValuesOf } from '../cli/options.js';
+import type { OutputFormat } from '../output/format.js';
 
 /** What a command's run() gets besides the context and its values. */
 export interface Invocation {
@@ -22,6 +23,14 @@ export interface CommandSpec<A extends ArgumentSpecs = ArgumentSpecs, O extends 
   /** Help after the options: what the description cannot say in a line. */
   readonly notes?: string;
   readonly examples?: readonly string[];
+  /**
+   * The output formats the command can honour: --output/--json/--jq asking for another is a usage error before
+   * it runs; a CIP_OUTPUT it cannot honour is passed over. Every format for one that writes no data on stdout
+   * (nothing to get wrong), none for one that writes a text of its own (a script).
+   */
+  readonly outputs: readonly OutputFormat[];
+  /** What it writes when no format is asked for, if not a table at a terminal and JSON in a pipe. */
+  readonly defaultOutput?: OutputFormat;
   run(ctx: Context, values: ValuesOf<A> & ValuesOf<O>, invocation: Invocation): Promise<void>;
 }
 

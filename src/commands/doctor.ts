@@ -7,7 +7,7 @@ import type { Context } from '../context.js';
 import { DEFAULT_BASE_URL, isLoopbackHost } from '../config/validate.js';
 import type { ResolvedSettings } from '../config/settings.js';
 import { ApiError, CipError, InterruptedError, type ExitCodeName } from '../errors.js';
-import { isDataFormat } from '../output/format.js';
+import { isDataFormat, OUTPUT_FORMATS } from '../output/format.js';
 import { planStyles, writeData, writeLines } from '../output/writer.js';
 import { maskKey } from '../secrets.js';
 import { hideCredentials, oneLine, printable } from '../text/sanitize.js';
@@ -207,6 +207,7 @@ const MARKS: Record<Status, string> = { ok: '✓', failed: '✗', warning: '!', 
 export default defineCommand({
   name: 'doctor',
   description: 'check the setup, step by step, and say which part is wrong',
+  outputs: OUTPUT_FORMATS,
   notes: `Checks, in order: the credentials (and where each value came from, keys masked), the base URL, DNS and TCP
 (to the proxy when one applies), TLS, the service's anonymous ping, the subscription key (APIM's verdict), the API
 key and enterprise id (GET Environments), and the clock against the server's. Exit 0 when all pass, else the code

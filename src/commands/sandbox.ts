@@ -51,6 +51,8 @@ const OPTIONS = {
 export default defineCommand({
   name: 'sandbox',
   description: 'run an offline sandbox of the API on this machine (Ctrl-C stops it)',
+  // Shell lines to eval: no other format.
+  outputs: [],
   options: OPTIONS,
   notes:
     'The sandbox answers for one enterprise: the global --enterprise-id chooses it. Keys given here are the\n' +

@@ -1,28 +1,62 @@
-// The output formats, in one place: the --output choices, CIP_OUTPUT and the writer all read this list.
+// The output formats, in one place: the --output choices, CIP_OUTPUT, the formats each command takes and the
+// writer all read this list, and the one decision of which format a run writes is made here.
 import { UsageError } from '../errors.js';
 
 export const OUTPUT_FORMATS = ['table', 'json', 'yaml', 'tsv'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 
+/**
+ * What a command writes on stdout, as its declaration states it: the formats it can honour (none for one that
+ * writes a text of its own, such as a script), and the format it writes when none is asked for, if that is not
+ * the usual table at a terminal and JSON in a pipe.
+ */
+export interface CommandOutput {
+  /** How the command is named in an error: `cip env export`. */
+  command: string;
+  takes: readonly OutputFormat[];
+  preferred?: OutputFormat | undefined;
+}
+
 export interface FormatChoice {
   json: boolean;
   output: OutputFormat | undefined;
+  jq?: string | undefined;
   /** CIP_OUTPUT as given. */
   fromEnv: string | undefined;
   stdoutIsTTY: boolean;
+  /** The command that runs; before one is chosen (or in a test), every format is taken. */
+  command?: CommandOutput | undefined;
 }
 
-/** --json > --output > CIP_OUTPUT > a table on a terminal, JSON in a pipe. */
-export function chooseFormat({ json, output, fromEnv, stdoutIsTTY }: FormatChoice): OutputFormat {
-  if (json) return 'json';
-  if (output) return output;
+/**
+ * --jq (JSON) > --json > --output > CIP_OUTPUT > the command's own choice > a table on a terminal, JSON in a pipe.
+ * A format asked for on the command line that the command cannot honour is a usage error, before anything is
+ * sent. CIP_OUTPUT is a default for every command: one that cannot honour it writes what it would without it, so
+ * a CI job that sets CIP_OUTPUT=tsv can still run `env export`.
+ */
+export function chooseFormat({ json, output, jq, fromEnv, stdoutIsTTY, command }: FormatChoice): OutputFormat {
+  const takes = command?.takes ?? OUTPUT_FORMATS;
+  const asked: [OutputFormat, string] | undefined =
+    jq !== undefined ? ['json', '--jq'] : json ? ['json', '--json'] : output ? [output, '--output'] : undefined;
+  if (asked) {
+    const [format, flag] = asked;
+    if (!takes.includes(format)) throw refused(command?.command ?? 'this command', takes, format, flag);
+    return format;
+  }
   const wanted = fromEnv?.trim().toLowerCase();
   if (wanted) {
     const format = OUTPUT_FORMATS.find((candidate) => candidate === wanted);
     if (!format) throw new UsageError(`CIP_OUTPUT must be one of ${OUTPUT_FORMATS.join(', ')}, not '${fromEnv}'`);
-    return format;
+    if (takes.includes(format)) return format;
   }
-  return stdoutIsTTY ? 'table' : 'json';
+  return command?.preferred ?? (stdoutIsTTY ? 'table' : 'json');
+}
+
+function refused(command: string, takes: readonly OutputFormat[], format: OutputFormat, flag: string): UsageError {
+  const asked = flag === '--output' ? format : `${format} (${flag})`;
+  if (!takes.length) return new UsageError(`${command} cannot write ${asked}: it writes a text of its own, in no other format`);
+  const formats = takes.length === 1 ? takes[0]! : `${takes.slice(0, -1).join(', ')} or ${takes.at(-1)!}`;
+  return new UsageError(`${command} cannot write ${asked}: it writes ${formats}`);
 }
 
 /** Whether the format is data for machines (JSON, YAML, TSV) rather than a view for people. */

@@ -126,11 +126,14 @@ async function writeDataAs(io: Output, data: unknown, format: OutputFormat = io.
   io.stdout.write(io.stdoutIsTTY ? escapeJsonForTerminal(yaml) : yaml);
 }
 
-/** A TSV field as jq's @tsv writes one: tab, newline, carriage return and backslash escaped. */
+/** How jq 1.8's @tsv escapes a field: these five characters, and no others. */
+const TSV_ESCAPES: Record<string, string> = { '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r', '\0': '\\0' };
+
+/** A TSV field as jq's @tsv writes one: tab, newline, carriage return, backslash and NUL escaped. */
 function tsvField(value: unknown): string {
   if (value === null || value === undefined) return '';
   const text = typeof value === 'string' ? value : stringifyExactJson(value);
-  return text.replace(/[\\\t\n\r]/g, (char) => ({ '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' })[char]!);
+  return text.replace(/[\\\t\n\r\0]/g, (char) => TSV_ESCAPES[char]!);
 }
 
 /** Tab-separated rows: a header line of the field names (unless --no-headers), then one line per item. */

@@ -3,7 +3,7 @@
 // human messages on stderr. Nothing here reads process.*: main.ts hands the streams in.
 import type { Readable, Writable } from 'node:stream';
 import { isTruthyEnv, type Env } from '../env.js';
-import { chooseFormat, type OutputFormat } from '../output/format.js';
+import { chooseFormat, type CommandOutput, type OutputFormat } from '../output/format.js';
 
 export interface Streams {
   stdout: Writable;
@@ -75,11 +75,16 @@ export class IOStreams implements Streams {
     return this.display().headers ?? true;
   }
 
-  /** --jq (JSON) > --json > --output > CIP_OUTPUT > a table on a terminal, JSON in a pipe. */
+  /** The formats of the command that runs (program.ts sets them from its declaration). */
+  command: CommandOutput | undefined;
+
+  /**
+   * --jq (JSON) > --json > --output > CIP_OUTPUT > the command's own choice > a table on a terminal, JSON in a
+   * pipe; a format the command cannot honour is a usage error (output/format.ts).
+   */
   get outputFormat(): OutputFormat {
     const { json, output, jq } = this.display();
-    if (jq !== undefined) return 'json';
-    return chooseFormat({ json, output, fromEnv: this.env.CIP_OUTPUT, stdoutIsTTY: this.stdoutIsTTY });
+    return chooseFormat({ json, output, jq, fromEnv: this.env.CIP_OUTPUT, stdoutIsTTY: this.stdoutIsTTY, command: this.command });
   }
 
   /** Colour level for a stream: FORCE_COLOR wins, then --no-color/NO_COLOR/CI/--quiet, then the terminal. */
@@ -108,15 +113,19 @@ export class IOStreams implements Streams {
     return 'there is no terminal to ask';
   }
 
-  /** Spinners only on a terminal's stderr, for people reading tables; NO_COLOR asks for a plain terminal. */
+  /**
+   * Spinners only on a terminal's stderr, for people reading tables (or what the command writes for people
+   * when it writes no table, as export's YAML); NO_COLOR asks for a plain terminal.
+   */
   get spinnerEnabled(): boolean {
     const { color, quiet } = this.display();
+    const format = this.outputFormat;
     return (
       this.stderrIsTTY &&
       (this.stderrColumns ?? 0) > 0 &&
       !this.isCI &&
       !quiet &&
-      this.outputFormat === 'table' &&
+      (format === 'table' || format === this.command?.preferred) &&
       this.env.TERM !== 'dumb' &&
       color &&
       !this.env.NO_COLOR

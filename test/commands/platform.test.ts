@@ -169,6 +169,14 @@ describe('-o tsv', () => {
     const result = await cip(['env', 'get', 'beta', '-o', 'tsv'], { env });
     expect(result.stdout).toBe('id\tname\ne2\tbeta\n');
   });
+
+  it("escapes as jq 1.8's @tsv does: tab, newline, carriage return, backslash and NUL, nothing else", async () => {
+    sandbox.environments.set('e3', { id: 'e3', name: 'gamma', note: 'nul\0tab\tnl\ncr\rbs\\soh\u0001del\u007f' });
+    const tsv = await cip(['env', 'list', '-o', 'tsv', '--no-headers', '--columns', 'id,name,note'], { env });
+    expect(tsv.stdout.split('\n')[2]).toBe('e3\tgamma\tnul\\0tab\\tnl\\ncr\\rbs\\\\soh\u0001del\u007f');
+    const jq = await cip(['env', 'list', '--jq', '.[] | [.id, .name, .note] | @tsv'], { env });
+    expect(tsv.stdout).toBe(jq.stdout);
+  });
 });
 
 describe('cip doctor', () => {

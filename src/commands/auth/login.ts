@@ -20,6 +20,7 @@ import { ask, askHidden } from '../../terminal/prompt.js';
 import { withSpinner } from '../../terminal/spinner.js';
 import { printable } from '../../text/sanitize.js';
 import { readInput } from '../io.js';
+import { OUTPUT_FORMATS } from '../../output/format.js';
 
 const OPTIONS = {
   apiKeyFile: option('--api-key-file <path>', "read the API key from a file ('-' for stdin)"),
@@ -32,6 +33,8 @@ const OPTIONS = {
 export default defineCommand({
   name: 'login',
   description: 'store API keys and an enterprise id as a profile',
+  // Writes no data on stdout: any format.
+  outputs: OUTPUT_FORMATS,
   options: OPTIONS,
   notes: `The profile is named by --profile (default: 'default'); the first one stored becomes active.
 --base-url and --enterprise-id set the profile's values. Keys come from the files above, else from

@@ -4,10 +4,13 @@ import { CipError, UsageError } from '../../errors.js';
 import { getProfile, namedProfile, requireProfile } from '../../config/settings.js';
 import { KeychainError, describeEntry, profileEntry } from '../../config/keychain.js';
 import { inKeychain, type Profile } from '../../config/store.js';
+import { OUTPUT_FORMATS } from '../../output/format.js';
 
 export default defineCommand({
   name: 'logout',
   description: 'remove a profile and its keys (default: the active one; name another with --profile)',
+  // Writes no data on stdout: any format.
+  outputs: OUTPUT_FORMATS,
   notes: `Keys in the keychain are removed from it; keys in the config file go with the profile. If the keychain
 cannot be reached, the profile is removed all the same and the command ends with exit 9, naming the entry
 that is left.`,

@@ -7,10 +7,12 @@ import { KeychainError, describeEntry, profileEntry, type StoredKeys } from '../
 import { inKeychain, type Profile } from '../../config/store.js';
 import { writeList } from '../../output/writer.js';
 import { hideCredentials } from '../../text/sanitize.js';
+import { OUTPUT_FORMATS } from '../../output/format.js';
 
 export default defineCommand({
   name: 'status',
   description: 'show every profile, where its keys are, and the keys masked',
+  outputs: OUTPUT_FORMATS,
   notes: `KEYS says where a profile's keys are: 'keychain' (the system's keychain) or 'file' (plain text in the
 config file, with a warning). Then, on stderr, which profile and values a command run now would use, and
 where each comes from.`,

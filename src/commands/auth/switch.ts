@@ -1,10 +1,13 @@
 import { defineCommand } from '../define.js';
 import { argument } from '../../cli/options.js';
 import { requireProfile } from '../../config/settings.js';
+import { OUTPUT_FORMATS } from '../../output/format.js';
 
 export default defineCommand({
   name: 'switch',
   description: 'make a profile the active one',
+  // Writes no data on stdout: any format.
+  outputs: OUTPUT_FORMATS,
   args: { name: argument('<name>', 'profile name') },
   examples: ['cip auth switch staging'],
   async run(ctx, { name }) {

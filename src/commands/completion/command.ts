@@ -14,6 +14,8 @@ import { idOf, nameOf } from '../env/target.js';
 export const completion = defineCommand({
   name: 'completion',
   description: 'print a shell completion script',
+  // A shell script: no other format.
+  outputs: [],
   args: { shell: argument('<shell>', 'bash, zsh or fish', SHELLS) },
   notes: `Create the folder first if it does not exist:
   bash  mkdir -p ~/.local/share/bash-completion/completions   (needs the bash-completion package)
@@ -34,6 +36,8 @@ export const completion = defineCommand({
 export const complete = defineCommand({
   name: '__complete',
   description: 'values for the completion scripts',
+  // Lines for the completion scripts.
+  outputs: [],
   hidden: true,
   args: { what: argument('<what>', 'what to list: profiles, environments') },
   run: async (ctx, { what }) => {

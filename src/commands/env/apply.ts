@@ -2,7 +2,7 @@ import { environmentUrl } from '../../api/environments.js';
 import { defineCommand } from '../define.js';
 import { flag } from '../../cli/options.js';
 import { UsageError } from '../../errors.js';
-import { isDataFormat } from '../../output/format.js';
+import { isDataFormat, OUTPUT_FORMATS } from '../../output/format.js';
 import { planStyles, writeData, writeRequests, type PlannedRequest } from '../../output/writer.js';
 import { confirm } from '../../terminal/prompt.js';
 import { withSpinner } from '../../terminal/spinner.js';
@@ -21,6 +21,7 @@ type Step =
 export default defineCommand({
   name: 'apply',
   description: 'make the environments match a file: create, update (merging the declared fields) and, with --prune, delete',
+  outputs: OUTPUT_FORMATS,
   options: {
     file: FILE_OPTION,
     ...KEY_OPTIONS,

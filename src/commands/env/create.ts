@@ -11,10 +11,12 @@ import { PAYLOAD_NOTES, PAYLOAD_OPTIONS, buildPayload, payloadInput } from './pa
 import { keyOf } from './plan.js';
 import { listForLookup } from './resolve.js';
 import { environmentLabel, idOf, nameOf, targetText } from './target.js';
+import { OUTPUT_FORMATS } from '../../output/format.js';
 
 export default defineCommand({
   name: 'create',
   description: 'create an environment (or, with --if-exists, find the one that exists)',
+  outputs: OUTPUT_FORMATS,
   options: {
     ...PAYLOAD_OPTIONS,
     dryRun: flag('--dry-run', 'print the request that would be sent, send nothing'),

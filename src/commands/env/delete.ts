@@ -3,7 +3,7 @@ import { defineCommand } from '../define.js';
 import { argument, choice, flag, type ValuesOf } from '../../cli/options.js';
 import type { Context } from '../../context.js';
 import { ApiError, UsageError } from '../../errors.js';
-import { isDataFormat } from '../../output/format.js';
+import { isDataFormat, OUTPUT_FORMATS } from '../../output/format.js';
 import { writeData, writeRequests } from '../../output/writer.js';
 import { confirm } from '../../terminal/prompt.js';
 import { printable } from '../../text/sanitize.js';
@@ -30,6 +30,7 @@ export default defineCommand({
   name: 'delete',
   aliases: ['rm'],
   description: 'delete environments by id or name (asks first at a terminal)',
+  outputs: OUTPUT_FORMATS,
   args: { idsOrNames: argument('[id-or-name...]', 'environment ids, or their exact names') },
   options: OPTIONS,
   notes: `Every id or name is looked up first, in one read of the list: a name that matches nothing fails the whole

@@ -16,6 +16,8 @@ export default defineCommand({
   name: 'diff',
   aliases: ['plan'],
   description: 'show what apply would change to make the environments match a file',
+  // A plan is no rows: no TSV.
+  outputs: ['table', 'json', 'yaml'],
   options: {
     file: FILE_OPTION,
     ...KEY_OPTIONS,

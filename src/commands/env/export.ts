@@ -9,6 +9,9 @@ import { KEY_OPTIONS, SERVER_FIELDS, keyOf, withoutFields } from './plan.js';
 export default defineCommand({
   name: 'export',
   description: "write every environment as a file that 'env apply' accepts (YAML, or JSON with -o json)",
+  // A file to keep in git: YAML unless JSON is asked for, at a terminal, in a file or in a pipe.
+  outputs: ['yaml', 'json'],
+  defaultOutput: 'yaml',
   options: {
     ...KEY_OPTIONS,
     allFields: flag('--all-fields', 'keep the fields the server manages (id, createdAt, updatedAt) too'),
@@ -47,9 +50,6 @@ the keys in use is written with the key as ***; apply and diff read such a value
     if (redactData(ctx.io, records) !== records) {
       ctx.io.info("Values that hold a key in use are written with the key as ***; 'env apply' keeps them as the server holds them.");
     }
-    // YAML unless JSON was asked for: a file to keep in git, whether stdout is a terminal, a file or a pipe.
-    const askedForJson =
-      ctx.io.outputFormat === 'json' && (ctx.globals.json || ctx.globals.output === 'json' || Boolean(ctx.env.CIP_OUTPUT?.trim()));
-    await writeData(ctx.io, { environments: records }, askedForJson ? 'json' : 'yaml');
+    await writeData(ctx.io, { environments: records });
   },
 });

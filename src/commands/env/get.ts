@@ -3,10 +3,12 @@ import { argument } from '../../cli/options.js';
 import { writeRecord } from '../../output/writer.js';
 import { COLUMNS_OPTION } from './options.js';
 import { resolveOne } from './resolve.js';
+import { OUTPUT_FORMATS } from '../../output/format.js';
 
 export default defineCommand({
   name: 'get',
   description: 'show one environment, by id or name',
+  outputs: OUTPUT_FORMATS,
   args: { idOrName: argument('<id-or-name>', 'environment id, or its exact name') },
   options: { columns: COLUMNS_OPTION },
   notes: `The API has no read of one environment, so cip reads the list and picks the one whose id is <id-or-name>,

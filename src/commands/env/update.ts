@@ -11,6 +11,7 @@ import { readInput } from '../io.js';
 import { PAYLOAD_NOTES, PAYLOAD_OPTIONS, buildPayload, payloadInput } from './payload.js';
 import { resolveOne } from './resolve.js';
 import { environmentLabel, nameOf, scalarText, targetText } from './target.js';
+import { OUTPUT_FORMATS } from '../../output/format.js';
 
 /**
  * A payload that carries another environment's id would write that one's data over this one (the list |
@@ -46,6 +47,7 @@ function unsetFields(record: Record<string, unknown>, fields: readonly string[])
 export default defineCommand({
   name: 'update',
   description: 'change an environment: merge fields into it (or --replace it whole)',
+  outputs: OUTPUT_FORMATS,
   args: { idOrName: argument('<id-or-name>', 'environment id, or its exact name') },
   options: {
     ...PAYLOAD_OPTIONS,
