@@ -24,6 +24,8 @@ export interface Host {
   execPath: string;
   /** The keychain helper (dist/keychain-helper.cjs); undefined: no keychain. */
   keychainHelper: string | undefined;
+  /** The thread --jq runs in (dist/jq-worker.cjs). */
+  jqWorker: string;
 }
 
 export interface ContextOptions {
@@ -54,7 +56,7 @@ export class Context {
     this.version = version;
     this.host = host;
     this.signal = signal;
-    this.io = new IOStreams(streams, env, () => this.globals);
+    this.io = new IOStreams(streams, env, () => this.globals, { worker: host.jqWorker, env, signal });
     // Keys in the environment are secrets even when this run does not use them.
     this.#rememberKeys(env.CIP_API_KEY, env.CIP_SUBSCRIPTION_KEY);
   }
