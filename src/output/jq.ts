@@ -163,6 +163,10 @@ function message(stderr: string): string {
 export async function checkJqFilter(filter: string, runner: JqRunner): Promise<void> {
   const result = await jq(runner, { input: '', program: filter, flags: ['-r'] });
   if (result.exitCode !== 0) throw new UsageError(`--jq: ${message(result.stderr)}`);
+  // The filter as it will run, after the prelude: only a module directive (`module {...};`), which must come
+  // first, compiles alone and not there.
+  const run = await jq(runner, { input: '', program: prelude(runner.env) + filter, flags: ['-r'] });
+  if (run.exitCode !== 0) throw new UsageError(`--jq: ${message(run.stderr)}`, '--jq takes no module directive');
 }
 
 /**

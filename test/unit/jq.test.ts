@@ -127,6 +127,10 @@ describe('runJq: a filter that fails at run time (jq exits 5) has printed what c
 });
 
 describe('checkJqFilter compiles the filter without running it', () => {
+  it('refuses a module directive, which cannot follow what cip puts before the filter', async () => {
+    expect(await refusal(checkJqFilter('module {}; .', runner()))).toMatchObject({ hint: '--jq takes no module directive', exitCode: 2 });
+  });
+
   it('accepts a filter that would fail on null with the exit code of a compile error (3)', async () => {
     await expect(checkJqFilter('if . == null then "on null" | halt_error(3) else . end', runner())).resolves.toBeUndefined();
   });
