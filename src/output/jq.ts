@@ -161,12 +161,14 @@ function message(stderr: string): string {
  * run: jq is given no input, so a filter that is slow, or fails on some data, is not run here.
  */
 export async function checkJqFilter(filter: string, runner: JqRunner): Promise<void> {
-  const result = await jq(runner, { input: '', program: filter, flags: ['-r'] });
-  if (result.exitCode !== 0) throw new UsageError(`--jq: ${message(result.stderr)}`);
-  // The filter as it will run, after the prelude: only a module directive (`module {...};`), which must come
-  // first, compiles alone and not there.
+  // The filter as it will run, after the prelude (each run of jq costs a few milliseconds: one is enough).
   const run = await jq(runner, { input: '', program: prelude(runner.env) + filter, flags: ['-r'] });
-  if (run.exitCode !== 0) throw new UsageError(`--jq: ${message(run.stderr)}`, '--jq takes no module directive');
+  if (run.exitCode === 0) return;
+  // Compiled alone, for jq's message with the filter's own columns. Only a module directive (`module {...};`),
+  // which must come first, compiles alone and not after the prelude.
+  const alone = await jq(runner, { input: '', program: filter, flags: ['-r'] });
+  if (alone.exitCode !== 0) throw new UsageError(`--jq: ${message(alone.stderr)}`);
+  throw new UsageError(`--jq: ${message(run.stderr)}`, '--jq takes no module directive');
 }
 
 /**
