@@ -144,7 +144,8 @@ function jq(runner: JqRunner, job: Omit<JqJob, 'id'>, write?: JqWrite): Promise<
 }
 
 /**
- * jq's own message, on one line, without its "jq: error:" prefix and compile-error count. The data is jq's
+ * jq's own message, on one line, without its "jq: error:" prefix and compile-error count; the first line of
+ * stderr when jq did not say it (halt_error). The data is jq's
  * stdin, which jq calls <stdin> (jq-wasm gives it as the file /dev/stdin).
  */
 function message(stderr: string): string {
@@ -153,7 +154,9 @@ function message(stderr: string): string {
     .split('\n')
     .map((line) => line.trim())
     .filter((line) => line && !/^jq: \d+ compile errors?$/.test(line));
-  return oneLine((lines[0] ?? 'jq failed').replace(/^jq: error(?: \(at [^)]*\))?: /, ''));
+  // jq's error, not what the filter wrote before it (debug, stderr).
+  const error = lines.find((line) => /^jq: (?:error\b|parse error:)/.test(line)) ?? lines[0];
+  return oneLine((error ?? 'jq failed').replace(/^jq: error(?: \(at [^)]*\))?: /, ''));
 }
 
 /**

@@ -118,6 +118,8 @@ describe('runJq: a filter that fails at run time (jq exits 5) has printed what c
     ['.[].name, error("boom")', '[{"name":"a"},{"name":"b"}]', 'a\nb\n', '--jq: boom'],
     // White space at the end of the last result before the error is kept.
     ['"x\t", error("boom")', 'null', 'x\t\n', '--jq: boom'],
+    // The error, not what debug wrote before it.
+    ['.[] | debug | .name, error("boom")', '[{"name":"a"}]', 'a\n', '--jq: boom'],
     ['.[] | (.name, .missing.x)', '[{"name":"a","missing":1}]', 'a\n', '--jq: Cannot index number with string ("x")'],
   ])('%s on %j', async (filter, json, out, message) => {
     const result = await run(filter, json);
