@@ -8,6 +8,8 @@
 //   dist/sandbox.js       the sandbox as an ES module, for `npm run demo`, the benchmark and tests
 //   dist/keychain-helper.cjs  the process that makes keychain calls (src/config/keychain.ts says why a process);
 //                         @napi-rs/keyring stays outside the bundle: a native module is loaded from node_modules
+//   dist/jq-worker.cjs    the thread --jq runs in (src/output/jq.ts says why a thread); it requires
+//                         dist/vendor/jq-wasm-inline.cjs
 import { build } from 'esbuild';
 import { readFileSync, rmSync } from 'node:fs';
 
@@ -112,6 +114,14 @@ await Promise.all([
     format: 'cjs',
     // An optional dependency with a .node file per platform: required from node_modules at run time, if there.
     external: ['@napi-rs/keyring'],
+  }),
+  build({
+    ...common,
+    entryPoints: { 'jq-worker': 'src/output/jq-worker.ts' },
+    outdir: 'dist',
+    outExtension: { '.js': '.cjs' },
+    format: 'cjs',
+    plugins: [vendorFiles],
   }),
   build({
     ...common,

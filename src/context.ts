@@ -24,6 +24,8 @@ export interface Host {
   execPath: string;
   /** The keychain helper (dist/keychain-helper.cjs); undefined: no keychain. */
   keychainHelper: string | undefined;
+  /** The thread --jq runs in (dist/jq-worker.cjs). */
+  jqWorker: string;
 }
 
 export interface ContextOptions {
@@ -59,6 +61,7 @@ export class Context {
       env,
       () => this.globals,
       (text) => this.redact(text),
+      { worker: host.jqWorker, env, signal },
     );
     // Keys in the environment are secrets even when this run does not use them.
     this.#rememberKeys(env.CIP_API_KEY, env.CIP_SUBSCRIPTION_KEY);

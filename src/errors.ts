@@ -13,6 +13,7 @@ export const EXIT_CODES = [
   { code: 9, name: 'partial', meaning: 'partly done: some items of a command on several items failed (see the results)' },
   { code: 10, name: 'changes', meaning: 'changes found: env diff --exit-code found the environments out of step with the file' },
   { code: 11, name: 'output', meaning: 'the output could not be written (stdout failed: disk full, I/O error)' },
+  { code: 12, name: 'filter', meaning: 'the --jq filter failed on the data (the command itself succeeded)' },
   { code: 130, name: 'interrupted', meaning: 'interrupted (Ctrl-C)' },
   { code: 143, name: 'terminated', meaning: 'terminated (SIGTERM)' },
 ] as const;

@@ -66,6 +66,7 @@ export async function main(): Promise<number> {
     nodeVersion: process.version,
     execPath: process.execPath,
     keychainHelper: fileURLToPath(new URL('./keychain-helper.cjs', import.meta.url)),
+    jqWorker: fileURLToPath(new URL('./jq-worker.cjs', import.meta.url)),
   };
   const ctx = new Context({ streams, env: process.env, version: VERSION, host, signal: controller.signal });
   const code = await run(argv, ctx);

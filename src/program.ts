@@ -255,7 +255,7 @@ export function buildProgram(ctx: Context): Command {
         throw new UsageError(`--jq and --output ${output} disagree`, '--jq filters the JSON data');
       }
       // A filter jq cannot compile is a usage error before anything is sent (jq loads only when --jq is given).
-      if (jq !== undefined) await (await import('./output/jq.js')).checkJqFilter(jq);
+      if (jq !== undefined) await (await import('./output/jq.js')).checkJqFilter(jq, ctx.io.jqRunner!);
       // A bad CIP_OUTPUT is a usage error now, before any request, not after one.
       // eslint-disable-next-line @typescript-eslint/no-unused-expressions -- the getter throws for a bad CIP_OUTPUT
       ctx.io.outputFormat;

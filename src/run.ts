@@ -29,10 +29,16 @@ function isCommanderError(error: unknown): error is CommanderLike & Error {
 export async function run(argv: string[], ctx: Context): Promise<number> {
   try {
     await buildProgram(ctx).parseAsync(argv, { from: 'user' });
-    return 0;
   } catch (error) {
+    // A --jq filter that failed never hides the command's own failure: both are said, the command's code wins.
+    const filter = ctx.io.jqFailure;
+    if (filter && !ctx.signal.aborted && !(error instanceof InterruptedError)) {
+      ctx.io.stderr.write(ctx.redact(`error: ${filter.message}\n`));
+    }
     return report(error, ctx);
   }
+  // The command did its work, and only the filter failed (after printing what it could): jq's exit 5 is cip's 12.
+  return ctx.io.jqFailure ? report(ctx.io.jqFailure, ctx) : 0;
 }
 
 /** The exit code and error line for a run whose work succeeded but whose stdout could not be written. */

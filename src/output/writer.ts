@@ -1,12 +1,14 @@
 // The one output writer: commands hand it data, it decides between JSON (machines) and tables (people).
 // stdout gets data only; notes about the data (hidden columns, empty lists) go to stderr.
 import type { Writable } from 'node:stream';
+import type { CipError } from '../errors.js';
 import { parseExactJson, stringifyExactJson } from '../json/exact.js';
 import { isRecord, setOwn } from '../json/record.js';
 import { cellsOf, checkColumns, chooseColumns, headerText, project, topLevel, valuesOf, type Column } from './columns.js';
 import { renderRecord } from './record.js';
 import { escapeControls, escapeJsonForTerminal } from '../text/sanitize.js';
 import { isDataFormat, type OutputFormat } from './format.js';
+import type { JqRunner } from './jq.js';
 
 /** Where and how to write: terminal/io-streams.ts's IOStreams is one. */
 export interface Output {
@@ -17,6 +19,10 @@ export interface Output {
   readonly outputFormat: OutputFormat;
   /** --jq: the data goes through this filter instead of being formatted. */
   readonly jq: string | undefined;
+  /** Where a --jq filter runs (output/jq.ts): its thread, the caller's environment, the run's signal. */
+  readonly jqRunner?: JqRunner | undefined;
+  /** The first run-time failure of the --jq filter: reported when the command ends, unless it fails itself. */
+  jqFailure?: CipError | undefined;
   /** -o tsv starts with a header line unless --no-headers. */
   readonly headers: boolean;
   colorLevel(isTTY: boolean): 0 | 1 | 2 | 3;
@@ -105,9 +111,7 @@ async function writeJsonList(io: Output, list: unknown[]): Promise<void> {
  */
 async function writeDataAs(io: Output, data: unknown, format: OutputFormat = io.outputFormat, columns?: readonly Column[]): Promise<void> {
   if (io.jq !== undefined) {
-    const { runJq } = await import('./jq.js');
-    const out = await runJq(io.jq, io.redact(stringifyExactJson(data)));
-    io.stdout.write(io.stdoutIsTTY ? escapeJsonForTerminal(out) : out);
+    await writeThroughJq(io, io.jq, io.redact(stringifyExactJson(data)));
     return;
   }
   if (format === 'tsv') {
@@ -124,6 +128,32 @@ async function writeDataAs(io: Output, data: unknown, format: OutputFormat = io.
   const yaml = stringifyExactYaml(redactData(io, data));
   // At a terminal, characters that could hide or reorder text are shown escaped, as in JSON.
   io.stdout.write(io.stdoutIsTTY ? escapeJsonForTerminal(yaml) : yaml);
+}
+
+/**
+ * The filter's output for the JSON text, as jq prints it, as it comes: when the filter fails at run time, what
+ * it printed before the error, and the failure is kept for the end of the command (run.ts), so that a command that
+ * fails itself (a bulk delete with failures) still ends with its own error and exit code.
+ */
+async function writeThroughJq(io: Output, filter: string, json: string): Promise<void> {
+  const { runJq } = await import('./jq.js');
+  if (!io.jqRunner) throw new Error('--jq was given, but there is no jq to run it');
+  // A reader that went away (`| head`) ends the filter: what it prints would go nowhere.
+  let gone = false;
+  const onError = () => (gone = true);
+  io.stdout.on('error', onError);
+  try {
+    const failure = await runJq(filter, json, io.jqRunner, async (lines) => {
+      // The input is redacted already; the output is too, since a filter can join pieces that held no key alone.
+      // Output comes in whole lines, so no key is split between two calls.
+      const text = io.redact(lines);
+      if (!io.stdout.write(io.stdoutIsTTY ? escapeJsonForTerminal(text) : text)) await drained(io.stdout);
+      return !gone && !io.stdout.destroyed;
+    });
+    if (failure) io.jqFailure ??= failure;
+  } finally {
+    io.stdout.off('error', onError);
+  }
 }
 
 /** How jq 1.8's @tsv escapes a field: these five characters, and no others. */
@@ -270,9 +300,7 @@ export async function writeAnswer(io: Output, answer: Uint8Array, contentType: s
   // A body without a key goes out byte for byte.
   const body = text === received ? answer : Buffer.from(text);
   if (io.jq !== undefined) {
-    const { runJq } = await import('./jq.js');
-    const out = await runJq(io.jq, text);
-    io.stdout.write(io.stdoutIsTTY ? escapeJsonForTerminal(out) : out);
+    await writeThroughJq(io, io.jq, text);
     return;
   }
   if (!io.stdoutIsTTY) {

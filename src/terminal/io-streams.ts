@@ -3,7 +3,9 @@
 // human messages on stderr. Nothing here reads process.*: main.ts hands the streams in.
 import type { Readable, Writable } from 'node:stream';
 import { isTruthyEnv, type Env } from '../env.js';
+import type { CipError } from '../errors.js';
 import { chooseFormat, type CommandOutput, type OutputFormat } from '../output/format.js';
+import type { JqRunner } from '../output/jq.js';
 
 export interface Streams {
   stdout: Writable;
@@ -44,6 +46,10 @@ export class IOStreams implements Streams {
   readonly stdinIsTTY: boolean;
   readonly columns: number | undefined;
   readonly stderrColumns: number | undefined;
+  /** Where --jq runs: its thread, the caller's environment, the run's signal. */
+  readonly jqRunner: JqRunner | undefined;
+  /** The first run-time failure of the --jq filter; run.ts reports it when the command itself succeeds. */
+  jqFailure: CipError | undefined;
 
   /**
    * @param redact replaces the run's keys with ***: the writer passes all it prints through it, and notes and
@@ -54,7 +60,9 @@ export class IOStreams implements Streams {
     private readonly env: Env,
     private readonly display: () => DisplayOptions,
     readonly redact: (text: string) => string = (text) => text,
+    jqRunner?: JqRunner,
   ) {
+    this.jqRunner = jqRunner;
     ({ stdout: this.stdout, stderr: this.stderr, stdin: this.stdin } = streams);
     ({ stdoutIsTTY: this.stdoutIsTTY, stderrIsTTY: this.stderrIsTTY, stdinIsTTY: this.stdinIsTTY } = streams);
     this.columns = streams.columns;

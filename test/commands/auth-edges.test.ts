@@ -11,6 +11,7 @@ import { run } from '../../src/run.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { expectOneErrorLine, readConfig, tempDir } from '../helpers/cli.js';
 import { cipInProcess } from '../helpers/harness.js';
+import { JQ_WORKER } from '../helpers/io.js';
 
 let sandbox: Sandbox;
 beforeAll(async () => {
@@ -119,7 +120,13 @@ async function cip(args: string[], options: RunOptions = {}): Promise<{ exitCode
     },
     env: { PATH: process.env.PATH, HOME: configDir, CIP_CONFIG_DIR: configDir, FAKE_KC: options.keychain?.dir, ...options.env },
     version: '0.0.0',
-    host: { uid: process.getuid?.(), nodeVersion: process.version, execPath: process.execPath, keychainHelper: options.keychain?.path },
+    host: {
+      uid: process.getuid?.(),
+      nodeVersion: process.version,
+      execPath: process.execPath,
+      keychainHelper: options.keychain?.path,
+      jqWorker: JQ_WORKER,
+    },
     ...(options.signal ? { signal: options.signal } : {}),
   });
   options.patch?.(ctx);

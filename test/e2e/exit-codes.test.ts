@@ -57,6 +57,7 @@ describe('every exit code from a real run', () => {
         return cip(['env', 'diff', '--file', path, '--exit-code'], { env });
       },
     ],
+    [12, 'a --jq filter that fails at run time', () => cip(['env', 'list', '--jq', '.[0].id, error("x")'], { env })],
     [8, 'a refused connection', () => cip(['env', 'create', '-f', 'name=x'], { env: { ...env, CIP_BASE_URL: 'http://127.0.0.1:1/ms' } })],
     [
       11,
@@ -98,6 +99,33 @@ describe('every exit code from a real run', () => {
     });
   }
 
+  // jq runs in a thread of its own: the process still hears signals while a filter runs. The filter's first
+  // output proves that it runs (jq prints results as they come); range(1e9) would run for minutes.
+  for (const [signal, code] of [
+    ['SIGINT', 130],
+    ['SIGTERM', 143],
+  ] as const) {
+    it(`${code}: ${signal} while a --jq filter runs ends the run at once`, async () => {
+      sandbox.reset();
+      const child = spawnCip(['env', 'list', '--jq', 'range(1e9)'], { env });
+      await new Promise((resolve) => child.stdout.once('data', resolve));
+      child.kill(signal);
+      const result = await child;
+      expect(result.exitCode).toBe(code);
+      expect(result.stderr).toBe('');
+      expect(result.stdout).toMatch(/^0\n1\n/);
+    });
+  }
+
+  it('0: a reader that goes away (`| head -1`) ends a --jq filter; the command did its work', async () => {
+    const result = await execa('bash', ['-c', `node ${CIP} env list --jq 'range(1e9)' | head -1; exit "\${PIPESTATUS[0]}"`], {
+      env: { PATH: process.env.PATH, HOME: tempDir(), CIP_CONFIG_DIR: tempDir(), ...env },
+      extendEnv: false,
+      reject: false,
+    });
+    expect(result).toMatchObject({ exitCode: 0, stdout: '0', stderr: '' });
+  });
+
   it('1 is kept for bugs; --help, the README and errors.ts agree on the whole table', async () => {
     const help = await cip(['--help']);
     expect(help.exitCode).toBe(0);
@@ -106,7 +134,7 @@ describe('every exit code from a real run', () => {
       expect(help.stdout).toMatch(new RegExp(`^\\s+${code}  ${escape(meaning)}$`, 'm'));
       expect(readme).toMatch(new RegExp(`^\\| ${code} \\| ${escape(meaning)} \\|$`, 'm'));
     }
-    expect(EXIT_CODES.map(({ code }) => code)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 130, 143]);
+    expect(EXIT_CODES.map(({ code }) => code)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 130, 143]);
   });
 });
 

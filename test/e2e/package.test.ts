@@ -56,6 +56,12 @@ describe.skipIf(!npm)('the published package', () => {
       extendEnv: false,
     });
     expect((JSON.parse(list.stdout) as { id: string }[]).map(({ id }) => id).sort()).toEqual([...sandbox.environments.keys()].sort());
+    // --jq runs in a thread of its own (dist/jq-worker.cjs), which ships too.
+    const filtered = await execa(bin, ['env', 'list', '--jq', 'length'], {
+      env: { ...sandboxEnv(sandbox), ...env, CIP_CONFIG_DIR: join(work, 'config') },
+      extendEnv: false,
+    });
+    expect(filtered.stdout).toBe(String(sandbox.environments.size));
   });
 });
 if (!npm) it.skip('the published package installs from its tarball (needs npm on PATH)', () => undefined);

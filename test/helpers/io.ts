@@ -7,6 +7,8 @@ import type { Streams } from '../../src/terminal/io-streams.js';
 
 /** The built helper (npm test builds first): in-process runs reach a keychain as the binary does. */
 export const KEYCHAIN_HELPER = fileURLToPath(new URL('../../dist/keychain-helper.cjs', import.meta.url));
+/** The built thread --jq runs in. */
+export const JQ_WORKER = fileURLToPath(new URL('../../dist/jq-worker.cjs', import.meta.url));
 
 export function fakeIO(overrides: Partial<Streams> = {}): Streams {
   return {
@@ -27,7 +29,13 @@ export function testContext(streams: Streams = fakeIO(), env: Env = {}, version 
     streams,
     env,
     version,
-    host: { uid: process.getuid?.(), nodeVersion: process.version, execPath: process.execPath, keychainHelper: KEYCHAIN_HELPER },
+    host: {
+      uid: process.getuid?.(),
+      nodeVersion: process.version,
+      execPath: process.execPath,
+      keychainHelper: KEYCHAIN_HELPER,
+      jqWorker: JQ_WORKER,
+    },
     ...(signal ? { signal } : {}),
   });
 }

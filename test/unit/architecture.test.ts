@@ -57,7 +57,7 @@ const PACKAGE_HOMES: Record<string, string[]> = {
   'string-width': ['output/table.ts'],
   'lossless-json': ['json/exact.ts'],
   yaml: ['json/yaml.ts'],
-  'jq-wasm': ['output/jq.ts'],
+  'jq-wasm': ['output/jq-worker.ts'],
   '@napi-rs/keyring': ['keychain-helper.ts'],
   commander: [
     'cli/globals.ts',

@@ -246,7 +246,7 @@ describe('run (in process)', () => {
 
 describe('errors', () => {
   it('pins the exit codes, in order', () => {
-    expect(EXIT_CODES.map((row) => row.code)).toStrictEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 130, 143]);
+    expect(EXIT_CODES.map((row) => row.code)).toStrictEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 130, 143]);
     expect(EXIT_CODES.map((row) => row.name)).toStrictEqual([
       'ok',
       'unexpected',
@@ -260,6 +260,7 @@ describe('errors', () => {
       'partial',
       'changes',
       'output',
+      'filter',
       'interrupted',
       'terminated',
     ]);

@@ -1,10 +1,32 @@
-// --jq (output/jq.ts) on its own: what a filter prints (each result on its line, strings raw, white space kept at
-// both ends), and jq's failures as one-line usage errors (exit 2) in jq's own words, without its prefixes.
+// --jq (output/jq.ts, in its thread: the built dist/jq-worker.cjs) on its own: what a filter prints (each result
+// on its line, strings raw, white space kept at both ends), and jq's failures as one-line errors in jq's own
+// words, without its prefixes: a filter that does not compile is a usage error (exit 2); one that fails at run
+// time (exit 12) has printed what came before the error.
 import { describe, expect, it } from 'vitest';
-import { checkJqFilter, runJq } from '../../src/output/jq.js';
-import { UsageError } from '../../src/errors.js';
+import { checkJqFilter, jqEnvironment, runJq, type JqRunner } from '../../src/output/jq.js';
+import { CipError, UsageError } from '../../src/errors.js';
+import { JQ_WORKER } from '../helpers/io.js';
 
 const RAN = 'the command itself did its work; only the filter failed';
+
+const runner = (env: Record<string, string> = {}): JqRunner => ({ worker: JQ_WORKER, env, signal: new AbortController().signal });
+
+/** What the filter printed; a run-time failure makes the test fail. */
+async function output(filter: string, json: string): Promise<string> {
+  const { out, failure } = await run(filter, json);
+  if (failure) throw failure;
+  return out;
+}
+
+/** What the filter printed, and its run-time failure. */
+async function run(filter: string, json: string, env?: Record<string, string>): Promise<{ out: string; failure: CipError | undefined }> {
+  let out = '';
+  const failure = await runJq(filter, json, runner(env), (text) => {
+    out += text;
+    return true;
+  });
+  return { out, failure };
+}
 
 /** The error a promise rejects with, as a user would read it: the message, the hint and the exit code. */
 async function refusal(promise: Promise<unknown>): Promise<{ message: string; hint: string | undefined; exitCode: number }> {
@@ -33,16 +55,16 @@ describe('runJq: the output', () => {
     // A halt with nothing to say is a quiet end.
     ['"" | halt_error', 'null', ''],
   ])('%s on %j', async (filter, json, out) => {
-    expect(await runJq(filter, json)).toBe(out);
+    expect(await output(filter, json)).toBe(out);
   });
 });
 
-describe('runJq: failures are usage errors (exit 2) with a hint that the command did its work', () => {
+describe('runJq: failures at run time are exit 12 with a hint that the command did its work', () => {
   it.each([
     ['.[] | .x', '[1]', '--jq: Cannot index number with string ("x")'],
     ['error("gone")', 'null', '--jq: gone'],
     // jq's "(not a string)" note stays: only the plain prefix is taken off.
-    ['.a | error', '{"a":1}', '--jq: jq: error (at /dev/stdin:0) (not a string): 1'],
+    ['.a | error', '{"a":1}', '--jq: jq: error (at <stdin>:0) (not a string): 1'],
     ['.', '{"a":', '--jq: jq: parse error: Unfinished JSON term at EOF at line 1, column 5'],
     // jq's own text on stderr, line by line: blank lines and "N compile errors" lines are skipped, each
     // line is trimmed, and the first one left is the message.
@@ -54,7 +76,10 @@ describe('runJq: failures are usage errors (exit 2) with a hint that the command
     // On one line: a tab is a space.
     ['"jq: error: a\\tb" | halt_error(1)', 'null', '--jq: a b'],
   ])('%s on %j', async (filter, json, message) => {
-    expect(await refusal(runJq(filter, json))).toEqual({ message, hint: RAN, exitCode: 2 });
+    const { out, failure } = await run(filter, json);
+    expect(out).toBe('');
+    expect(failure).toBeInstanceOf(CipError);
+    expect({ message: failure?.message, hint: failure?.hint, exitCode: failure?.exitCode }).toEqual({ message, hint: RAN, exitCode: 12 });
   });
 });
 
@@ -65,11 +90,11 @@ describe('checkJqFilter', () => {
     ['$a + $b', '--jq: $a is not defined at <top-level>, line 1, column 1:'],
     ['nosuch(1)', '--jq: nosuch/1 is not defined at <top-level>, line 1, column 1:'],
   ])('refuses %j, which jq cannot compile, in jq words on one line', async (filter, message) => {
-    expect(await refusal(checkJqFilter(filter))).toEqual({ message, hint: undefined, exitCode: 2 });
+    expect(await refusal(checkJqFilter(filter, runner()))).toEqual({ message, hint: undefined, exitCode: 2 });
   });
 
   it.each(['.', '.[] | .name', 'error("only at run time")', '.a.b.c', '@tsv'])('accepts %j', async (filter) => {
-    await expect(checkJqFilter(filter)).resolves.toBeUndefined();
+    await expect(checkJqFilter(filter, runner())).resolves.toBeUndefined();
   });
 });
 
@@ -84,6 +109,67 @@ describe('runJq: what jq would print in the cases the markers got wrong', () => 
     ['.[0], ("" | halt_error)', '[1,2]', '1\n'],
     ['halt', 'null', ''],
   ])('%s on %j', async (filter, json, out) => {
-    expect(await runJq(filter, json)).toBe(out);
+    expect(await output(filter, json)).toBe(out);
+  });
+});
+
+describe('runJq: a filter that fails at run time (jq exits 5) has printed what came before the error, as jq does', () => {
+  it.each([
+    ['.[].name, error("boom")', '[{"name":"a"},{"name":"b"}]', 'a\nb\n', '--jq: boom'],
+    // White space at the end of the last result before the error is kept.
+    ['"x\t", error("boom")', 'null', 'x\t\n', '--jq: boom'],
+    // The error, not what debug wrote before it.
+    ['.[] | debug | .name, error("boom")', '[{"name":"a"}]', 'a\n', '--jq: boom'],
+    ['.[] | (.name, .missing.x)', '[{"name":"a","missing":1}]', 'a\n', '--jq: Cannot index number with string ("x")'],
+  ])('%s on %j', async (filter, json, out, message) => {
+    const result = await run(filter, json);
+    expect(result.out).toBe(out);
+    expect({ message: result.failure?.message, exitCode: result.failure?.exitCode }).toEqual({ message, exitCode: 12 });
+  });
+});
+
+describe('checkJqFilter compiles the filter without running it', () => {
+  it('refuses a module directive, which cannot follow what cip puts before the filter', async () => {
+    expect(await refusal(checkJqFilter('module {}; .', runner()))).toMatchObject({ hint: '--jq takes no module directive', exitCode: 2 });
+  });
+
+  it('accepts a filter that would fail on null with the exit code of a compile error (3)', async () => {
+    await expect(checkJqFilter('if . == null then "on null" | halt_error(3) else . end', runner())).resolves.toBeUndefined();
+  });
+});
+
+describe('runJq: $ENV, env, $__loc__ and input_filename answer as jq does for `jq FILTER` reading stdin', () => {
+  it('$ENV and env are the environment given', async () => {
+    expect(await run('$ENV.TARGET, env.HOME, ($ENV | keys)', 'null', { TARGET: 'x', HOME: '/home/me' })).toEqual({
+      out: 'x\n/home/me\n[\n  "HOME",\n  "TARGET"\n]\n',
+      failure: undefined,
+    });
+  });
+
+  it('$__loc__ counts the lines of the filter from 1; input_filename is null', async () => {
+    expect(await output('$__loc__, input_filename', 'null')).toBe('{\n  "file": "<top-level>",\n  "line": 1\n}\nnull\n');
+    expect(await output('.\n| $__loc__.line', 'null')).toBe('2\n');
+  });
+});
+
+describe('jqEnvironment: what a filter sees of the environment', () => {
+  it('leaves out credentials: names with KEY, TOKEN, SECRET, PASS, AUTH or CREDENTIAL, and URLs with a password', () => {
+    expect(
+      jqEnvironment({
+        HOME: '/home/me',
+        TARGET: 'staging',
+        CIP_API_KEY: 'k',
+        CIP_SUBSCRIPTION_KEY: 'k',
+        CIP_TOKEN: 't',
+        github_token: 't',
+        AWS_SECRET_ACCESS_KEY: 's',
+        PGPASSWORD: 'p',
+        NPM_AUTH: 'a',
+        GOOGLE_APPLICATION_CREDENTIALS: '/c.json',
+        HTTPS_PROXY: 'http://user:pw@proxy:3128',
+        CIP_BASE_URL: 'https://api.example/ms',
+        UNSET: undefined,
+      }),
+    ).toEqual({ HOME: '/home/me', TARGET: 'staging', CIP_BASE_URL: 'https://api.example/ms' });
   });
 });
