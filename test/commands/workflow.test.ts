@@ -204,7 +204,7 @@ describe('env delete with many', () => {
   });
 
   it('reads ids and names from stdin with --stdin, one per line', async () => {
-    const result = await cip(['env', 'delete', '--stdin', '--yes'], { env, input: 'e2\n\n  staging  \r\nReview\n' });
+    const result = await cip(['env', 'delete', '--stdin', '--yes'], { env, input: 'e2\n\nstaging\r\nReview' });
     expect(result.exitCode).toBe(0);
     expect(
       writes()

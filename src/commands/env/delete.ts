@@ -57,17 +57,15 @@ interface DeleteResult {
   error: string | null;
 }
 
-/** The arguments and, with --stdin, the lines of stdin: trimmed, blank ones skipped, each once. */
+/**
+ * The arguments and, with --stdin, the lines of stdin, each once. A line is a name exactly as it stands: only
+ * its end (LF or CR LF) is dropped, and empty lines are skipped. Trimming would make ' x' delete 'x'.
+ */
 async function wantedOf(ctx: Context, { idsOrNames, stdin }: Values): Promise<string[]> {
   const given = [...idsOrNames];
   if (stdin) {
     const text = await readInput(ctx, '-', '--stdin');
-    given.push(
-      ...text
-        .split(/\r?\n/)
-        .map((line) => line.trim())
-        .filter(Boolean),
-    );
+    given.push(...text.split(/\r?\n/).filter((line) => line !== ''));
   }
   for (const argument of given) {
     if (argument.trim() === '') throw new UsageError('an environment id or name cannot be empty');
