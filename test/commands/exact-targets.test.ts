@@ -67,3 +67,59 @@ describe('env delete --stdin takes each line as it stands', () => {
     expect(sandbox.requests).toEqual([]);
   });
 });
+
+describe("a payload's id must be the environment's own; null is no id", () => {
+  beforeEach(() => {
+    sandbox.environments.set('S1', { id: 'S1', name: 'staging', description: 'old' });
+    sandbox.environments.set('P1', { id: 'P1', name: 'prod', description: 'live' });
+  });
+
+  it("create --if-exists update refuses another environment's id, as update does: exit 2, nothing sent", async () => {
+    for (const extra of [[], ['--dry-run']]) {
+      const result = await cip(['env', 'create', '--data', '{"id":"P1","name":"staging"}', '--if-exists', 'update', ...extra], { env });
+      expect(result.exitCode).toBe(2);
+      expect(expectOneErrorLine(result.stderr)).toBe(
+        "error: the payload's id ('P1') is not the environment being updated ('S1') (nothing was sent; remove the id from the payload, or update the environment it belongs to)",
+      );
+      expect(result.stdout).toBe('');
+    }
+    expect(writes()).toEqual([]);
+    const same = await cip(['env', 'create', '--data', '{"id":"S1","name":"staging","description":"new"}', '--if-exists', 'update'], {
+      env,
+    });
+    expect(same.exitCode).toBe(0);
+    expect(writesTo(sandbox).map((request) => [request.url, JSON.parse(request.body)])).toEqual([
+      ['/ms/Environments/S1', { id: 'S1', name: 'staging', description: 'new' }],
+    ]);
+  });
+
+  it.each([
+    ['update', ['env', 'update', 'staging', '--data', '{"id":null,"description":"new"}']],
+    ['update (Id)', ['env', 'update', 'S1', '--data', '{"Id":null,"description":"new"}']],
+    ['create --if-exists update', ['env', 'create', '--data', '{"id":null,"name":"staging","description":"new"}', '--if-exists', 'update']],
+  ])("%s with a null id keeps the record's id in the merged PUT", async (_what, args) => {
+    const result = await cip(args, { env });
+    expect(result.exitCode).toBe(0);
+    const [put] = writesTo(sandbox);
+    expect(put!.url).toBe('/ms/Environments/S1');
+    expect(JSON.parse(put!.body)).toEqual({ id: 'S1', name: 'staging', description: 'new' });
+  });
+
+  it("apply keeps the record's id for a null one, and refuses another environment's", async () => {
+    const file = (id: string) =>
+      `{"environments":[{"id":${id},"name":"staging","description":"new"},{"name":"prod","description":"live"}]}`;
+    const options = ['env', 'apply', '--file', '-', '--yes', '--ignore-fields', 'createdAt,updatedAt'];
+    const nullId = await cip(options, { env, input: file('null') });
+    expect(nullId.exitCode).toBe(0);
+    expect(writesTo(sandbox).map((request) => [request.method, request.url, JSON.parse(request.body)])).toEqual([
+      ['PUT', '/ms/Environments/S1', { id: 'S1', name: 'staging', description: 'new' }],
+    ]);
+    sandbox.reset();
+    const other = await cip(options, { env, input: file('"P1"') });
+    expect(other.exitCode).toBe(2);
+    expect(expectOneErrorLine(other.stderr)).toBe(
+      "error: for name 'staging', the file's id ('P1') is not the environment being updated ('S1') (nothing was changed; remove the id from the file, or give it the id the environment has)",
+    );
+    expect(writesTo(sandbox)).toEqual([]);
+  });
+});

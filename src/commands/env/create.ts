@@ -6,7 +6,7 @@ import { writeRecord, writeRequests } from '../../output/writer.js';
 import { withSpinner } from '../../terminal/spinner.js';
 import { printable } from '../../text/sanitize.js';
 import { readInput } from '../io.js';
-import { keepMasked, keptText, mergeRecord } from './merge.js';
+import { keepMasked, keptText, mergeRecord, payloadFor } from './merge.js';
 import { PAYLOAD_NOTES, PAYLOAD_OPTIONS, buildPayload, payloadInput } from './payload.js';
 import { keyOf } from './plan.js';
 import { listForLookup } from './resolve.js';
@@ -70,7 +70,9 @@ into it, as 'env update' does.`,
           ctx.io.info(`The ${label} already exists ${target}; nothing was sent.`);
           return;
         }
-        const { value: declared, kept } = keepMasked(payload, existing, ctx.io.redact);
+        // Merged as 'env update' merges: refused when the payload carries another environment's id, and a value
+        // shown masked goes back as the server holds it.
+        const { value: declared, kept } = keepMasked(payloadFor(payload, id), existing, ctx.io.redact);
         if (kept.length) ctx.io.info(keptText(kept.map((field) => printable(field))));
         const body = mergeRecord(existing, declared);
         if (dryRun) {

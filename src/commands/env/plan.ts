@@ -9,7 +9,7 @@ import { isRecord, setOwn } from '../../json/record.js';
 import { redactData, type Output, type PlanStyles } from '../../output/writer.js';
 import { printable } from '../../text/sanitize.js';
 import { readInput } from '../io.js';
-import { keepMasked, keptText, keyFor, mergeDeclared } from './merge.js';
+import { keepMasked, keptText, keyFor, mergeDeclared, payloadFor } from './merge.js';
 import { looksLikeYaml } from './payload.js';
 import { idOf, nameOf, scalarText } from './target.js';
 
@@ -242,10 +242,15 @@ export function computePlan(desired: readonly Record<string, unknown>[], server:
     if (kept.length) plan.kept.push({ key: value, fields: kept });
     const id = idOf(current);
     if (id === undefined) throw new UsageError(`the environment with ${printable(key)} '${printable(value)}' has no id on the server`);
+    // As in 'env update': a declared id must be this environment's, and a null one is no id.
+    const own = payloadFor(declared, id, {
+      owner: `for ${printable(key)} '${printable(value)}', the file's`,
+      hint: 'nothing was changed; remove the id from the file, or give it the id the environment has',
+    });
     const changes: Record<string, Change> = {};
-    collectChanges(current, declared, '', changes);
+    collectChanges(current, own, '', changes);
     // The declared fields over the record as the server holds it; everything else is sent back as it was.
-    if (Object.keys(changes).length) plan.update.push({ key: value, id, changes, current, merged: mergeDeclared(current, declared) });
+    if (Object.keys(changes).length) plan.update.push({ key: value, id, changes, current, merged: mergeDeclared(current, own) });
   }
   if (prune) {
     for (const record of server) {
