@@ -11,6 +11,7 @@ import { printable } from '../../text/sanitize.js';
 import { readInput } from '../io.js';
 import { keepMasked, keptText, keyFor, mergeDeclared, payloadFor } from './merge.js';
 import { looksLikeYaml } from './payload.js';
+import { distinctById, sameIdConflict } from './resolve.js';
 import { idOf, nameOf, scalarText } from './target.js';
 
 /** Fields the server sets and a file cannot: left out of exports, never compared, never sent. */
@@ -203,8 +204,10 @@ function duplicates(records: readonly unknown[], key: string): Map<string, numbe
   return new Map([...positions].filter(([, at]) => at.length > 1));
 }
 
-export function computePlan(desired: readonly Record<string, unknown>[], server: readonly unknown[], options: PlanOptions): Plan {
+export function computePlan(desired: readonly Record<string, unknown>[], listed: readonly unknown[], options: PlanOptions): Plan {
   const { key, ignored, prune, redact } = options;
+  // One id is one environment, even when the list's pages gave it twice.
+  const server = distinctById(listed);
   const inFile = duplicates(desired, key);
   if (inFile.size) {
     const [value, at] = [...inFile][0]!;
@@ -217,6 +220,8 @@ export function computePlan(desired: readonly Record<string, unknown>[], server:
   const onServer = duplicates(server, key);
   for (const [value, at] of onServer) {
     if (prune || declaredKeys.has(value)) {
+      const conflict = sameIdConflict(at.map((index) => server[index]));
+      if (conflict) throw conflict;
       const ids = at.map((index) => printable(idOf(server[index]) ?? '(no id)')).join(', ');
       throw new UsageError(
         `${at.length} environments on the server have ${printable(key)} '${printable(value)}': ${ids}`,

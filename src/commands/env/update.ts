@@ -8,7 +8,7 @@ import { withSpinner } from '../../terminal/spinner.js';
 import { printable } from '../../text/sanitize.js';
 import { readInput } from '../io.js';
 import { PAYLOAD_NOTES, PAYLOAD_OPTIONS, buildPayload, payloadInput } from './payload.js';
-import { resolveOne } from './resolve.js';
+import { checkAddressable, resolveOne } from './resolve.js';
 import { environmentLabel, nameOf, targetText } from './target.js';
 
 /** The record without the fields named (any letter case); the names that matched nothing. */
@@ -52,7 +52,8 @@ A value equal to the stored one as cip prints it (its keys as ***) is sent as th
     const input = payloadInput(values);
     const payload = await buildPayload(input, (path) => readInput(ctx, path, '--file'), unset.length > 0);
     const api = await ctx.api();
-    const { id, record } = await resolveOne(ctx, api, idOrName);
+    const { id, name, record } = await resolveOne(ctx, api, idOrName);
+    checkAddressable({ id, name });
     // Checked in both modes; --replace still sends the payload as given, a null id included.
     const own = payloadFor(payload, id);
     // A value shown masked (a file written from `env get`) goes back as the server holds it.
