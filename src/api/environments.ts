@@ -46,12 +46,13 @@ const PROBE_BASE = 'https://base.invalid/ms/';
 
 /**
  * Refuses an id that would not address exactly one item below the collection once encoded: '.' and '..'
- * are path segments that URL resolution removes (`DELETE {base}/Environments/..` is `DELETE {base}/`).
+ * are path segments that URL resolution removes (`DELETE {base}/Environments/..` is `DELETE {base}/`), and a
+ * '/' or a backslash is sent as %2F or %5C, which servers and proxies may decode back into a separator.
  */
 export function checkEnvironmentId(id: string): string {
   if (id.trim() === '') throw new UsageError('an environment id cannot be empty');
   const segment = encodeURIComponent(id);
-  if (new URL(`Environments/${segment}`, PROBE_BASE).pathname !== `/ms/Environments/${segment}`) {
+  if (/[/\\]/.test(id) || new URL(`Environments/${segment}`, PROBE_BASE).pathname !== `/ms/Environments/${segment}`) {
     throw new UsageError(`'${printable(id)}' is not an environment id: it would change the request's path`);
   }
   return id;

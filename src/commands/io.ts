@@ -1,9 +1,10 @@
-// Reading files and stdin for commands, with errors a user can act on. Every read is bounded, and nothing
-// but a regular file (or '-' for stdin) is read: a FIFO would block cip, and Ctrl-C with it, until someone
-// writes to it; /dev/zero would never end.
+// Reading files and stdin for commands, with errors a user can act on. Every read is bounded, and none can
+// keep Ctrl-C waiting. A regular file is read at once; a FIFO or pipe (`<(pass show cip/key)`, /dev/stdin in
+// a pipe) is read as the stream it is, as long as its writer takes, and an interrupt ends the wait; a
+// character device is read without waiting, so /dev/zero ends at the size limit and a terminal is refused.
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import type { Context } from '../context.js';
-import { InterruptedError, UsageError } from '../errors.js';
+import { CipError, InterruptedError, UsageError } from '../errors.js';
 import { kindOf } from '../config/store.js';
 import { printable } from '../text/sanitize.js';
 
@@ -16,7 +17,16 @@ const REASONS: Record<string, string> = {
   EISDIR: 'it is a directory',
   ENOTDIR: 'a part of the path is not a directory',
   ELOOP: 'too many symbolic links',
+  EAGAIN: 'it has nothing to read now, and cip does not wait on a device',
+  // A socket cannot be opened by path; /dev/stdin is one when a program (Node's child_process) started cip.
+  ENXIO: "it is a socket (to read stdin, give '-')",
 };
+
+function readError(error: unknown, what: string): CipError {
+  if (error instanceof CipError) return error;
+  const code = (error as NodeJS.ErrnoException).code ?? '';
+  return new UsageError(`cannot read ${what}: ${REASONS[code] ?? (code || String(error))}`);
+}
 
 function tooLarge(what: string): UsageError {
   return new UsageError(`${what}: input too large: more than ${MAX_INPUT_BYTES / (1024 * 1024)} MiB`);
@@ -59,40 +69,91 @@ function readStdin(ctx: Context, what: string): Promise<string> {
   });
 }
 
+/** Reads a descriptor to its end, no further than the limit: a regular file, or a device that never waits. */
+function readToEnd(fd: number, what: string): string {
+  // Read to the end, which may lie past what fstat said if the file grows, but never past the limit.
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for (;;) {
+    const chunk = Buffer.allocUnsafe(Math.min(1 << 20, MAX_INPUT_BYTES + 1 - size));
+    const read = readSync(fd, chunk, 0, chunk.length, null);
+    if (read === 0) break;
+    chunks.push(chunk.subarray(0, read));
+    size += read;
+    if (size > MAX_INPUT_BYTES) throw tooLarge(what);
+  }
+  return Buffer.concat(chunks, size).toString('utf8');
+}
+
 /**
- * A regular file's contents, up to the limit. It is opened without blocking and checked on the descriptor
- * that is then read, so nothing can swap it for a FIFO in between.
+ * A FIFO or pipe read as a stream, to its end (every writer gone), no further than the limit. Opened without
+ * blocking, the read waits for a writer in the event loop, so an interrupt ends it at once. The stream owns
+ * the descriptor from here on and closes it.
  */
-function readRegularFile(path: string, what: string): string {
+async function readPipe(ctx: Context, fd: number, what: string): Promise<string> {
+  const { Socket } = await import('node:net');
+  let pipe: InstanceType<typeof Socket>;
+  try {
+    pipe = new Socket({ fd, readable: true, writable: false });
+  } catch (error) {
+    closeSync(fd);
+    throw readError(error, what);
+  }
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let done = false;
+    const finish = (error?: Error) => {
+      if (done) return;
+      done = true;
+      ctx.signal.removeEventListener('abort', onAbort);
+      pipe.destroy();
+      if (error) reject(error);
+      else resolve(Buffer.concat(chunks, size).toString('utf8'));
+    };
+    const onAbort = () => finish(new InterruptedError());
+    pipe.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_INPUT_BYTES) finish(tooLarge(what));
+      else chunks.push(chunk);
+    });
+    pipe.once('end', () => finish());
+    pipe.on('error', (error) => finish(readError(error, what)));
+    if (ctx.signal.aborted) onAbort();
+    else ctx.signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/**
+ * A path's contents, up to the limit. It is opened without blocking (a FIFO without a writer too) and its
+ * kind is checked on the descriptor that is then read, so nothing can swap it in between.
+ */
+async function readPath(ctx: Context, path: string, what: string): Promise<string> {
   let fd: number;
   try {
     fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? '';
-    throw new UsageError(`cannot read ${what}: ${REASONS[code] ?? code}`);
+    throw readError(error, what);
   }
+  let kept = false;
   try {
     const stats = fstatSync(fd);
-    if (!stats.isFile()) throw new UsageError(`cannot read ${what}: it is ${kindOf(stats)}, not a regular file`);
-    if (stats.size > MAX_INPUT_BYTES) throw tooLarge(what);
-    // Read to the end, which may lie past what fstat said if the file grows, but never past the limit.
-    const chunks: Buffer[] = [];
-    let size = 0;
-    for (;;) {
-      const chunk = Buffer.allocUnsafe(Math.min(1 << 20, MAX_INPUT_BYTES + 1 - size));
-      const read = readSync(fd, chunk, 0, chunk.length, null);
-      if (read === 0) break;
-      chunks.push(chunk.subarray(0, read));
-      size += read;
-      if (size > MAX_INPUT_BYTES) throw tooLarge(what);
+    if (stats.isFIFO()) {
+      kept = true;
+      return await readPipe(ctx, fd, what);
     }
-    return Buffer.concat(chunks, size).toString('utf8');
+    if (stats.isCharacterDevice() && (await import('node:tty')).isatty(fd)) {
+      throw new UsageError(`cannot read ${what}: it is a terminal; pipe the input in`);
+    }
+    if (!stats.isFile() && !stats.isCharacterDevice()) {
+      throw new UsageError(`cannot read ${what}: it is ${kindOf(stats)}, not a regular file or a pipe`);
+    }
+    if (stats.size > MAX_INPUT_BYTES) throw tooLarge(what);
+    return readToEnd(fd, what);
   } catch (error) {
-    if (error instanceof UsageError) throw error;
-    const code = (error as NodeJS.ErrnoException).code ?? '';
-    throw new UsageError(`cannot read ${what}: ${REASONS[code] ?? (code || String(error))}`);
+    throw readError(error, what);
   } finally {
-    closeSync(fd);
+    if (!kept) closeSync(fd);
   }
 }
 
@@ -102,5 +163,5 @@ export async function readInput(ctx: Context, path: string, flag: string): Promi
     if (ctx.io.stdinIsTTY) throw new UsageError(`${flag} - reads stdin, but stdin is a terminal; pipe the input in`);
     return readStdin(ctx, `${flag} - (stdin)`);
   }
-  return readRegularFile(path, `${flag} ${printable(path)}`);
+  return readPath(ctx, path, `${flag} ${printable(path)}`);
 }

@@ -85,12 +85,15 @@ describe('env delete asks first at a terminal', () => {
     sandbox.environments.set('..', { id: '..', name: 'dots' });
     const dots = await cip(['env', 'delete', 'dots', '--yes'], { env });
     expect(dots.exitCode).toBe(2);
-    expect(dots.stderr).toContain("error: '..' is not an environment id: it would change the request's path");
+    expect(expectOneErrorLine(dots.stderr)).toBe(
+      "error: cannot address the environment 'dots' (..): its id would change the request's path (nothing was sent)",
+    );
     const blank = await cip(['env', 'delete', ' ', '--yes'], { env });
     expect(blank.exitCode).toBe(2);
     expect(expectOneErrorLine(blank.stderr)).toBe('error: an environment id or name cannot be empty');
+    // '.' is looked up like any name: none has it.
     const dot = await cip(['env', 'delete', '.', '--yes'], { env });
-    expect(dot.exitCode).toBe(2);
+    expect(dot.exitCode).toBe(5);
     expect(deletes()).toEqual([]);
   });
 

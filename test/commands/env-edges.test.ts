@@ -69,7 +69,7 @@ describe('env delete', () => {
     [['-o', 'table'], ''],
     [['-o', 'json'], '[]\n'],
   ])('--stdin with nothing on it, %j: nothing to delete, exit 0, stdout %j', async (format, stdout) => {
-    const result = await cip(['env', 'delete', '--stdin', '--yes', ...format], { env, input: '\n  \n' });
+    const result = await cip(['env', 'delete', '--stdin', '--yes', ...format], { env, input: '\n\r\n\n' });
     expect(result).toEqual({ exitCode: 0, stdout, stderr: 'stdin held no ids or names: nothing to delete.\n' });
     expect(sent()).toEqual([]);
   });

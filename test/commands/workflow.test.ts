@@ -119,6 +119,16 @@ describe('env update merges', () => {
     expect(JSON.parse(writes()[0]!.body)).toEqual({ id: 'e2', name: 'p', updatedAt: expect.any(String) });
   });
 
+  it("--unset in another letter case removes the record's own field: TYPE removes type", async () => {
+    const result = await cip(['env', 'update', 'e2', '--unset', 'TYPE'], { env });
+    expect(result.exitCode).toBe(0);
+    expect(result.stderr).not.toContain('warning');
+    const [put] = writes();
+    expect(put!.url).toBe('/ms/Environments/e2');
+    expect(put!.body).toBe('{"id":"e2","name":"prod"}');
+    expect(JSON.parse(put!.body)).not.toHaveProperty('type');
+  });
+
   it('--replace sends exactly the payload', async () => {
     const result = await cip(['env', 'update', 'staging', '--data', '{"name":"staging","ratio":2.0}', '--replace'], { env });
     expect(result.exitCode).toBe(0);
@@ -204,7 +214,7 @@ describe('env delete with many', () => {
   });
 
   it('reads ids and names from stdin with --stdin, one per line', async () => {
-    const result = await cip(['env', 'delete', '--stdin', '--yes'], { env, input: 'e2\n\n  staging  \r\nReview\n' });
+    const result = await cip(['env', 'delete', '--stdin', '--yes'], { env, input: 'e2\n\nstaging\r\nReview' });
     expect(result.exitCode).toBe(0);
     expect(
       writes()

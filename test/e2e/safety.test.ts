@@ -317,17 +317,19 @@ describe('writes say what they did, and to whom', () => {
     expect(nullId.exitCode).toBe(0);
   });
 
-  it.each([['.'], ['..']])('the id %j is refused before anything is sent', async (id) => {
+  it.each([['.'], ['..']])('%j is looked up as a name: no environment has it, so nothing is written (exit 5)', async (id) => {
     for (const args of [
       ['env', 'delete', id, '--yes'],
       ['env', 'update', id, '-f', 'name=x'],
       ['env', 'delete', 'numbers', id, '--yes'],
     ]) {
       const result = await cip(args, { env });
-      expect(result.exitCode).toBe(2);
-      expect(expectOneErrorLine(result.stderr)).toBe(`error: '${id}' is not an environment id: it would change the request's path`);
+      expect(result.exitCode).toBe(5);
+      expect(expectOneErrorLine(result.stderr)).toBe(
+        `error: no environment has the id or name '${id}' (nothing was sent; 'cip env list' shows the ids and names)`,
+      );
     }
-    expect(sandbox.requests).toHaveLength(0);
+    expect(writes(sandbox)).toHaveLength(0);
   });
 });
 

@@ -73,14 +73,18 @@ describe('checkEnvironmentId and environmentUrl', () => {
     expect(() => environmentUrl(BASE, id)).toThrow(UsageError);
   });
 
-  it.each(['.', '..'])('refuses %j: URL resolution would turn it into another path', (id) => {
-    expect(() => checkEnvironmentId(id)).toThrow(new UsageError(`'${id}' is not an environment id: it would change the request's path`));
-  });
+  it.each(['.', '..', 'a/b', '/', 'a\\b'])(
+    'refuses %j: URL resolution, or a server decoding %2F or %5C, would make it another path',
+    (id) => {
+      expect(() => checkEnvironmentId(id)).toThrow(new UsageError(`'${id}' is not an environment id: it would change the request's path`));
+    },
+  );
 
   it.each([
     ['7d1c', `${BASE}/Environments/7d1c`],
     [' padded ', `${BASE}/Environments/%20padded%20`],
-    ['a/b?c#d', `${BASE}/Environments/a%2Fb%3Fc%23d`],
+    ['a?c#d', `${BASE}/Environments/a%3Fc%23d`],
+    ['%2e%2e', `${BASE}/Environments/%252e%252e`],
     ['...', `${BASE}/Environments/...`],
   ])('takes %j, encoded, as one segment below the collection', (id, url) => {
     expect(checkEnvironmentId(id)).toBe(id);

@@ -3,6 +3,7 @@
 import { execFileSync } from 'node:child_process';
 import { getEventListeners } from 'node:events';
 import { closeSync, mkdirSync, openSync, readdirSync, symlinkSync, writeFileSync, ftruncateSync } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
@@ -62,18 +63,17 @@ describe('readInput from a file', () => {
     );
   });
 
-  it('refuses a FIFO at once instead of waiting for a writer', async () => {
-    const path = join(tempDir(), 'fifo');
-    execFileSync('mkfifo', [path]);
-    await expect(readInput(fileContext(), path, '--api-key-file')).rejects.toThrow(
-      new UsageError(`cannot read --api-key-file ${path}: it is a FIFO, not a regular file`),
-    );
-  });
-
   it('refuses a directory, saying it is one', async () => {
     const dir = tempDir();
     await expect(readInput(fileContext(), dir, '--file')).rejects.toThrow(
-      new UsageError(`cannot read --file ${dir}: it is a directory, not a regular file`),
+      new UsageError(`cannot read --file ${dir}: it is a directory, not a regular file or a pipe`),
+    );
+  });
+
+  it('reads /dev/null as empty, and refuses /dev/zero at the limit instead of reading forever', async () => {
+    await expect(readInput(fileContext(), '/dev/null', '--file')).resolves.toBe('');
+    await expect(readInput(fileContext(), '/dev/zero', '--file')).rejects.toThrow(
+      new UsageError('--file /dev/zero: input too large: more than 64 MiB'),
     );
   });
 
@@ -210,5 +210,66 @@ describe('readInput from stdin (-)', () => {
     await expect(reading).resolves.toBe('done');
     expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
     expect(stdin.listenerCount('data') + stdin.listenerCount('end') + stdin.listenerCount('error')).toBe(0);
+  });
+});
+
+describe('readInput from a FIFO (process substitution, a named pipe)', () => {
+  function fifo(): string {
+    const path = join(tempDir(), 'fifo');
+    execFileSync('mkfifo', [path]);
+    return path;
+  }
+
+  it('reads what its writer writes, to the end, however long the writer takes to come', async () => {
+    const path = fifo();
+    const reading = readInput(fileContext(), path, '--api-key-file');
+    // Opening a FIFO for writing waits for a reader: once it returns, cip has it open and is waiting.
+    const writer = await open(path, 'w');
+    await writer.write('key-from-');
+    await writer.write('pass\n');
+    await writer.close();
+    await expect(reading).resolves.toBe('key-from-pass\n');
+  });
+
+  it('refuses more than the limit from a FIFO', async () => {
+    const path = fifo();
+    const reading = readInput(fileContext(), path, '--file');
+    const writer = await open(path, 'w');
+    // Whether the last bytes land before the reader goes is a race; the write's outcome is not the point.
+    const writing = writer.write(Buffer.alloc(MAX_INPUT_BYTES + 1, 0x61)).then(
+      () => undefined,
+      () => undefined,
+    );
+    await expect(reading).rejects.toThrow(new UsageError(`--file ${path}: input too large: more than 64 MiB`));
+    await writing;
+    await writer.close();
+  });
+
+  it('stops at once when the user interrupts a wait on a FIFO nobody writes to', async () => {
+    const path = fifo();
+    const controller = new AbortController();
+    const stdin = new PassThrough();
+    stdin.end();
+    const reading = readInput(contextWith(stdin, { signal: controller.signal }), path, '--api-key-file');
+    const writer = await open(path, 'w');
+    let settled = false;
+    void reading.then(
+      () => (settled = true),
+      () => (settled = true),
+    );
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(settled).toBe(false);
+    controller.abort();
+    await expect(reading).rejects.toBeInstanceOf(InterruptedError);
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
+    await writer.close();
+  });
+
+  it('an interrupt before the read ends it at once', async () => {
+    const controller = new AbortController();
+    controller.abort();
+    const stdin = new PassThrough();
+    stdin.end();
+    await expect(readInput(contextWith(stdin, { signal: controller.signal }), fifo(), '--file')).rejects.toBeInstanceOf(InterruptedError);
   });
 });

@@ -11,7 +11,8 @@ import { finishBatch, refuseUnconfirmed, runBatch, stateError } from './batch.js
 import { concurrencyOption } from './options.js';
 import { FILE_OPTION, PRUNE_OPTION } from './diff.js';
 import { KEY_OPTIONS, SERVER_FIELDS, computePlan, keptNote, planCounts, planLines, planSize, readDesired } from './plan.js';
-import { environmentLabel, idOf, targetText } from './target.js';
+import { checkAddressable } from './resolve.js';
+import { environmentLabel, idOf, nameOf, targetText } from './target.js';
 
 type Step =
   | { action: 'create'; key: string; body: Record<string, unknown> }
@@ -52,6 +53,8 @@ Exit codes: 0 when every change was made; 9 when some failed; when all failed, t
     }
     const server = await withSpinner(ctx.io, 'Loading environments', () => api.list());
     const plan = computePlan(desired, server, { key, ignored: ignoreFields ?? SERVER_FIELDS, prune, redact: ctx.io.redact });
+    for (const { id, current } of plan.update) checkAddressable({ id, name: nameOf(current) });
+    for (const { id, name } of plan.delete) checkAddressable({ id, name });
     const kept = keptNote(plan, key);
     if (kept) ctx.io.info(kept);
     if (!planSize(plan)) {

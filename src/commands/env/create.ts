@@ -6,10 +6,10 @@ import { writeRecord, writeRequests } from '../../output/writer.js';
 import { withSpinner } from '../../terminal/spinner.js';
 import { printable } from '../../text/sanitize.js';
 import { readInput } from '../io.js';
-import { keepMasked, keptText, mergeRecord } from './merge.js';
+import { keepMasked, keptText, mergeRecord, payloadFor } from './merge.js';
 import { PAYLOAD_NOTES, PAYLOAD_OPTIONS, buildPayload, payloadInput } from './payload.js';
 import { keyOf } from './plan.js';
-import { listForLookup } from './resolve.js';
+import { checkAddressable, distinctById, listForLookup, sameIdConflict } from './resolve.js';
 import { environmentLabel, idOf, nameOf, targetText } from './target.js';
 import { OUTPUT_FORMATS } from '../../output/format.js';
 
@@ -55,8 +55,10 @@ into it, as 'env update' does.`,
     const target = targetText(api.settings);
 
     if (ifExists !== undefined && wanted !== undefined) {
-      const matches = (await listForLookup(ctx, api)).filter((item) => keyOf(item, key) === wanted);
+      const matches = distinctById(await listForLookup(ctx, api)).filter((item) => keyOf(item, key) === wanted);
       if (matches.length > 1) {
+        const conflict = sameIdConflict(matches);
+        if (conflict) throw conflict;
         const ids = matches.map((item) => printable(idOf(item) ?? '(no id)')).join(', ');
         throw new UsageError(`${matches.length} environments have ${printable(key)} '${printable(wanted)}': ${ids}`, 'nothing was sent');
       }
@@ -72,7 +74,10 @@ into it, as 'env update' does.`,
           ctx.io.info(`The ${label} already exists ${target}; nothing was sent.`);
           return;
         }
-        const { value: declared, kept } = keepMasked(payload, existing, ctx.io.redact);
+        // Merged as 'env update' merges: refused when the payload carries another environment's id, and a value
+        // shown masked goes back as the server holds it.
+        checkAddressable({ id, name: nameOf(existing) });
+        const { value: declared, kept } = keepMasked(payloadFor(payload, id), existing, ctx.io.redact);
         if (kept.length) ctx.io.info(keptText(kept.map((field) => printable(field))));
         const body = mergeRecord(existing, declared);
         if (dryRun) {

@@ -1,4 +1,4 @@
-import { checkEnvironmentId, environmentUrl } from '../../api/environments.js';
+import { environmentUrl } from '../../api/environments.js';
 import { defineCommand } from '../define.js';
 import { argument, choice, flag, type ValuesOf } from '../../cli/options.js';
 import type { Context } from '../../context.js';
@@ -10,7 +10,7 @@ import { printable } from '../../text/sanitize.js';
 import { readInput } from '../io.js';
 import { finishBatch, refuseUnconfirmed, runBatch, stateError } from './batch.js';
 import { concurrencyOption } from './options.js';
-import { listForLookup, notFound, resolveIn, type ResolvedEnvironment } from './resolve.js';
+import { checkAddressable, listForLookup, notFound, resolveIn, type ResolvedEnvironment } from './resolve.js';
 import { environmentLabel, targetText } from './target.js';
 
 const DEFAULT_CONCURRENCY = 4;
@@ -58,21 +58,19 @@ interface DeleteResult {
   error: string | null;
 }
 
-/** The arguments and, with --stdin, the lines of stdin: trimmed, blank ones skipped, each once. */
+/**
+ * The arguments and, with --stdin, the lines of stdin, each once. A line is a name exactly as it stands: only
+ * its end (LF or CR LF) is dropped, and empty lines are skipped. Trimming would make ' x' delete 'x'.
+ */
 async function wantedOf(ctx: Context, { idsOrNames, stdin }: Values): Promise<string[]> {
   const given = [...idsOrNames];
   if (stdin) {
     const text = await readInput(ctx, '-', '--stdin');
-    given.push(
-      ...text
-        .split(/\r?\n/)
-        .map((line) => line.trim())
-        .filter(Boolean),
-    );
+    given.push(...text.split(/\r?\n/).filter((line) => line !== ''));
   }
+  // A name is looked up as it is ('..' may be one); only the ids found are checked as paths (resolve.ts).
   for (const argument of given) {
     if (argument.trim() === '') throw new UsageError('an environment id or name cannot be empty');
-    checkEnvironmentId(argument);
   }
   const unique = [...new Set(given)];
   if (!unique.length && !stdin) throw new UsageError('give the ids or names of the environments to delete, or --stdin');
@@ -98,6 +96,7 @@ async function remove(ctx: Context, values: Values): Promise<void> {
   if (missing.length && values.ifMissing !== 'ok') throw notFound(missing);
   // An id and its name given together are one environment.
   const environments = [...new Map(found.map((environment) => [environment.id, environment])).values()];
+  for (const environment of environments) checkAddressable(environment);
   const label = (environment: ResolvedEnvironment) => environmentLabel(environment.id, environment.name);
   const absent: DeleteResult[] = missing.map((argument) => ({ id: argument, name: null, result: 'missing', error: null }));
 

@@ -1,7 +1,10 @@
 // The merge that update, apply and create --if-exists update share: the record as the API holds it, with the
 // fields the user declared set over it. The API replaces the whole record on PUT, so everything else must go
 // back exactly as it was read.
+import { UsageError } from '../../errors.js';
 import { isRecord, setOwn } from '../../json/record.js';
+import { printable } from '../../text/sanitize.js';
+import { scalarText } from './target.js';
 
 /** The record's own key for a field, in any letter case (the API may spell it `Name` where the user says `name`). */
 export function keyFor(record: Record<string, unknown>, field: string): string | undefined {
@@ -86,4 +89,38 @@ export function keepMasked(
 export function keptText(kept: readonly string[], where = kept.join(', ')): string {
   const one = kept.length === 1;
   return `Kept ${one ? 'a value' : `${kept.length} values`} shown masked (***) as the server holds ${one ? 'it' : 'them'} (${where}).`;
+}
+
+/** Whose id a refusal names, and what the user can do. */
+export interface IdRefusal {
+  /** "the payload's" */
+  owner: string;
+  hint: string;
+}
+
+const PAYLOAD_REFUSAL: IdRefusal = {
+  owner: "the payload's",
+  hint: 'nothing was sent; remove the id from the payload, or update the environment it belongs to',
+};
+
+/**
+ * The payload to write over the environment `id`. One that carries another environment's id (`id`, `Id`,
+ * `ID`) would write that one's data over this one (the list | jq | update pipe with the wrong element): it is
+ * refused. A null id counts as no id: it is left out, so a merge keeps the record's own id.
+ */
+export function payloadFor(payload: Record<string, unknown>, id: string, refusal: IdRefusal = PAYLOAD_REFUSAL): Record<string, unknown> {
+  const result: Record<string, unknown> = {};
+  for (const key of Object.keys(payload)) {
+    const value = payload[key];
+    if (key.toLowerCase() === 'id' && value === null) continue;
+    if (key.toLowerCase() === 'id' && scalarText(value) !== id) {
+      const given = scalarText(value);
+      throw new UsageError(
+        `${refusal.owner} ${printable(key)} (${given === undefined ? 'not a string or number' : `'${printable(given)}'`}) is not the environment being updated ('${printable(id)}')`,
+        refusal.hint,
+      );
+    }
+    setOwn(result, key, value);
+  }
+  return result;
 }

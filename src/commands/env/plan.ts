@@ -9,8 +9,9 @@ import { isRecord, setOwn } from '../../json/record.js';
 import { redactData, type Output, type PlanStyles } from '../../output/writer.js';
 import { printable } from '../../text/sanitize.js';
 import { readInput } from '../io.js';
-import { keepMasked, keptText, keyFor, mergeDeclared } from './merge.js';
+import { keepMasked, keptText, keyFor, mergeDeclared, payloadFor } from './merge.js';
 import { looksLikeYaml } from './payload.js';
+import { distinctById, sameIdConflict } from './resolve.js';
 import { idOf, nameOf, scalarText } from './target.js';
 
 /** Fields the server sets and a file cannot: left out of exports, never compared, never sent. */
@@ -203,8 +204,10 @@ function duplicates(records: readonly unknown[], key: string): Map<string, numbe
   return new Map([...positions].filter(([, at]) => at.length > 1));
 }
 
-export function computePlan(desired: readonly Record<string, unknown>[], server: readonly unknown[], options: PlanOptions): Plan {
+export function computePlan(desired: readonly Record<string, unknown>[], listed: readonly unknown[], options: PlanOptions): Plan {
   const { key, ignored, prune, redact } = options;
+  // One id is one environment, even when the list's pages gave it twice.
+  const server = distinctById(listed);
   const inFile = duplicates(desired, key);
   if (inFile.size) {
     const [value, at] = [...inFile][0]!;
@@ -217,6 +220,8 @@ export function computePlan(desired: readonly Record<string, unknown>[], server:
   const onServer = duplicates(server, key);
   for (const [value, at] of onServer) {
     if (prune || declaredKeys.has(value)) {
+      const conflict = sameIdConflict(at.map((index) => server[index]));
+      if (conflict) throw conflict;
       const ids = at.map((index) => printable(idOf(server[index]) ?? '(no id)')).join(', ');
       throw new UsageError(
         `${at.length} environments on the server have ${printable(key)} '${printable(value)}': ${ids}`,
@@ -242,10 +247,15 @@ export function computePlan(desired: readonly Record<string, unknown>[], server:
     if (kept.length) plan.kept.push({ key: value, fields: kept });
     const id = idOf(current);
     if (id === undefined) throw new UsageError(`the environment with ${printable(key)} '${printable(value)}' has no id on the server`);
+    // As in 'env update': a declared id must be this environment's, and a null one is no id.
+    const own = payloadFor(declared, id, {
+      owner: `for ${printable(key)} '${printable(value)}', the file's`,
+      hint: 'nothing was changed; remove the id from the file, or give it the id the environment has',
+    });
     const changes: Record<string, Change> = {};
-    collectChanges(current, declared, '', changes);
+    collectChanges(current, own, '', changes);
     // The declared fields over the record as the server holds it; everything else is sent back as it was.
-    if (Object.keys(changes).length) plan.update.push({ key: value, id, changes, current, merged: mergeDeclared(current, declared) });
+    if (Object.keys(changes).length) plan.update.push({ key: value, id, changes, current, merged: mergeDeclared(current, own) });
   }
   if (prune) {
     for (const record of server) {

@@ -1,13 +1,16 @@
 // Ids or names to environments, from one list read: an argument equal to an item's id is that item;
-// otherwise the item whose name (`name`, `Name`, ...) equals it exactly. Two matches are never guessed
-// between: the user is shown the ids and nothing is sent.
+// otherwise the item whose name (`name`, `Name`, ...) equals it exactly. Two environments are never guessed
+// between: the user is shown the ids and nothing is sent. One id is one environment: a record a paged list
+// gives twice is one match. An argument is only looked up (a name may be '..'); the request path is built
+// from the id found, and an id that would change that path is refused (checkAddressable).
 import { checkEnvironmentId, type EnvironmentsApi } from '../../api/environments.js';
 import type { Context } from '../../context.js';
 import { CipError, ProtocolError, UsageError } from '../../errors.js';
+import { stringifyExactJson } from '../../json/exact.js';
 import { isRecord } from '../../json/record.js';
 import { withSpinner } from '../../terminal/spinner.js';
 import { printable } from '../../text/sanitize.js';
-import { idOf, nameOf } from './target.js';
+import { environmentLabel, idOf, nameOf } from './target.js';
 
 export interface ResolvedEnvironment {
   /** The argument as given. */
@@ -24,9 +27,40 @@ export interface Resolution {
   missing: string[];
 }
 
+/**
+ * The records without the repeats of one: pages that shift while they are read (a record created or deleted
+ * meanwhile) list a record twice. Records that share an id but differ are all kept, for sameIdConflict.
+ */
+export function distinctById(items: readonly unknown[]): unknown[] {
+  const seen = new Map<string, string[]>();
+  return items.filter((item) => {
+    const id = idOf(item);
+    if (id === undefined) return true;
+    const text = stringifyExactJson(item);
+    const texts = seen.get(id) ?? [];
+    if (texts.includes(text)) return false;
+    seen.set(id, [...texts, text]);
+    return true;
+  });
+}
+
+/**
+ * Two different records under one id: the list contradicts itself (the environment changed between the pages
+ * that gave it), and which one is current cannot be told. A broken answer (exit 7), not a choice to offer.
+ */
+export function sameIdConflict(records: readonly unknown[]): ProtocolError | undefined {
+  const ids = new Set(records.map(idOf));
+  const [id] = ids;
+  if (records.length < 2 || ids.size !== 1 || id === undefined) return undefined;
+  return new ProtocolError(
+    `the list gives ${records.length} different records with the id '${printable(id)}', so cip cannot tell which is current`,
+    'nothing was sent; try again',
+  );
+}
+
 function matchesOf(items: readonly unknown[], argument: string): unknown[] {
   const byId = items.filter((item) => idOf(item) === argument);
-  return byId.length ? byId : items.filter((item) => nameOf(item) === argument);
+  return distinctById(byId.length ? byId : items.filter((item) => nameOf(item) === argument));
 }
 
 /** Resolves every argument against one list of the environments. */
@@ -40,6 +74,8 @@ export function resolveIn(items: readonly unknown[], args: readonly string[]): R
       continue;
     }
     if (matches.length > 1) {
+      const conflict = sameIdConflict(matches);
+      if (conflict) throw conflict;
       const ids = matches.map((item) => printable(idOf(item) ?? '(no id)')).join(', ');
       throw new UsageError(
         `'${printable(argument)}' matches ${matches.length} environments: ${ids}`,
@@ -72,11 +108,24 @@ export function notFound(missing: readonly string[]): CipError {
 }
 
 /**
- * One argument to one environment: exit 5 when there is none, exit 2 when the name is ambiguous. An
- * argument that could never be an id ('.', '..', empty) is refused before anything is read.
+ * Refuses an environment whose id cannot be sent: one that would change the request's path ('..', a '/'), so
+ * that a write never reaches another resource. Called before anything is asked or sent.
+ */
+export function checkAddressable({ id, name }: { id: string; name: string | undefined }): void {
+  try {
+    checkEnvironmentId(id);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    throw new UsageError(`cannot address the ${environmentLabel(id, name)}: its id would change the request's path`, 'nothing was sent');
+  }
+}
+
+/**
+ * One argument to one environment: exit 5 when there is none, exit 2 when the name is ambiguous. An empty
+ * argument is refused before anything is read.
  */
 export async function resolveOne(ctx: Context, api: EnvironmentsApi, argument: string): Promise<ResolvedEnvironment> {
-  checkEnvironmentId(argument);
+  if (argument.trim() === '') throw new UsageError('an environment id or name cannot be empty');
   const { found, missing } = resolveIn(await listForLookup(ctx, api), [argument]);
   if (missing.length || !found[0]) throw notFound(missing);
   return found[0];

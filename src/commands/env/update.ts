@@ -1,34 +1,16 @@
 import { environmentUrl } from '../../api/environments.js';
 import { defineCommand } from '../define.js';
 import { argument, flag, list } from '../../cli/options.js';
-import { UsageError } from '../../errors.js';
 import { setOwn } from '../../json/record.js';
-import { keepMasked, keptText, keyFor, mergeRecord } from './merge.js';
+import { keepMasked, keptText, keyFor, mergeRecord, payloadFor } from './merge.js';
 import { writeRecord, writeRequests } from '../../output/writer.js';
 import { withSpinner } from '../../terminal/spinner.js';
 import { printable } from '../../text/sanitize.js';
 import { readInput } from '../io.js';
 import { PAYLOAD_NOTES, PAYLOAD_OPTIONS, buildPayload, payloadInput } from './payload.js';
-import { resolveOne } from './resolve.js';
-import { environmentLabel, nameOf, scalarText, targetText } from './target.js';
+import { checkAddressable, resolveOne } from './resolve.js';
+import { environmentLabel, nameOf, targetText } from './target.js';
 import { OUTPUT_FORMATS } from '../../output/format.js';
-
-/**
- * A payload that carries another environment's id would write that one's data over this one (the list |
- * jq | update pipe with the wrong element): refuse it. A null id is the same as none.
- */
-function checkPayloadId(payload: Record<string, unknown>, id: string): void {
-  for (const key of Object.keys(payload)) {
-    if (key.toLowerCase() !== 'id' || payload[key] === null) continue;
-    const given = scalarText(payload[key]);
-    if (given !== id) {
-      throw new UsageError(
-        `the payload's ${printable(key)} (${given === undefined ? 'not a string or number' : `'${printable(given)}'`}) is not the environment being updated ('${printable(id)}')`,
-        'nothing was sent; remove the id from the payload, or update the environment it belongs to',
-      );
-    }
-  }
-}
 
 /** The record without the fields named (any letter case); the names that matched nothing. */
 function unsetFields(record: Record<string, unknown>, fields: readonly string[]): { result: Record<string, unknown>; absent: string[] } {
@@ -72,10 +54,12 @@ A value equal to the stored one as cip prints it (its keys as ***) is sent as th
     const input = payloadInput(values);
     const payload = await buildPayload(input, (path) => readInput(ctx, path, '--file'), unset.length > 0);
     const api = await ctx.api();
-    const { id, record } = await resolveOne(ctx, api, idOrName);
-    checkPayloadId(payload, id);
+    const { id, name, record } = await resolveOne(ctx, api, idOrName);
+    checkAddressable({ id, name });
+    // Checked in both modes; --replace still sends the payload as given, a null id included.
+    const own = payloadFor(payload, id);
     // A value shown masked (a file written from `env get`) goes back as the server holds it.
-    const { value: declared, kept } = keepMasked(payload, record, ctx.io.redact);
+    const { value: declared, kept } = keepMasked(replace ? payload : own, record, ctx.io.redact);
     if (kept.length) ctx.io.info(keptText(kept.map((field) => printable(field))));
     const { result: body, absent } = unsetFields(replace ? declared : mergeRecord(record, declared), unset);
     for (const field of absent) ctx.io.warn(`--unset ${printable(field)}: the environment has no such field`);
