@@ -6,13 +6,32 @@
 // can be killed, so a keychain that hangs costs cip at most KEYCHAIN_TIMEOUT_MS, like gh's 3 s. Keys go to
 // the helper on its stdin and come back on its stdout, never through argv.
 import { spawn } from 'node:child_process';
-import { CipError, InterruptedError } from '../errors.js';
+import { CipError, InterruptedError, UsageError } from '../errors.js';
 import type { Env } from '../env.js';
 import { printable } from '../text/sanitize.js';
 import { DEFAULT_BASE_URL } from './validate.js';
 
 /** How long one visit to the keychain (one helper process, which may make several calls) may take. */
 export const KEYCHAIN_TIMEOUT_MS = 3_000;
+/** The longest CIP_KEYCHAIN_TIMEOUT, in seconds: a keychain that needs more is not coming back. */
+const MAX_KEYCHAIN_TIMEOUT_S = 600;
+
+/**
+ * The time-out of a visit: CIP_KEYCHAIN_TIMEOUT seconds (for a slow machine or a keychain that asks for a
+ * password), else KEYCHAIN_TIMEOUT_MS.
+ */
+export function keychainTimeoutMs(env: Env): number {
+  const text = env.CIP_KEYCHAIN_TIMEOUT?.trim();
+  if (!text) return KEYCHAIN_TIMEOUT_MS;
+  const seconds = /^\d+(\.\d+)?$/.test(text) ? Number(text) : Number.NaN;
+  if (!(seconds > 0 && seconds <= MAX_KEYCHAIN_TIMEOUT_S)) {
+    throw new UsageError(
+      `CIP_KEYCHAIN_TIMEOUT is '${printable(text)}'`,
+      `give the seconds a visit to the keychain may take, more than 0 and at most ${MAX_KEYCHAIN_TIMEOUT_S}`,
+    );
+  }
+  return Math.round(seconds * 1000);
+}
 /** The helper's answer is a few hundred bytes; more is not the helper talking. */
 const MAX_ANSWER_CHARS = 1024 * 1024;
 
@@ -178,7 +197,12 @@ function runHelper(options: KeychainOptions, ops: Operation[]): Promise<Result[]
   const { helper, signal } = options;
   if (helper === undefined) return Promise.reject(new KeychainError('this build of cip has no keychain helper'));
   if (signal.aborted) return Promise.reject(abortReason(signal));
-  const timeoutMs = options.timeoutMs ?? KEYCHAIN_TIMEOUT_MS;
+  let timeoutMs: number;
+  try {
+    timeoutMs = options.timeoutMs ?? keychainTimeoutMs(options.env);
+  } catch (error) {
+    return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+  }
   return new Promise((resolve, reject) => {
     const child = spawn(options.execPath, [helper], { env: helperEnv(options.env), stdio: ['pipe', 'pipe', 'ignore'], windowsHide: true });
     let answer = '';

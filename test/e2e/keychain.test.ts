@@ -208,25 +208,34 @@ describe.skipIf(process.platform !== 'linux' || keychainMissing?.startsWith('@na
       const env = { ...KEYCHAIN_DEFAULT, DBUS_SESSION_BUS_ADDRESS: bus.address };
       const started = Date.now();
       const login = spawnCip(loginArgs(sandbox), { configDir, env });
-      // While the helper waits on the bus, no process on the machine has a key in its command line.
-      await new Promise((resolve) => setTimeout(resolve, 1_000));
-      const commandLines = readdirSync('/proc')
-        .filter((name) => /^\d+$/.test(name))
-        .map((pid) => {
-          try {
-            return readFileSync(`/proc/${pid}/cmdline`, 'utf8');
-          } catch {
-            return '';
-          }
-        });
-      expect(commandLines.some((line) => line.includes('keychain-helper.cjs'))).toBe(true);
-      for (const line of commandLines) expectNoKeys(line);
+      let ended = false;
+      void login.finally(() => (ended = true));
+      const commandLines = () =>
+        readdirSync('/proc')
+          .filter((name) => /^\d+$/.test(name))
+          .map((pid) => {
+            try {
+              return readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+            } catch {
+              return '';
+            }
+          });
+      // While the helper waits on the bus (from when it shows up until cip cuts it off), no process on the
+      // machine has a key in its command line.
+      let seen = commandLines();
+      while (!ended && !seen.some((line) => line.includes('keychain-helper.cjs'))) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        seen = commandLines();
+      }
+      expect(seen.some((line) => line.includes('keychain-helper.cjs'))).toBe(true);
+      for (const line of seen) expectNoKeys(line);
       const result = await login;
       const seconds = (Date.now() - started) / 1000;
       expect(result.exitCode).toBe(2);
       expect(expectOneErrorLine(result.stderr)).toContain('cannot keep the keys in the keychain: it did not answer within 3 s');
       expect(seconds).toBeGreaterThanOrEqual(2.9);
-      expect(seconds).toBeLessThan(15);
+      // Cut off, not left to hang: the bound is for a hang, not for the speed of a busy machine.
+      expect(seconds).toBeLessThan(60);
       expect(readConfig(configDir)).toBeUndefined();
 
       writeFileSync(

@@ -56,7 +56,8 @@ export async function startKeychain(): Promise<TestKeychain> {
     });
     session.once('exit', () => reject(new Error(`the test keychain exited: ${out}`)));
   });
-  const env = { ...base, DBUS_SESSION_BUS_ADDRESS: address };
+  // A busy machine can take more than cip's 3 s to start the helper and reach the bus: the limit is for hangs.
+  const env = { ...base, DBUS_SESSION_BUS_ADDRESS: address, CIP_KEYCHAIN_TIMEOUT: '60' };
   const secretTool = (args: string[]) => spawnSync('secret-tool', args, { env, encoding: 'utf8', timeout: 10_000 });
   // The daemon takes its bus name a moment after it starts. Asking the Secret Service before would have the
   // bus start another daemon (locked) from its .service file: ask the bus whether the name is taken instead.

@@ -3,10 +3,18 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { KeychainError, createKeychain, keychainService, profileEntry, type KeychainOptions } from '../../src/config/keychain.js';
+import {
+  KEYCHAIN_TIMEOUT_MS,
+  KeychainError,
+  createKeychain,
+  keychainService,
+  keychainTimeoutMs,
+  profileEntry,
+  type KeychainOptions,
+} from '../../src/config/keychain.js';
 import { resolveSettings } from '../../src/config/settings.js';
 import { openProfileStore } from '../../src/config/store.js';
-import { InterruptedError } from '../../src/errors.js';
+import { InterruptedError, UsageError } from '../../src/errors.js';
 import { tempDir } from '../helpers/cli.js';
 
 const ENTRY = { service: 'cip:https://api.example.com', account: 'prod' };
@@ -84,6 +92,25 @@ process.stdout.write(JSON.stringify({ results: [{ ok: true, value: ${JSON.string
     expect(error).toBeInstanceOf(KeychainError);
     expect(String((error as Error).message)).toContain('does not hold keys cip stored');
     expect(String((error as Error).message)).not.toContain('not-json-secret-value');
+  });
+
+  it('CIP_KEYCHAIN_TIMEOUT sets the time-out in seconds; a value that is not one is exit 2 before any helper starts', async () => {
+    const fake = helper(`log('visits', 'x'); setInterval(() => undefined, 1000);`);
+    const slow = createKeychain(options(fake.path, { env: { PATH: process.env.PATH, CIP_KEYCHAIN_TIMEOUT: '0.4' } }));
+    await expect(slow.read([ENTRY])).rejects.toThrow('it did not answer within 0.4 s');
+    for (const value of ['0', '-1', 'soon', '1e3', '601']) {
+      const env = { PATH: process.env.PATH, CIP_KEYCHAIN_TIMEOUT: value };
+      const refused = await createKeychain(options(fake.path, { env }))
+        .read([ENTRY])
+        .catch((caught: unknown) => caught);
+      expect(refused, value).toBeInstanceOf(UsageError);
+      expect((refused as UsageError).message).toBe(`CIP_KEYCHAIN_TIMEOUT is '${value}'`);
+    }
+    expect(keychainTimeoutMs({ CIP_KEYCHAIN_TIMEOUT: '30' })).toBe(30_000);
+    expect(keychainTimeoutMs({ CIP_KEYCHAIN_TIMEOUT: ' ' })).toBe(KEYCHAIN_TIMEOUT_MS);
+    expect(keychainTimeoutMs({})).toBe(KEYCHAIN_TIMEOUT_MS);
+    // Only the 0.4 s visit started a helper.
+    expect(fake.log('visits')).toBe('x');
   });
 
   it('a helper that never answers is killed after the time-out, and the run does not wait for it again', async () => {
