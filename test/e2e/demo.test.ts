@@ -4,13 +4,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
-import { ROOT, tempDir } from '../helpers/cli.js';
+import { BUILD, tempDir } from '../helpers/cli.js';
 
 describe('npm run demo', () => {
   it('creates, lists, updates and deletes an environment against the sandbox, then cleans up', async () => {
     const home = tempDir();
     const before = readdirSync(tmpdir()).filter((name) => name.startsWith('cip-demo-'));
-    const result = await execa('node', [join(ROOT, 'scripts', 'demo.mjs')], {
+    const result = await execa('node', [join(BUILD, 'scripts', 'demo.mjs')], {
       env: { PATH: process.env.PATH, HOME: home },
       extendEnv: false,
       reject: false,

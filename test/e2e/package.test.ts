@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
-import { ROOT, sandboxEnv, tempDir } from '../helpers/cli.js';
+import { BUILD, sandboxEnv, tempDir } from '../helpers/cli.js';
 
 function npmVersion(): string | undefined {
   try {
@@ -31,7 +31,7 @@ describe.skipIf(!npm)('the published package', () => {
     const env = { PATH: process.env.PATH, HOME: work, npm_config_cache: join(work, 'cache'), npm_config_update_notifier: 'false' };
     // The tree is built already (npm test builds first): --ignore-scripts keeps `prepare` from rebuilding
     // dist/ under the other tests' feet.
-    await execa('npm', ['pack', '--ignore-scripts', '--pack-destination', work], { cwd: ROOT, env, extendEnv: false });
+    await execa('npm', ['pack', '--ignore-scripts', '--pack-destination', work], { cwd: BUILD, env, extendEnv: false });
     const tarball = readdirSync(work).find((name) => name.endsWith('.tgz'));
     expect(tarball).toBeDefined();
     const prefix = join(work, 'prefix');
@@ -50,7 +50,7 @@ describe.skipIf(!npm)('the published package', () => {
 
     const bin = join(prefix, 'bin', 'cip');
     const version = await execa(bin, ['--version'], { env, extendEnv: false });
-    expect(version.stdout).toBe(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version as string);
+    expect(version.stdout).toBe(JSON.parse(readFileSync(join(BUILD, 'package.json'), 'utf8')).version as string);
     const list = await execa(bin, ['env', 'list'], {
       env: { ...sandboxEnv(sandbox), ...env, CIP_CONFIG_DIR: join(work, 'config') },
       extendEnv: false,

@@ -5,9 +5,9 @@ import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
-import { CIP, ROOT, loginArgs, sandboxEnv, tempDir } from '../helpers/cli.js';
+import { BUILD, CIP, ROOT, loginArgs, sandboxEnv, tempDir } from '../helpers/cli.js';
 
-const DIST = join(ROOT, 'dist');
+const DIST = join(BUILD, 'dist');
 const TRACE = join(ROOT, 'test', 'helpers', 'trace-imports.mjs');
 // Strings that occur only in one package's code, to tell which chunk holds it.
 const MARKERS = {

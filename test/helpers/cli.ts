@@ -10,7 +10,12 @@ import { parseExactJson } from '../../src/json/exact.js';
 import type { Sandbox } from '../../src/sandbox/index.js';
 
 export const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
-export const CIP = join(ROOT, 'bin', 'cip.cjs');
+/**
+ * The built program the tests run: this run's copy of bin/ and dist/ (test/helpers/global-setup.ts), so a
+ * rebuild during the run changes nothing under a spawned cip; the checkout itself when vitest runs without it.
+ */
+export const BUILD = process.env.CIP_TEST_BUILD ?? ROOT;
+export const CIP = join(BUILD, 'bin', 'cip.cjs');
 
 export interface CipResult {
   exitCode: number;

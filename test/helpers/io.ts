@@ -1,14 +1,15 @@
 // Streams and contexts for running commands in-process: no terminal anywhere, everything captured.
 import { PassThrough } from 'node:stream';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { Context } from '../../src/context.js';
 import type { Env } from '../../src/env.js';
 import type { Streams } from '../../src/terminal/io-streams.js';
+import { BUILD } from './cli.js';
 
 /** The built helper (npm test builds first): in-process runs reach a keychain as the binary does. */
-export const KEYCHAIN_HELPER = fileURLToPath(new URL('../../dist/keychain-helper.cjs', import.meta.url));
+export const KEYCHAIN_HELPER = join(BUILD, 'dist', 'keychain-helper.cjs');
 /** The built thread --jq runs in. */
-export const JQ_WORKER = fileURLToPath(new URL('../../dist/jq-worker.cjs', import.meta.url));
+export const JQ_WORKER = join(BUILD, 'dist', 'jq-worker.cjs');
 
 export function fakeIO(overrides: Partial<Streams> = {}): Streams {
   return {

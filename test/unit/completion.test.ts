@@ -11,10 +11,10 @@ import { buildProgram } from '../../src/program.js';
 import { SHELLS } from '../../src/commands/completion/shells.js';
 import { generateCompletion } from '../../src/commands/completion/index.js';
 import type { Shell } from '../../src/commands/completion/shells.js';
+import { CIP } from '../helpers/cli.js';
 import { fakeIO, testContext } from '../helpers/io.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const CIP = join(ROOT, 'bin', 'cip.cjs');
 const FILES: Record<Shell, string> = { bash: 'cip.bash', zsh: '_cip', fish: 'cip.fish' };
 const PROFILES_CALL = 'cip __complete profiles 2>/dev/null';
 
