@@ -118,7 +118,8 @@ process.stdout.write(JSON.stringify({ results: [{ ok: true, value: ${JSON.string
     const keychain = createKeychain(options(fake.path, { timeoutMs: 500 }));
     const started = Date.now();
     await expect(keychain.read([ENTRY])).rejects.toThrow('the keychain cannot be used: it did not answer within 0.5 s');
-    expect(Date.now() - started).toBeLessThan(5_000);
+    // Cut off, not waited for: the bound is for a hang, not for the speed of a busy machine.
+    expect(Date.now() - started).toBeLessThan(20_000);
     const pid = Number(fake.log('pid'));
     await expect.poll(() => isAlive(pid), SETTLED).toBe(false);
     await expect(keychain.remove(ENTRY)).rejects.toThrow('did not answer within 0.5 s');

@@ -745,7 +745,8 @@ describe('sandbox close', () => {
     // The delayed answer is 60 s away; close() must not wait for it, nor for the idle connection.
     const started = performance.now();
     await sandbox.close();
-    expect(performance.now() - started).toBeLessThan(1_000);
+    // Far below the 60 s the answer is away: a bound for a hang, not for the speed of a busy machine.
+    expect(performance.now() - started).toBeLessThan(10_000);
     await expect(pending).rejects.toThrow();
     await expect(sandbox.close()).resolves.toBeUndefined();
     await expect(fetch(`${sandbox.url}/Environments`)).rejects.toThrow();
@@ -892,7 +893,7 @@ describe('sandbox latency', () => {
     await slow.waitForRequest(() => true);
     const closing = performance.now();
     await slow.close();
-    expect(performance.now() - closing).toBeLessThan(1_000);
+    expect(performance.now() - closing).toBeLessThan(10_000);
     await expect(pending).rejects.toThrow();
   });
 
