@@ -97,6 +97,27 @@ describe('writes send stored values exact, keys and all', () => {
   });
 });
 
+describe('a field whose name holds a key', () => {
+  it('is exported with its name masked, and apply of the edited file puts back the field, never a field named ***', async () => {
+    seedSandbox(sandbox, [JSON.stringify({ id: 'a1', name: 'alpha', description: 'old', [`route-${KEY}`]: 'primary' })]);
+    const exported = await cip(['env', 'export'], { env });
+    expect(exported.exitCode).toBe(0);
+    expect(exported.stdout).toContain('route-***: primary');
+    const path = join(tempDir(), 'environments.yaml');
+    writeFileSync(path, exported.stdout.replace('description: old', 'description: new'));
+
+    const diff = await cip(['env', 'diff', '--file', path, '-o', 'table'], { env: { ...env, NO_COLOR: '1' } });
+    expect(diff.stdout).toBe('~ update name \'alpha\' (a1)\n    description: "old" → "new"\n');
+    const applied = await cip(['env', 'apply', '--file', path, '--yes'], { env });
+    expect(applied.exitCode).toBe(0);
+    expect(applied.stderr).toContain("(name 'alpha': route-***)");
+    expect(puts().map((request) => JSON.parse(request.body) as unknown)).toEqual([
+      { id: 'a1', name: 'alpha', description: 'new', [`route-${KEY}`]: 'primary' },
+    ]);
+    expect(leaks(applied.stdout + applied.stderr + diff.stdout + diff.stderr + exported.stdout)).toEqual([]);
+  });
+});
+
 describe('env get → edit → env update --file', () => {
   it.each([[[]], [['--replace']]])('sends the masked values back as the server holds them (%j)', async (extra) => {
     const shown = await cip(['env', 'get', 'alpha', '-o', 'json'], { env });

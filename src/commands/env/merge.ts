@@ -62,9 +62,17 @@ function unmask(declared: unknown, stored: unknown, redact: (text: string) => st
   if (!isRecord(declared) || !isRecord(stored)) return declared;
   const result: Record<string, unknown> = {};
   for (const field of Object.keys(declared)) {
-    const own = keyFor(stored, field);
     const value = declared[field];
-    setOwn(result, field, own === undefined ? value : unmask(value, stored[own], redact, `${path}${path ? '.' : ''}${own}`, kept));
+    let own = keyFor(stored, field);
+    // A field whose name holds a key is written with the name masked: the one stored name shown so is meant.
+    if (own === undefined) {
+      const shownSo = Object.keys(stored).filter((key) => key !== field && redact(key) === field);
+      if (shownSo.length === 1) {
+        own = shownSo[0]!;
+        kept.push(`${path}${path ? '.' : ''}${field}`);
+      }
+    }
+    setOwn(result, own ?? field, own === undefined ? value : unmask(value, stored[own], redact, `${path}${path ? '.' : ''}${own}`, kept));
   }
   return kept.length > before ? result : declared;
 }
