@@ -6,7 +6,15 @@ import { InterruptedError } from '../errors.js';
 /** stdin; a terminal's can be switched to raw mode (no echo, no line editing). */
 type RawInput = Readable & { setRawMode?: (mode: boolean) => void };
 
-export async function ask(io: Pick<Streams, 'stdin' | 'stderr'>, question: string): Promise<string> {
+/** Where a question is asked; IOStreams is one, and its redact() masks the run's keys in what it asks. */
+type Asking = Pick<Streams, 'stdin' | 'stderr'> & { redact?: (text: string) => string };
+
+/** A question names things from the server (an environment's name may hold a key): masked as all cip prints. */
+function shown(io: Asking, question: string): string {
+  return io.redact ? io.redact(question) : question;
+}
+
+export async function ask(io: Asking, question: string): Promise<string> {
   // readline and its helpers load only when there is something to ask.
   const { createInterface } = await import('node:readline');
   return new Promise((resolve, reject) => {
@@ -19,7 +27,7 @@ export async function ask(io: Pick<Streams, 'stdin' | 'stderr'>, question: strin
         reject(new InterruptedError());
       }
     });
-    rl.question(question, (answer) => {
+    rl.question(shown(io, question), (answer) => {
       answered = true;
       rl.close();
       resolve(answer.trim());
@@ -27,13 +35,13 @@ export async function ask(io: Pick<Streams, 'stdin' | 'stderr'>, question: strin
   });
 }
 
-export async function confirm(io: Pick<Streams, 'stdin' | 'stderr'>, question: string): Promise<boolean> {
+export async function confirm(io: Asking, question: string): Promise<boolean> {
   const answer = await ask(io, `${question} [y/N] `);
   return /^y(es)?$/i.test(answer);
 }
 
 /** Reads a line without echoing it: for keys. */
-export function askHidden(io: Pick<Streams, 'stdin' | 'stderr'>, question: string): Promise<string> {
+export function askHidden(io: Asking, question: string): Promise<string> {
   const input: RawInput = io.stdin;
   return new Promise((resolve, reject) => {
     let value = '';
@@ -67,6 +75,6 @@ export function askHidden(io: Pick<Streams, 'stdin' | 'stderr'>, question: strin
     input.setRawMode?.(true);
     input.on('data', onData);
     input.resume();
-    io.stderr.write(question);
+    io.stderr.write(shown(io, question));
   });
 }

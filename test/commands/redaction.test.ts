@@ -118,6 +118,19 @@ describe('a field whose name holds a key', () => {
   });
 });
 
+describe('questions at a terminal', () => {
+  it('the delete question names an environment whose name holds a key with the key as ***', async () => {
+    seedSandbox(sandbox, [JSON.stringify({ id: 'a1', name: `conn-${KEY}` })]);
+    const result = await cip(['env', 'delete', 'a1'], { env, interactive: true, input: 'y\n' });
+    expect(result.exitCode).toBe(0);
+    expect(result.stderr).toContain("Delete environment 'conn-***' (a1)");
+    expect(leaks(result.stdout + result.stderr)).toEqual([]);
+    expect(sandbox.requests.filter((request) => request.method === 'DELETE').map((request) => request.url)).toEqual([
+      expect.stringMatching(/\/Environments\/a1$/),
+    ]);
+  });
+});
+
 describe('env get → edit → env update --file', () => {
   it.each([[[]], [['--replace']]])('sends the masked values back as the server holds them (%j)', async (extra) => {
     const shown = await cip(['env', 'get', 'alpha', '-o', 'json'], { env });
