@@ -161,6 +161,18 @@ export function cellsOf(row: unknown, columns: readonly Column[]): string[] {
   return columns.map((column) => cellText(valueAt(row, column.path).value));
 }
 
+/**
+ * The columns a table never hides, by index: the id, then the name (a field called name, else the first name-like
+ * one), as kubectl and gh keep NAME. The first column when there is neither.
+ */
+export function keyColumns(columns: readonly Column[]): number[] {
+  const id = columns.findIndex((column) => column.name.toLowerCase() === 'id');
+  const exact = columns.findIndex((column, index) => index !== id && column.name.toLowerCase() === 'name');
+  const name = exact >= 0 ? exact : columns.findIndex((column, index) => index !== id && NAME_LIKE.test(column.name));
+  const keys = [id, name].filter((index) => index >= 0);
+  return keys.length ? keys : [0];
+}
+
 /** Header text: camelCase and snake_case split into upper-case words, as gh and doctl show them. */
 export function headerText(column: string): string {
   return escapeControls(column)
