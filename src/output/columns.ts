@@ -150,6 +150,19 @@ export function project(row: unknown, columns: readonly Column[]): unknown {
   return result;
 }
 
+/**
+ * The columns' values by column name (`settings.retention`: 90), in the columns' order; fields the row lacks are
+ * left out. What the key/value view of one record shows for --columns, as a table's columns do for a list.
+ */
+export function pick(row: Record<string, unknown>, columns: readonly Column[]): Record<string, unknown> {
+  const result: Record<string, unknown> = {};
+  for (const column of columns) {
+    const { found, value } = valueAt(row, column.path);
+    if (found) setOwn(result, column.name, value);
+  }
+  return result;
+}
+
 /** The row's raw values for the columns (undefined where it has none): what TSV writes. */
 export function valuesOf(row: unknown, columns: readonly Column[]): unknown[] {
   if (!isRecord(row)) return columns.map((column) => (column.name === VALUE_COLUMN ? row : undefined));

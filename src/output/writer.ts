@@ -4,7 +4,7 @@ import type { Writable } from 'node:stream';
 import type { CipError } from '../errors.js';
 import { parseExactJson, stringifyExactJson } from '../json/exact.js';
 import { isRecord, setOwn } from '../json/record.js';
-import { cellsOf, checkColumns, chooseColumns, headerText, keyColumns, project, topLevel, valuesOf, type Column } from './columns.js';
+import { cellsOf, checkColumns, chooseColumns, headerText, keyColumns, pick, project, topLevel, valuesOf, type Column } from './columns.js';
 import { renderRecord } from './record.js';
 import { escapeControls, escapeJsonForTerminal } from '../text/sanitize.js';
 import { isDataFormat, type OutputFormat } from './format.js';
@@ -241,7 +241,9 @@ export async function writeRecord(io: Output, answer: unknown, columns?: readonl
     return;
   }
   const style = await headerStyle(io);
-  io.stdout.write(await renderRecord(redactData(io, record) as Record<string, unknown>, io.stdoutIsTTY ? io.columns : undefined, style));
+  // A dotted column shows the nested value under its own name, as the list's table and TSV do.
+  const view = chosen && isRecord(answer) ? pick(answer, chosen) : record;
+  io.stdout.write(await renderRecord(redactData(io, view) as Record<string, unknown>, io.stdoutIsTTY ? io.columns : undefined, style));
 }
 
 /** Data for machines (results of a command on several items) in the format asked for; format overrides it. */
