@@ -7,6 +7,7 @@ import type { AnyCommand, CommandGroup } from './commands/define.js';
 import { GLOBAL_OPTIONS, type GlobalOptions } from './cli/globals.js';
 import type { ArgumentSpecs, OptionSpec, OptionSpecs } from './cli/options.js';
 import { didYouMean, type Suggestible } from './cli/suggest.js';
+import { wrapExample, wrapHelp } from './cli/help.js';
 import type { Context } from './context.js';
 import { EXIT_CODES, UsageError } from './errors.js';
 import { escapeControls, printable } from './text/sanitize.js';
@@ -60,15 +61,28 @@ Environment variables:
   NO_COLOR, FORCE_COLOR, CI
 An empty variable counts as unset; an empty option value (--profile "") is an error.
 
-Which credentials a command uses (the first row that applies):
-  1. --profile or CIP_PROFILE names a profile   that profile; CIP_API_KEY, CIP_SUBSCRIPTION_KEY,
-                                                CIP_ENTERPRISE_ID and CIP_BASE_URL are ignored (with a warning)
-  2. CIP_API_KEY, CIP_SUBSCRIPTION_KEY and      the variables (and CIP_BASE_URL); no profile is read
-     CIP_ENTERPRISE_ID are all set
-  3. some of those variables are set            the active profile, those variables overriding it (with a warning)
-  4. none is set                                the active profile
---base-url and --enterprise-id override the value chosen in every row.
+Which credentials a command uses (the first rule that applies):
+  1. --profile or CIP_PROFILE names a profile: that profile; CIP_API_KEY, CIP_SUBSCRIPTION_KEY,
+     CIP_ENTERPRISE_ID and CIP_BASE_URL are ignored (with a warning).
+  2. CIP_API_KEY, CIP_SUBSCRIPTION_KEY and CIP_ENTERPRISE_ID are all set: the variables (and CIP_BASE_URL);
+     no profile is read.
+  3. Some of those variables are set: the active profile, those variables overriding it (with a warning).
+  4. None is set: the active profile.
+--base-url and --enterprise-id override the value chosen by every rule.
 'cip auth status' shows which profile and values a command would use now, and where each comes from.`;
+
+const GLOBAL_HEADING = 'Global options:';
+
+/** The help topics of `cip help TOPIC`, beside the commands. */
+const TOPICS_HELP = "\nMore help: 'cip help globals' (the options every command takes), 'cip help environment'.";
+
+/** The last line of every command's help: the global options are listed once, not under each command. */
+const GLOBALS_POINTER = "\nGlobal options (--profile, --output, --json, --jq, ...): see 'cip help globals'.";
+
+/** The width help is laid out for: the terminal it goes to, else 80. */
+function helpWidth(ctx: Context, error: boolean): number {
+  return (error ? ctx.io.stderrColumns : ctx.io.columns) ?? 80;
+}
 
 /** commander's Command, with a typo suggestion that names each command once, never an alias beside its command. */
 class CipCommand extends Command {
@@ -96,13 +110,23 @@ function suggestible(command: Command): Suggestible[] {
  * `help [command...]` at every level: `cip help env create` is `cip env create --help`, and `cip env help create`
  * the same. commander's own help command looks one word deep only.
  */
-function addHelpCommand(parent: Command): void {
+function addHelpCommand(parent: Command, topics: Record<string, () => string> = {}): void {
   parent.helpCommand(false);
   parent
     .command('help')
     .description('show help for a command')
-    .argument('[command...]', 'the command, as you would type it')
+    .argument(
+      '[command...]',
+      Object.keys(topics).length
+        ? `the command, as you would type it, or a topic: ${Object.keys(topics).join(', ')}`
+        : 'the command, as you would type it',
+    )
     .action((words: string[]) => {
+      const topic = words.length === 1 ? topics[words[0]!] : undefined;
+      if (topic) {
+        parent.configureOutput().writeOut!(`${topic()}\n`);
+        return;
+      }
       let target = parent;
       for (const [index, word] of words.entries()) {
         const next = target.commands.find((sub) => sub.name() === word || sub.aliases().includes(word));
@@ -189,12 +213,29 @@ function refuseEmptyValues(specs: OptionSpecs, command: Command): void {
   }
 }
 
-function helpAfter(spec: AnyCommand): string {
-  const parts = [spec.notes, spec.examples?.length ? `Examples:\n${spec.examples.map((example) => `  ${example}`).join('\n')}` : undefined];
-  return parts
+/** What follows a command's options: its notes and examples, wrapped to width, and where the global options are. */
+function helpAfter(spec: AnyCommand, width: number): string {
+  const parts = [
+    spec.notes === undefined ? undefined : wrapHelp(spec.notes, width),
+    spec.examples?.length ? `Examples:\n${spec.examples.map((example) => wrapExample(example, width)).join('\n')}` : undefined,
+  ];
+  const text = parts
     .filter((part) => part !== undefined)
     .map((part) => `\n${part}`)
     .join('\n');
+  return `${text}\n${wrapHelp(GLOBALS_POINTER, width)}`;
+}
+
+/** The global options as `cip --help` lists them, alone: `cip help globals`. */
+function globalsHelp(program: Command, width: number): string {
+  const helper = program.createHelp();
+  helper.prepareContext({ helpWidth: width });
+  const options = helper.visibleOptions(program).filter((option) => option.helpGroupHeading === GLOBAL_HEADING);
+  const termWidth = Math.max(...options.map((option) => helper.optionTerm(option).length));
+  return [
+    wrapHelp('Global options (every command takes them, before or after its name):', width),
+    ...options.map((option) => helper.formatItem(helper.optionTerm(option), termWidth, helper.optionDescription(option), helper)),
+  ].join('\n');
 }
 
 function addCommand(parent: Command, spec: AnyCommand, ctx: Context, root: Command): void {
@@ -208,8 +249,7 @@ function addCommand(parent: Command, spec: AnyCommand, ctx: Context, root: Comma
   }
   const options = (spec.options ?? {}) as OptionSpecs;
   for (const option of Object.values(options)) addOption(command, option);
-  const after = helpAfter(spec);
-  if (after) command.addHelpText('after', after);
+  command.addHelpText('after', ({ error }) => helpAfter(spec, helpWidth(ctx, error)));
   const name = `${parent.parent ? `${parent.name()} ` : ''}${spec.name}`;
   command.action(async (...params: unknown[]) => {
     refuseEmptyValues(options, command);
@@ -232,7 +272,8 @@ export function buildProgram(ctx: Context): Command {
     .version(ctx.version, '-V, --version', 'print the version')
     .helpOption('-h, --help', 'show help for a command')
     .showSuggestionAfterError(true)
-    .configureHelp({ showGlobalOptions: true, sortSubcommands: false })
+    // Descriptions wrap even beside long terms on a narrow terminal (commander gives up below 40 columns).
+    .configureHelp({ sortSubcommands: false, minWidthToWrap: 20 })
     .configureOutput({
       writeOut: (text) => ctx.io.stdout.write(text),
       writeErr: (text) => ctx.io.stderr.write(text),
@@ -243,7 +284,7 @@ export function buildProgram(ctx: Context): Command {
       outputError: (text, write) => write(`${escapeControls(text.replace(/\s*\n\s*(?=\S)/g, ' ').trimEnd())}\n`),
     })
     .exitOverride()
-    .addHelpText('after', `${ENVIRONMENT_HELP}\n${EXIT_CODE_HELP}\n`)
+    .addHelpText('after', ({ error }) => wrapHelp(`${ENVIRONMENT_HELP}\n${TOPICS_HELP}\n${EXIT_CODE_HELP}\n`, helpWidth(ctx, error)))
     .hook('preAction', async () => {
       refuseEmptyValues(GLOBAL_OPTIONS, program);
       ctx.globals = valuesOf(GLOBAL_OPTIONS, program.opts()) as GlobalOptions;
@@ -261,16 +302,22 @@ export function buildProgram(ctx: Context): Command {
       ctx.io.outputFormat;
     });
   for (const option of Object.values(GLOBAL_OPTIONS)) addOption(program, option);
+  // Listed once, under their own heading in `cip --help` and in `cip help globals`; commands point there.
+  for (const option of program.options) if (option.long !== '--version') option.helpGroup(GLOBAL_HEADING);
 
   for (const entry of COMMAND_TREE) {
     if ('commands' in entry) {
       const group = program.command(entry.name).description(entry.description);
+      group.addHelpText('after', ({ error }) => wrapHelp(GLOBALS_POINTER, helpWidth(ctx, error)));
       for (const spec of entry.commands) addCommand(group, spec, ctx, program);
       addHelpCommand(group);
     } else {
       addCommand(program, entry, ctx, program);
     }
   }
-  addHelpCommand(program);
+  addHelpCommand(program, {
+    globals: () => globalsHelp(program, helpWidth(ctx, false)),
+    environment: () => wrapHelp(ENVIRONMENT_HELP.trimStart(), helpWidth(ctx, false)),
+  });
   return program;
 }

@@ -150,6 +150,19 @@ export function project(row: unknown, columns: readonly Column[]): unknown {
   return result;
 }
 
+/**
+ * The columns' values by column name (`settings.retention`: 90), in the columns' order; fields the row lacks are
+ * left out. What the key/value view of one record shows for --columns, as a table's columns do for a list.
+ */
+export function pick(row: Record<string, unknown>, columns: readonly Column[]): Record<string, unknown> {
+  const result: Record<string, unknown> = {};
+  for (const column of columns) {
+    const { found, value } = valueAt(row, column.path);
+    if (found) setOwn(result, column.name, value);
+  }
+  return result;
+}
+
 /** The row's raw values for the columns (undefined where it has none): what TSV writes. */
 export function valuesOf(row: unknown, columns: readonly Column[]): unknown[] {
   if (!isRecord(row)) return columns.map((column) => (column.name === VALUE_COLUMN ? row : undefined));
@@ -159,6 +172,18 @@ export function valuesOf(row: unknown, columns: readonly Column[]): unknown[] {
 export function cellsOf(row: unknown, columns: readonly Column[]): string[] {
   if (!isRecord(row)) return columns.map((column) => (column.name === VALUE_COLUMN ? cellText(row) : ''));
   return columns.map((column) => cellText(valueAt(row, column.path).value));
+}
+
+/**
+ * The columns a table never hides, by index: the id, then the name (a field called name, else the first name-like
+ * one), as kubectl and gh keep NAME. The first column when there is neither.
+ */
+export function keyColumns(columns: readonly Column[]): number[] {
+  const id = columns.findIndex((column) => column.name.toLowerCase() === 'id');
+  const exact = columns.findIndex((column, index) => index !== id && column.name.toLowerCase() === 'name');
+  const name = exact >= 0 ? exact : columns.findIndex((column, index) => index !== id && NAME_LIKE.test(column.name));
+  const keys = [id, name].filter((index) => index >= 0);
+  return keys.length ? keys : [0];
 }
 
 /** Header text: camelCase and snake_case split into upper-case words, as gh and doctl show them. */

@@ -94,45 +94,84 @@ export interface TableLayout {
   widths: number[];
 }
 
+/** Below this a cut cell says too little: a column is hidden rather than cut narrower (unless its header is wider). */
+const MIN_CUT = 12;
+/** A cut id keeps at least this many characters (with the ellipsis): enough to tell ids apart by eye. */
+const MIN_ID = 9;
+/** A name is cut no narrower than this while anything else can give way. */
+const MIN_NAME = 8;
+
 /**
- * Which columns fit in maxWidth and how wide each is. The protected column (the id) is never cut or hidden;
- * long columns are narrowed first, then columns are hidden from the right, then the last ones are narrowed more.
+ * Which columns fit in maxWidth and how wide each is. The key columns (the id, then the name) are never hidden.
+ * When the table is too wide: long cells are cut first (to SOFT_MAX_COLUMN, then each column down to MIN_CUT or
+ * its header), then the least important columns (the rightmost) are hidden, one at a time, until the rest fit
+ * at those widths; what room is left goes back to the cut columns, the narrowest first. When the id and the name
+ * alone are too wide, the id is cut before the name (it keeps MIN_ID), then the name too. The first key (the id)
+ * is cut only for a second key; alone, it is never cut. floors: the width each column may be cut to (its header).
  */
-export function layoutColumns(natural: readonly number[], maxWidth: number | undefined, protectedIndex: number): TableLayout {
+export function layoutColumns(
+  natural: readonly number[],
+  maxWidth: number | undefined,
+  keys: readonly number[] = [0],
+  floors: readonly number[] = [],
+): TableLayout {
   const widths = [...natural];
   let shown = widths.map((_, index) => index);
-  const total = () => shown.reduce((sum, index) => sum + widths[index]!, 0) + GAP * Math.max(0, shown.length - 1);
+  const gaps = () => GAP * Math.max(0, shown.length - 1);
+  const total = () => shown.reduce((sum, index) => sum + widths[index]!, 0) + gaps();
   if (maxWidth === undefined || total() <= maxWidth) return { shown, widths };
-  for (const index of shown) {
-    if (index !== protectedIndex) widths[index] = Math.min(widths[index]!, Math.max(SOFT_MAX_COLUMN, 0));
-  }
-  const minimal = () =>
-    shown.reduce((sum, index) => sum + (index === protectedIndex ? widths[index]! : Math.min(widths[index]!, MIN_COLUMN)), 0) +
-    GAP * Math.max(0, shown.length - 1);
-  // Hide from the right; keep a second column while it fits at its narrowest.
-  while (total() > maxWidth && shown.length > 1 && (shown.length > 2 || minimal() > maxWidth)) {
-    const last = [...shown].reverse().find((index) => index !== protectedIndex)!;
+  const isKey = (index: number) => keys.includes(index);
+  const [first] = keys;
+  const cap = natural.map((width, index) => (index === first ? width : Math.min(width, SOFT_MAX_COLUMN)));
+  const floor = cap.map((width, index) => (isKey(index) ? width : Math.min(width, Math.max(MIN_CUT, floors[index] ?? 0))));
+  const least = () => shown.reduce((sum, index) => sum + floor[index]!, 0) + gaps();
+  while (least() > maxWidth) {
+    const last = [...shown].reverse().find((index) => !isKey(index));
+    if (last === undefined) break;
     shown = shown.filter((index) => index !== last);
   }
-  for (const index of [...shown].reverse()) {
-    const excess = total() - maxWidth;
-    if (excess <= 0) break;
-    if (index !== protectedIndex) widths[index] = Math.max(MIN_COLUMN, widths[index]! - excess);
+  for (const index of shown) widths[index] = floor[index]!;
+  let room = maxWidth - total();
+  if (room >= 0) {
+    // Room left goes back to the cut columns, a cell at a time to the narrowest.
+    for (; room > 0; room--) {
+      let narrowest: number | undefined;
+      for (const index of shown) {
+        if (widths[index]! < cap[index]! && (narrowest === undefined || widths[index]! < widths[narrowest]!)) narrowest = index;
+      }
+      if (narrowest === undefined) break;
+      widths[narrowest] = widths[narrowest]! + 1;
+    }
+    return { shown, widths };
   }
+  // Only the keys are left, and they do not fit: the second key (the name) keeps what it can, the first is cut.
+  const [, second] = shown.length === 2 ? keys : [];
+  if (first === undefined || second === undefined || !shown.includes(first)) return { shown, widths };
+  const space = maxWidth - GAP;
+  widths[second] = Math.max(Math.min(MIN_NAME, cap[second]!), Math.min(cap[second]!, space - Math.min(MIN_ID, natural[first]!)));
+  widths[first] = Math.max(Math.min(MIN_ID, natural[first]!), space - widths[second]);
+  // Narrower still: both at their least, the name cut further.
+  if (widths[first] + widths[second] > space) widths[second] = Math.max(MIN_COLUMN, space - widths[first]);
   return { shown, widths };
 }
 
 export interface RenderOptions {
   /** Terminal width; undefined renders every column at full width (a pipe or file). */
   maxWidth?: number;
-  protectedIndex?: number;
+  /** The columns never hidden: the id (cut only to make room for the name), then the name. */
+  keyColumns?: readonly number[];
   /** Styles the header line (bold on a colour terminal); identity when colour is off. */
   styleHeader?: (text: string) => string;
 }
 
-export interface RenderedTable {
-  text: string;
+export interface TableResult {
   hiddenColumns: number[];
+  /** Columns whose cells are cut (…) though they are keys: the id, at a narrow terminal. */
+  cutKeys: number[];
+}
+
+export interface RenderedTable extends TableResult {
+  text: string;
 }
 
 const CHUNK_CHARS = 1 << 16;
@@ -140,7 +179,8 @@ const CHUNK_CHARS = 1 << 16;
 /**
  * Writes a table in chunks as it goes. Cells are asked for twice (once to measure, once to print) and never
  * kept: short-lived strings are cheap for the garbage collector, while keeping a million of them made each
- * row of a 100,000-row table cost twice what a row of a 1,000-row one did. Returns the hidden columns.
+ * row of a 100,000-row table cost twice what a row of a 1,000-row one did. Returns the hidden columns and the
+ * key columns that were cut.
  */
 export async function streamTable(
   headers: readonly string[],
@@ -148,7 +188,7 @@ export async function streamTable(
   cellsAt: (row: number) => readonly string[],
   write: (chunk: string) => void,
   options: RenderOptions = {},
-): Promise<number[]> {
+): Promise<TableResult> {
   const columns = headers.length;
   if (!headers.every(canMeasure)) await loadUnicodeWidths();
   const natural = headers.map(displayWidth);
@@ -162,7 +202,8 @@ export async function streamTable(
       if (width > natural[column]!) natural[column] = width;
     }
   }
-  const { shown, widths } = layoutColumns(natural, options.maxWidth, options.protectedIndex ?? 0);
+  const keys = options.keyColumns ?? [0];
+  const { shown, widths } = layoutColumns(natural, options.maxWidth, keys, headers.map(displayWidth));
   const gap = ' '.repeat(GAP);
   const line = (cells: readonly string[]) => {
     let text = '';
@@ -184,7 +225,10 @@ export async function streamTable(
     }
   }
   if (chunk) write(chunk);
-  return natural.map((_, index) => index).filter((index) => !shown.includes(index));
+  return {
+    hiddenColumns: natural.map((_, index) => index).filter((index) => !shown.includes(index)),
+    cutKeys: keys.filter((index) => shown.includes(index) && widths[index]! < natural[index]!),
+  };
 }
 
 /** The whole table as one string (for small tables and tests). */
@@ -194,12 +238,12 @@ export async function renderTable(
   options: RenderOptions = {},
 ): Promise<RenderedTable> {
   const parts: string[] = [];
-  const hiddenColumns = await streamTable(
+  const result = await streamTable(
     headers,
     rows.length,
     (row) => rows[row]!,
     (chunk) => parts.push(chunk),
     options,
   );
-  return { text: parts.join(''), hiddenColumns };
+  return { text: parts.join(''), ...result };
 }

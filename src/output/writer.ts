@@ -4,7 +4,7 @@ import type { Writable } from 'node:stream';
 import type { CipError } from '../errors.js';
 import { parseExactJson, stringifyExactJson } from '../json/exact.js';
 import { isRecord, setOwn } from '../json/record.js';
-import { cellsOf, checkColumns, chooseColumns, headerText, project, topLevel, valuesOf, type Column } from './columns.js';
+import { cellsOf, checkColumns, chooseColumns, headerText, keyColumns, pick, project, topLevel, valuesOf, type Column } from './columns.js';
 import { renderRecord } from './record.js';
 import { escapeControls, escapeJsonForTerminal } from '../text/sanitize.js';
 import { isDataFormat, type OutputFormat } from './format.js';
@@ -209,22 +209,25 @@ export async function writeList(io: Output, rows: unknown[], options: ListOutput
   const columns: Column[] = chosen ?? (options.tableColumns ?? chooseColumns(shown)).map(topLevel);
   // Loaded for tables only: with it comes string-width, which JSON output never needs.
   const { streamTable } = await import('./table.js');
-  const idIndex = columns.findIndex((column) => column.name.toLowerCase() === 'id');
-  const hiddenColumns = await streamTable(
+  const keys = keyColumns(columns);
+  const { hiddenColumns, cutKeys } = await streamTable(
     columns.map((column) => headerText(column.name)),
     rows.length,
     (row) => cellsOf(shown[row], columns),
     (chunk) => io.stdout.write(chunk),
     {
       maxWidth: io.stdoutIsTTY ? io.columns : undefined,
-      protectedIndex: idIndex >= 0 ? idIndex : 0,
+      keyColumns: keys,
       styleHeader: await headerStyle(io),
     },
   );
-  if (hiddenColumns.length) {
-    io.info(
-      `(${hiddenColumns.length} column${hiddenColumns.length === 1 ? '' : 's'} hidden to fit the terminal: ${hiddenColumns.map((index) => escapeControls(columns[index]!.name)).join(', ')}; use --columns or -o json)`,
-    );
+  const idCut = cutKeys.includes(keys[0]!) && keys.length > 1;
+  if (hiddenColumns.length || idCut) {
+    const count = hiddenColumns.length;
+    const hidden = count ? `${count} column${count === 1 ? '' : 's'} hidden` : '';
+    const cut = idCut ? `${escapeControls(columns[keys[0]!]!.name)} cut` : '';
+    const names = hiddenColumns.map((index) => escapeControls(columns[index]!.name)).join(', ');
+    io.info(`(${[cut, hidden].filter(Boolean).join(' and ')} to fit the terminal${names ? `: ${names}` : ''}; use --columns or -o json)`);
   }
 }
 
@@ -238,7 +241,9 @@ export async function writeRecord(io: Output, answer: unknown, columns?: readonl
     return;
   }
   const style = await headerStyle(io);
-  io.stdout.write(await renderRecord(redactData(io, record) as Record<string, unknown>, io.stdoutIsTTY ? io.columns : undefined, style));
+  // A dotted column shows the nested value under its own name, as the list's table and TSV do.
+  const view = chosen && isRecord(answer) ? pick(answer, chosen) : record;
+  io.stdout.write(await renderRecord(redactData(io, view) as Record<string, unknown>, io.stdoutIsTTY ? io.columns : undefined, style));
 }
 
 /** Data for machines (results of a command on several items) in the format asked for; format overrides it. */

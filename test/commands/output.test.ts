@@ -36,7 +36,7 @@ describe('a table at a terminal', () => {
   });
 
   it('says "1 column" when one is hidden', async () => {
-    const result = await cip(['env', 'list', '--no-color', '--columns', 'id,name,description,owner'], { env, terminalColumns: 100 });
+    const result = await cip(['env', 'list', '--no-color', '--columns', 'id,name,description,owner'], { env, terminalColumns: 60 });
     expect(result.stderr).toContain('(1 column hidden to fit the terminal: owner; use --columns or -o json)');
   });
 

@@ -20,6 +20,7 @@ beforeEach(() => {
 });
 
 const LAST_GLOBAL_OPTION = '  --no-headers            leave out the header line of -o tsv\n';
+const POINTER = "Global options (--profile, --output, --json, --jq, ...): see 'cip help globals'.\n";
 
 describe('cip --help', () => {
   it('describes cip, lists its options, its commands in the order of the tree, the variables and the exit codes', async () => {
@@ -41,15 +42,23 @@ describe('cip --help', () => {
     expect(await cip(['--version'])).toEqual({ exitCode: 0, stdout: '0.0.0\n', stderr: '' });
   });
 
-  it("a command's help lists the global options too", async () => {
+  it("a command's help points to the global options, which cip --help and 'cip help globals' list once", async () => {
     const result = await cip(['env', 'list', '--help']);
     expect(result.exitCode).toBe(0);
-    expect(result.stdout).toMatch(/\nGlobal Options:\n {2}-V, --version +print the version\n {2}-p, --profile <name> +profile to use/);
+    expect(result.stdout).not.toContain('--base-url');
+    expect(result.stdout.endsWith(`\n\n${POINTER}`)).toBe(true);
+    const root = await cip(['--help']);
+    expect(root.stdout).toMatch(/\nGlobal options:\n {2}-p, --profile <name> +profile to use/);
+    expect(root.stdout.match(/--base-url <url>/g)).toHaveLength(1);
+    const globals = await cip(['help', 'globals']);
+    expect(globals).toEqual({ exitCode: 0, stdout: expect.stringMatching(/^Global options \(every command takes them/), stderr: '' });
+    expect(globals.stdout).toContain(LAST_GLOBAL_OPTION);
   });
 });
 
-describe("a command's notes and examples close its help", () => {
-  const examples = (list: readonly string[]) => `Examples:\n${list.map((example) => `  ${example}`).join('\n')}\n`;
+describe("a command's notes and examples close its help, before the pointer to the global options", () => {
+  const squash = (text: string) => text.replace(/ \\\n/g, ' ').replace(/\s+/g, ' ').trim();
+  const examples = (list: readonly string[]) => `Examples: ${list.join(' ')}`;
 
   it('the three commands below have what their names say', () => {
     expect(remove.notes).toBeDefined();
@@ -59,17 +68,15 @@ describe("a command's notes and examples close its help", () => {
   });
 
   it.each([
-    [
-      'env delete: notes, then examples',
-      ['env', 'delete', '--help'],
-      `${LAST_GLOBAL_OPTION}\n${remove.notes}\n\n${examples(remove.examples!)}`,
-    ],
-    ['auth switch: examples only', ['auth', 'switch', '--help'], `${LAST_GLOBAL_OPTION}\n${examples(switchProfile.examples!)}`],
-    ['auth status: notes only', ['auth', 'status', '--help'], `${LAST_GLOBAL_OPTION}\n${status.notes}\n`],
+    ['env delete: notes, then examples', ['env', 'delete', '--help'], `${remove.notes} ${examples(remove.examples!)}`],
+    ['auth switch: examples only', ['auth', 'switch', '--help'], examples(switchProfile.examples!)],
+    ['auth status: notes only', ['auth', 'status', '--help'], status.notes!],
   ])('%s', async (_name, args, tail) => {
     const result = await cip(args);
     expect(result.exitCode).toBe(0);
-    expect(result.stdout.endsWith(tail)).toBe(true);
+    const after = result.stdout.split('  -h, --help')[1]!.replace(/^.*\n/, '');
+    expect(after.endsWith(`\n\n${POINTER}`)).toBe(true);
+    expect(squash(after.slice(0, -POINTER.length))).toBe(squash(tail));
   });
 });
 

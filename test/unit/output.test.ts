@@ -225,12 +225,12 @@ describe('renderTable with maxWidth', () => {
   ];
 
   it.each([200, 120, 100, 80, 60, 50, 45, 40, 38])('every line fits in %i cells (ids are 36 wide)', async (maxWidth) => {
-    const { text } = await renderTable(headers, rows, { maxWidth, protectedIndex: 0 });
+    const { text } = await renderTable(headers, rows, { maxWidth, keyColumns: [0] });
     for (const line of lines(text)) expect(displayWidth(line)).toBeLessThanOrEqual(maxWidth);
   });
 
   it.each([200, 80, 50, 40, 20, 10])('never cuts or hides the protected id column (maxWidth %i)', async (maxWidth) => {
-    const { text, hiddenColumns } = await renderTable(headers, rows, { maxWidth, protectedIndex: 0 });
+    const { text, hiddenColumns } = await renderTable(headers, rows, { maxWidth, keyColumns: [0] });
     const [, first, second] = lines(text);
     expect(first!.startsWith(guid)).toBe(true);
     expect(second!.startsWith('0b7e4c52-3d1f-4a8e-9c6b-2f5d8e1a7c34')).toBe(true);
@@ -240,14 +240,14 @@ describe('renderTable with maxWidth', () => {
   it('protects a column that is not the first one', async () => {
     const { text, hiddenColumns } = await renderTable(['NAME', 'ID', 'OTHER'], [['n'.repeat(60), guid, 'o'.repeat(60)]], {
       maxWidth: 30,
-      protectedIndex: 1,
+      keyColumns: [1],
     });
     expect(text).toContain(guid);
     expect(hiddenColumns).not.toContain(1);
   });
 
   it('reports the hidden columns, and hides from the right', async () => {
-    const { text, hiddenColumns } = await renderTable(headers, rows, { maxWidth: 60, protectedIndex: 0 });
+    const { text, hiddenColumns } = await renderTable(headers, rows, { maxWidth: 60, keyColumns: [0] });
     expect(hiddenColumns.length).toBeGreaterThan(0);
     const header = lines(text)[0]!;
     for (const index of hiddenColumns) expect(header).not.toContain(headers[index]!);
@@ -259,12 +259,12 @@ describe('renderTable with maxWidth', () => {
 
   it('hides nothing and cuts nothing when the table already fits', async () => {
     const plain = await renderTable(headers, rows);
-    const wide = await renderTable(headers, rows, { maxWidth: 10_000, protectedIndex: 0 });
+    const wide = await renderTable(headers, rows, { maxWidth: 10_000, keyColumns: [0] });
     expect(wide).toStrictEqual(plain);
   });
 
   it('marks a cut cell with …', async () => {
-    const { text } = await renderTable(['ID', 'NAME'], [['1', 'n'.repeat(100)]], { maxWidth: 30, protectedIndex: 0 });
+    const { text } = await renderTable(['ID', 'NAME'], [['1', 'n'.repeat(100)]], { maxWidth: 30, keyColumns: [0] });
     expect(text).toContain('…');
     for (const line of lines(text)) expect(displayWidth(line)).toBeLessThanOrEqual(30);
   });
@@ -272,8 +272,8 @@ describe('renderTable with maxWidth', () => {
 
 describe('layoutColumns', () => {
   it('keeps natural widths when everything fits', () => {
-    expect(layoutColumns([10, 20, 30], 64, 0)).toStrictEqual({ shown: [0, 1, 2], widths: [10, 20, 30] });
-    expect(layoutColumns([10, 20, 30], undefined, 0)).toStrictEqual({ shown: [0, 1, 2], widths: [10, 20, 30] });
+    expect(layoutColumns([10, 20, 30], 64, [0])).toStrictEqual({ shown: [0, 1, 2], widths: [10, 20, 30] });
+    expect(layoutColumns([10, 20, 30], undefined, [0])).toStrictEqual({ shown: [0, 1, 2], widths: [10, 20, 30] });
   });
 
   it.each([
@@ -282,7 +282,7 @@ describe('layoutColumns', () => {
     [[10, 36, 50], 30, 1],
     [[36, 100], 45, 0],
   ])('natural %j in %i with column %i protected', (natural, maxWidth, protectedIndex) => {
-    const { shown, widths } = layoutColumns(natural, maxWidth, protectedIndex);
+    const { shown, widths } = layoutColumns(natural, maxWidth, [protectedIndex]);
     expect(shown).toContain(protectedIndex);
     expect(widths[protectedIndex]).toBe(natural[protectedIndex]);
     const total = shown.reduce((sum, index) => sum + widths[index]!, 0) + 2 * (shown.length - 1);

@@ -659,9 +659,9 @@ describe('columns and tables', () => {
     await holds(
       fc.asyncProperty(rowsArb, fc.option(fc.integer({ min: 0, max: 300 }), { nil: undefined }), async (rows, maxWidth) => {
         const { headers, cells, protectedIndex } = tableOf(rows);
-        const options = { maxWidth, protectedIndex };
+        const options = { maxWidth, keyColumns: [protectedIndex] };
         const chunks: string[] = [];
-        const hidden = await streamTable(
+        const { hiddenColumns: hidden } = await streamTable(
           headers,
           cells.length,
           (r) => [...cells[r]!],
@@ -685,7 +685,7 @@ describe('columns and tables', () => {
           ? Math.max(displayWidth(headers[protectedIndex]!), ...cells.map((row) => displayWidth(row[protectedIndex]!)))
           : 0;
         const maxWidth = idWidth + 10 + extra;
-        const { text, hiddenColumns } = await renderTable(headers, cells, { maxWidth, protectedIndex });
+        const { text, hiddenColumns } = await renderTable(headers, cells, { maxWidth, keyColumns: [protectedIndex] });
         const lines = linesOf(text, rows.length);
         for (const line of lines) expect(displayWidth(line)).toBeLessThanOrEqual(maxWidth);
         if (!headers.length) return;
@@ -715,7 +715,7 @@ describe('columns and tables', () => {
         (natural, pick, extra) => {
           const protectedIndex = pick % natural.length;
           const maxWidth = natural[protectedIndex]! + 10 + extra;
-          const { shown, widths } = layoutColumns(natural, maxWidth, protectedIndex);
+          const { shown, widths } = layoutColumns(natural, maxWidth, [protectedIndex]);
           expect(shown).toContain(protectedIndex);
           expect(widths[protectedIndex]).toBe(natural[protectedIndex]);
           expect([...shown].sort((a, b) => a - b)).toStrictEqual(shown);

@@ -142,7 +142,7 @@ describe('renderTable: the exact text', () => {
     [12, 'NAME at its narrowest, 4: wide text cut between characters', [BOLD('ID      NAME'), 'env-1   che…', 'env-22  日…'], [2]],
   ])('at %i columns: %s', async (maxWidth, _, lines, hidden) => {
     const { renderTable } = await freshTable();
-    const { text, hiddenColumns } = await renderTable(headers, rows, { maxWidth, protectedIndex: 0, styleHeader: BOLD });
+    const { text, hiddenColumns } = await renderTable(headers, rows, { maxWidth, keyColumns: [0, 1], styleHeader: BOLD });
     expect(text).toBe(`${lines.join('\n')}\n`);
     expect(hiddenColumns).toEqual(hidden);
   });
@@ -156,18 +156,23 @@ describe('renderTable: the exact text', () => {
 
 describe('layoutColumns', () => {
   it.each([
-    ['an exact fit keeps every width', [2, 50], 54, 0, { shown: [0, 1], widths: [2, 50] }],
-    ['long columns narrow to 40 first, and then all three fit', [2, 50, 50], 90, 0, { shown: [0, 1, 2], widths: [2, 40, 40] }],
-    ['narrowed to 40, all three fit exactly', [2, 50, 50], 86, 0, { shown: [0, 1, 2], widths: [2, 40, 40] }],
-    ['one cell more than fits hides the last column', [2, 50, 50], 85, 0, { shown: [0, 1], widths: [2, 40, 40] }],
-    ['the second column narrows to what is left', [10, 20], 17, 0, { shown: [0, 1], widths: [10, 5] }],
-    ['the second column stays at its narrowest, 4', [10, 20], 16, 0, { shown: [0, 1], widths: [10, 4] }],
-    ['below that it is hidden', [10, 20], 15, 0, { shown: [0], widths: [10, 20] }],
-    ['a narrow column is not widened when the rest fits exactly', [10, 2, 50], 14, 0, { shown: [0, 1], widths: [10, 2, 40] }],
-    ['the protected column is never cut, wherever it is', [50, 36], 30, 1, { shown: [1], widths: [40, 36] }],
-  ])('%s: %j in %i', async (_, natural, maxWidth, protectedIndex, expected) => {
+    ['an exact fit keeps every width', [2, 50], 54, [0], { shown: [0, 1], widths: [2, 50] }],
+    ['long columns narrow to 40 first, and then all three fit', [2, 50, 50], 90, [0], { shown: [0, 1, 2], widths: [2, 40, 40] }],
+    ['narrowed to 40, all three fit exactly', [2, 50, 50], 86, [0], { shown: [0, 1, 2], widths: [2, 40, 40] }],
+    ['one cell more than fits cuts the last column by one', [2, 50, 50], 85, [0], { shown: [0, 1, 2], widths: [2, 40, 39] }],
+    ['long cells are cut before a column is hidden', [10, 40, 40, 40], 60, [0], { shown: [0, 1, 2, 3], widths: [10, 15, 15, 14] }],
+    ['a column is cut to 12 cells, no narrower', [10, 20], 24, [0], { shown: [0, 1], widths: [10, 12] }],
+    ['below that it is hidden', [10, 20], 23, [0], { shown: [0], widths: [10, 20] }],
+    ['a header wider than 12 is as narrow as it is cut', [10, 30], 25, [0], { shown: [0, 1], widths: [10, 13] }],
+    ['the least important (rightmost) columns are hidden first', [10, 30, 30, 30], 40, [0], { shown: [0, 1, 2], widths: [10, 13, 13, 30] }],
+    ['a narrow column is not widened when the rest fits exactly', [10, 2, 50], 14, [0], { shown: [0, 1], widths: [10, 2, 50] }],
+    ['the key columns are never hidden, wherever they are', [50, 36, 20], 40, [1, 0], { shown: [0, 1], widths: [29, 9, 20] }],
+    ['the id alone is never cut', [50, 36], 30, [1], { shown: [1], widths: [50, 36] }],
+    ['the id is cut (to 9 at least) to make room for the name', [50, 36], 30, [1, 0], { shown: [0, 1], widths: [19, 9] }],
+    ['a short name keeps its width; the id gives the rest', [8, 36], 40, [1, 0], { shown: [0, 1], widths: [8, 30] }],
+  ])('%s: %j in %i', async (_, natural, maxWidth, keys, expected) => {
     const { layoutColumns } = await freshTable();
-    expect(layoutColumns(natural, maxWidth, protectedIndex)).toStrictEqual(expected);
+    expect(layoutColumns(natural, maxWidth, keys, [0, 0, 13, 0])).toStrictEqual(expected);
   });
 });
 
