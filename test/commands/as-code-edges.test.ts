@@ -159,7 +159,7 @@ describe('env apply', () => {
     const path = file('environments:\n  - name: alpha\n    type: Other\n  - name: new\n');
     const result = await cip(['env', 'apply', '--file', path, '--dry-run'], { env });
     expect(result.exitCode).toBe(0);
-    expect(result.stderr).toBe(`Dry run: nothing was sent ${target}. Plan: 1 to create, 1 to update, 0 to delete.\n${UNLISTED}`);
+    expect(result.stderr).toBe(`Dry run: nothing was sent. Plan: 1 to create, 1 to update, 0 to delete\n  ${target}.\n${UNLISTED}`);
     expect(writes()).toHaveLength(0);
   });
 

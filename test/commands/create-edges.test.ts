@@ -138,7 +138,7 @@ describe('env create --if-exists', () => {
         body: { id: 'b2', name: 'beta', type: 'Production', isActive: false, updatedAt: '2024-01-01T00:00:00Z' },
       },
     ]);
-    expect(result.stderr).toBe(`Dry run: nothing was sent to update the existing environment 'beta' (b2) ${target}.\n`);
+    expect(result.stderr).toBe(`Dry run: nothing was sent to update the existing environment 'beta' (b2)\n  ${target}.\n`);
     expect(sent()).toEqual([LIST]);
     expect(sandbox.environments.get('b2')!.isActive).toBe(true);
   });
@@ -157,7 +157,7 @@ describe('env create --if-exists', () => {
     const result = await cip(['env', 'create', '-f', 'name=fresh', '--if-exists', 'update', '--dry-run'], { env });
     expect(result.exitCode).toBe(0);
     expect(JSON.parse(result.stdout)).toEqual([{ method: 'POST', url: `${sandbox.url}/Environments`, body: { name: 'fresh' } }]);
-    expect(result.stderr).toBe(`Dry run: nothing was sent to create environment 'fresh' ${target}.\n`);
+    expect(result.stderr).toBe(`Dry run: nothing was sent to create environment 'fresh'\n  ${target}.\n`);
     expect(sent()).toEqual([LIST]);
   });
 });

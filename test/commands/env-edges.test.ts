@@ -78,7 +78,7 @@ describe('env delete', () => {
     const result = await cip(['env', 'delete', 'alpha', 'ghost', '--if-missing', 'ok', '--dry-run'], { env });
     expect(result.exitCode).toBe(0);
     expect(JSON.parse(result.stdout)).toEqual([{ method: 'DELETE', url: `${sandbox.url}/Environments/e1` }]);
-    expect(result.stderr).toBe(`'ghost' is no environment's id or name: nothing to delete.\nDry run: nothing was deleted ${target}.\n`);
+    expect(result.stderr).toBe(`'ghost' is no environment's id or name: nothing to delete.\nDry run: nothing was deleted\n  ${target}.\n`);
     expect(sent()).toEqual([LIST]);
   });
 
@@ -237,7 +237,7 @@ describe('env update', () => {
     const result = await cip(['env', 'update', 'e1', '--replace', '-f', 'description=new', '--dry-run'], { env });
     expect(result.exitCode).toBe(0);
     expect(JSON.parse(result.stdout)).toEqual([{ method: 'PUT', url: `${sandbox.url}/Environments/e1`, body: { description: 'new' } }]);
-    expect(result.stderr).toBe(`Dry run: nothing was sent to update environment 'alpha' (e1) ${target}.\n`);
+    expect(result.stderr).toBe(`Dry run: nothing was sent to update environment 'alpha' (e1)\n  ${target}.\n`);
     expect(sent()).toEqual([LIST]);
   });
 

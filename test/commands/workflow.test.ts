@@ -149,7 +149,7 @@ describe('--dry-run', () => {
     expect(result.stdout).toBe(
       `[\n  {\n    "method": "POST",\n    "url": "${sandbox.url}/Environments",\n    "body": {\n      "name": "new",\n      "n": 12345678901234567890\n    }\n  }\n]\n`,
     );
-    expect(result.stderr).toMatch(/^Dry run: nothing was sent to create environment 'new' in enterprise /);
+    expect(result.stderr).toMatch(/^Dry run: nothing was sent to create environment 'new'\n {2}in enterprise /);
     expect(sandbox.requests).toHaveLength(0);
   });
 

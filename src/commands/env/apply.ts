@@ -12,7 +12,7 @@ import { concurrencyOption } from './options.js';
 import { FILE_OPTION, PRUNE_OPTION } from './diff.js';
 import { KEY_OPTIONS, SERVER_FIELDS, computePlan, keptNote, planCounts, planLines, planSize, readDesired, unlistedNote } from './plan.js';
 import { checkAddressable } from './resolve.js';
-import { environmentLabel, idOf, itemText, nameOf, targetText } from './target.js';
+import { doneText, environmentLabel, idOf, itemText, nameOf, targetText } from './target.js';
 
 type Step =
   | { action: 'create'; key: string; body: Record<string, unknown> }
@@ -84,7 +84,7 @@ Exit codes: 0 when every change was made; 9 when some failed; when all failed, t
         return { method: 'DELETE', url: environmentUrl(base, step.id) };
       });
       await writeRequests(ctx.io, requests);
-      ctx.io.info(`Dry run: nothing was sent ${target}. Plan: ${planCounts(plan)}.`);
+      ctx.io.info(doneText(`Dry run: nothing was sent. Plan: ${planCounts(plan)}`, target));
       if (unlisted) ctx.io.info(unlisted);
       return;
     }

@@ -87,7 +87,7 @@ into it, as 'env update' does.`,
         const body = mergeRecord(existing, declared);
         if (dryRun) {
           await writeRequests(ctx.io, [{ method: 'PUT', url: environmentUrl(api.settings.baseUrl, id), body }]);
-          ctx.io.info(`Dry run: nothing was sent to update the existing ${label} ${target}.`);
+          ctx.io.info(doneText(`Dry run: nothing was sent to update the existing ${label}`, target));
           return;
         }
         const updated = await withSpinner(ctx.io, 'Updating environment', () => api.update(id, body));
@@ -99,7 +99,7 @@ into it, as 'env update' does.`,
 
     if (dryRun) {
       await writeRequests(ctx.io, [{ method: 'POST', url: environmentUrl(api.settings.baseUrl), body: payload }]);
-      ctx.io.info(`Dry run: nothing was sent to create ${environmentLabel(undefined, nameOf(payload))} ${target}.`);
+      ctx.io.info(doneText(`Dry run: nothing was sent to create ${environmentLabel(undefined, nameOf(payload))}`, target));
       return;
     }
     const created = await withSpinner(ctx.io, 'Creating environment', () => api.create(payload));

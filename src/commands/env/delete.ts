@@ -11,7 +11,7 @@ import { readInput } from '../io.js';
 import { finishBatch, refuseUnconfirmed, runBatch, stateError } from './batch.js';
 import { concurrencyOption } from './options.js';
 import { checkAddressable, listForLookup, notFound, resolveIn, type ResolvedEnvironment } from './resolve.js';
-import { environmentLabel, itemText, targetText } from './target.js';
+import { doneText, environmentLabel, itemText, targetText } from './target.js';
 
 const DEFAULT_CONCURRENCY = 4;
 
@@ -110,7 +110,7 @@ async function remove(ctx: Context, values: Values): Promise<void> {
       environments.map(({ id }) => ({ method: 'DELETE', url: environmentUrl(api.settings.baseUrl, id) })),
     );
     for (const argument of missing) ctx.io.info(`'${printable(argument)}' is no environment's id or name: nothing to delete.`);
-    ctx.io.info(`Dry run: nothing was deleted ${target}.`);
+    ctx.io.info(doneText('Dry run: nothing was deleted', target));
     return;
   }
   if (!environments.length) {

@@ -66,7 +66,7 @@ A value equal to the stored one as cip prints it (its keys as ***) is sent as th
     const label = environmentLabel(id, nameOf(body) ?? nameOf(record));
     if (dryRun) {
       await writeRequests(ctx.io, [{ method: 'PUT', url: environmentUrl(api.settings.baseUrl, id), body }]);
-      ctx.io.info(`Dry run: nothing was sent to update ${label} ${targetText(api.settings)}.`);
+      ctx.io.info(doneText(`Dry run: nothing was sent to update ${label}`, targetText(api.settings)));
       return;
     }
     const updated = await withSpinner(ctx.io, 'Updating environment', () => api.update(id, body));
