@@ -53,6 +53,12 @@ export function withHint(error: CipError, hint: string): CipError {
   return restated(error, error.message, hint);
 }
 
+/**
+ * An outcome the command has already told the user about (a question answered no, drift found by
+ * `diff --exit-code`): it ends the run with its exit code and no `error:` line, as gh ends a declined prompt.
+ */
+export class ExitOnly extends CipError {}
+
 export class UsageError extends CipError {
   constructor(message: string, hint?: string) {
     super('usage', message, hint);
@@ -102,9 +108,10 @@ export class ApiError extends CipError {
   readonly status: number;
   /** An earlier attempt of this request may have been carried out, though its answer was lost. */
   readonly afterUncertainAttempt: boolean;
-  constructor(status: number, message: string, hint?: string, afterUncertainAttempt = false) {
+  /** hint: advice of the caller's; undefined for the status's own; null for none (the server's message says it). */
+  constructor(status: number, message: string, hint?: string | null, afterUncertainAttempt = false) {
     const meaning = statusMeaning(status);
-    super(meaning.kind, message, hint ?? meaning.hint);
+    super(meaning.kind, message, hint === null ? undefined : (hint ?? meaning.hint));
     this.status = status;
     this.afterUncertainAttempt = afterUncertainAttempt;
   }

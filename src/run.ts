@@ -2,7 +2,7 @@
 // errors become exit codes and the `error:` line. Tests call run() in-process with fake streams.
 import type { Context } from './context.js';
 import { isTruthyEnv } from './env.js';
-import { CipError, InterruptedError, exitCode } from './errors.js';
+import { CipError, ExitOnly, InterruptedError, exitCode } from './errors.js';
 import { buildProgram } from './program.js';
 
 // What main.ts needs besides run(); it loads all of this, built as dist/cli.cjs, in one go (load-cli.ts).
@@ -62,6 +62,8 @@ function report(error: unknown, ctx: Context): number {
     return error.exitCode === 0 ? 0 : exitCode('usage');
   }
   if (ctx.signal.aborted || error instanceof InterruptedError) return exitCode('interrupted');
+  // Already said by the command: the code alone.
+  if (error instanceof ExitOnly) return error.exitCode;
   const debug = isTruthyEnv(ctx.env.CIP_DEBUG);
   if (error instanceof CipError) {
     const hint = error.hint ? ` (${error.hint})` : '';

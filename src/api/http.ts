@@ -308,7 +308,8 @@ export async function createHttp({
       throw new ApiError(
         status,
         redact(`cannot ${what}: ${statusSummary(status)} (HTTP ${status})${message ? `: ${message}` : ''}`),
-        status === 401 ? authHint : undefined,
+        // A 403's general advice ("the API key lacks permission") would repeat the server's own words.
+        status === 401 ? authHint : status === 403 && message ? null : undefined,
         uncertain,
       );
     }

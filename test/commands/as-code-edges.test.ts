@@ -29,6 +29,9 @@ const SEED = [
 const seed = (records: readonly string[] = SEED) => seedSandbox(sandbox, records);
 beforeEach(() => seed());
 
+/** The note when the file leaves one environment of the seed out (beta, without --prune). */
+const UNLISTED = '1 environment on the server is not in the file and left alone; --prune would delete it.\n';
+
 const writes = () => sandbox.requests.filter((request) => request.method !== 'GET');
 function file(text: string): string {
   const path = join(tempDir(), 'environments.yaml');
@@ -60,10 +63,12 @@ describe('env apply', () => {
         '    type: "Test" → "Other"',
         "- delete name 'beta' (b2)",
         'Plan: 1 to create, 1 to update, 1 to delete.',
-        `Created environment 'new' (${String(created)}) ${target}.`,
-        `Updated environment 'alpha' (a1) ${target}.`,
-        `Deleted environment 'beta' (b2) ${target}.`,
-        `Done: 3 applied, 0 failed of 3 ${target}.`,
+        // One short line a change; the target once, in the summary.
+        `Created environment 'new' (${String(created)}).`,
+        "Updated environment 'alpha' (a1).",
+        "Deleted environment 'beta' (b2).",
+        'Done: 3 applied, 0 failed of 3',
+        `  ${target}.`,
         '',
       ].join('\n'),
     );
@@ -84,7 +89,7 @@ describe('env apply', () => {
     const result = await cip(['env', 'apply', '--file', path, '--key', 'type', '--prune', '--yes'], { env });
     expect(result.exitCode).toBe(0);
     expect(result.stderr).toContain(`- delete type 'Production' (b2)\n`);
-    expect(result.stderr).toContain(`\nDeleted environment 'beta' (b2) ${target}.\n`);
+    expect(result.stderr).toContain(`\nDeleted environment 'beta' (b2)\n  ${target}.\n`);
     expect(JSON.parse(result.stdout)).toEqual([{ action: 'delete', key: 'Production', id: 'b2', result: 'done', error: null }]);
   });
 
@@ -141,11 +146,12 @@ describe('env apply', () => {
   it('nothing to change: an empty list in JSON, nothing on stdout for --dry-run or at a terminal', async () => {
     const path = file('environments:\n  - name: alpha\n    type: Test\n');
     const piped = await cip(['env', 'apply', '--file', path, '--yes'], { env });
-    expect(piped).toEqual({ exitCode: 0, stdout: '[]\n', stderr: `No changes: the environments ${target} match the file.\n` });
+    const said = `No changes: the environments ${target} match the file.\n${UNLISTED}`;
+    expect(piped).toEqual({ exitCode: 0, stdout: '[]\n', stderr: said });
     const dry = await cip(['env', 'apply', '--file', path, '--dry-run'], { env });
-    expect(dry).toEqual({ exitCode: 0, stdout: '', stderr: `No changes: the environments ${target} match the file.\n` });
+    expect(dry).toEqual({ exitCode: 0, stdout: '', stderr: said });
     const terminal = await cip(['env', 'apply', '--file', path, '--yes'], { env, terminalColumns: 100 });
-    expect(terminal).toEqual({ exitCode: 0, stdout: '', stderr: `No changes: the environments ${target} match the file.\n` });
+    expect(terminal).toEqual({ exitCode: 0, stdout: '', stderr: said });
     expect(writes()).toHaveLength(0);
   });
 
@@ -153,7 +159,7 @@ describe('env apply', () => {
     const path = file('environments:\n  - name: alpha\n    type: Other\n  - name: new\n');
     const result = await cip(['env', 'apply', '--file', path, '--dry-run'], { env });
     expect(result.exitCode).toBe(0);
-    expect(result.stderr).toBe(`Dry run: nothing was sent ${target}. Plan: 1 to create, 1 to update, 0 to delete.\n`);
+    expect(result.stderr).toBe(`Dry run: nothing was sent. Plan: 1 to create, 1 to update, 0 to delete\n  ${target}.\n${UNLISTED}`);
     expect(writes()).toHaveLength(0);
   });
 
@@ -164,7 +170,13 @@ describe('env apply', () => {
     expect(no.exitCode).toBe(2);
     expect(no.stderr).toContain('Plan: 1 to create, 0 to update, 0 to delete.\n');
     expect(no.stderr).toContain(question);
-    expect(no.stderr).toMatch(/error: nothing changed: not confirmed\n$/);
+    // Declining is no error: said plainly, exit 2 (as gh).
+    expect(no.stderr).toMatch(/\[y\/N\] [^]*Nothing was changed\.\n$/);
+    expect(no.stderr).not.toContain('error');
+    // Before the question: what the file leaves out stays.
+    expect(no.stderr).toContain(
+      'Plan: 1 to create, 0 to update, 0 to delete.\n2 environments on the server are not in the file and left alone; --prune would delete them.\n',
+    );
     expect(writes()).toHaveLength(0);
     const yes = await cip(['env', 'apply', '--file', path], { env, answers: [[question, 'y\n']] });
     expect(yes.exitCode).toBe(0);
@@ -195,10 +207,12 @@ describe('env diff', () => {
   it('says the plan counts, or that nothing differs, on stderr', async () => {
     const changed = await cip(['env', 'diff', '--file', file('environments:\n  - name: new\n')], { env });
     expect(changed.exitCode).toBe(0);
-    expect(changed.stderr).toBe('Plan: 1 to create, 0 to update, 0 to delete.\n');
+    expect(changed.stderr).toBe(
+      'Plan: 1 to create, 0 to update, 0 to delete.\n2 environments on the server are not in the file and left alone; --prune would delete them.\n',
+    );
     const same = await cip(['env', 'diff', '--file', file('environments:\n  - name: alpha\n')], { env });
     expect(same.exitCode).toBe(0);
-    expect(same.stderr).toBe('No changes: the environments match the file.\n');
+    expect(same.stderr).toBe(`No changes: the environments match the file.\n${UNLISTED}`);
   });
 
   it('shows a spinner while the list loads, at a terminal', async () => {

@@ -114,7 +114,12 @@ describe('env diff and apply', () => {
       create: [],
       update: [{ key: 'alpha', id: 'a1', changes: { type: { old: 'Test', new: 'Staging' }, owner: { new: 'ops' } } }],
       delete: [],
+      // What the file does not list is left alone without --prune, and said.
+      unlisted: [{ key: 'beta', id: 'b2', name: 'beta' }],
     });
+    expect(plan.stderr).toBe(
+      'Plan: 0 to create, 1 to update, 0 to delete.\n1 environment on the server is not in the file and left alone; --prune would delete it.\n',
+    );
     const applied = await cip(['env', 'apply', '--file', path, '--yes'], { env });
     expect(applied.exitCode).toBe(0);
     expect(writes().map((request) => `${request.method} ${request.url}`)).toEqual(['PUT /ms/Environments/a1']);
@@ -139,7 +144,7 @@ describe('env diff and apply', () => {
     const path = file('e.json', '{"environments":[{"name":"alpha","settings":{"retention":30.0},"quota":1.2345678901234567890e19}]}');
     const plan = await cip(['env', 'diff', '--file', path, '--exit-code'], { env });
     expect(plan.exitCode).toBe(0);
-    expect(JSON.parse(plan.stdout)).toEqual({ create: [], update: [], delete: [] });
+    expect(JSON.parse(plan.stdout)).toEqual({ create: [], update: [], delete: [], unlisted: [{ key: 'beta', id: 'b2', name: 'beta' }] });
   });
 
   it('deletes only with --prune, and only what the file does not list', async () => {
@@ -161,7 +166,12 @@ describe('env diff and apply', () => {
     const drifted = file('drift.yaml', 'environments:\n  - name: alpha\n    type: Other\n  - name: gamma\n');
     const result = await cip(['env', 'plan', '--file', drifted, '--exit-code'], { env });
     expect(result.exitCode).toBe(10);
-    expect(expectOneErrorLine(result.stderr)).toBe('error: the environments differ from the file: 1 to create, 1 to update, 0 to delete');
+    // Drift is what --exit-code looks for: the code says it, with the plan line, and no error line.
+    expect(result.stderr).toBe(
+      'Plan: 1 to create, 1 to update, 0 to delete.\n1 environment on the server is not in the file and left alone; --prune would delete it.\n',
+    );
+    const quiet = await cip(['env', 'plan', '--file', drifted, '--exit-code', '--quiet'], { env });
+    expect(quiet).toMatchObject({ exitCode: 10, stderr: '' });
     expect(writes()).toHaveLength(0);
   });
 
@@ -176,6 +186,7 @@ describe('env diff and apply', () => {
       create: [{ name: 'new', tags: ['a', 'b'] }],
       update: [{ key: 'alpha', id: 'a1', changes: { quota: { old: expect.any(Number), new: 1 } } }],
       delete: [{ key: 'beta', id: 'b2', name: 'beta' }],
+      unlisted: [],
     });
   });
 
@@ -253,7 +264,14 @@ describe('env diff and apply', () => {
     const path = file('e.yaml', 'environments:\n  - name: alpha\n');
     const result = await cip(['env', 'apply', '--file', path, '--prune'], { env, interactive: true, input: 'n\n' });
     expect(result.exitCode).toBe(2);
-    expect(result.stderr).toMatch(/Apply 0 to create, 0 to update, 1 to delete in enterprise .*\? 1 deleted cannot be undone\. \[y\/N\] /);
+    expect(result.stderr).toMatch(/Apply 0 to create, 0 to update, 1 to delete in enterprise .*\? 1 deletion cannot be undone\. \[y\/N\] /);
+    const both = await cip(['env', 'apply', '--file', file('none.yaml', 'environments: []\n'), '--prune'], {
+      env,
+      interactive: true,
+      input: 'n\n',
+    });
+    expect(both.exitCode).toBe(2);
+    expect(both.stderr).toMatch(/Apply 0 to create, 0 to update, 2 to delete in enterprise .*\? 2 deletions cannot be undone\. \[y\/N\] /);
     expect(writes()).toHaveLength(0);
   });
 
@@ -277,7 +295,7 @@ describe('env create --if-exists', () => {
     const result = await cip(['env', 'create', '-f', 'name=alpha', '--if-exists', 'fail'], { env });
     expect(result.exitCode).toBe(6);
     expect(expectOneErrorLine(result.stderr)).toMatch(
-      /^error: environment 'alpha' \(a1\) already has name 'alpha' in enterprise .* \(nothing was sent\)$/,
+      /^error: an environment named 'alpha' already exists \(id a1\) in enterprise .* \(nothing was sent\)$/,
     );
     expect(writes()).toHaveLength(0);
   });

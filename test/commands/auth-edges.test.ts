@@ -816,8 +816,9 @@ describe('auth status with the keychain', () => {
       ['b', null],
       ['dev', '****6789'],
     ]);
+    // No --migrate where the keychain does not answer: it could not work.
     expect(result.stderr.split('\n').filter((line) => line.startsWith('warning:'))).toEqual([
-      `warning: profile 'dev' keeps its keys in plain text in ${configPath(configDir)}; move them into the keychain with 'cip auth login --profile dev --migrate'`,
+      `warning: profile 'dev' keeps its keys in plain text in ${configPath(configDir)}, readable only by you (mode 0600): no keychain answers here, so keep that file out of backups and shared images`,
       "warning: cannot read the keys of 'a', 'b' from the keychain: no Secret Service on this bus",
     ]);
   });
@@ -832,12 +833,69 @@ describe('auth status with the keychain', () => {
     expect(result.stdout).toBe('');
   });
 
-  it('profiles with their keys in the file never start the keychain helper', async () => {
+  const fiveInFile = () => ({
+    activeProfile: 'a',
+    profiles: Object.fromEntries(['a', 'b', 'c', 'd', 'e'].map((name) => [name, plainProfile()])),
+  });
+  const warnings = (stderr: string) => stderr.split('\n').filter((line) => line.startsWith('warning:'));
+
+  it('profiles with their keys in the file, without a D-Bus session (a server): one warning, no --migrate, no keychain helper', async () => {
+    const keychain = fakeKeychain();
+    const configDir = tempDir();
+    writeConfig(configDir, fiveInFile());
+    const result = await cip(['auth', 'status', '--json'], { keychain, configDir });
+    expect(result.exitCode).toBe(0);
+    expect(warnings(result.stderr)).toEqual([
+      `warning: profiles 'a', 'b', 'c', 'd', 'e' keep their keys in plain text in ${configPath(configDir)}, readable only by you (mode 0600): ` +
+        'no keychain answers here, so keep that file out of backups and shared images',
+    ]);
+    expect(result.stderr).not.toContain('--migrate');
+    expect(keychain.visits()).toEqual([]);
+  });
+
+  it('profiles with their keys in the file where a keychain answers: one warning that says how to move them', async () => {
+    const keychain = fakeKeychain();
+    const configDir = tempDir();
+    writeConfig(configDir, fiveInFile());
+    const result = await cip(['auth', 'status', '--json'], { keychain, configDir, env: { DBUS_SESSION_BUS_ADDRESS: 'unix:path=/x' } });
+    expect(result.exitCode).toBe(0);
+    expect(warnings(result.stderr)).toEqual([
+      `warning: profiles 'a', 'b', 'c', 'd', 'e' keep their keys in plain text in ${configPath(configDir)}; ` +
+        "move each into the keychain with 'cip auth login --profile NAME --migrate'",
+    ]);
+    // One visit asked whether the keychain answers.
+    expect(keychain.visits()).toEqual([`get cip:https://api.example.com a`]);
+  });
+
+  it('profiles with their keys in the file where the keychain does not answer: the advice for keeping the file', async () => {
+    const keychain = fakeKeychain();
+    const configDir = tempDir();
+    writeConfig(configDir, fiveInFile());
+    const result = await cip(['auth', 'status', '--json'], {
+      keychain,
+      configDir,
+      env: { DBUS_SESSION_BUS_ADDRESS: 'unix:path=/x', FAKE_KC_FAIL: 'all' },
+    });
+    expect(result.exitCode).toBe(0);
+    expect(warnings(result.stderr)).toEqual([
+      `warning: profiles 'a', 'b', 'c', 'd', 'e' keep their keys in plain text in ${configPath(configDir)}, readable only by you (mode 0600): ` +
+        'no keychain answers here, so keep that file out of backups and shared images',
+    ]);
+  });
+
+  it('CIP_CREDENTIAL_STORE=file: the file was chosen, so no --migrate and no keychain helper', async () => {
     const keychain = fakeKeychain();
     const configDir = tempDir();
     writeConfig(configDir, { activeProfile: 'dev', profiles: { dev: plainProfile() } });
-    const result = await cip(['auth', 'status', '--json'], { keychain, configDir });
+    const result = await cip(['auth', 'status', '--json'], {
+      keychain,
+      configDir,
+      env: { DBUS_SESSION_BUS_ADDRESS: 'unix:path=/x', CIP_CREDENTIAL_STORE: 'file' },
+    });
     expect(result.exitCode).toBe(0);
+    expect(warnings(result.stderr)).toEqual([
+      `warning: profile 'dev' keeps its keys in plain text in ${configPath(configDir)}, readable only by you (mode 0600), as CIP_CREDENTIAL_STORE=file asks`,
+    ]);
     expect(keychain.visits()).toEqual([]);
   });
 

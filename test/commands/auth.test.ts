@@ -239,8 +239,9 @@ describe('profiles', () => {
     ]);
     const table = await cip(['auth', 'status', '-o', 'table'], { configDir });
     expect(table.stdout).toMatch(/^NAME\s+ACTIVE\s+IN USE\s+KEYS\s+BASE URL\s+ENTERPRISE ID\s+API KEY\s+SUBSCRIPTION KEY$/m);
+    // One warning for both; the harness keeps keys in the file (CIP_CREDENTIAL_STORE=file), so no --migrate.
     expect(table.stderr).toContain(
-      `warning: profile 'prod' keeps its keys in plain text in ${join(configDir, 'config.json')}; move them into the keychain with 'cip auth login --profile prod --migrate'\n`,
+      `warning: profiles 'default', 'prod' keep their keys in plain text in ${join(configDir, 'config.json')}, readable only by you (mode 0600), as CIP_CREDENTIAL_STORE=file asks\n`,
     );
     expect(table.stdout).toMatch(/^prod\s+false\s+false\s+/m);
     for (const secret of [sandbox.keys.apiKey, sandbox.keys.subscriptionKey, 'other-api-key-abcdefghijkl']) {

@@ -164,7 +164,7 @@ describe('--quiet', () => {
     expect(await cip(['env', 'update', id, '-f', 'name=quieter', '-q'], { env })).toMatchObject({ exitCode: 0, stderr: '' });
     const deleted = await cip(['env', 'delete', id, '--yes', '-q'], { env });
     expect(deleted).toMatchObject({ exitCode: 0, stderr: '' });
-    expect(JSON.parse(deleted.stdout)).toEqual([{ id, name: 'quieter', result: 'deleted', error: null }]);
+    expect(JSON.parse(deleted.stdout)).toEqual([{ given: id, id, name: 'quieter', result: 'deleted', error: null }]);
     const configDir = configWith({ a: sandboxProfile(), b: sandboxProfile() }, 'a');
     expect(await cip(['auth', 'switch', 'b', '--quiet'], { configDir })).toMatchObject({ exitCode: 0, stderr: '' });
     const warned = await cip(['env', 'list', '--quiet'], { configDir, env: { CIP_API_KEY: sandbox.keys.apiKey } });
@@ -175,7 +175,7 @@ describe('--quiet', () => {
     const configDir = configWith({ a: sandboxProfile(), b: sandboxProfile() }, 'a');
     expect(await cip(['auth', 'switch', 'b'], { configDir })).toMatchObject({ exitCode: 0, stderr: "Profile 'b' is now active.\n" });
     const created = await cip(['env', 'create', '-f', 'name=loud'], { configDir });
-    expect(created.stderr).toMatch(/^Created environment 'loud' \([0-9a-f-]{36}\) in profile 'b', enterprise /);
+    expect(created.stderr).toMatch(/^Created environment 'loud' \([0-9a-f-]{36}\)\n {2}in profile 'b', enterprise /);
   });
 });
 

@@ -48,7 +48,7 @@ describe('env create without --if-exists', () => {
     expect(sent()).toEqual(['POST /ms/Environments']);
     const created = JSON.parse(result.stdout) as { id: string; name: string };
     expect(created.name).toBe('alpha');
-    expect(result.stderr).toBe(`Created environment 'alpha' (${created.id}) ${target}.\n`);
+    expect(result.stderr).toBe(`Created environment 'alpha' (${created.id})\n  ${target}.\n`);
   });
 });
 
@@ -57,7 +57,7 @@ describe('env create --if-exists', () => {
     const result = await cip(['env', 'create', '-f', 'name=other', '-f', 'type=Test', '--if-exists', 'skip', '--key', ' type '], { env });
     expect(result.exitCode).toBe(0);
     expect(JSON.parse(result.stdout)).toEqual({ id: 'a1', name: 'alpha', type: 'Test' });
-    expect(result.stderr).toBe(`The environment 'alpha' (a1) already exists ${target}; nothing was sent.\n`);
+    expect(result.stderr).toBe(`The environment 'alpha' (a1) already exists; nothing was sent\n  ${target}.\n`);
     expect(sent()).toEqual([LIST]);
   });
 
@@ -75,7 +75,7 @@ describe('env create --if-exists', () => {
     expect(sent()).toEqual([LIST, 'POST /ms/Environments']);
     const created = JSON.parse(result.stdout) as { id: string; name: string };
     expect(created.name).toBe('orphan');
-    expect(result.stderr).toBe(`Created environment 'orphan' (${created.id}) ${target}.\n`);
+    expect(result.stderr).toBe(`Created environment 'orphan' (${created.id})\n  ${target}.\n`);
   });
 
   it.each(['fail', 'skip', 'update'])('%s: two environments with the key is exit 2, naming their ids, nothing sent', async (what) => {
@@ -111,7 +111,7 @@ describe('env create --if-exists', () => {
     const stored = sandbox.environments.get('b2')!;
     expect(stored.updatedAt).not.toBe('2024-01-01T00:00:00Z');
     expect(await parseExactJson(result.stdout)).toEqual(stored);
-    expect(result.stderr).toBe(`Updated the existing environment 'beta' (b2) ${target}.\n`);
+    expect(result.stderr).toBe(`Updated the existing environment 'beta' (b2)\n  ${target}.\n`);
   });
 
   it('update: prints the record sent when the API answers without a body', async () => {
@@ -125,7 +125,7 @@ describe('env create --if-exists', () => {
       isActive: false,
       updatedAt: '2024-01-01T00:00:00Z',
     });
-    expect(result.stderr).toBe(`Updated the existing environment 'beta' (b2) ${target}.\n`);
+    expect(result.stderr).toBe(`Updated the existing environment 'beta' (b2)\n  ${target}.\n`);
   });
 
   it('update --dry-run: prints the PUT it would send to the one found, and sends only the lookup', async () => {
@@ -138,7 +138,7 @@ describe('env create --if-exists', () => {
         body: { id: 'b2', name: 'beta', type: 'Production', isActive: false, updatedAt: '2024-01-01T00:00:00Z' },
       },
     ]);
-    expect(result.stderr).toBe(`Dry run: nothing was sent to update the existing environment 'beta' (b2) ${target}.\n`);
+    expect(result.stderr).toBe(`Dry run: nothing was sent to update the existing environment 'beta' (b2)\n  ${target}.\n`);
     expect(sent()).toEqual([LIST]);
     expect(sandbox.environments.get('b2')!.isActive).toBe(true);
   });
@@ -149,7 +149,7 @@ describe('env create --if-exists', () => {
     expect(JSON.parse(skip.stdout)).toEqual({ id: 'a1', name: 'alpha', type: 'Test' });
     const fail = await cip(['env', 'create', '-f', 'name=alpha', '--if-exists', 'fail', '--dry-run'], { env });
     expect(fail.exitCode).toBe(6);
-    expect(expectOneErrorLine(fail.stderr)).toBe(`error: environment 'alpha' (a1) already has name 'alpha' ${target} (nothing was sent)`);
+    expect(expectOneErrorLine(fail.stderr)).toBe(`error: an environment named 'alpha' already exists (id a1) ${target} (nothing was sent)`);
     expect(sent()).toEqual([LIST, LIST]);
   });
 
@@ -157,7 +157,7 @@ describe('env create --if-exists', () => {
     const result = await cip(['env', 'create', '-f', 'name=fresh', '--if-exists', 'update', '--dry-run'], { env });
     expect(result.exitCode).toBe(0);
     expect(JSON.parse(result.stdout)).toEqual([{ method: 'POST', url: `${sandbox.url}/Environments`, body: { name: 'fresh' } }]);
-    expect(result.stderr).toBe(`Dry run: nothing was sent to create environment 'fresh' ${target}.\n`);
+    expect(result.stderr).toBe(`Dry run: nothing was sent to create environment 'fresh'\n  ${target}.\n`);
     expect(sent()).toEqual([LIST]);
   });
 });

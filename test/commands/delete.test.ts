@@ -34,16 +34,22 @@ describe('env delete asks first at a terminal', () => {
     const result = await cip(['env', 'delete', 'e1'], { env, interactive: true, input: 'y\n' });
     expect(result.exitCode).toBe(0);
     expect(result.stderr).toContain(`Delete environment 'alpha' (e1) ${target()}? This cannot be undone. [y/N] `);
-    expect(result.stderr).toContain(`Deleted environment 'alpha' (e1) ${target()}.`);
+    // The target is in the question; the line that says it is done names it again, on a line of its own.
+    expect(result.stderr).toContain(`Deleted environment 'alpha' (e1)\n  ${target()}.\n`);
     expect(deletes()).toEqual(['e1']);
   });
 
-  it.each(['n\n', '\n', 'yes please\n'])('any answer but y or yes (%j) deletes nothing: exit 2', async (answer) => {
-    const result = await cip(['env', 'delete', 'e1'], { env, interactive: true, input: answer });
-    expect(result.exitCode).toBe(2);
-    expect(result.stderr).toMatch(/error: nothing deleted: not confirmed\n$/);
-    expect(deletes()).toEqual([]);
-  });
+  it.each(['n\n', '\n', 'yes please\n'])(
+    'any answer but y or yes (%j) deletes nothing: exit 2, said plainly, not as an error',
+    async (answer) => {
+      const result = await cip(['env', 'delete', 'e1'], { env, interactive: true, input: answer });
+      expect(result.exitCode).toBe(2);
+      expect(result.stderr).toMatch(/\[y\/N\] .*\r?\nNothing was deleted\.\n$/);
+      expect(result.stderr).not.toContain('error');
+      expect(result.stdout).toBe('');
+      expect(deletes()).toEqual([]);
+    },
+  );
 
   it('names every environment when several are deleted, by id when it has no name', async () => {
     const result = await cip(['env', 'delete', 'e1', 'e3', 'e1'], { env, interactive: true, input: 'YES\n' });
@@ -64,8 +70,19 @@ describe('env delete asks first at a terminal', () => {
   it('with --yes asks nothing, and names what it deleted from the one list read', async () => {
     const result = await cip(['env', 'delete', 'e2', '--yes'], { env, interactive: true });
     expect(result.exitCode).toBe(0);
-    expect(result.stderr).toBe(`Deleted environment 'beta' (e2) ${target()}.\n`);
+    expect(result.stderr).toBe(`Deleted environment 'beta' (e2)\n  ${target()}.\n`);
     expect(sandbox.requests.map((request) => request.method)).toEqual(['GET', 'DELETE']);
+  });
+
+  it('several in a pipe: one short line each, and the target once, in the summary; no line wraps at 120 columns', async () => {
+    const result = await cip(['env', 'delete', 'e1', 'e2', 'e3', '--yes', '--concurrency', '1'], { env });
+    expect(result.exitCode).toBe(0);
+    expect(result.stderr).toBe(
+      "Deleted environment 'alpha' (e1).\nDeleted environment 'beta' (e2).\nDeleted environment e3.\n" +
+        `Done: 3 deleted, 0 failed of 3\n  ${target()}.\n`,
+    );
+    for (const line of result.stderr.split('\n')) expect(line.length).toBeLessThanOrEqual(120);
+    expect(deletes()).toEqual(['e1', 'e2', 'e3']);
   });
 
   it('without a terminal and without --yes is refused, naming what it would delete: exit 2, nothing sent', async () => {
@@ -103,7 +120,7 @@ describe('env delete asks first at a terminal', () => {
     expect(result.exitCode).toBe(5);
     expect(result.stderr).toBe("error: cannot delete environment 'e1': not found (HTTP 404)\n");
     expect(JSON.parse(result.stdout)).toEqual([
-      { id: 'e1', name: 'alpha', result: 'failed', error: "cannot delete environment 'e1': not found (HTTP 404)" },
+      { given: 'e1', id: 'e1', name: 'alpha', result: 'failed', error: "cannot delete environment 'e1': not found (HTTP 404)" },
     ]);
   });
 
@@ -126,9 +143,9 @@ describe('env delete asks first at a terminal', () => {
       ),
     ).toBe(`error: partly done: 2 deleted, 1 failed of 3 ${target()} (the failed ones are listed above; run the command again for them)`);
     expect(JSON.parse(result.stdout)).toEqual([
-      { id: 'e1', name: 'alpha', result: 'deleted', error: null },
-      { id: 'e2', name: 'beta', result: 'failed', error: "cannot delete environment 'e2': the API failed (HTTP 500): locked" },
-      { id: 'e3', name: null, result: 'deleted', error: null },
+      { given: 'alpha', id: 'e1', name: 'alpha', result: 'deleted', error: null },
+      { given: 'e2', id: 'e2', name: 'beta', result: 'failed', error: "cannot delete environment 'e2': the API failed (HTTP 500): locked" },
+      { given: 'e3', id: 'e3', name: null, result: 'deleted', error: null },
     ]);
     expect(deletes().sort()).toEqual(['e1', 'e2', 'e2', 'e2', 'e3']);
     expect([...sandbox.environments.keys()]).toEqual(['e2']);

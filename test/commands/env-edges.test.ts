@@ -78,12 +78,13 @@ describe('env delete', () => {
     const result = await cip(['env', 'delete', 'alpha', 'ghost', '--if-missing', 'ok', '--dry-run'], { env });
     expect(result.exitCode).toBe(0);
     expect(JSON.parse(result.stdout)).toEqual([{ method: 'DELETE', url: `${sandbox.url}/Environments/e1` }]);
-    expect(result.stderr).toBe(`'ghost' is no environment's id or name: nothing to delete.\nDry run: nothing was deleted ${target}.\n`);
+    expect(result.stderr).toBe(`'ghost' is no environment's id or name: nothing to delete.\nDry run: nothing was deleted\n  ${target}.\n`);
     expect(sent()).toEqual([LIST]);
   });
 
   it.each([
-    [['-o', 'json'], [{ id: 'ghost', name: null, result: 'missing', error: null }]],
+    // What was given is reported as given, not as an id: no environment has it.
+    [['-o', 'json'], [{ given: 'ghost', id: null, name: null, result: 'missing', error: null }]],
     [['-o', 'table'], undefined],
   ])('--if-missing ok when none is there, %j: each is missing, exit 0, nothing deleted', async (format, results) => {
     const result = await cip(['env', 'delete', 'ghost', '--if-missing', 'ok', '--yes', ...format], { env });
@@ -111,8 +112,8 @@ describe('env delete', () => {
     sandbox.inject({ fault: { kind: 'status', status: 404, body: '{"message":"gone"}' }, method: 'DELETE' });
     const result = await cip(['env', 'delete', 'e1', '--if-missing', 'ok', '--yes'], { env });
     expect(result.exitCode).toBe(0);
-    expect(JSON.parse(result.stdout)).toEqual([{ id: 'e1', name: 'alpha', result: 'missing', error: null }]);
-    expect(result.stderr).toContain(`The environment 'alpha' (e1) ${target} was not there (HTTP 404): nothing to delete.\n`);
+    expect(JSON.parse(result.stdout)).toEqual([{ given: 'e1', id: 'e1', name: 'alpha', result: 'missing', error: null }]);
+    expect(result.stderr).toContain(`The environment 'alpha' (e1) was not there (HTTP 404): nothing to delete\n  ${target}.\n`);
     expect(sent()).toEqual([LIST, 'DELETE /ms/Environments/e1']);
   });
 
@@ -130,7 +131,8 @@ describe('env delete', () => {
     const result = await cip(['env', 'delete', 'e1', 'e2', '--yes', '-o', 'table'], { env });
     expect(result.exitCode).toBe(0);
     expect(result.stdout).toBe('');
-    expect(result.stderr).toContain(`Deleted environment 'alpha' (e1) ${target}.\n`);
+    expect(result.stderr).toContain(`Deleted environment 'alpha' (e1).\n`);
+    expect(result.stderr).toContain(`Done: 2 deleted, 0 failed of 2\n  ${target}.\n`);
     expect(sandbox.environments.size).toBe(0);
   });
 
@@ -235,7 +237,7 @@ describe('env update', () => {
     const result = await cip(['env', 'update', 'e1', '--replace', '-f', 'description=new', '--dry-run'], { env });
     expect(result.exitCode).toBe(0);
     expect(JSON.parse(result.stdout)).toEqual([{ method: 'PUT', url: `${sandbox.url}/Environments/e1`, body: { description: 'new' } }]);
-    expect(result.stderr).toBe(`Dry run: nothing was sent to update environment 'alpha' (e1) ${target}.\n`);
+    expect(result.stderr).toBe(`Dry run: nothing was sent to update environment 'alpha' (e1)\n  ${target}.\n`);
     expect(sent()).toEqual([LIST]);
   });
 

@@ -285,8 +285,8 @@ describe('cip env delete', () => {
     const result = await cip(['env', 'rm', ...ids, '--yes'], { env });
     expect(result.exitCode).toBe(0);
     expect(JSON.parse(result.stdout)).toEqual([
-      { id: ids[0], name: 'doomed-1', result: 'deleted', error: null },
-      { id: ids[1], name: 'doomed-2', result: 'deleted', error: null },
+      { given: ids[0], id: ids[0], name: 'doomed-1', result: 'deleted', error: null },
+      { given: ids[1], id: ids[1], name: 'doomed-2', result: 'deleted', error: null },
     ]);
     expect(
       writes()

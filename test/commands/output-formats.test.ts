@@ -86,6 +86,7 @@ describe('CIP_OUTPUT a command cannot honour is passed over', () => {
       create: [],
       update: [{ key: 'alpha', id: 'a1', changes: { type: { old: 'Test', new: 'Staging' } } }],
       delete: [],
+      unlisted: [],
     });
     const shown = await cip(['env', 'diff', '--file', path], { env: { ...env, CIP_OUTPUT: 'tsv', NO_COLOR: '1' }, terminalColumns: 80 });
     expect(shown.stdout).toBe('~ update name \'alpha\' (a1)\n    type: "Test" → "Staging"\n');

@@ -149,7 +149,7 @@ describe('--dry-run', () => {
     expect(result.stdout).toBe(
       `[\n  {\n    "method": "POST",\n    "url": "${sandbox.url}/Environments",\n    "body": {\n      "name": "new",\n      "n": 12345678901234567890\n    }\n  }\n]\n`,
     );
-    expect(result.stderr).toMatch(/^Dry run: nothing was sent to create environment 'new' in enterprise /);
+    expect(result.stderr).toMatch(/^Dry run: nothing was sent to create environment 'new'\n {2}in enterprise /);
     expect(sandbox.requests).toHaveLength(0);
   });
 
@@ -199,12 +199,13 @@ describe('env delete with many', () => {
     const result = await cip(['env', 'delete', 'no-such', 'prod', 'staging', '--if-missing', 'ok', '--yes'], { env });
     expect(result.exitCode).toBe(0);
     expect(JSON.parse(result.stdout)).toEqual([
-      { id: 'no-such', name: null, result: 'missing', error: null },
-      { id: 'e2', name: 'prod', result: 'missing', error: null },
-      { id: 'e1', name: 'staging', result: 'deleted', error: null },
+      { given: 'no-such', id: null, name: null, result: 'missing', error: null },
+      { given: 'prod', id: 'e2', name: 'prod', result: 'missing', error: null },
+      { given: 'staging', id: 'e1', name: 'staging', result: 'deleted', error: null },
     ]);
     expect(result.stderr).toContain("'no-such' is no environment's id or name: nothing to delete.\n");
-    expect(result.stderr).toContain('Done: 1 deleted, 2 missing, 0 failed of 3 in enterprise');
+    expect(result.stderr).toContain("The environment 'prod' (e2) was not there (HTTP 404): nothing to delete.\n");
+    expect(result.stderr).toContain('Done: 1 deleted, 2 missing, 0 failed of 3\n  in enterprise');
   });
 
   it('an id and its name given together are deleted once', async () => {
@@ -442,8 +443,9 @@ describe('refusals say why nothing was asked', () => {
 });
 
 describe('an interrupted delete', () => {
-  it('reports every environment: deleted, under way, not attempted', async () => {
-    for (const id of ['i1', 'i2', 'i3']) sandbox.environments.set(id, { id, name: id });
+  /** Deletes review-1..3 (ids i1..i3) one at a time, and interrupts while the second is under way. */
+  async function interrupted(options: { terminalColumns?: number } = {}) {
+    for (const id of ['i1', 'i2', 'i3']) sandbox.environments.set(id, { id, name: `review-${id.slice(1)}` });
     let release: () => void = () => undefined;
     sandbox.inject({
       fault: { kind: 'hold', release: new Promise<void>((resolve) => (release = resolve)) },
@@ -451,20 +453,48 @@ describe('an interrupted delete', () => {
       match: (request) => request.url.endsWith('/i2'),
     });
     const controller = new AbortController();
-    const running = cip(['env', 'delete', 'i1', 'i2', 'i3', '--yes', '--concurrency', '1'], { env, signal: controller.signal });
+    const args = ['env', 'delete', 'review-1', 'review-2', 'review-3', '--yes', '--concurrency', '1', '-o', 'json'];
+    const running = cip(args, { env, signal: controller.signal, ...options });
     await sandbox.waitForRequest((request) => request.method === 'DELETE' && request.url.endsWith('/i2'));
     const { InterruptedError } = await import('../../src/errors.js');
     controller.abort(new InterruptedError());
     const result = await running;
     release();
+    return result;
+  }
+
+  it('reports every environment by the name given and its id: deleted, under way, not attempted', async () => {
+    const result = await interrupted();
     expect(result.exitCode).toBe(130);
     expect(JSON.parse(result.stdout)).toEqual([
-      { id: 'i1', name: 'i1', result: 'deleted', error: null },
-      { id: 'i2', name: 'i2', result: 'failed', error: 'interrupted while under way: it may or may not have been deleted' },
-      { id: 'i3', name: 'i3', result: 'failed', error: 'not attempted: interrupted' },
+      { given: 'review-1', id: 'i1', name: 'review-1', result: 'deleted', error: null },
+      {
+        given: 'review-2',
+        id: 'i2',
+        name: 'review-2',
+        result: 'failed',
+        error: 'interrupted while under way: it may or may not have been deleted',
+      },
+      { given: 'review-3', id: 'i3', name: 'review-3', result: 'failed', error: 'not attempted: interrupted' },
     ]);
+    // In a log, one line that says it all.
     expect(result.stderr).toContain(
-      'warning: interrupted: deleted i1; i2 may or may not have been deleted (its request was under way); not attempted: i3\n',
+      'warning: interrupted: deleted review-1 (i1); review-2 (i2) may or may not have been deleted (its request was under way); ' +
+        'not attempted: review-3 (i3)\n',
+    );
+  });
+
+  it('at a terminal, one environment a line under the counts', async () => {
+    const result = await interrupted({ terminalColumns: 80 });
+    expect(result.exitCode).toBe(130);
+    expect(result.stderr).toContain(
+      [
+        'warning: interrupted: 1 deleted, 1 under way (may or may not have been deleted), 1 not attempted',
+        '  deleted: review-1 (i1)',
+        '  under way: review-2 (i2)',
+        '  not attempted: review-3 (i3)',
+        '',
+      ].join('\n'),
     );
   });
 });

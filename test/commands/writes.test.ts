@@ -55,14 +55,16 @@ describe('update refuses a payload that belongs to another environment', () => {
 describe('the line that says what was done', () => {
   it('update names the environment by the name the API answered, else the one sent', async () => {
     const answered = await cip(['env', 'update', 'e1', '-f', 'name=renamed'], { env });
+    // The environment, then the target on a line of its own: neither wraps at 120 columns.
     expect(answered.stderr).toBe(
-      `Updated environment 'renamed' (e1) in enterprise ${sandbox.keys.enterpriseId} at ${host()} (credentials from the environment).\n`,
+      `Updated environment 'renamed' (e1)\n  in enterprise ${sandbox.keys.enterpriseId} at ${host()} (credentials from the environment).\n`,
     );
+    for (const line of answered.stderr.split('\n')) expect(line.length).toBeLessThanOrEqual(120);
     sandbox.inject({ fault: { kind: 'status', status: 204 }, method: 'PUT' });
     const empty = await cip(['env', 'update', 'e1', '-f', 'name=sent-name'], { env });
     expect(empty.exitCode).toBe(0);
     expect(empty.stdout).toBe('');
-    expect(empty.stderr).toContain("Updated environment 'sent-name' (e1) in enterprise");
+    expect(empty.stderr).toContain("Updated environment 'sent-name' (e1)\n  in enterprise");
   });
 
   it('create says so when the API answered without a body', async () => {
@@ -71,7 +73,7 @@ describe('the line that says what was done', () => {
     expect(result.exitCode).toBe(0);
     expect(result.stdout).toBe('');
     expect(result.stderr).toBe(
-      `Created environment 'ghost' in enterprise ${sandbox.keys.enterpriseId} at ${host()} (credentials from the environment) (the API returned no body).\n`,
+      `Created environment 'ghost' (the API returned no body)\n  in enterprise ${sandbox.keys.enterpriseId} at ${host()} (credentials from the environment).\n`,
     );
   });
 

@@ -75,6 +75,8 @@ describe('every exit code from a real run', () => {
       const result = await run();
       expect(result.exitCode).toBe(code);
       if (code === 0) expect(result.stderr).toBe('');
+      // Changes found are what --exit-code asks about, not a failure: the plan line, and no error line.
+      else if (code === 10) expect(result.stderr).toMatch(/^Plan: 1 to create, 0 to update, 0 to delete\.\n(?![^]*error:)/);
       else expectOneErrorLine(result.stderr);
     });
   }

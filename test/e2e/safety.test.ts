@@ -286,17 +286,17 @@ describe('which credentials a command uses', () => {
 });
 
 describe('writes say what they did, and to whom', () => {
-  it('create, update and delete each end with one line naming the environment, profile and enterprise', async () => {
+  it('create, update and delete each end naming the environment, then the profile and enterprise on a line of their own', async () => {
     const configDir = profiles('prod');
     const created = await cip(['env', 'create', '-f', 'name=review-42'], { configDir });
     expect(created.exitCode).toBe(0);
     const id = String(JSON.parse(created.stdout).id);
     const where = `in profile 'prod', enterprise ${sandbox.keys.enterpriseId} at 127.0.0.1:${sandbox.port}`;
-    expect(created.stderr).toBe(`Created environment 'review-42' (${id}) ${where}.\n`);
+    expect(created.stderr).toBe(`Created environment 'review-42' (${id})\n  ${where}.\n`);
     const updated = await cip(['env', 'update', id, '-f', 'name=review-43'], { configDir });
-    expect(updated.stderr).toBe(`Updated environment 'review-43' (${id}) ${where}.\n`);
+    expect(updated.stderr).toBe(`Updated environment 'review-43' (${id})\n  ${where}.\n`);
     const deleted = await cip(['env', 'delete', id, '--yes'], { configDir });
-    expect(deleted.stderr).toBe(`Deleted environment 'review-43' (${id}) ${where}.\n`);
+    expect(deleted.stderr).toBe(`Deleted environment 'review-43' (${id})\n  ${where}.\n`);
     const quiet = await cip(['env', 'create', '-f', 'name=q', '--quiet'], { configDir });
     expect(quiet.stderr).toBe('');
     sandbox.environments.delete(String(JSON.parse(quiet.stdout).id));
@@ -364,7 +364,7 @@ describe('exit codes tell the truth', () => {
     const result = await cip(['env', 'delete', 'lost', '--yes'], { env });
     expect(result.exitCode).toBe(0);
     expect(result.stderr).toMatch(
-      /^The environment 'lost-answer' \(lost\) in enterprise .* was already gone: an earlier attempt deleted it, but its answer was lost\.\n$/,
+      /^The environment 'lost-answer' \(lost\) was already gone: an earlier attempt deleted it, but its answer was lost\n {2}in enterprise .*\.\n$/,
     );
     expect(sandbox.requests.map((request) => request.method)).toEqual(['GET', 'DELETE', 'DELETE']);
     // A 404 at the first attempt still means it was not there.
@@ -376,7 +376,7 @@ describe('exit codes tell the truth', () => {
   });
 
   it('an interrupted multi-delete says what was deleted, what was under way and what was not attempted', async () => {
-    for (const id of ['i1', 'i2', 'i3']) sandbox.environments.set(id, { id, name: id });
+    for (const id of ['i1', 'i2', 'i3']) sandbox.environments.set(id, { id, name: `review-${id.slice(1)}` });
     let release!: () => void;
     sandbox.inject({
       fault: { kind: 'hold', release: new Promise<void>((resolve) => (release = resolve)) },
@@ -391,7 +391,8 @@ describe('exit codes tell the truth', () => {
     release();
     expect(result.exitCode).toBe(130);
     expect(result.stderr).toContain(
-      'warning: interrupted: deleted i1; i2 may or may not have been deleted (its request was under way); not attempted: i3\n',
+      'warning: interrupted: deleted review-1 (i1); review-2 (i2) may or may not have been deleted (its request was under way); ' +
+        'not attempted: review-3 (i3)\n',
     );
     expect(sandbox.environments.has('i1')).toBe(false);
     expect(sandbox.environments.has('i3')).toBe(true);

@@ -43,7 +43,7 @@ describe('every command, through the binary', () => {
     expect(got.stdout).toContain('"size": 12345678901234567890');
     const removed = await cip(['env', 'rm', 'smoke-2', '--yes'], { configDir });
     expect(removed.exitCode).toBe(0);
-    expect(JSON.parse(removed.stdout)).toEqual([{ id, name: 'smoke-2', result: 'deleted', error: null }]);
+    expect(JSON.parse(removed.stdout)).toEqual([{ given: 'smoke-2', id, name: 'smoke-2', result: 'deleted', error: null }]);
     expect(sandbox.environments.has(id)).toBe(false);
 
     expect(await cip(['auth', 'logout'], { configDir })).toMatchObject({ exitCode: 0 });

@@ -66,10 +66,10 @@ describe.skipIf(!existsSync(SCRIPT))('at a terminal', () => {
     expect(output).toContain('\u001b[1mdescription');
     expect(plain).toMatch(/^name\s+wrapped$/m);
     // The record's lines, not the closing note on stderr, which the terminal wraps as it likes.
-    const lines = plain.split('\n').filter((line) => line.trim() !== '' && !line.startsWith('Created '));
+    const lines = plain.split('\n').filter((line) => line.trim() !== '' && !line.startsWith('Created ') && !line.startsWith('  in '));
     for (const line of lines) expect(line.length).toBeLessThanOrEqual(60);
     expect(plain).toMatch(
-      /^Created environment 'wrapped' \([0-9a-f-]{36}\) in enterprise [0-9a-f-]{36} at 127\.0\.0\.1:\d+ \(credentials from the environment\)\.$/m,
+      /^Created environment 'wrapped' \([0-9a-f-]{36}\)\r?\n {2}in enterprise [0-9a-f-]{36} at 127\.0\.0\.1:\d+ \(credentials from the environment\)\.$/m,
     );
     expect(plain.replace(/\n\s+/g, ' ')).toContain(description);
   });

@@ -224,7 +224,7 @@ describe.skipIf(!hasDotnet())('cip against the reference API', () => {
     const [{ id }] = (await list()) as [Listed];
     const removed = await asUser(['env', 'delete', 'e2e-one', '--yes']);
     expect(removed.exitCode).toBe(0);
-    expect(JSON.parse(removed.stdout)).toEqual([{ id, name: 'e2e-one', result: 'deleted', error: null }]);
+    expect(JSON.parse(removed.stdout)).toEqual([{ given: 'e2e-one', id, name: 'e2e-one', result: 'deleted', error: null }]);
     expect(await list()).toEqual([]);
     const again = await asUser(['env', 'delete', id, '--yes']);
     expect(again.exitCode).toBe(5);

@@ -255,7 +255,9 @@ describe('computePlan', () => {
   it('records without the key are never matched, counted as twins, or pruned; nor are records without an id pruned', () => {
     const server = [{ id: '1', type: 'T' }, { id: '2' }, { name: 'noid' }, 'junk', { id: '4', name: 'gone' }, { id: '5', name: 'kept' }];
     const result = plan([{ name: 'kept' }], server, true);
-    expect(result).toEqual({ create: [], update: [], delete: [{ key: 'gone', id: '4', name: 'gone' }], kept: [] });
+    expect(result).toEqual({ create: [], update: [], delete: [{ key: 'gone', id: '4', name: 'gone' }], kept: [], unlisted: [] });
+    // Without --prune, the same records are the unlisted ones, left alone.
+    expect(plan([{ name: 'kept' }], server).unlisted).toEqual([{ key: 'gone', id: '4', name: 'gone' }]);
   });
 
   it('a change to an environment the server lists without an id is refused', () => {
@@ -275,11 +277,12 @@ describe('the plan shown', () => {
       { key: '7', id: '5', name: undefined },
     ],
     kept: [],
+    unlisted: [{ key: 'x', id: '9', name: undefined }],
   };
 
   it('counts every change', () => {
     expect(planSize(shown)).toBe(4);
-    expect(planSize({ create: [], update: [], delete: [shown.delete[0]!], kept: [] })).toBe(1);
+    expect(planSize({ create: [], update: [], delete: [shown.delete[0]!], kept: [], unlisted: shown.unlisted })).toBe(1);
   });
 
   it('as data: a delete has its name only when it has one', () => {
@@ -290,6 +293,7 @@ describe('the plan shown', () => {
         { key: 'g', id: '4', name: 'gone' },
         { key: '7', id: '5' },
       ],
+      unlisted: [{ key: 'x', id: '9' }],
     });
   });
 

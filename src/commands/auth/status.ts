@@ -1,12 +1,13 @@
+import { platform } from 'node:os';
 import { defineCommand } from '../define.js';
 import { maskKey } from '../../secrets.js';
 import type { Context } from '../../context.js';
 import { DEFAULT_BASE_URL } from '../../config/validate.js';
-import { loginAgain, namedProfile, profileNamedBy, type ResolvedSettings } from '../../config/settings.js';
+import { credentialStore, loginAgain, namedProfile, profileNamedBy, type ResolvedSettings } from '../../config/settings.js';
 import { KeychainError, describeEntry, profileEntry, type StoredKeys } from '../../config/keychain.js';
 import { inKeychain, type Profile } from '../../config/store.js';
 import { writeList } from '../../output/writer.js';
-import { hideCredentials } from '../../text/sanitize.js';
+import { hideCredentials, printable } from '../../text/sanitize.js';
 import { OUTPUT_FORMATS } from '../../output/format.js';
 
 export default defineCommand({
@@ -51,12 +52,10 @@ async function status(ctx: Context): Promise<void> {
     tableColumns: ['name', 'active', 'inUse', 'keys', 'baseUrl', 'enterpriseId', 'apiKey', 'subscriptionKey'],
     emptyMessage: "No profiles. Run 'cip auth login' to create one.",
   });
+  const plain = profiles.filter(([, profile]) => !inKeychain(profile));
+  if (plain.length) ctx.io.warn(await plainTextWarning(ctx, plain, store.path, profiles.length > plain.length ? !unread : undefined));
   for (const [name, profile] of profiles) {
-    if (!inKeychain(profile)) {
-      ctx.io.warn(
-        `profile '${name}' keeps its keys in plain text in ${store.path}; move them into the keychain with 'cip auth login --profile ${name} --migrate'`,
-      );
-    } else if (keys.has(name) && keys.get(name) === undefined) {
+    if (inKeychain(profile) && keys.has(name) && keys.get(name) === undefined) {
       ctx.io.warn(
         `the keys of profile '${name}' are gone from the keychain (${describeEntry(profileEntry(name, profile))}); ${loginAgain(name)}`,
       );
@@ -65,6 +64,59 @@ async function status(ctx: Context): Promise<void> {
   if (unread) ctx.io.warn(`cannot read the keys of ${unread.profiles} from the keychain: ${unread.reason}`);
   if (!settings) throw problem;
   ctx.io.info(describeInUse(ctx, settings));
+}
+
+/**
+ * One warning for every profile whose keys are in the config file, with advice that fits this machine: move
+ * them into the keychain where one answers (`keychainAnswered`, when the profiles read already showed it; else
+ * one visit asks), and otherwise what keeps them safe where they are.
+ */
+async function plainTextWarning(
+  ctx: Context,
+  plain: [string, Profile][],
+  path: string,
+  keychainAnswered: boolean | undefined,
+): Promise<string> {
+  const names = plain.map(([name]) => `'${printable(name)}'`).join(', ');
+  const fact =
+    plain.length === 1
+      ? `profile ${names} keeps its keys in plain text in ${path}`
+      : `profiles ${names} keep their keys in plain text in ${path}`;
+  if (chosenFileStore(ctx)) return `${fact}, readable only by you (mode 0600), as CIP_CREDENTIAL_STORE=file asks`;
+  const [first] = plain[0]!;
+  if (await keychainUsable(ctx, plain[0]!, keychainAnswered)) {
+    return plain.length === 1
+      ? `${fact}; move them into the keychain with 'cip auth login --profile ${printable(first)} --migrate'`
+      : `${fact}; move each into the keychain with 'cip auth login --profile NAME --migrate'`;
+  }
+  return `${fact}, readable only by you (mode 0600): no keychain answers here, so keep that file out of backups and shared images`;
+}
+
+/** CIP_CREDENTIAL_STORE=file: the user chose the file. A value cip does not know is for login to refuse. */
+function chosenFileStore(ctx: Context): boolean {
+  try {
+    return credentialStore(ctx.env) === 'file';
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Whether --migrate could work here. Known when keychain profiles were read; else there is none without the
+ * helper, nor on Linux and the BSDs without a D-Bus session (the Secret Service is reached over it), which is
+ * the headless case, known without starting anything; else one visit asks.
+ */
+async function keychainUsable(ctx: Context, [name, profile]: [string, Profile], answered: boolean | undefined): Promise<boolean> {
+  if (answered !== undefined) return answered;
+  if (ctx.host.keychainHelper === undefined) return false;
+  if (!['darwin', 'win32'].includes(platform()) && !ctx.env.DBUS_SESSION_BUS_ADDRESS?.trim()) return false;
+  try {
+    await ctx.keychain().check(profileEntry(name, profile));
+    return true;
+  } catch (error) {
+    if (error instanceof KeychainError) return false;
+    throw error;
+  }
 }
 
 const mask = (key: string | undefined) => (key === undefined ? null : maskKey(key));

@@ -1,7 +1,7 @@
 import { environmentUrl } from '../../api/environments.js';
 import { defineCommand } from '../define.js';
 import { flag } from '../../cli/options.js';
-import { UsageError } from '../../errors.js';
+import { ExitOnly, UsageError } from '../../errors.js';
 import { isDataFormat, OUTPUT_FORMATS } from '../../output/format.js';
 import { planStyles, writeData, writeRequests, type PlannedRequest } from '../../output/writer.js';
 import { confirm } from '../../terminal/prompt.js';
@@ -10,14 +10,20 @@ import { printable } from '../../text/sanitize.js';
 import { finishBatch, refuseUnconfirmed, runBatch, stateError } from './batch.js';
 import { concurrencyOption } from './options.js';
 import { FILE_OPTION, PRUNE_OPTION } from './diff.js';
-import { KEY_OPTIONS, SERVER_FIELDS, computePlan, keptNote, planCounts, planLines, planSize, readDesired } from './plan.js';
+import { KEY_OPTIONS, SERVER_FIELDS, computePlan, keptNote, planCounts, planLines, planSize, readDesired, unlistedNote } from './plan.js';
 import { checkAddressable } from './resolve.js';
-import { environmentLabel, idOf, nameOf, targetText } from './target.js';
+import { doneText, environmentLabel, idOf, itemText, nameOf, targetText } from './target.js';
 
 type Step =
   | { action: 'create'; key: string; body: Record<string, unknown> }
   | { action: 'update'; key: string; id: string; body: Record<string, unknown> }
   | { action: 'delete'; key: string; id: string; name: string | undefined };
+
+/** What the question adds when the plan deletes: " 1 deletion cannot be undone." */
+function deletions(count: number): string {
+  if (!count) return '';
+  return count === 1 ? ' 1 deletion cannot be undone.' : ` ${count} deletions cannot be undone.`;
+}
 
 export default defineCommand({
   name: 'apply',
@@ -57,8 +63,11 @@ Exit codes: 0 when every change was made; 9 when some failed; when all failed, t
     for (const { id, name } of plan.delete) checkAddressable({ id, name });
     const kept = keptNote(plan, key);
     if (kept) ctx.io.info(kept);
+    // Said after the plan, before any question: what the file leaves out stays (only --prune deletes).
+    const unlisted = unlistedNote(plan);
     if (!planSize(plan)) {
       ctx.io.info(`No changes: the environments ${target} match the file.`);
+      if (unlisted) ctx.io.info(unlisted);
       if (isDataFormat(ctx.io.outputFormat) && !dryRun) await writeData(ctx.io, []);
       return;
     }
@@ -75,23 +84,21 @@ Exit codes: 0 when every change was made; 9 when some failed; when all failed, t
         return { method: 'DELETE', url: environmentUrl(base, step.id) };
       });
       await writeRequests(ctx.io, requests);
-      ctx.io.info(`Dry run: nothing was sent ${target}. Plan: ${planCounts(plan)}.`);
+      ctx.io.info(doneText(`Dry run: nothing was sent. Plan: ${planCounts(plan)}`, target));
+      if (unlisted) ctx.io.info(unlisted);
       return;
     }
     const styles = await planStyles(ctx.io, ctx.io.stderrIsTTY);
     ctx.io.info(`${planLines(plan, key, styles, ctx.io).join('\n')}\nPlan: ${planCounts(plan)}.`);
-    if (
-      !yes &&
-      !(await confirm(
-        ctx.io,
-        `Apply ${planCounts(plan)} ${target}?${plan.delete.length ? ` ${plan.delete.length} deleted cannot be undone.` : ''}`,
-      ))
-    ) {
-      throw new UsageError('nothing changed: not confirmed');
+    if (unlisted) ctx.io.info(unlisted);
+    if (!yes && !(await confirm(ctx.io, `Apply ${planCounts(plan)} ${target}?${deletions(plan.delete.length)}`))) {
+      ctx.io.info('Nothing was changed.');
+      throw new ExitOnly('usage', 'nothing changed: not confirmed');
     }
 
     const labelOf = (step: Step) => `${step.action} ${printable(key)} '${printable(step.key)}'`;
     const created = new Map<Step, string | undefined>();
+    const single = steps.length === 1;
     const { states, interrupted } = await runBatch(ctx, {
       items: steps,
       concurrency,
@@ -102,14 +109,14 @@ Exit codes: 0 when every change was made; 9 when some failed; when all failed, t
           const answer = await api.create(step.body);
           const id = idOf(answer);
           created.set(step, id);
-          return { state: 'done', line: `Created ${environmentLabel(id, step.key)} ${target}.` };
+          return { state: 'done', line: itemText(`Created ${environmentLabel(id, step.key)}`, target, single) };
         }
         if (step.action === 'update') {
           await api.update(step.id, step.body);
-          return { state: 'done', line: `Updated ${environmentLabel(step.id, step.key)} ${target}.` };
+          return { state: 'done', line: itemText(`Updated ${environmentLabel(step.id, step.key)}`, target, single) };
         }
         await api.remove(step.id);
-        return { state: 'done', line: `Deleted ${environmentLabel(step.id, step.name ?? step.key)} ${target}.` };
+        return { state: 'done', line: itemText(`Deleted ${environmentLabel(step.id, step.name ?? step.key)}`, target, single) };
       },
     });
     if (isDataFormat(ctx.io.outputFormat)) {

@@ -6,6 +6,7 @@ import type { Context } from '../../context.js';
 import { CipError, InterruptedError, UsageError, restated } from '../../errors.js';
 import { withSpinner } from '../../terminal/spinner.js';
 import { printable } from '../../text/sanitize.js';
+import { doneText } from './target.js';
 
 /** What became of one item. `line` is what a person is told; an error's message says it for a failure. */
 export type ItemState =
@@ -83,7 +84,7 @@ export function stateError(ctx: Context, state: ItemState, doneWord: string): st
 }
 
 export interface Finish {
-  /** `printable` names of the items, in order, for the interrupt report. */
+  /** The items as people know them, in order, for the interrupt report: `name (id)` for an environment. */
   names: readonly string[];
   states: readonly ItemState[];
   interrupted: boolean;
@@ -101,14 +102,7 @@ export function finishBatch(ctx: Context, { names, states, interrupted, alsoMiss
   const all = states.length + alsoMissing;
   if (interrupted) {
     // A script must know what is left to do: what is done, what may be, and what was never tried.
-    if (all > 1) {
-      const list = (kind: ItemState['state']) => {
-        const picked = names.filter((_name, index) => states[index]?.state === kind).map((name) => printable(name));
-        return picked.length ? picked.join(', ') : 'none';
-      };
-      const underWay = count('under-way') ? ` ${list('under-way')} may or may not have been ${doneWord} (its request was under way);` : '';
-      ctx.io.warn(`interrupted: ${doneWord} ${list('done')};${underWay} not attempted: ${list('not-attempted')}`);
-    }
+    if (all > 1) ctx.io.warn(interruptReport(ctx, names, states, doneWord));
     throw new InterruptedError();
   }
   const failures = states.flatMap((state) => (state.state === 'failed' ? [state.error] : []));
@@ -117,15 +111,43 @@ export function finishBatch(ctx: Context, { names, states, interrupted, alsoMiss
     return;
   }
   const missing = count('missing') + alsoMissing;
-  const summary = `${count('done')} ${doneWord}${missing ? `, ${missing} missing` : ''}, ${failures.length} failed of ${all} ${target}`;
+  const counts = `${count('done')} ${doneWord}${missing ? `, ${missing} missing` : ''}, ${failures.length} failed of ${all}`;
+  const summary = `${counts} ${target}`;
   if (!failures[0]) {
-    ctx.io.info(`Done: ${summary}.`);
+    ctx.io.info(doneText(`Done: ${counts}`, target));
     return;
   }
   if (failures.length === all) {
     throw restated(failures[0], `nothing was ${doneWord}: ${summary}; the first failure: ${failures[0].message}`);
   }
   throw new CipError('partial', `partly done: ${summary}`, 'the failed ones are listed above; run the command again for them');
+}
+
+/**
+ * What became of each item after an interrupt. At a terminal, one item a line under a count of each kind; in a
+ * log, one line that says it all.
+ */
+function interruptReport(ctx: Context, names: readonly string[], states: readonly ItemState[], doneWord: string): string {
+  const picked = (kind: ItemState['state']) => names.filter((_name, index) => states[index]?.state === kind).map((name) => printable(name));
+  const done = picked('done');
+  const underWay = picked('under-way');
+  const notAttempted = picked('not-attempted');
+  if (ctx.io.stderrIsTTY) {
+    const counts = [
+      `${done.length} ${doneWord}`,
+      ...(underWay.length ? [`${underWay.length} under way (may or may not have been ${doneWord})`] : []),
+      `${notAttempted.length} not attempted`,
+    ];
+    const rows = [
+      ...done.map((name) => `  ${doneWord}: ${name}`),
+      ...underWay.map((name) => `  under way: ${name}`),
+      ...notAttempted.map((name) => `  not attempted: ${name}`),
+    ];
+    return [`interrupted: ${counts.join(', ')}`, ...rows].join('\n');
+  }
+  const list = (items: string[]) => (items.length ? items.join(', ') : 'none');
+  const mayBe = underWay.length ? ` ${list(underWay)} may or may not have been ${doneWord} (its request was under way);` : '';
+  return `interrupted: ${doneWord} ${list(done)};${mayBe} not attempted: ${list(notAttempted)}`;
 }
 
 /**

@@ -10,7 +10,7 @@ import { keepMasked, keptText, mergeRecord, payloadFor } from './merge.js';
 import { PAYLOAD_NOTES, PAYLOAD_OPTIONS, buildPayload, payloadInput } from './payload.js';
 import { keyOf } from './plan.js';
 import { checkAddressable, distinctById, listForLookup, sameIdConflict } from './resolve.js';
-import { environmentLabel, idOf, nameOf, targetText } from './target.js';
+import { doneText, environmentLabel, idOf, nameOf, targetText } from './target.js';
 import { OUTPUT_FORMATS } from '../../output/format.js';
 
 export default defineCommand({
@@ -67,11 +67,16 @@ into it, as 'env update' does.`,
       if (existing !== undefined && id !== undefined) {
         const label = environmentLabel(id, nameOf(existing));
         if (ifExists === 'fail') {
-          throw new CipError('rejected', `${label} already has ${printable(key)} '${printable(wanted)}' ${target}`, 'nothing was sent');
+          const named = key.toLowerCase() === 'name' ? 'named' : `with ${printable(key)}`;
+          throw new CipError(
+            'rejected',
+            `an environment ${named} '${printable(wanted)}' already exists (id ${printable(id)}) ${target}`,
+            'nothing was sent',
+          );
         }
         if (ifExists === 'skip') {
           await writeRecord(ctx.io, existing);
-          ctx.io.info(`The ${label} already exists ${target}; nothing was sent.`);
+          ctx.io.info(doneText(`The ${label} already exists; nothing was sent`, target));
           return;
         }
         // Merged as 'env update' merges: refused when the payload carries another environment's id, and a value
@@ -82,24 +87,24 @@ into it, as 'env update' does.`,
         const body = mergeRecord(existing, declared);
         if (dryRun) {
           await writeRequests(ctx.io, [{ method: 'PUT', url: environmentUrl(api.settings.baseUrl, id), body }]);
-          ctx.io.info(`Dry run: nothing was sent to update the existing ${label} ${target}.`);
+          ctx.io.info(doneText(`Dry run: nothing was sent to update the existing ${label}`, target));
           return;
         }
         const updated = await withSpinner(ctx.io, 'Updating environment', () => api.update(id, body));
         await writeRecord(ctx.io, updated ?? body);
-        ctx.io.info(`Updated the existing ${label} ${target}.`);
+        ctx.io.info(doneText(`Updated the existing ${label}`, target));
         return;
       }
     }
 
     if (dryRun) {
       await writeRequests(ctx.io, [{ method: 'POST', url: environmentUrl(api.settings.baseUrl), body: payload }]);
-      ctx.io.info(`Dry run: nothing was sent to create ${environmentLabel(undefined, nameOf(payload))} ${target}.`);
+      ctx.io.info(doneText(`Dry run: nothing was sent to create ${environmentLabel(undefined, nameOf(payload))}`, target));
       return;
     }
     const created = await withSpinner(ctx.io, 'Creating environment', () => api.create(payload));
     await writeRecord(ctx.io, created);
     const label = environmentLabel(idOf(created), nameOf(created) ?? nameOf(payload));
-    ctx.io.info(`Created ${label} ${target}${created === undefined ? ' (the API returned no body)' : ''}.`);
+    ctx.io.info(doneText(`Created ${label}${created === undefined ? ' (the API returned no body)' : ''}`, target));
   },
 });

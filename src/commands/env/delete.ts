@@ -2,7 +2,7 @@ import { environmentUrl } from '../../api/environments.js';
 import { defineCommand } from '../define.js';
 import { argument, choice, flag, type ValuesOf } from '../../cli/options.js';
 import type { Context } from '../../context.js';
-import { ApiError, UsageError } from '../../errors.js';
+import { ApiError, ExitOnly, UsageError } from '../../errors.js';
 import { isDataFormat, OUTPUT_FORMATS } from '../../output/format.js';
 import { writeData, writeRequests } from '../../output/writer.js';
 import { confirm } from '../../terminal/prompt.js';
@@ -11,7 +11,7 @@ import { readInput } from '../io.js';
 import { finishBatch, refuseUnconfirmed, runBatch, stateError } from './batch.js';
 import { concurrencyOption } from './options.js';
 import { checkAddressable, listForLookup, notFound, resolveIn, type ResolvedEnvironment } from './resolve.js';
-import { environmentLabel, targetText } from './target.js';
+import { doneText, environmentLabel, itemText, targetText } from './target.js';
 
 const DEFAULT_CONCURRENCY = 4;
 
@@ -37,7 +37,8 @@ export default defineCommand({
 command before anything is deleted (unless --if-missing ok), and a name two environments share is refused.
 The question names each environment, the profile and the enterprise. Deletes then run ${DEFAULT_CONCURRENCY} at a time
 (--concurrency), and a failure does not stop the others. In JSON output, stdout gets one result per environment:
-[{"id", "name", "result": "deleted" | "missing" | "failed", "error"}].
+[{"given", "id", "name", "result": "deleted" | "missing" | "failed", "error"}]: "given" is the id or name as
+given; "id" and "name" are the environment's (null for one that matched nothing).
 Exit codes: 0 when every one is gone; when all failed, the failure's code (5 for not found, ...); 9 when some failed.`,
   examples: [
     'cip env delete staging',
@@ -52,7 +53,10 @@ type Values = ValuesOf<{ idsOrNames: ReturnType<typeof argument<'[id-or-name...]
 
 /** What became of one environment: the JSON result a script reads. */
 interface DeleteResult {
-  id: string;
+  /** The id or name as the user gave it. */
+  given: string;
+  /** null for a name or id that matched no environment. */
+  id: string | null;
   name: string | null;
   result: 'deleted' | 'missing' | 'failed';
   error: string | null;
@@ -98,7 +102,7 @@ async function remove(ctx: Context, values: Values): Promise<void> {
   const environments = [...new Map(found.map((environment) => [environment.id, environment])).values()];
   for (const environment of environments) checkAddressable(environment);
   const label = (environment: ResolvedEnvironment) => environmentLabel(environment.id, environment.name);
-  const absent: DeleteResult[] = missing.map((argument) => ({ id: argument, name: null, result: 'missing', error: null }));
+  const absent: DeleteResult[] = missing.map((argument) => ({ given: argument, id: null, name: null, result: 'missing', error: null }));
 
   if (values.dryRun) {
     await writeRequests(
@@ -106,7 +110,7 @@ async function remove(ctx: Context, values: Values): Promise<void> {
       environments.map(({ id }) => ({ method: 'DELETE', url: environmentUrl(api.settings.baseUrl, id) })),
     );
     for (const argument of missing) ctx.io.info(`'${printable(argument)}' is no environment's id or name: nothing to delete.`);
-    ctx.io.info(`Dry run: nothing was deleted ${target}.`);
+    ctx.io.info(doneText('Dry run: nothing was deleted', target));
     return;
   }
   if (!environments.length) {
@@ -120,11 +124,14 @@ async function remove(ctx: Context, values: Values): Promise<void> {
         ? label(environments[0]!)
         : `${environments.length} environments: ${environments.map((environment) => label(environment).replace(/^environment /, '')).join(', ')}`;
     if (!(await confirm(ctx.io, `Delete ${what} ${target}? This cannot be undone.`))) {
-      throw new UsageError('nothing deleted: not confirmed');
+      // As gh ends a declined prompt: said plainly, not as an error, and exit 2 for a script's sake.
+      ctx.io.info('Nothing was deleted.');
+      throw new ExitOnly('usage', 'nothing deleted: not confirmed');
     }
   }
 
   for (const argument of missing) ctx.io.info(`'${printable(argument)}' is no environment's id or name: nothing to delete.`);
+  const single = environments.length + absent.length === 1;
   const { states, interrupted } = await runBatch(ctx, {
     items: environments,
     concurrency: values.concurrency,
@@ -135,13 +142,20 @@ async function remove(ctx: Context, values: Values): Promise<void> {
         const { alreadyGone } = await api.remove(environment.id);
         return {
           state: 'done',
-          line: alreadyGone
-            ? `The ${label(environment)} ${target} was already gone: an earlier attempt deleted it, but its answer was lost.`
-            : `Deleted ${label(environment)} ${target}.`,
+          line: itemText(
+            alreadyGone
+              ? `The ${label(environment)} was already gone: an earlier attempt deleted it, but its answer was lost`
+              : `Deleted ${label(environment)}`,
+            target,
+            single,
+          ),
         };
       } catch (error) {
         if (values.ifMissing === 'ok' && error instanceof ApiError && error.status === 404) {
-          return { state: 'missing', line: `The ${label(environment)} ${target} was not there (HTTP 404): nothing to delete.` };
+          return {
+            state: 'missing',
+            line: itemText(`The ${label(environment)} was not there (HTTP 404): nothing to delete`, target, single),
+          };
         }
         throw error;
       }
@@ -152,6 +166,7 @@ async function remove(ctx: Context, values: Values): Promise<void> {
     ...environments.map((environment, index): DeleteResult => {
       const state = states[index]!;
       return {
+        given: environment.argument,
         id: environment.id,
         name: environment.name ?? null,
         result: state.state === 'done' ? 'deleted' : state.state === 'missing' ? 'missing' : 'failed',
@@ -161,7 +176,7 @@ async function remove(ctx: Context, values: Values): Promise<void> {
   ];
   if (isDataFormat(ctx.io.outputFormat)) await writeData(ctx.io, results);
   finishBatch(ctx, {
-    names: environments.map((environment) => environment.id),
+    names: environments.map(({ id, name }) => (name === undefined ? id : `${name} (${id})`)),
     states,
     interrupted,
     alsoMissing: absent.length,

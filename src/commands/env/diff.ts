@@ -1,10 +1,21 @@
 import { defineCommand } from '../define.js';
 import { flag, option } from '../../cli/options.js';
-import { CipError } from '../../errors.js';
+import { CipError, ExitOnly } from '../../errors.js';
 import { isDataFormat } from '../../output/format.js';
 import { planStyles, writeData, writeLines } from '../../output/writer.js';
 import { withSpinner } from '../../terminal/spinner.js';
-import { KEY_OPTIONS, SERVER_FIELDS, computePlan, keptNote, planCounts, planData, planLines, planSize, readDesired } from './plan.js';
+import {
+  KEY_OPTIONS,
+  SERVER_FIELDS,
+  computePlan,
+  keptNote,
+  planCounts,
+  planData,
+  planLines,
+  planSize,
+  readDesired,
+  unlistedNote,
+} from './plan.js';
 
 export const FILE_OPTION = option(
   '--file <path>',
@@ -28,7 +39,9 @@ export default defineCommand({
 server has and the file does not is left alone, and a value the file shows masked (***, as 'env export' writes a
 key) is the server's. Deletes are planned only with --prune. At a terminal the plan is
 coloured (+ create, ~ update with each field's old → new, - delete); otherwise it is JSON:
-{"create": [...], "update": [{"key", "id", "changes": {"field": {"old", "new"}}}], "delete": [{"key", "id", "name"}]}.`,
+{"create": [...], "update": [{"key", "id", "changes": {"field": {"old", "new"}}}], "delete": [{"key", "id", "name"}],
+"unlisted": [{"key", "id", "name"}]}: "unlisted" holds, without --prune, the environments the file does not list
+(left alone; --prune would delete them), and a note on stderr counts them.`,
   examples: [
     'cip env diff --file environments.yaml',
     'cip env diff --file environments.yaml --prune --exit-code',
@@ -45,6 +58,9 @@ coloured (+ create, ~ update with each field's old → new, - delete); otherwise
     const kept = keptNote(plan, key);
     if (kept) ctx.io.info(kept);
     ctx.io.info(planSize(plan) ? `Plan: ${planCounts(plan)}.` : 'No changes: the environments match the file.');
-    if (exitCode && planSize(plan)) throw new CipError('changes', `the environments differ from the file: ${planCounts(plan)}`);
+    const unlisted = unlistedNote(plan);
+    if (unlisted) ctx.io.info(unlisted);
+    // Drift is what --exit-code looks for, not a failure: the plan line above says it, the code tells a script.
+    if (exitCode && planSize(plan)) throw new ExitOnly('changes', `the environments differ from the file: ${planCounts(plan)}`);
   },
 });

@@ -184,6 +184,8 @@ export interface Plan {
   update: PlannedUpdate[];
   delete: PlannedDelete[];
   kept: KeptMasked[];
+  /** Without --prune: the environments on the server the file does not list, which are left alone. */
+  unlisted: PlannedDelete[];
 }
 
 export interface PlanOptions {
@@ -235,7 +237,7 @@ export function computePlan(desired: readonly Record<string, unknown>[], listed:
     if (value !== undefined && isRecord(record)) byKey.set(value, record);
   }
 
-  const plan: Plan = { create: [], update: [], delete: [], kept: [] };
+  const plan: Plan = { create: [], update: [], delete: [], kept: [], unlisted: [] };
   for (const record of desired) {
     const value = keyOf(record, key)!;
     const current = byKey.get(value);
@@ -257,14 +259,12 @@ export function computePlan(desired: readonly Record<string, unknown>[], listed:
     // The declared fields over the record as the server holds it; everything else is sent back as it was.
     if (Object.keys(changes).length) plan.update.push({ key: value, id, changes, current, merged: mergeDeclared(current, own) });
   }
-  if (prune) {
-    for (const record of server) {
-      const value = keyOf(record, key);
-      const id = idOf(record);
-      // A record without the key cannot be declared, so it is never pruned.
-      if (value === undefined || id === undefined || declaredKeys.has(value)) continue;
-      plan.delete.push({ key: value, id, name: nameOf(record) });
-    }
+  for (const record of server) {
+    const value = keyOf(record, key);
+    const id = idOf(record);
+    // A record without the key cannot be declared, so it is never pruned.
+    if (value === undefined || id === undefined || declaredKeys.has(value)) continue;
+    (prune ? plan.delete : plan.unlisted).push({ key: value, id, name: nameOf(record) });
   }
   return plan;
 }
@@ -283,6 +283,14 @@ export function keptNote(plan: Plan, keyField: string): string | undefined {
   return keptText(fields, where.join('; '));
 }
 
+/** Without --prune, what the plan leaves alone on the server; undefined when the file lists every environment. */
+export function unlistedNote(plan: Plan): string | undefined {
+  const count = plan.unlisted.length;
+  if (!count) return undefined;
+  const what = count === 1 ? '1 environment on the server is' : `${count} environments on the server are`;
+  return `${what} not in the file and left alone; --prune would delete ${count === 1 ? 'it' : 'them'}.`;
+}
+
 /** "1 to create, 2 to update, 0 to delete" */
 export function planCounts(plan: Plan): string {
   return `${plan.create.length} to create, ${plan.update.length} to update, ${plan.delete.length} to delete`;
@@ -294,6 +302,7 @@ export function planData(plan: Plan): unknown {
     create: plan.create.map(({ record }) => record),
     update: plan.update.map(({ key, id, changes }) => ({ key, id, changes })),
     delete: plan.delete.map(({ key, id, name }) => ({ key, id, ...(name === undefined ? {} : { name }) })),
+    unlisted: plan.unlisted.map(({ key, id, name }) => ({ key, id, ...(name === undefined ? {} : { name }) })),
   };
 }
 

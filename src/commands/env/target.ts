@@ -1,6 +1,7 @@
 // How write commands name what they act on, in prompts and in the line they print when done: the
 // environment by name and id, and the profile, enterprise and (when not the default) host. A person about
-// to delete something in production must be able to see that it is production.
+// to delete something in production must be able to see that it is production. The target is said in the
+// question and once per command (not on each item's line), on a line of its own.
 import type { ResolvedSettings } from '../../config/settings.js';
 import { DEFAULT_BASE_URL } from '../../config/validate.js';
 import { isExactNumber } from '../../json/exact.js';
@@ -12,6 +13,19 @@ export function targetText(settings: ResolvedSettings): string {
   return settings.profile === undefined
     ? `in enterprise ${settings.enterpriseId}${host} (credentials from the environment)`
     : `in profile '${settings.profile}', enterprise ${settings.enterpriseId}${host}`;
+}
+
+/**
+ * What a write did, said once per command: the sentence, then the target on a line of its own, so that
+ * neither line wraps at a terminal 120 columns wide ("Created environment 'x' (id)" / "  in profile 'prod', ...").
+ */
+export function doneText(sentence: string, target: string): string {
+  return `${sentence}\n  ${target}.`;
+}
+
+/** One item's line in a batch: short, as the target is said once (the question, the summary); a lone item says it. */
+export function itemText(sentence: string, target: string, single: boolean): string {
+  return single ? doneText(sentence, target) : `${sentence}.`;
 }
 
 function field(record: unknown, name: string): unknown {

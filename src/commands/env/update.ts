@@ -9,7 +9,7 @@ import { printable } from '../../text/sanitize.js';
 import { readInput } from '../io.js';
 import { PAYLOAD_NOTES, PAYLOAD_OPTIONS, buildPayload, payloadInput } from './payload.js';
 import { checkAddressable, resolveOne } from './resolve.js';
-import { environmentLabel, nameOf, targetText } from './target.js';
+import { doneText, environmentLabel, nameOf, targetText } from './target.js';
 import { OUTPUT_FORMATS } from '../../output/format.js';
 
 /** The record without the fields named (any letter case); the names that matched nothing. */
@@ -66,11 +66,11 @@ A value equal to the stored one as cip prints it (its keys as ***) is sent as th
     const label = environmentLabel(id, nameOf(body) ?? nameOf(record));
     if (dryRun) {
       await writeRequests(ctx.io, [{ method: 'PUT', url: environmentUrl(api.settings.baseUrl, id), body }]);
-      ctx.io.info(`Dry run: nothing was sent to update ${label} ${targetText(api.settings)}.`);
+      ctx.io.info(doneText(`Dry run: nothing was sent to update ${label}`, targetText(api.settings)));
       return;
     }
     const updated = await withSpinner(ctx.io, 'Updating environment', () => api.update(id, body));
     await writeRecord(ctx.io, updated);
-    ctx.io.info(`Updated ${environmentLabel(id, nameOf(updated) ?? nameOf(body) ?? nameOf(record))} ${targetText(api.settings)}.`);
+    ctx.io.info(doneText(`Updated ${environmentLabel(id, nameOf(updated) ?? nameOf(body) ?? nameOf(record))}`, targetText(api.settings)));
   },
 });
