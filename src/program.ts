@@ -6,7 +6,7 @@ import { Argument, Command, InvalidArgumentError, Option } from 'commander';
 import type { AnyCommand, CommandGroup } from './commands/define.js';
 import { GLOBAL_OPTIONS, type GlobalOptions } from './cli/globals.js';
 import type { ArgumentSpecs, OptionSpec, OptionSpecs } from './cli/options.js';
-import { didYouMean, type Suggestible } from './cli/suggest.js';
+import { commandElsewhere, didYouMean, flagOnly, keyOptionHint, type Suggestible } from './cli/suggest.js';
 import type { Context } from './context.js';
 import { EXIT_CODES, UsageError } from './errors.js';
 import { escapeControls, printable } from './text/sanitize.js';
@@ -79,8 +79,22 @@ class CipCommand extends Command {
   /** commander calls this for an unknown subcommand (it is not in commander's typings). */
   unknownCommand(): never {
     const word = this.args[0] ?? '';
-    const suggestion = didYouMean(word, suggestible(this));
+    const suggestion = commandElsewhere(commandPath(this), word) ?? didYouMean(word, suggestible(this));
     this.error(`error: unknown command '${word}'${suggestion ? ` (${suggestion})` : ''}`, { code: 'commander.unknownCommand' });
+  }
+
+  /**
+   * commander calls this for an unknown option, with the argument as typed. A value glued to it
+   * (`--api-key=...`) is never repeated: it may be a key. An option that would take a key says why there is none.
+   */
+  unknownOption(flag: string): never {
+    const name = flagOnly(flag);
+    const hint = keyOptionHint(
+      name,
+      this.options.some((option) => option.long === '--api-key-file'),
+    );
+    if (hint) this.error(`error: unknown option '${name}' (${hint})`, { code: 'commander.unknownOption' });
+    return (Command.prototype as unknown as { unknownOption(flag: string): never }).unknownOption.call(this, name);
   }
 }
 
@@ -111,7 +125,9 @@ function addHelpCommand(parent: Command): void {
           const hint =
             target.commands.length === 0
               ? `'${commandPath(target).join(' ')}' has no subcommands`
-              : (didYouMean(word, suggestible(target)) ?? `run '${[...commandPath(target), 'help'].join(' ')}' to see the commands`);
+              : (commandElsewhere(commandPath(target), word) ??
+                didYouMean(word, suggestible(target)) ??
+                `run '${[...commandPath(target), 'help'].join(' ')}' to see the commands`);
           throw new UsageError(`unknown command '${printable(typed)}'`, hint);
         }
         target = next;
