@@ -2,10 +2,11 @@
 // A fresh commander program is built for every run (commander objects keep parse state). Commands are small
 // and bundled together; what is heavy (third-party packages, Node's HTTP server) is imported where it is
 // used, so start-up pays only for what the command being run needs.
-import { Argument, Command, InvalidArgumentError, Option } from 'commander';
+import { Argument, Command, CommanderError, InvalidArgumentError, Option, type HelpContext } from 'commander';
 import type { AnyCommand, CommandGroup } from './commands/define.js';
 import { GLOBAL_OPTIONS, type GlobalOptions } from './cli/globals.js';
 import type { ArgumentSpecs, OptionSpec, OptionSpecs } from './cli/options.js';
+import { overview } from './cli/overview.js';
 import { commandElsewhere, didYouMean, flagOnly, keyOptionHint, type Suggestible } from './cli/suggest.js';
 import type { Context } from './context.js';
 import { EXIT_CODES, UsageError } from './errors.js';
@@ -81,6 +82,20 @@ class CipCommand extends Command {
     const word = this.args[0] ?? '';
     const suggestion = commandElsewhere(commandPath(this), word) ?? didYouMean(word, suggestible(this));
     this.error(`error: unknown command '${word}'${suggestion ? ` (${suggestion})` : ''}`, { code: 'commander.unknownCommand' });
+  }
+
+  /**
+   * commander calls this with `{ error: true }` for a command that needs a subcommand and was given none. Bare
+   * `cip` is how people start: it prints a short overview on stdout and succeeds, as gh does.
+   */
+  override help(context?: HelpContext | ((text: string) => string)): never {
+    if (this.parent || typeof context !== 'object' || !context.error) return super.help(context as HelpContext);
+    const output = this.configureOutput();
+    const commands = this.createHelp()
+      .visibleCommands(this)
+      .map((command) => ({ name: command.name(), description: command.description() }));
+    output.writeOut!(overview(this.description(), commands, output.getOutHelpWidth?.() ?? 80));
+    throw new CommanderError(0, 'commander.help', '(overview)');
   }
 
   /**

@@ -86,6 +86,39 @@ describe('a mistyped command', () => {
   });
 });
 
+describe('bare cip', () => {
+  it.each([[[]], [['--json']], [['--verbose']]])('%j prints a short overview on stdout and exits 0', async (args) => {
+    const result = await cip(args);
+    expect(result.exitCode).toBe(0);
+    expect(result.stderr).toBe('');
+    const lines = result.stdout.split('\n');
+    expect(lines.length).toBeLessThan(30);
+    expect(lines.slice(0, 6)).toEqual([
+      'Manage environments of the Copyl Integration Platform from the command line.',
+      '',
+      'Usage: cip <command> [options]',
+      '',
+      'Commands:',
+      '  auth        log in, inspect and switch profiles',
+    ]);
+    for (const name of ['env', 'api', 'doctor', 'completion', 'sandbox', 'help'])
+      expect(result.stdout).toMatch(new RegExp(`^  ${name} +\\S`, 'm'));
+    expect(result.stdout).toContain("Start with 'cip auth login', or try cip offline against 'cip sandbox'.\n");
+    // The full help is one flag away, and keeps its environment variables and exit codes.
+    expect(result.stdout).not.toContain('Exit codes:');
+    expect((await cip(['--help'])).stdout).toContain('Exit codes:');
+  });
+
+  it('wraps to the terminal', async () => {
+    const result = await cip([], { terminalColumns: 50 });
+    expect(result.exitCode).toBe(0);
+    expect(Math.max(...result.stdout.split('\n').map((line) => line.length))).toBeLessThanOrEqual(50);
+    expect(result.stdout).toContain(
+      '  env         list, get, create, update and delete\n              environments; export, diff and apply\n',
+    );
+  });
+});
+
 describe('a command typed where a newcomer expects it', () => {
   it.each([
     [['login'], 'cip auth login'],
