@@ -55,8 +55,11 @@ Environment variables:
   CIP_BASE_URL           API base URL (like --base-url; default ${DEFAULT_BASE_URL})
   CIP_OUTPUT             table, json, yaml or tsv (like --output)
   CIP_CONFIG_DIR         where profiles are stored
+  CIP_CREDENTIAL_STORE   where login keeps keys: keychain (default) or file
+                         (plain text, like --insecure-storage: for servers)
   CIP_ALLOW_HTTP=1       allow http:// base URLs to hosts other than this machine
   CIP_MAX_ANSWER_BYTES   the largest answer cip reads (default 256 MiB)
+  CIP_DEBUG=1            print a stack trace with an error (for bug reports)
   HTTPS_PROXY, HTTP_PROXY, NO_PROXY   proxies, as curl reads them; never for this machine
   NO_COLOR, FORCE_COLOR, CI
 An empty variable counts as unset; an empty option value (--profile "") is an error.
