@@ -245,8 +245,8 @@ describe.skipIf(process.platform !== 'linux' || keychainMissing?.startsWith('@na
       );
       const list = await cip(['env', 'list'], { configDir, env });
       expect(list.exitCode).toBe(3);
-      expect(expectOneErrorLine(list.stderr)).toContain(
-        "cannot read the keys of profile 'kc' from the keychain: it did not answer within 3 s",
+      expect(expectOneErrorLine(list.stderr)).toMatch(
+        /^error: cannot read the keys of profile 'kc' from the keychain: unlock it and try again; .+ \(cause: it did not answer within 3 s /,
       );
       // status reads the keychain for the table and for the profile in use: it waits once, not twice.
       const statusStarted = Date.now();
