@@ -2,12 +2,13 @@
 // A fresh commander program is built for every run (commander objects keep parse state). Commands are small
 // and bundled together; what is heavy (third-party packages, Node's HTTP server) is imported where it is
 // used, so start-up pays only for what the command being run needs.
-import { Argument, Command, InvalidArgumentError, Option } from 'commander';
+import { Argument, Command, CommanderError, InvalidArgumentError, Option, type HelpContext } from 'commander';
 import type { AnyCommand, CommandGroup } from './commands/define.js';
 import { GLOBAL_OPTIONS, type GlobalOptions } from './cli/globals.js';
 import type { ArgumentSpecs, OptionSpec, OptionSpecs } from './cli/options.js';
-import { didYouMean, type Suggestible } from './cli/suggest.js';
 import { wrapExample, wrapHelp } from './cli/help.js';
+import { overview } from './cli/overview.js';
+import { commandElsewhere, didYouMean, flagOnly, keyOptionHint, type Suggestible } from './cli/suggest.js';
 import type { Context } from './context.js';
 import { EXIT_CODES, UsageError } from './errors.js';
 import { escapeControls, printable } from './text/sanitize.js';
@@ -55,8 +56,12 @@ Environment variables:
   CIP_BASE_URL           API base URL (like --base-url; default ${DEFAULT_BASE_URL})
   CIP_OUTPUT             table, json, yaml or tsv (like --output)
   CIP_CONFIG_DIR         where profiles are stored
+  CIP_CREDENTIAL_STORE   where login keeps keys: keychain (default) or file
+                         (plain text, like --insecure-storage: for servers)
+  CIP_KEYCHAIN_TIMEOUT   seconds one visit to the keychain may take (default 3)
   CIP_ALLOW_HTTP=1       allow http:// base URLs to hosts other than this machine
   CIP_MAX_ANSWER_BYTES   the largest answer cip reads (default 256 MiB)
+  CIP_DEBUG=1            print a stack trace with an error (for bug reports)
   HTTPS_PROXY, HTTP_PROXY, NO_PROXY   proxies, as curl reads them; never for this machine
   NO_COLOR, FORCE_COLOR, CI
 An empty variable counts as unset; an empty option value (--profile "") is an error.
@@ -93,8 +98,36 @@ class CipCommand extends Command {
   /** commander calls this for an unknown subcommand (it is not in commander's typings). */
   unknownCommand(): never {
     const word = this.args[0] ?? '';
-    const suggestion = didYouMean(word, suggestible(this));
+    const suggestion = commandElsewhere(commandPath(this), word) ?? didYouMean(word, suggestible(this));
     this.error(`error: unknown command '${word}'${suggestion ? ` (${suggestion})` : ''}`, { code: 'commander.unknownCommand' });
+  }
+
+  /**
+   * commander calls this with `{ error: true }` for a command that needs a subcommand and was given none. Bare
+   * `cip` is how people start: it prints a short overview on stdout and succeeds, as gh does.
+   */
+  override help(context?: HelpContext | ((text: string) => string)): never {
+    if (this.parent || typeof context !== 'object' || !context.error) return super.help(context as HelpContext);
+    const output = this.configureOutput();
+    const commands = this.createHelp()
+      .visibleCommands(this)
+      .map((command) => ({ name: command.name(), description: command.description() }));
+    output.writeOut!(overview(this.description(), commands, output.getOutHelpWidth?.() ?? 80));
+    throw new CommanderError(0, 'commander.help', '(overview)');
+  }
+
+  /**
+   * commander calls this for an unknown option, with the argument as typed. A value glued to it
+   * (`--api-key=...`) is never repeated: it may be a key. An option that would take a key says why there is none.
+   */
+  unknownOption(flag: string): never {
+    const name = flagOnly(flag);
+    const hint = keyOptionHint(
+      name,
+      this.options.some((option) => option.long === '--api-key-file'),
+    );
+    if (hint) this.error(`error: unknown option '${name}' (${hint})`, { code: 'commander.unknownOption' });
+    return (Command.prototype as unknown as { unknownOption(flag: string): never }).unknownOption.call(this, name);
   }
 }
 
@@ -135,7 +168,9 @@ function addHelpCommand(parent: Command, topics: Record<string, () => string> = 
           const hint =
             target.commands.length === 0
               ? `'${commandPath(target).join(' ')}' has no subcommands`
-              : (didYouMean(word, suggestible(target)) ?? `run '${[...commandPath(target), 'help'].join(' ')}' to see the commands`);
+              : (commandElsewhere(commandPath(target), word) ??
+                didYouMean(word, suggestible(target)) ??
+                `run '${[...commandPath(target), 'help'].join(' ')}' to see the commands`);
           throw new UsageError(`unknown command '${printable(typed)}'`, hint);
         }
         target = next;

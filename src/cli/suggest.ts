@@ -63,3 +63,94 @@ export function didYouMean(word: string, commands: readonly Suggestible[]): stri
   if (names.length === 0) return undefined;
   return names.length === 1 ? `Did you mean ${names[0]!}?` : `Did you mean one of ${names.join(', ')}?`;
 }
+
+/**
+ * Words a newcomer types for a command that lives elsewhere (`cip login` for `cip auth login`, as in other
+ * CLIs), by the command path they were typed under. A typo's distance cannot find these: they are whole words.
+ */
+const ELSEWHERE: Readonly<Record<string, Readonly<Record<string, string>>>> = {
+  cip: {
+    login: 'cip auth login',
+    signin: 'cip auth login',
+    init: 'cip auth login',
+    configure: 'cip auth login',
+    setup: 'cip auth login',
+    logout: 'cip auth logout',
+    signout: 'cip auth logout',
+    status: 'cip auth status',
+    whoami: 'cip auth status',
+    profiles: 'cip auth status',
+    switch: 'cip auth switch',
+    use: 'cip auth switch',
+    version: 'cip --version',
+    list: 'cip env list',
+    ls: 'cip env list',
+    envs: 'cip env list',
+    environment: 'cip env list',
+    environments: 'cip env list',
+    get: 'cip env get',
+    show: 'cip env get',
+    create: 'cip env create',
+    update: 'cip env update',
+    delete: 'cip env delete',
+    rm: 'cip env delete',
+    export: 'cip env export',
+    diff: 'cip env diff',
+    plan: 'cip env diff',
+    apply: 'cip env apply',
+  },
+  'cip auth': {
+    signin: 'cip auth login',
+    logon: 'cip auth login',
+    signout: 'cip auth logout',
+    whoami: 'cip auth status',
+    list: 'cip auth status',
+    ls: 'cip auth status',
+    use: 'cip auth switch',
+  },
+  'cip env': {
+    show: 'cip env get',
+    new: 'cip env create',
+    add: 'cip env create',
+    edit: 'cip env update',
+    set: 'cip env update',
+    remove: 'cip env delete',
+    del: 'cip env delete',
+  },
+};
+
+/** "Did you mean 'cip auth login'?" for a word typed under `path` (['cip'] for the top) that names a command elsewhere. */
+export function commandElsewhere(path: readonly string[], word: string): string | undefined {
+  const meant = Object.hasOwn(ELSEWHERE, path.join(' ')) ? ELSEWHERE[path.join(' ')]! : {};
+  return Object.hasOwn(meant, word) ? `Did you mean '${meant[word]!}'?` : undefined;
+}
+
+const SECRET_WORDS = new Set(['key', 'keys', 'apikey', 'token', 'password', 'passwd', 'pwd', 'secret', 'pat', 'credential', 'credentials']);
+
+/** The flag as typed, without a value glued to it (`--api-key=...`, `-kVALUE`): that value may be a key. */
+export function flagOnly(flag: string): string {
+  if (flag.startsWith('--')) return flag.split('=', 1)[0]!;
+  return flag.startsWith('-') ? flag.slice(0, 2) : flag;
+}
+
+/**
+ * Why an option that looks like it takes a key (`--api-key`, `--token`, `--password`) does not exist, and
+ * what to use instead; undefined for any other option. `login` is true where the command reads key files
+ * (`auth login`).
+ */
+export function keyOptionHint(flag: string, login: boolean): string | undefined {
+  if (!flag.startsWith('--')) return undefined;
+  const words = flag.slice(2).toLowerCase().split(/[-_]/);
+  if (!SECRET_WORDS.has(words.at(-1)!)) return undefined;
+  const why = 'keys are not taken as options, so that shell history and process lists never show them';
+  if (!login) {
+    return `${why}; 'cip auth login' keeps them in a profile, or set CIP_API_KEY, CIP_SUBSCRIPTION_KEY and CIP_ENTERPRISE_ID`;
+  }
+  const subscription = words.includes('subscription') || words.includes('sub') || words.includes('apim');
+  const ways = subscription
+    ? '--subscription-key-file FILE (- for stdin), the CIP_SUBSCRIPTION_KEY variable'
+    : words.includes('api') || words.includes('apikey')
+      ? '--api-key-file FILE (- for stdin), the CIP_API_KEY variable'
+      : '--api-key-file and --subscription-key-file FILE (- for stdin), the CIP_API_KEY and CIP_SUBSCRIPTION_KEY variables';
+  return `${why}; use ${ways}, or the hidden prompt at a terminal`;
+}

@@ -216,9 +216,10 @@ export async function keychainKeys(keychain: Keychain, name: string, profile: Ke
     [keys] = await keychain.read([entry]);
   } catch (error) {
     if (!(error instanceof KeychainError)) throw error;
+    // What to do first; the keychain's own words (a D-Bus message on a server) last.
     throw new AuthError(
-      `cannot read the keys of profile '${name}' from the keychain: ${error.reason}`,
-      'unlock the keychain and try again; where there is none, give CIP_API_KEY and CIP_SUBSCRIPTION_KEY, or log in with --insecure-storage',
+      `cannot read the keys of profile '${name}' from the keychain: unlock it and try again; where there is none, give CIP_API_KEY and CIP_SUBSCRIPTION_KEY, or log in with --insecure-storage`,
+      `cause: ${error.reason}`,
     );
   }
   if (!keys) {

@@ -39,7 +39,9 @@ export function parseExactYaml(text: string): unknown {
   const [error] = doc.errors;
   if (error) {
     const message = error.message.split('\n')[0] ?? 'invalid YAML';
-    throw new YamlError(/call stack/i.test(message) ? `nested deeper than ${MAX_YAML_DEPTH} levels` : message);
+    throw new YamlError(
+      /call stack/i.test(message) ? `nested deeper than ${MAX_YAML_DEPTH} levels` : `${message}${position(text, error.pos[0])}`,
+    );
   }
 
   // Each alias stands for the last node before it with its anchor. One pass in document order finds them all
@@ -142,7 +144,7 @@ export function parseExactYaml(text: string): unknown {
         if (isMergeKey(pair.key)) continue;
         // uniqueKeys sees `1` and "1", or a key and an alias of it, as two keys; as data they are one.
         const key = keyOf(pair);
-        if (explicit.has(key)) throw new YamlError(`the key '${key}' is given twice`);
+        if (explicit.has(key)) throw new YamlError(`the key '${key}' is given twice${position(text, nodeStart(pair.key))}`);
         explicit.add(key);
       }
       let merges = 0;
@@ -164,10 +166,44 @@ export function parseExactYaml(text: string): unknown {
       return result;
     }
     if (isSeq(node)) return node.items.map((item) => convert(item, depth + 1));
-    if (isScalar(node)) return scalarValue(node.value, node.source);
+    if (isScalar(node)) {
+      try {
+        return scalarValue(node.value, node.source);
+      } catch (error) {
+        throw error instanceof YamlError ? new YamlError(`${error.message}${position(text, nodeStart(node))}`) : error;
+      }
+    }
     throw new YamlError('unsupported YAML node');
   };
   return convert(doc.contents, 0);
+}
+
+/** Where a node starts in the text; undefined for a node made up by the parser (an empty key). */
+function nodeStart(node: unknown): number | undefined {
+  return (node as { range?: [number, number, number] } | null)?.range?.[0];
+}
+
+/** The widest excerpt of a line a message shows. */
+const EXCERPT = 60;
+
+/**
+ * " at line 3, column 5: '  - name: b'": where an offset of the text is, and the line, so a person finds it
+ * (cut around the column when it is long). Empty for an offset that is not known.
+ */
+function position(text: string, offset: number | undefined): string {
+  if (offset === undefined) return '';
+  const at = Math.min(Math.max(offset, 0), text.length);
+  const start = text.lastIndexOf('\n', at - 1) + 1;
+  const end = text.indexOf('\n', at);
+  const line = text.slice(start, end === -1 ? text.length : end).replace(/\r$/, '');
+  let number = 1;
+  for (let index = text.indexOf('\n'); index !== -1 && index < start; index = text.indexOf('\n', index + 1)) number++;
+  const column = at - start + 1;
+  const where = ` at line ${number}, column ${column}`;
+  if (line.trim() === '') return `${where} (${end === -1 ? 'the end of the text' : 'an empty line'})`;
+  const from = line.length <= EXCERPT ? 0 : Math.min(Math.max(0, column - 1 - EXCERPT / 2), line.length - EXCERPT);
+  const excerpt = line.slice(from, from + EXCERPT);
+  return `${where}: '${from > 0 ? '…' : ''}${excerpt}${from + EXCERPT < line.length ? '…' : ''}'`;
 }
 
 function scalarValue(value: unknown, source: string | undefined): unknown {

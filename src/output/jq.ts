@@ -145,18 +145,40 @@ function jq(runner: JqRunner, job: Omit<JqJob, 'id'>, write?: JqWrite): Promise<
 
 /**
  * jq's own message, on one line, without its "jq: error:" prefix and compile-error count; the first line of
- * stderr when jq did not say it (halt_error). The data is jq's
- * stdin, which jq calls <stdin> (jq-wasm gives it as the file /dev/stdin).
+ * stderr when jq did not say it (halt_error). The data is jq's stdin, which jq calls <stdin> (jq-wasm gives it
+ * as the file /dev/stdin). A compile error's position ends in a colon, with the filter's line and carets under
+ * the offending text on the lines after it: they are said after the colon.
  */
 function message(stderr: string): string {
   const lines = stderr
     .replaceAll('(at /dev/stdin:', '(at <stdin>:')
     .split('\n')
-    .map((line) => line.trim())
-    .filter((line) => line && !/^jq: \d+ compile errors?$/.test(line));
+    .filter((line) => line.trim() && !/^jq: \d+ compile errors?$/.test(line.trim()));
   // jq's error, not what the filter wrote before it (debug, stderr).
-  const error = lines.find((line) => /^jq: (?:error\b|parse error:)/.test(line)) ?? lines[0];
-  return oneLine((error ?? 'jq failed').replace(/^jq: error(?: \(at [^)]*\))?: /, ''));
+  const index = lines.findIndex((line) => /^jq: (?:error\b|parse error:)/.test(line.trim()));
+  let error = (lines[index] ?? lines[0])?.trim().replace(/^jq: error(?: \(at [^)]*\))?: /, '') ?? 'jq failed';
+  const where = index >= 0 && error.endsWith(':') ? excerpt(lines[index + 1], lines[index + 2]) : undefined;
+  if (where) error = `${error} ${where}`;
+  return oneLine(error);
+}
+
+/** The widest part of the filter's line an error shows. */
+const EXCERPT = 60;
+
+/**
+ * jq's quoted line ("    .a | foo(1)") and its carets ("         ^^^") as "'.a | foo(1)' (at 'foo')". jq
+ * counts the carets' columns in bytes.
+ */
+function excerpt(quoted: string | undefined, carets: string | undefined): string | undefined {
+  const marks = carets === undefined ? null : /^ {4}( *)(\^+)\s*$/.exec(carets);
+  if (quoted === undefined || !quoted.startsWith('    ') || !marks) return undefined;
+  const bytes = Buffer.from(quoted.slice(4), 'utf8');
+  const before = bytes.subarray(0, marks[1]!.length).toString('utf8');
+  const marked = bytes.subarray(marks[1]!.length, marks[1]!.length + marks[2]!.length).toString('utf8');
+  const line = bytes.toString('utf8');
+  const from = line.length <= EXCERPT ? 0 : Math.min(Math.max(0, before.length - EXCERPT / 2), line.length - EXCERPT);
+  const shown = `${from > 0 ? '…' : ''}${line.slice(from, from + EXCERPT)}${from + EXCERPT < line.length ? '…' : ''}`;
+  return `'${shown}'${marked.trim() ? ` (at '${marked}')` : ''}`;
 }
 
 /**

@@ -134,6 +134,15 @@ async function cip(args: string[], options: RunOptions = {}): Promise<{ exitCode
   return { exitCode, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') };
 }
 
+/** Login's line for a keychain that cannot be used: what happened and the ways on first, the keychain's words last. */
+function noKeychain(configDir: string, cause: string): string {
+  return (
+    'error: no usable keychain here: nothing was saved; use --insecure-storage or CIP_CREDENTIAL_STORE=file ' +
+    `to keep the keys in plain text in ${configPath(configDir)}, or in CI set CIP_API_KEY, CIP_SUBSCRIPTION_KEY and ` +
+    `CIP_ENTERPRISE_ID instead of logging in (cause: ${cause})`
+  );
+}
+
 /** A store whose update runs the change on the data read and then fails, writing nothing. */
 function failingUpdate(ctx: Context): void {
   const open = ctx.store.bind(ctx);
@@ -274,11 +283,7 @@ describe('auth login: where the keys go', () => {
     const configDir = tempDir();
     const result = await cip(['auth', 'login', '--base-url', sandbox.url], { keychain, configDir, env: { FAKE_KC_FAIL: 'all' } });
     expect(result.exitCode).toBe(2);
-    expect(result.stderr).toBe(
-      'error: cannot keep the keys in the keychain: no Secret Service on this bus; nothing was saved ' +
-        `(on a server or in a container, --insecure-storage or CIP_CREDENTIAL_STORE=file keeps them in plain text in ${configPath(configDir)}; ` +
-        'in CI, give CIP_API_KEY, CIP_SUBSCRIPTION_KEY and CIP_ENTERPRISE_ID instead of logging in)\n',
-    );
+    expect(result.stderr).toBe(`${noKeychain(configDir, 'no Secret Service on this bus')}\n`);
     expect(readConfig(configDir)).toBeUndefined();
     expect(sandbox.requests).toHaveLength(0);
   });
@@ -288,11 +293,7 @@ describe('auth login: where the keys go', () => {
     const configDir = tempDir();
     const result = await cip(loginArgs(), { keychain, configDir, env: { FAKE_KC_FAIL: 'set' } });
     expect(result.exitCode).toBe(2);
-    expect(expectOneErrorLine(result.stderr)).toBe(
-      'error: cannot keep the keys in the keychain: set refused; nothing was saved ' +
-        `(on a server or in a container, --insecure-storage or CIP_CREDENTIAL_STORE=file keeps them in plain text in ${configPath(configDir)}; ` +
-        'in CI, give CIP_API_KEY, CIP_SUBSCRIPTION_KEY and CIP_ENTERPRISE_ID instead of logging in)',
-    );
+    expect(expectOneErrorLine(result.stderr)).toBe(noKeychain(configDir, 'set refused'));
     expect(readConfig(configDir)).toBeUndefined();
   });
 
@@ -691,7 +692,7 @@ describe('auth login --migrate', () => {
     const result = await cip(['auth', 'login', '--migrate'], { keychain, configDir, env: { FAKE_KC_FAIL: 'set' } });
     expect(result.exitCode).toBe(2);
     expect(result.stderr).toBe(
-      `error: cannot move the keys of profile 'default' into the keychain: set refused (nothing changed; they are still in ${configPath(configDir)})\n`,
+      `error: cannot move the keys of profile 'default' into the keychain: nothing changed; they are still in ${configPath(configDir)} (cause: set refused)\n`,
     );
     expect(readConfig(configDir)).toEqual(data);
   });

@@ -73,7 +73,9 @@ describe('the compile check', () => {
   it('still refuses what jq cannot compile, before anything is sent', async () => {
     const result = await cip(['env', 'list', '--jq', '.[] | nosuch'], { env });
     expect(result.exitCode).toBe(2);
-    expect(expectOneErrorLine(result.stderr)).toBe('error: --jq: nosuch/0 is not defined at <top-level>, line 1, column 7:');
+    expect(expectOneErrorLine(result.stderr)).toBe(
+      "error: --jq: nosuch/0 is not defined at <top-level>, line 1, column 7: '.[] | nosuch' (at 'nosuch')",
+    );
     expect(sandbox.requests).toHaveLength(0);
   });
 });

@@ -86,6 +86,117 @@ describe('a mistyped command', () => {
   });
 });
 
+describe('bare cip', () => {
+  it.each([[[]], [['--json']], [['--verbose']]])('%j prints a short overview on stdout and exits 0', async (args) => {
+    const result = await cip(args);
+    expect(result.exitCode).toBe(0);
+    expect(result.stderr).toBe('');
+    const lines = result.stdout.split('\n');
+    expect(lines.length).toBeLessThan(30);
+    expect(lines.slice(0, 6)).toEqual([
+      'Manage environments of the Copyl Integration Platform from the command line.',
+      '',
+      'Usage: cip <command> [options]',
+      '',
+      'Commands:',
+      '  auth        log in, inspect and switch profiles',
+    ]);
+    for (const name of ['env', 'api', 'doctor', 'completion', 'sandbox', 'help'])
+      expect(result.stdout).toMatch(new RegExp(`^  ${name} +\\S`, 'm'));
+    expect(result.stdout).toContain("Start with 'cip auth login', or try cip offline against 'cip sandbox'.\n");
+    // The full help is one flag away, and keeps its environment variables and exit codes.
+    expect(result.stdout).not.toContain('Exit codes:');
+    expect((await cip(['--help'])).stdout).toContain('Exit codes:');
+  });
+
+  it('wraps to the terminal', async () => {
+    const result = await cip([], { terminalColumns: 50 });
+    expect(result.exitCode).toBe(0);
+    expect(Math.max(...result.stdout.split('\n').map((line) => line.length))).toBeLessThanOrEqual(50);
+    expect(result.stdout).toContain(
+      '  env         list, get, create, update and delete\n              environments; export, diff and apply\n',
+    );
+  });
+});
+
+describe('a command typed where a newcomer expects it', () => {
+  it.each([
+    [['login'], 'cip auth login'],
+    [['logout'], 'cip auth logout'],
+    [['status'], 'cip auth status'],
+    [['whoami'], 'cip auth status'],
+    [['version'], 'cip --version'],
+    [['list'], 'cip env list'],
+    [['envs'], 'cip env list'],
+    [['environments'], 'cip env list'],
+    [['delete'], 'cip env delete'],
+    [['auth', 'whoami'], 'cip auth status'],
+    [['env', 'show'], 'cip env get'],
+    [['env', 'remove'], 'cip env delete'],
+    [['help', 'login'], 'cip auth login'],
+  ])('%j is exit 2 and names %s', async (args, meant) => {
+    const result = await cip(args);
+    expect(result).toEqual({
+      exitCode: 2,
+      stdout: '',
+      stderr: `error: unknown command '${args.at(-1)!}' (Did you mean '${meant}'?)\n`,
+    });
+  });
+});
+
+describe('an option that would take a key', () => {
+  const SECRET = 'typed-secret-0123456789abcdef';
+  const why = 'keys are not taken as options, so that shell history and process lists never show them';
+  it.each([
+    [
+      ['auth', 'login', '--api-key', SECRET],
+      '--api-key',
+      'use --api-key-file FILE (- for stdin), the CIP_API_KEY variable, or the hidden prompt at a terminal',
+    ],
+    [
+      ['auth', 'login', `--api-key=${SECRET}`],
+      '--api-key',
+      'use --api-key-file FILE (- for stdin), the CIP_API_KEY variable, or the hidden prompt at a terminal',
+    ],
+    [
+      ['auth', 'login', '--subscription-key', SECRET],
+      '--subscription-key',
+      'use --subscription-key-file FILE (- for stdin), the CIP_SUBSCRIPTION_KEY variable, or the hidden prompt at a terminal',
+    ],
+    ...['--key', '--token', '--password', '--secret'].map((flag) => [
+      ['auth', 'login', `${flag}=${SECRET}`],
+      flag,
+      'use --api-key-file and --subscription-key-file FILE (- for stdin), the CIP_API_KEY and CIP_SUBSCRIPTION_KEY variables, or the hidden prompt at a terminal',
+    ]),
+    [
+      ['env', 'list', '--api-key', SECRET],
+      '--api-key',
+      "'cip auth login' keeps them in a profile, or set CIP_API_KEY, CIP_SUBSCRIPTION_KEY and CIP_ENTERPRISE_ID",
+    ],
+    [
+      ['--token', SECRET, 'env', 'list'],
+      '--token',
+      "'cip auth login' keeps them in a profile, or set CIP_API_KEY, CIP_SUBSCRIPTION_KEY and CIP_ENTERPRISE_ID",
+    ],
+  ] as [string[], string, string][])('%j is exit 2, says why and what to use, and never repeats the value', async (args, flag, ways) => {
+    const result = await cip(args);
+    expect(result).toEqual({ exitCode: 2, stdout: '', stderr: `error: unknown option '${flag}' (${why}; ${ways})\n` });
+    expect(sandbox.requests).toHaveLength(0);
+  });
+
+  it.each([
+    [
+      ['auth', 'login', `--api-key-fil=${'typed-secret-0123456789abcdef'}`],
+      "error: unknown option '--api-key-fil' (Did you mean --api-key-file?)",
+    ],
+    [['env', 'list', '--colums=typed-secret-0123456789abcdef'], "error: unknown option '--colums' (Did you mean --columns?)"],
+    [['auth', 'login', '-ktyped-secret-0123456789abcdef'], "error: unknown option '-k'"],
+  ])('any other unknown option with a value glued to it is named without the value: %j', async (args, line) => {
+    const result = await cip(args);
+    expect(result).toEqual({ exitCode: 2, stdout: '', stderr: `${line}\n` });
+  });
+});
+
 describe('auth login: what a failed check points at', () => {
   it('a network failure says to check the base URL and the network, not the keys', async () => {
     const closed = await startSandbox();

@@ -1,5 +1,7 @@
 // The command tree as a user meets it (src/program.ts, src/cli/globals.ts): what help shows and how wide,
 // commander's own usage errors on one line, empty and out-of-range option values, and options that disagree.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import status from '../../src/commands/auth/status.js';
 import switchProfile from '../../src/commands/auth/switch.js';
@@ -19,6 +21,8 @@ beforeEach(() => {
   sandbox.reset();
 });
 
+const SRC = join(import.meta.dirname, '../../src');
+
 const LAST_GLOBAL_OPTION = '  --no-headers            leave out the header line of -o tsv\n';
 const POINTER = "Global options (--profile, --output, --json, --jq, ...): see 'cip help globals'.\n";
 
@@ -36,6 +40,18 @@ describe('cip --help', () => {
     expect(result.stdout).toContain('\n\nEnvironment variables:\n  CIP_PROFILE            profile to use (like --profile)\n');
     expect(result.stdout).toContain('\n\nExit codes:\n    0  success\n');
     expect(result.stdout).toMatch(/\n {2}143 {2}terminated \(SIGTERM\)\n\n$/);
+  });
+
+  it('lists every CIP_ variable cip reads, CIP_CREDENTIAL_STORE among them', async () => {
+    const read = new Set<string>();
+    for (const file of readdirSync(SRC, { recursive: true, encoding: 'utf8' }).filter((name) => name.endsWith('.ts'))) {
+      for (const match of readFileSync(join(SRC, file), 'utf8').matchAll(/\bCIP_[A-Z_]*[A-Z]\b/g)) read.add(match[0]);
+    }
+    expect(read).toContain('CIP_CREDENTIAL_STORE');
+    const variables = /\n\nEnvironment variables:\n([\s\S]*?)\n\n/.exec((await cip(['--help'])).stdout)![1]!;
+    const listed = new Set([...variables.matchAll(/^ {2}(CIP_[A-Z_]+)/gm)].map((match) => match[1]));
+    expect([...read].sort()).toEqual([...listed].sort());
+    expect(variables).toContain('  CIP_CREDENTIAL_STORE   where login keeps keys: keychain (default) or file\n');
   });
 
   it('--version prints the version alone', async () => {

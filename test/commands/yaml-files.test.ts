@@ -30,6 +30,24 @@ function file(name: string, text: string): string {
   return path;
 }
 
+describe('a YAML file with a mistake says where it is', () => {
+  const text = 'environments:\n  - name: staging\n    type: Test\n  - name: review-41\n   type: Test\n';
+  it.each([
+    ['env apply', ['env', 'apply', '--yes', '--file']],
+    ['env diff', ['env', 'diff', '--file']],
+    ['env create', ['env', 'create', '--file']],
+  ])('%s: exit 2, the line and column, and the line itself; nothing is sent', async (_command, args) => {
+    const path = file('envs.yaml', text);
+    const result = await cip([...args, path], { env });
+    expect(result).toEqual({
+      exitCode: 2,
+      stdout: '',
+      stderr: `error: --file ${path} is not valid YAML: Sequence item without - indicator at line 5, column 1: '   type: Test'\n`,
+    });
+    expect(sandbox.requests).toEqual([]);
+  });
+});
+
 describe('aliases are bounded by what they expand to', () => {
   // The file of the report: 500 aliases of a 50,000-item list, about 200 kB. Before, it ran for 76 s, took 1 GiB
   // and ended in exit 1 "Invalid string length (this is a bug)".

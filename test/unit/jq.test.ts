@@ -85,11 +85,23 @@ describe('runJq: failures at run time are exit 12 with a hint that the command d
 
 describe('checkJqFilter', () => {
   it.each([
-    ['.[] |', '--jq: syntax error, unexpected end of file at <top-level>, line 1, column 5:'],
-    ['}', '--jq: syntax error, unexpected INVALID_CHARACTER, expecting end of file at <top-level>, line 1, column 1:'],
-    ['$a + $b', '--jq: $a is not defined at <top-level>, line 1, column 1:'],
-    ['nosuch(1)', '--jq: nosuch/1 is not defined at <top-level>, line 1, column 1:'],
-  ])('refuses %j, which jq cannot compile, in jq words on one line', async (filter, message) => {
+    ['.[] |', "--jq: syntax error, unexpected end of file at <top-level>, line 1, column 5: '.[] |' (at '|')"],
+    ['}', "--jq: syntax error, unexpected INVALID_CHARACTER, expecting end of file at <top-level>, line 1, column 1: '}' (at '}')"],
+    ['$a + $b', "--jq: $a is not defined at <top-level>, line 1, column 1: '$a + $b' (at '$a')"],
+    ['nosuch(1)', "--jq: nosuch/1 is not defined at <top-level>, line 1, column 1: 'nosuch(1)' (at 'nosuch')"],
+    [
+      '.items | map(.name',
+      "--jq: syntax error, unexpected end of file, expecting ';' or ')' at <top-level>, line 1, column 14: '.items | map(.name' (at '.name')",
+    ],
+    // The line jq points at, not the first; jq counts columns in bytes, the text shown is the characters.
+    ['.a |\n  nosuch', "--jq: nosuch/0 is not defined at <top-level>, line 2, column 3: ' nosuch' (at 'nosuch')"],
+    ['"é" | nosuch', "--jq: nosuch/0 is not defined at <top-level>, line 1, column 8: '\"é\" | nosuch' (at 'nosuch')"],
+    // A long line is cut around the place.
+    [
+      `[${'1,'.repeat(60)} nosuch]`,
+      `--jq: nosuch/0 is not defined at <top-level>, line 1, column 123: '…${'1,'.repeat(26)} nosuch]' (at 'nosuch')`,
+    ],
+  ])('refuses %j, which jq cannot compile, in jq words on one line, with the text it points at', async (filter, message) => {
     expect(await refusal(checkJqFilter(filter, runner()))).toEqual({ message, hint: undefined, exitCode: 2 });
   });
 

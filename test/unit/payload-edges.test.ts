@@ -73,8 +73,8 @@ describe('buildPayload: a file', () => {
   });
 
   it.each([
-    ['env.yaml', 'a: 1\na: 2\n', '--file env.yaml is not valid YAML: Map keys must be unique'],
-    ['-', 'a: 1\na: 2\n', 'the YAML on stdin is not valid YAML: Map keys must be unique'],
+    ['env.yaml', 'a: 1\na: 2\n', "--file env.yaml is not valid YAML: Map keys must be unique at line 2, column 1: 'a: 2'"],
+    ['-', 'a: 1\na: 2\n', "the YAML on stdin is not valid YAML: Map keys must be unique at line 2, column 1: 'a: 2'"],
     ['-', '- a\n- b\n', 'the YAML on stdin must be a JSON object, not an array'],
     ['-', 'plain words', 'the YAML on stdin must be a JSON object, not a string'],
     ['-', '[1]', 'the JSON on stdin must be a JSON object, not an array'],

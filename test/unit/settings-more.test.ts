@@ -91,10 +91,10 @@ describe('keychainKeys', () => {
     const { keychain } = fakeKeychain(() => Promise.reject(new KeychainError('the keychain is locked')));
     const error = await failure(keychainKeys(keychain, 'kc', keychainProfile));
     expect(error).toBeInstanceOf(AuthError);
-    expect(error.message).toBe("cannot read the keys of profile 'kc' from the keychain: the keychain is locked");
-    expect((error as AuthError).hint).toBe(
-      'unlock the keychain and try again; where there is none, give CIP_API_KEY and CIP_SUBSCRIPTION_KEY, or log in with --insecure-storage',
+    expect(error.message).toBe(
+      "cannot read the keys of profile 'kc' from the keychain: unlock it and try again; where there is none, give CIP_API_KEY and CIP_SUBSCRIPTION_KEY, or log in with --insecure-storage",
     );
+    expect((error as AuthError).hint).toBe('cause: the keychain is locked');
     expect((error as AuthError).exitCode).toBe(3);
   });
 

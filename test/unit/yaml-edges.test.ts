@@ -15,9 +15,28 @@ describe('parseExactYaml', () => {
   });
 
   it.each([
-    ['a: !!binary aGVsbG8=', "'aGVsbG8=' is not a value JSON can hold"],
-    ['a: !!timestamp 2001-12-14', "'2001-12-14' is not a value JSON can hold"],
-  ])('%s is refused, saying which value', (text, message) => {
+    ['a: !!binary aGVsbG8=', "'aGVsbG8=' is not a value JSON can hold at line 1, column 13: 'a: !!binary aGVsbG8='"],
+    [
+      'b: 1\nc:\n  a: !!timestamp 2001-12-14',
+      "'2001-12-14' is not a value JSON can hold at line 3, column 18: '  a: !!timestamp 2001-12-14'",
+    ],
+  ])('%j is refused, saying which value and where', (text, message) => {
+    expect(() => parseExactYaml(text)).toThrow(new YamlError(message));
+  });
+
+  it.each([
+    ['environments:\n  - name: a\n  name: b\n', "All mapping items must start at the same column at line 3, column 1: '  name: b'"],
+    ['environments:\r\n  - name: a\r\n  - name: a\r\n    name: b\r\n', "Map keys must be unique at line 4, column 5: '    name: b'"],
+    ['a: "x\n', 'Missing closing "quote at line 2, column 1 (the end of the text)'],
+    [
+      `a: 1\nb: [${'1, '.repeat(40)}\n`,
+      'Flow sequence in block collection must be sufficiently indented and end with a ] at line 3, column 1 (the end of the text)',
+    ],
+    [
+      `a: 1\nb: ${'x'.repeat(100)}\n  c: 2\n`,
+      `Nested mappings are not allowed in compact mappings at line 2, column 4: 'b: ${'x'.repeat(57)}…'`,
+    ],
+  ])('a syntax error in %j says where, and the line', (text, message) => {
     expect(() => parseExactYaml(text)).toThrow(new YamlError(message));
   });
 

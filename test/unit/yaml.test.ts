@@ -176,7 +176,7 @@ describe('YAML merge keys, as PyYAML and ruamel.yaml read them', () => {
   });
 
   it('refuses one key written twice, as 1 and "1"', () => {
-    expect(() => parseExactYaml('1: a\n"1": b\n')).toThrow(new YamlError("the key '1' is given twice"));
+    expect(() => parseExactYaml('1: a\n"1": b\n')).toThrow(new YamlError("the key '1' is given twice at line 2, column 1: '\"1\": b'"));
   });
 });
 

@@ -84,11 +84,14 @@ function chooseStorage(ctx: Context, options: Options): Storage {
   return { where: 'keychain' };
 }
 
-/** Login's answer to a keychain that cannot be used: exit 2, and the ways on. */
+/**
+ * Login's answer to a keychain that cannot be used: exit 2. What happened and the ways on come first; the
+ * keychain's own words (often a D-Bus message on a server) come last, for whoever has to fix the keychain.
+ */
 function noKeychain(error: KeychainError, path: string): UsageError {
   return new UsageError(
-    `cannot keep the keys in the keychain: ${error.reason}; nothing was saved`,
-    `on a server or in a container, --insecure-storage or CIP_CREDENTIAL_STORE=file keeps them in plain text in ${path}; in CI, give CIP_API_KEY, CIP_SUBSCRIPTION_KEY and CIP_ENTERPRISE_ID instead of logging in`,
+    `no usable keychain here: nothing was saved; use --insecure-storage or CIP_CREDENTIAL_STORE=file to keep the keys in plain text in ${path}, or in CI set CIP_API_KEY, CIP_SUBSCRIPTION_KEY and CIP_ENTERPRISE_ID instead of logging in`,
+    `cause: ${error.reason}`,
   );
 }
 
@@ -288,8 +291,8 @@ async function migrate(ctx: Context, options: Options): Promise<void> {
   } catch (error) {
     if (!(error instanceof KeychainError)) throw error;
     throw new UsageError(
-      `cannot move the keys of profile '${name}' into the keychain: ${error.reason}`,
-      `nothing changed; they are still in ${store.path}`,
+      `cannot move the keys of profile '${name}' into the keychain: nothing changed; they are still in ${store.path}`,
+      `cause: ${error.reason}`,
     );
   }
   try {

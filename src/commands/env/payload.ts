@@ -59,7 +59,7 @@ async function parseYamlObject(text: string, source: string): Promise<Record<str
   try {
     value = parseExactYaml(text);
   } catch (error) {
-    throw new UsageError(`${source} is not valid YAML${error instanceof SyntaxError ? `: ${printable(error.message, 120)}` : ''}`);
+    throw new UsageError(`${source} is not valid YAML${error instanceof SyntaxError ? `: ${printable(error.message, 240)}` : ''}`);
   }
   return checkObject(value, source);
 }

@@ -65,7 +65,7 @@ export async function readDesired(ctx: Context, path: string, key: string): Prom
     try {
       document = parseExactYaml(text);
     } catch (error) {
-      throw new UsageError(`--file ${source} is not valid YAML${error instanceof SyntaxError ? `: ${printable(error.message, 120)}` : ''}`);
+      throw new UsageError(`--file ${source} is not valid YAML${error instanceof SyntaxError ? `: ${printable(error.message, 240)}` : ''}`);
     }
   } else {
     try {
