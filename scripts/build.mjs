@@ -1,5 +1,5 @@
 // @ts-check
-// Bundles src/ into dist/ with esbuild, shaped for start-up time (see README, Performance):
+// Bundles src/ into dist/ with esbuild, shaped for start-up time (see docs/performance.md):
 //   dist/main.cjs         the entry bin/cip.cjs loads: answers --version, then loads the CLI with V8's
 //                         code cache (src/main.ts); CommonJS, so Node never sets up its ES module loader
 //   dist/cli.cjs          all of cip's own code and commander, as one CommonJS file: one file to read, and a

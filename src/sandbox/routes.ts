@@ -1,5 +1,6 @@
 // The Environments resource as the real service routes it: GET and POST on {base}/Environments, PUT and
-// DELETE on {base}/Environments/{id}, with ASP.NET's model binding and answers.
+// DELETE on {base}/Environments/{id}, with ASP.NET's model binding and answers. Beside it, a read-only
+// {base}/Integrations (the gateway serves it too), so `cip api Integrations` has something to show.
 import type { IncomingMessage } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { parseExactJson, stringifyExactJson } from '../json/exact.js';
@@ -41,6 +42,19 @@ function isJsonMediaType(contentType: string): boolean {
   const mediaType = (contentType.split(';', 1)[0] ?? '').trim().toLowerCase();
   return mediaType === 'application/json' || mediaType === 'text/json' || /^application\/[^/]+\+json$/.test(mediaType);
 }
+
+// {base}/Integrations with an optional trailing slash, in any letter case (ASP.NET routing).
+function isIntegrations(url: string, basePath: string): boolean {
+  return (url.split('?', 1)[0] ?? '').replace(/\/$/, '').toLowerCase() === `${basePath}/integrations`.toLowerCase();
+}
+
+// The sandbox's integrations: fixed, since nothing can change them (the real fields are not public).
+const INTEGRATIONS = [
+  { id: 'a1f3c2d4-5b6e-4f70-8a91-b2c3d4e5f601', name: 'orders-to-erp', type: 'Scheduled', isActive: true },
+  { id: 'b2e4d3c5-6c7f-4081-9ba2-c3d4e5f60712', name: 'crm-contacts-sync', type: 'Webhook', isActive: true },
+  { id: 'c3f5e4d6-7d80-4192-acb3-d4e5f6071823', name: 'invoice-archive', type: 'Scheduled', isActive: false },
+];
+const INTEGRATIONS_BODY = JSON.stringify(INTEGRATIONS);
 
 // The anonymous {base}/ping every Copyl service answers for monitoring (any letter case, as ASP.NET routes).
 function isPing(url: string, basePath: string): boolean {
@@ -181,6 +195,11 @@ export function createRoutes(
       const method = req.method ?? '';
       const url = req.url ?? '';
       if (isPing(url, options.basePath)) return method === 'GET' ? ping(options.pingFails === true) : methodNotAllowed('GET');
+      if (isIntegrations(url, options.basePath)) {
+        const refused = checkAccess(req, keys);
+        if (refused) return refused;
+        return method === 'GET' ? json(200, INTEGRATIONS_BODY) : methodNotAllowed('GET');
+      }
       const target = matchPath(url, options.basePath);
       if (!target) return apim(404, 'Resource not found');
       const refused = checkAccess(req, keys);

@@ -4,7 +4,7 @@
 // request and prints the same JSON (test/bench/floor-http.mjs). Each row reports wall time (median), CPU time
 // (user + system, the mean of GNU time's 10 ms steps, corrected for their rounding down) and peak RSS; the
 // table says how loaded the machine was.
-// Prints a Markdown table, writes it to test/bench/RESULTS.md and into the README between the bench markers.
+// Prints a Markdown table, writes it to test/bench/RESULTS.md and into docs/performance.md between the bench markers.
 // BENCH_RUNS (default 10) sets the runs per measurement; the 100,000-row and delete rows use half of them (at
 // least 5), start-up rows five times as many. BENCH_ONLY=deletes runs only the "200 deletes" row and prints it,
 // writing no file.
@@ -461,7 +461,7 @@ try {
   // A partial run would overwrite the full table with one row.
   if (!ONLY) {
     writeFileSync(join(root, 'test', 'bench', 'RESULTS.md'), `# Benchmark results\n\n${markdown}`);
-    const readmePath = join(root, 'README.md');
+    const readmePath = join(root, 'docs', 'performance.md');
     const readme = readFileSync(readmePath, 'utf8');
     const marked = /(<!-- bench:start -->\n)[\s\S]*?(<!-- bench:end -->)/;
     if (marked.test(readme)) writeFileSync(readmePath, readme.replace(marked, `$1${markdown}$2`));

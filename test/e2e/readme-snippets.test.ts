@@ -137,3 +137,180 @@ describe("README's completion install lines", () => {
     }
   });
 });
+
+// ---------------------------------------------------------------------------------------------------------------
+// The whole manual, top to bottom. Every ```sh block of README.md runs in order in one bash, as a reader would
+// paste them into one shell: a fresh HOME (so a fresh config folder), no keychain (a clean environment has no
+// D-Bus session, as on a server or in a container), the built `cip` on PATH, and the sandbox the quick start
+// starts. Each command must end with exit 0, or with the code its trailing comment names (`# ... exit 2 ...`).
+// A block that cannot run here is marked `<!-- readme-test: skip -->` on the line before it; SKIPPED lists them.
+//
+// What the test provides in place of the reader:
+// - the sandboxes the skipped `cip sandbox` blocks start: the quick start's (5 environments) and the second
+//   enterprise's, on free ports that replace 4010 and 4011 in the commands;
+// - the files the README's logins read: key.txt and sub.txt in the working folder, ~/.secrets/cip-api-key and
+//   ~/.secrets/cip-sub-key, all holding the sandbox's keys, and a `pass` that prints them;
+// - an $EDITOR that adds an environment to the file it is given (the README: "change a field, add an environment").
+
+/** The first command line of each block the test does not run, and why. */
+const SKIPPED = [
+  'npm install', // Install: needs the registry and writes a global link
+  'npm install && npm run demo', // the demo: test/e2e/demo.test.ts runs it
+  'cip sandbox --port 4010 --count 5', // runs in the foreground until Ctrl-C: the test starts this sandbox itself
+  'cip auth login --enterprise-id 3f2b8c1e-9a4d-4e6f-8b7a-1c2d3e4f5a6b', // asks at a terminal
+  'cip sandbox --port 4011 --enterprise-id 0c6f1f9e-2b1d-4a57-9d0e-6a8b2f4c1d3e \\', // in the background: the test starts it
+];
+
+/** Outputs checked beyond the exit code, by the command exactly as the README writes it (with its comment). */
+const CHOSEN: Record<string, { stdout?: RegExp; stderr?: RegExp }> = {
+  'cip env list': { stdout: /"name": ?"env-0005"/ },
+  'cip env get hello': { stdout: /"name": ?"hello"/ },
+  'cip auth login --enterprise-id 3f2b8c1e-9a4d-4e6f-8b7a-1c2d3e4f5a6b --api-key-file key.txt --subscription-key-file sub.txt   # exit 2 without a keychain':
+    {
+      stderr: /^error: .*nothing was saved/m,
+    },
+  'cip api Integrations                          # GET {base URL}/Integrations': { stdout: /"name": ?"orders-to-erp"/ },
+  'cip env apply --file environments.yaml --yes        # again: "No changes", and nothing but one list read is sent': {
+    stderr: /No changes/,
+  },
+  'cip env list -p second': { stdout: /^\[/ },
+};
+
+interface ShellBlock {
+  /** 1-based line of the opening fence. */
+  line: number;
+  heading: string;
+  skip: boolean;
+  /** Commands, each with its continuation lines, comment lines left out. */
+  commands: string[];
+}
+
+/** README's shell blocks, in order. */
+function shellBlocks(readme: string): ShellBlock[] {
+  const lines = readme.split('\n');
+  const blocks: ShellBlock[] = [];
+  let heading = '';
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    if (/^#{1,6} /.test(line)) heading = line;
+    if (!/^```(sh|bash|shell|console)\s*$/.test(line)) continue;
+    let before = i - 1;
+    while (before >= 0 && lines[before]!.trim() === '') before--;
+    const skip = lines[before]?.trim() === '<!-- readme-test: skip -->';
+    const body: string[] = [];
+    let end = i + 1;
+    for (; end < lines.length && !/^```\s*$/.test(lines[end]!); end++) body.push(lines[end]!);
+    const commands: string[] = [];
+    let current: string[] = [];
+    for (const text of body) {
+      if (current.length === 0 && (text.trim() === '' || text.trimStart().startsWith('#'))) continue;
+      current.push(text);
+      if (!text.endsWith('\\')) {
+        commands.push(current.join('\n'));
+        current = [];
+      }
+    }
+    if (current.length > 0) commands.push(current.join('\n'));
+    blocks.push({ line: i + 1, heading, skip, commands });
+    i = end;
+  }
+  return blocks;
+}
+
+// A trailing comment is set off by two spaces or more, as the README aligns them.
+const TRAILING_COMMENT = / {2,}# .*$/;
+
+/** The exit code a command's trailing comment names (`# ... exit 2 ...`), else 0. */
+function expectedExit(command: string): number {
+  const comment = TRAILING_COMMENT.exec(command)?.[0] ?? '';
+  return Number(/\bexit (\d+)\b/.exec(comment)?.[1] ?? 0);
+}
+
+function executable(path: string, text: string): void {
+  writeFileSync(path, text);
+  chmodSync(path, 0o755);
+}
+
+// A keychain on macOS and Windows is always there: the run must not write the reader's keys into the real one.
+describe.skipIf(process.platform !== 'linux')('README.md, run top to bottom against the sandbox', () => {
+  let first: Sandbox;
+  let second: Sandbox;
+  beforeAll(async () => {
+    first = await startSandbox({ seed: 5 });
+    second = await startSandbox({
+      enterpriseId: '0c6f1f9e-2b1d-4a57-9d0e-6a8b2f4c1d3e',
+      apiKey: 'second-api-key-0123456789',
+      subscriptionKey: 'second-sub-key-0123456789',
+    });
+  });
+  afterAll(async () => {
+    await Promise.all([first.close(), second.close()]);
+  });
+
+  const blocks = shellBlocks(readFileSync(join(ROOT, 'README.md'), 'utf8'));
+
+  it('skips only the blocks that cannot run here, each marked in the README', () => {
+    expect(blocks.filter((block) => block.skip).map((block) => block.commands[0]?.split('\n')[0])).toEqual(SKIPPED);
+    const commands = blocks.flatMap((block) => block.commands);
+    for (const command of Object.keys(CHOSEN)) expect(commands, 'a command CHOSEN checks').toContain(command);
+  });
+
+  it('every command ends as the README says', { timeout: 900_000 }, async () => {
+    const home = tempDir();
+    const work = join(home, 'work');
+    const results = join(home, 'results');
+    mkdirSync(work);
+    mkdirSync(results);
+    mkdirSync(join(home, '.secrets'));
+    const { apiKey, subscriptionKey } = first.keys;
+    writeFileSync(join(work, 'key.txt'), `${apiKey}\n`);
+    writeFileSync(join(work, 'sub.txt'), `${subscriptionKey}\n`);
+    writeFileSync(join(home, '.secrets', 'cip-api-key'), `${apiKey}\n`);
+    writeFileSync(join(home, '.secrets', 'cip-sub-key'), `${subscriptionKey}\n`);
+    const path = cipOnPath(home);
+    const bin = join(home, 'bin');
+    executable(
+      join(bin, 'pass'),
+      `#!/bin/sh\ncase "$2" in\n  cip/api-key) echo '${apiKey}' ;;\n  cip/sub-key) echo '${subscriptionKey}' ;;\n  *) exit 1 ;;\nesac\n`,
+    );
+    executable(join(bin, 'editor'), `#!/bin/sh\nprintf '  - name: review-44\\n    type: Test\\n' >> "$1"\n`);
+
+    const port = (url: string) => String(new URL(url).port);
+    const run: { command: string; block: ShellBlock; expected: number }[] = [];
+    const script = ['cd "$WORK"'];
+    for (const block of blocks) {
+      if (block.skip) continue;
+      for (const command of block.commands) {
+        const n = run.length;
+        run.push({ command, block, expected: expectedExit(command) });
+        const text = command
+          .replaceAll('127.0.0.1:4010/', `127.0.0.1:${port(first.url)}/`)
+          .replaceAll('127.0.0.1:4011/', `127.0.0.1:${port(second.url)}/`);
+        script.push(`{\n${text}\n} >"$RESULTS/${n}.out" 2>"$RESULTS/${n}.err" </dev/null`, `echo "$?" >"$RESULTS/${n}.rc"`);
+      }
+    }
+    writeFileSync(join(home, 'readme.sh'), `${script.join('\n')}\n`);
+    const result = await execa('bash', ['--noprofile', '--norc', join(home, 'readme.sh')], {
+      env: { PATH: path, HOME: home, EDITOR: join(bin, 'editor'), WORK: work, RESULTS: results, LANG: 'C.UTF-8' },
+      extendEnv: false,
+      reject: false,
+    });
+    expect(result.exitCode, result.stderr).toBe(0);
+
+    const failures: string[] = [];
+    run.forEach(({ command, block, expected }, n) => {
+      const read = (suffix: string) =>
+        existsSync(join(results, `${n}.${suffix}`)) ? readFileSync(join(results, `${n}.${suffix}`), 'utf8') : '';
+      const code = Number(read('rc').trim() || -1);
+      const where = `README.md:${block.line} (${block.heading}): ${command}`;
+      if (code !== expected) failures.push(`${where}\n  exit ${code}, expected ${expected}\n  stderr: ${read('err').trim().slice(0, 600)}`);
+      const chosen = CHOSEN[command];
+      if (chosen?.stdout && !chosen.stdout.test(read('out')))
+        failures.push(`${where}\n  stdout does not match ${chosen.stdout}:\n${read('out').slice(0, 600)}`);
+      if (chosen?.stderr && !chosen.stderr.test(read('err')))
+        failures.push(`${where}\n  stderr does not match ${chosen.stderr}:\n${read('err').slice(0, 600)}`);
+    });
+    expect(failures).toEqual([]);
+    expect(run.length).toBeGreaterThan(50);
+  });
+});

@@ -523,6 +523,42 @@ describe('sandbox server', () => {
     });
   });
 
+  describe('integrations', () => {
+    it('lists the integrations on GET {base}/Integrations, as the gateway serves them', async () => {
+      for (const path of ['/Integrations', '/integrations/']) {
+        const res = await call(sandbox, path);
+        expect(res.status).toBe(200);
+        expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
+        const body = (await res.json()) as Record<string, unknown>[];
+        expect(body.length).toBeGreaterThan(0);
+        for (const integration of body) expect(integration).toMatchObject({ id: expect.stringMatching(GUID), name: expect.any(String) });
+      }
+    });
+
+    it('checks the keys as for environments, and lets the read-only key read', async () => {
+      const missing = await call(sandbox, '/Integrations', { headers: { 'Ocp-Apim-Subscription-Key': undefined } });
+      expect(missing.status).toBe(401);
+      const badKey = await call(sandbox, '/Integrations', { headers: authHeaders('wrong-api-key-0123456789') });
+      expect(badKey.status).toBe(401);
+      const otherEnterprise = await call(sandbox, '/Integrations', { headers: { EnterpriseId: '0c6f1f9e-2b1d-4a57-9d0e-6a8b2f4c1d3e' } });
+      expect(otherEnterprise.status).toBe(403);
+      expect((await call(sandbox, '/Integrations', { headers: authHeaders(SANDBOX_DEFAULTS.readOnlyApiKey) })).status).toBe(200);
+    });
+
+    it.each(['POST', 'PUT', 'DELETE', 'PATCH'])('is read-only: %s is 405 with Allow: GET and no body', async (method) => {
+      const res = await call(sandbox, '/Integrations', { method, json: { name: 'x' } });
+      expect(res.status).toBe(405);
+      expect(res.headers.get('allow')).toBe('GET');
+      expect(await res.text()).toBe('');
+    });
+
+    it('has no item paths', async () => {
+      const res = await call(sandbox, '/Integrations/a1f3c2d4-5b6e-4f70-8a91-b2c3d4e5f601');
+      expect(res.status).toBe(404);
+      expect(await res.json()).toEqual({ statusCode: 404, message: 'Resource not found' });
+    });
+  });
+
   describe('ping', () => {
     it('answers GET {base}/ping without keys, as every Copyl service does', async () => {
       const res = await fetch(`${sandbox.url}/PING`);
