@@ -101,7 +101,12 @@ describe('parallel writers', () => {
 
   it('a lock its holder left a moment ago (a crash mid-write) blocks the next writer only until it is stale', async () => {
     const configDir = tempDir();
-    mkdirSync(join(configDir, 'config.json.lock'));
+    const lock = join(configDir, 'config.json.lock');
+    mkdirSync(lock);
+    // Left 10 s ago: stale 10 s from now (20 s without a refresh), a wait well past the 1 s after which the
+    // note comes, without making the suite sit out all 20 s.
+    const leftAt = new Date(Date.now() - 10_000);
+    utimesSync(lock, leftAt, leftAt);
     const result = await cip(loginTo('default', ['--no-verify']), { configDir });
     expect(result.exitCode).toBe(0);
     expect(result.stderr).toContain(`warning: another cip is writing the config file ${join(configDir, 'config.json')}; waiting for it`);
