@@ -54,7 +54,7 @@ describe('env delete asks first at a terminal', () => {
   it('names every environment when several are deleted, by id when it has no name', async () => {
     const result = await cip(['env', 'delete', 'e1', 'e3', 'e1'], { env, interactive: true, input: 'YES\n' });
     expect(result.exitCode).toBe(0);
-    expect(result.stderr).toContain(`Delete 2 environments: 'alpha' (e1), e3 ${target()}? This cannot be undone.`);
+    expect(result.stderr).toContain(`Delete 2 environments ${target()}?\n  'alpha' (e1)\n  e3\nThis cannot be undone. [y/N] `);
     expect(deletes()).toEqual(['e1', 'e3']);
   });
 
@@ -167,6 +167,6 @@ describe('env delete asks first at a terminal', () => {
       method: 'GET',
     });
     const result = await cip(['env', 'delete', 'e1', 'e2'], { env, interactive: true, input: 'n\n' });
-    expect(result.stderr).toContain(`Delete 2 environments: e1, 'beta' (e2) ${target()}?`);
+    expect(result.stderr).toContain(`Delete 2 environments ${target()}?\n  e1\n  'beta' (e2)\n`);
   });
 });

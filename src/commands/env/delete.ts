@@ -119,11 +119,16 @@ async function remove(ctx: Context, values: Values): Promise<void> {
     return;
   }
   if (!values.yes) {
-    const what =
+    // The target once; several environments one short line each, not one line of every name and id.
+    const question =
       environments.length === 1
-        ? label(environments[0]!)
-        : `${environments.length} environments: ${environments.map((environment) => label(environment).replace(/^environment /, '')).join(', ')}`;
-    if (!(await confirm(ctx.io, `Delete ${what} ${target}? This cannot be undone.`))) {
+        ? `Delete ${label(environments[0]!)} ${target}? This cannot be undone.`
+        : [
+            `Delete ${environments.length} environments ${target}?`,
+            ...environments.map((environment) => `  ${label(environment).replace(/^environment /, '')}`),
+            'This cannot be undone.',
+          ].join('\n');
+    if (!(await confirm(ctx.io, question))) {
       // As gh ends a declined prompt: said plainly, not as an error, and exit 2 for a script's sake.
       ctx.io.info('Nothing was deleted.');
       throw new ExitOnly('usage', 'nothing deleted: not confirmed');
