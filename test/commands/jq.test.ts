@@ -1,20 +1,14 @@
 // --jq as jq runs a filter: results as they come and what came before a run-time error; a failing filter that
 // never hides the command's own failure; a compile check that does not run the filter; and $ENV, env, $__loc__
 // and input_filename as for `jq FILTER` reading stdin. In-process against the sandbox.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
-import { expectOneErrorLine, sandboxEnv, sandboxTarget } from '../helpers/cli.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { Sandbox } from '../../src/sandbox/index.js';
+import { expectOneErrorLine, sandboxForFile, sandboxTarget } from '../helpers/cli.js';
 import { cipInProcess as cip } from '../helpers/harness.js';
 
 let sandbox: Sandbox;
 let env: Record<string, string | undefined>;
-beforeAll(async () => {
-  sandbox = await startSandbox({ seed: 0 });
-  env = sandboxEnv(sandbox);
-});
-afterAll(async () => {
-  await sandbox.close();
-});
+sandboxForFile({ seed: 0 }, (started) => ({ sandbox, env } = started));
 beforeEach(() => {
   sandbox.reset();
   sandbox.environments.clear();

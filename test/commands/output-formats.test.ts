@@ -3,22 +3,16 @@
 // anything is sent; a CIP_OUTPUT it cannot honour is passed over, so one set for a whole CI job breaks nothing.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { AnyCommand } from '../../src/commands/define.js';
 import { COMMAND_TREE } from '../../src/program.js';
-import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
-import { expectOneErrorLine, sandboxEnv, seedSandbox, tempDir } from '../helpers/cli.js';
+import type { Sandbox } from '../../src/sandbox/index.js';
+import { expectOneErrorLine, sandboxForFile, seedSandbox, tempDir } from '../helpers/cli.js';
 import { cipInProcess as cip } from '../helpers/harness.js';
 
 let sandbox: Sandbox;
 let env: Record<string, string | undefined>;
-beforeAll(async () => {
-  sandbox = await startSandbox({ seed: 0 });
-  env = sandboxEnv(sandbox);
-});
-afterAll(async () => {
-  await sandbox.close();
-});
+sandboxForFile({ seed: 0 }, (started) => ({ sandbox, env } = started));
 beforeEach(() => seedSandbox(sandbox, ['{"id":"a1","name":"alpha","type":"Test"}']));
 
 const ALL = ['table', 'json', 'yaml', 'tsv'];

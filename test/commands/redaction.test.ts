@@ -5,9 +5,9 @@
 // characters ASP.NET escapes.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
-import { sandboxEnv, seedSandbox, tempDir } from '../helpers/cli.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { Sandbox } from '../../src/sandbox/index.js';
+import { sandboxForFile, seedSandbox, tempDir } from '../helpers/cli.js';
 import { cipInProcess as cip } from '../helpers/harness.js';
 
 const KEY = 'sub+Key/0123456789=abcdef';
@@ -17,13 +17,7 @@ const CONNECTION = `Endpoint=https://bus.example/;Key=${KEY}`;
 
 let sandbox: Sandbox;
 let env: Record<string, string | undefined>;
-beforeAll(async () => {
-  sandbox = await startSandbox({ seed: 0, subscriptionKey: KEY });
-  env = sandboxEnv(sandbox);
-});
-afterAll(async () => {
-  await sandbox.close();
-});
+sandboxForFile({ seed: 0, subscriptionKey: KEY }, (started) => ({ sandbox, env } = started));
 beforeEach(() =>
   seedSandbox(sandbox, [
     JSON.stringify({ id: 'a1', name: 'alpha', description: 'old', connection: CONNECTION, tags: ['plain', `k=${KEY}`] }),

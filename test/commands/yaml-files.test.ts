@@ -6,22 +6,16 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa, execaSync } from 'execa';
 import fc from 'fast-check';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { stringifyExactYaml } from '../../src/json/yaml.js';
-import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
-import { expectOneErrorLine, sandboxEnv, seedSandbox, tempDir } from '../helpers/cli.js';
+import type { Sandbox } from '../../src/sandbox/index.js';
+import { expectOneErrorLine, sandboxForFile, seedSandbox, tempDir } from '../helpers/cli.js';
 import { cipInProcess as cip } from '../helpers/harness.js';
 import { awkwardString } from '../helpers/yaml.js';
 
 let sandbox: Sandbox;
 let env: Record<string, string | undefined>;
-beforeAll(async () => {
-  sandbox = await startSandbox({ seed: 0 });
-  env = sandboxEnv(sandbox);
-});
-afterAll(async () => {
-  await sandbox.close();
-});
+sandboxForFile({ seed: 0 }, (started) => ({ sandbox, env } = started));
 beforeEach(() => seedSandbox(sandbox, ['{"id":"a1","name":"alpha","type":"Test"}']));
 
 function file(name: string, text: string): string {

@@ -70,13 +70,7 @@ describe('parallel writers', () => {
   }, 240_000);
 
   it('logins through a linked config.json and logins naming its file lose nothing, and the link stays', async () => {
-    const dotfiles = tempDir();
-    chmodSync(dotfiles, 0o700);
-    const target = join(dotfiles, 'config.json');
-    writeFileSync(target, '{"profiles":{}}', { mode: 0o600 });
-    const linkDir = tempDir();
-    chmodSync(linkDir, 0o700);
-    symlinkSync(target, join(linkDir, 'config.json'));
+    const { folder: dotfiles, configDir: linkDir } = linkedConfig(0o700);
     const names = Array.from({ length: 10 }, (_, index) => `p${String(index)}`);
     const results = await Promise.all(
       names.map((name, index) => cipSpawned(loginTo(name, ['--no-verify']), { configDir: index % 2 ? linkDir : dotfiles })),
@@ -115,15 +109,21 @@ describe('parallel writers', () => {
   }, 60_000);
 });
 
+/** A config folder whose config.json links to an empty profile store in a folder of the given mode. */
+function linkedConfig(folderMode: number): { folder: string; target: string; configDir: string } {
+  const folder = tempDir();
+  chmodSync(folder, folderMode);
+  const target = join(folder, 'config.json');
+  writeFileSync(target, '{"profiles":{}}', { mode: 0o600 });
+  const configDir = tempDir();
+  chmodSync(configDir, 0o700);
+  symlinkSync(target, join(configDir, 'config.json'));
+  return { folder, target, configDir };
+}
+
 describe('a config.json that is a link', () => {
   it('into a folder others can write to: login is exit 2 with one error line, and the file is left as it was', async () => {
-    const shared = tempDir();
-    chmodSync(shared, 0o777);
-    const target = join(shared, 'config.json');
-    writeFileSync(target, '{"profiles":{}}', { mode: 0o600 });
-    const configDir = tempDir();
-    chmodSync(configDir, 0o700);
-    symlinkSync(target, join(configDir, 'config.json'));
+    const { folder: shared, target, configDir } = linkedConfig(0o777);
     const result = await cip(loginTo('default', ['--no-verify']), { configDir });
     expect(result.exitCode).toBe(2);
     const problem = `its folder ${shared} is not private: others can write to it (mode 777)`;

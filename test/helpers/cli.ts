@@ -5,9 +5,9 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa, type ResultPromise } from 'execa';
-import { afterAll } from 'vitest';
+import { afterAll, beforeAll } from 'vitest';
 import { parseExactJson } from '../../src/json/exact.js';
-import type { Sandbox } from '../../src/sandbox/index.js';
+import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/index.js';
 
 export const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 /**
@@ -113,6 +113,24 @@ export async function seedSandbox(sandbox: Pick<Sandbox, 'environments' | 'reset
 /** How cip names where a write goes when the credentials are sandboxEnv's: `... in enterprise X at HOST (...)`. */
 export function sandboxTarget(sandbox: Pick<Sandbox, 'url' | 'keys'>): string {
   return `in enterprise ${sandbox.keys.enterpriseId} at ${new URL(sandbox.url).host} (credentials from the environment)`;
+}
+
+/**
+ * A sandbox for a test file: started before its tests, closed after them. `ready` receives it and the
+ * environment that points cip at it (`({ sandbox, env } = started)`).
+ */
+export function sandboxForFile(
+  options: SandboxOptions,
+  ready: (started: { sandbox: Sandbox; env: Record<string, string | undefined> }) => void,
+): void {
+  let sandbox: Sandbox | undefined;
+  beforeAll(async () => {
+    sandbox = await startSandbox(options);
+    ready({ sandbox, env: sandboxEnv(sandbox) });
+  });
+  afterAll(async () => {
+    await sandbox?.close();
+  });
 }
 
 /** The three credentials and the base URL of a sandbox, as a CI job would set them. */
