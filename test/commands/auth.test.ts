@@ -5,6 +5,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { expectOneErrorLine, readConfig, sandboxEnv, tempDir } from '../helpers/cli.js';
 import { cipInProcess as cip } from '../helpers/harness.js';
+import { refusedUrl } from '../helpers/ports.js';
 
 let sandbox: Sandbox;
 let other: Sandbox;
@@ -165,9 +166,7 @@ describe('cip auth login', () => {
 
   it('a network failure is exit 8 and nothing is saved', async () => {
     const configDir = tempDir();
-    const closed = await startSandbox();
-    const url = closed.url;
-    await closed.close();
+    const url = await refusedUrl('/ms');
     const files = keyFiles(sandbox);
     const result = await cip(
       [

@@ -8,7 +8,6 @@ import { X509Certificate } from 'node:crypto';
 import type { LookupAddress } from 'node:dns';
 import { writeFileSync } from 'node:fs';
 import type { AgentOptions } from 'node:https';
-import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { ConnectionOptions } from 'node:tls';
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -17,6 +16,7 @@ import { startSandbox, type Fault, type RecordedRequest } from '../../src/sandbo
 import { expectOneErrorLine, loginArgs, sandboxEnv, tempDir } from '../helpers/cli.js';
 import { startConnectProxy } from '../helpers/connect-proxy.js';
 import { cipInProcess as cip } from '../helpers/harness.js';
+import { refusedPort } from '../helpers/ports.js';
 import { rawHttpServer } from '../helpers/raw-http.js';
 import { makeCertificate, oldTlsServer } from '../helpers/tls.js';
 
@@ -137,13 +137,7 @@ function firstFailure(checks: Check[]): string {
   return `${failures.length} of ${checks.length} checks failed; the first: ${failures[0]!.check}: ${failures[0]!.detail}`;
 }
 
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port: free } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return free;
-}
+const closedPort = refusedPort;
 
 const isPing = (request: RecordedRequest) => request.url === '/ms/ping';
 const isList = (request: RecordedRequest) => request.url === '/ms/Environments';

@@ -6,6 +6,7 @@ import { InterruptedError } from '../../src/errors.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { expectOneErrorLine, sandboxEnv } from '../helpers/cli.js';
 import { cipInProcess as cip } from '../helpers/harness.js';
+import { refusedUrl } from '../helpers/ports.js';
 
 const sandbox = await startSandbox({ seed: 2 });
 const env = sandboxEnv(sandbox);
@@ -126,9 +127,7 @@ describe('broken answers', () => {
   });
 
   it('a refused connection is exit 8', async () => {
-    const closed = await startSandbox();
-    await closed.close();
-    const result = await cip(['env', 'list'], { env: sandboxEnv(closed) });
+    const result = await cip(['env', 'list'], { env: sandboxEnv(sandbox, { CIP_BASE_URL: await refusedUrl('/ms') }) });
     expect(result.exitCode).toBe(8);
     expect(expectOneErrorLine(result.stderr)).toMatch(/cannot reach 127\.0\.0\.1:\d+: connection refused \(ECONNREFUSED\)/);
   });

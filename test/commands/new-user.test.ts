@@ -6,6 +6,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { expectOneErrorLine, loginArgs, readConfig, sandboxEnv, tempDir } from '../helpers/cli.js';
 import { cipInProcess as cip } from '../helpers/harness.js';
+import { refusedUrl } from '../helpers/ports.js';
 
 let sandbox: Sandbox;
 beforeAll(async () => {
@@ -199,9 +200,7 @@ describe('an option that would take a key', () => {
 
 describe('auth login: what a failed check points at', () => {
   it('a network failure says to check the base URL and the network, not the keys', async () => {
-    const closed = await startSandbox();
-    const url = closed.url;
-    await closed.close();
+    const url = await refusedUrl('/ms');
     const configDir = tempDir();
     const args = loginArgs(sandbox).map((arg) => (arg === sandbox.url ? url : arg));
     const result = await cip(args, { configDir });

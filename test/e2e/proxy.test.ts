@@ -6,6 +6,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { cip, expectOneErrorLine, sandboxEnv, tempDir, type CipResult } from '../helpers/cli.js';
 import { startConnectProxy, type ConnectProxy } from '../helpers/connect-proxy.js';
+import { refusedUrl } from '../helpers/ports.js';
 import { PROXIED_HOST, makeCertificate, type TestCertificate } from '../helpers/tls.js';
 
 const certificate: TestCertificate | undefined = makeCertificate(tempDir('cip-tls-'));
@@ -174,8 +175,7 @@ describe.skipIf(noOpenssl)('proxies', () => {
   });
 
   it('a proxy that is down is named as the proxy', async () => {
-    const closed = await startConnectProxy();
-    await closed.close();
+    const closed = { url: await refusedUrl() };
     const result = await cip(['env', 'list'], { env: proxiedEnv({ HTTPS_PROXY: closed.url }) });
     expect(result.exitCode).toBe(8);
     expect(result.stdout).toBe('');

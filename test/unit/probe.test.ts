@@ -11,6 +11,7 @@ import { dateOf, openTcp, ping, PROBE_TIMEOUT_MS, proxyOf, resolveName, verifyTl
 import { NetworkError } from '../../src/errors.js';
 import { startSandbox } from '../../src/sandbox/index.js';
 import { tempDir } from '../helpers/cli.js';
+import { refusedPort } from '../helpers/ports.js';
 import { makeCertificate } from '../helpers/tls.js';
 
 const trust = vi.hoisted(() => ({ ca: undefined as string | undefined }));
@@ -74,12 +75,7 @@ async function listening(server: { listen: (port: number, host: string, done: ()
   return (server.address() as AddressInfo).port;
 }
 
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  const port = await listening(server);
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
+const closedPort = refusedPort;
 
 describe('resolveName', () => {
   it.each([

@@ -20,6 +20,7 @@ import {
   type Transport,
 } from '../../src/api/transport.js';
 import { tempDir } from '../helpers/cli.js';
+import { refusedUrl } from '../helpers/ports.js';
 import { rawHttpServer } from '../helpers/raw-http.js';
 import { makeCertificate } from '../helpers/tls.js';
 
@@ -404,9 +405,7 @@ describe('node:http', () => {
   });
 
   it('a connection refused rejects with its code, and leaves no abort listener', async () => {
-    const server = await answering(200, {}, '');
-    const url = server.url;
-    await server.close();
+    const url = await refusedUrl('/');
     const signal = new AbortController().signal;
     const error = await send(nodeTransport(1000), url, { signal }).catch((caught: unknown) => caught);
     expect(errorCode(error)).toBe('ECONNREFUSED');
