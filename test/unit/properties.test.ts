@@ -556,7 +556,8 @@ describe('errorMessageFromBody', () => {
       short.map((m) => ({ body: { message: m }, text: m })),
       short.map((m) => ({ body: { Message: m }, text: m })),
       short.map((m) => ({ body: { error: m }, text: m })),
-      short.map((m) => ({ body: { error: { message: m } }, text: m })),
+      // The inner object is read as a body of its own first, so its final '.' or ':' is dropped twice.
+      short.map((m) => ({ body: { error: { message: m } }, text: m.trim().replace(/[.:]$/, '').trim() })),
       short.map((m) => ({ body: { error_description: m }, text: m })),
     );
     await holds(
