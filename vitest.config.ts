@@ -1,13 +1,49 @@
 import { defineConfig } from 'vitest/config';
 
+/**
+ * Files that change what the whole test process shares, so each runs in a process of its own:
+ * - vi.mock / vi.doMock replace modules for every file that imports them later in the same process;
+ * - http-more and the proxy files send a run through a proxy, which sets undici's process-wide dispatcher;
+ * - context-edges counts warnings that src/ says once per process.
+ * Every other file shares its worker process with the files before it, which spares loading vitest, src/ and
+ * its packages again for each file (about a third of the suite's CPU time on two cores). test/helpers/
+ * shared-process.ts checks, after each such file, that it left the process as it found it.
+ */
+const ISOLATED = [
+  'test/commands/doctor.test.ts',
+  'test/unit/context-edges.test.ts',
+  'test/unit/http-more.test.ts',
+  'test/unit/jq.test.ts',
+  'test/unit/payload-edges.test.ts',
+  'test/unit/probe.test.ts',
+  'test/unit/proxy-edges.test.ts',
+  'test/unit/proxy.test.ts',
+  'test/unit/store-lock-load.test.ts',
+  'test/unit/store-lock-wait.test.ts',
+  'test/unit/store-more.test.ts',
+  'test/unit/transport-more.test.ts',
+];
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     // Says once why the reference API tests (test/reference-api/) are skipped, when they are.
     globalSetup: ['test/helpers/global-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     // End-to-end files each start their own sandbox and child processes; two cores here.
     maxWorkers: 4,
+    projects: [
+      { extends: true, test: { name: 'isolated', include: ISOLATED, isolate: true } },
+      {
+        extends: true,
+        test: {
+          name: 'shared',
+          include: ['test/**/*.test.ts'],
+          exclude: ISOLATED,
+          isolate: false,
+          setupFiles: ['test/helpers/shared-process.ts'],
+        },
+      },
+    ],
   },
 });
