@@ -1,6 +1,7 @@
 // Builds the HTTP client for resolved settings: the three headers every call carries, the proxy the
 // environment names, the answer-size limit, and a 401 hint that names where the keys came from.
 import type { Env } from '../env.js';
+import type { CREDENTIAL_HEADERS } from '../config/credentials.js';
 import { profileSource, type ResolvedSettings } from '../config/settings.js';
 import { UsageError } from '../errors.js';
 import { printable } from '../text/sanitize.js';
@@ -12,7 +13,7 @@ export interface ConnectOptions extends Pick<HttpOptions, 'timeout' | 'signal' |
   userAgent: string;
 }
 
-export function authHeaders(settings: ResolvedSettings): Record<string, string> {
+export function authHeaders(settings: ResolvedSettings): Record<(typeof CREDENTIAL_HEADERS)[number], string> {
   return {
     Authorization: `ApiKey ${settings.apiKey}`,
     'Ocp-Apim-Subscription-Key': settings.subscriptionKey,

@@ -1,6 +1,7 @@
 // The one HTTP client of a run: ky with the base URL, the three auth headers, a timeout, retries for
 // idempotent methods only, and failures turned into typed errors. Nothing else in cip imports ky.
 import type { KyInstance } from 'ky';
+import { isSecretHeader } from '../config/credentials.js';
 import { ApiError, CipError, InterruptedError, NetworkError, ProtocolError, statusSummary } from '../errors.js';
 import { JsonTooDeepError, parseExactJson, stringifyExactJson } from '../json/exact.js';
 import { hideCredentials, oneLine, truncate } from '../text/sanitize.js';
@@ -13,7 +14,6 @@ const RETRY_LIMIT = 2;
 const RETRY_STATUS = [408, 429, 500, 502, 503, 504];
 /** POST is never retried: a retried create can duplicate an environment. */
 const RETRY_METHODS = ['get', 'put', 'delete'];
-const SECRET_HEADERS = new Set(['authorization', 'ocp-apim-subscription-key']);
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 /** What `cip api` may send. */
@@ -219,7 +219,7 @@ export async function createHttp({
     if (log) {
       log(`> ${request.method} ${request.url}${proxy ? ` (through the proxy ${proxy.display}, from ${proxy.variable})` : ''}`);
       for (const [name, value] of Object.entries(headersToSend(request.headers, sent)))
-        log(`>   ${name}: ${SECRET_HEADERS.has(name) ? '***' : value}`);
+        log(`>   ${name}: ${isSecretHeader(name) ? '***' : value}`);
       if (sent) log(`>   body: ${bodyForLog(sent, redact)}`);
     }
     try {

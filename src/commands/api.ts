@@ -3,6 +3,7 @@
 import { InvalidArgumentError } from 'commander';
 import type { AnyMethod } from '../api/http.js';
 import { requestUrl } from '../api/url.js';
+import { isCredentialHeader } from '../config/credentials.js';
 import { defineCommand } from './define.js';
 import { argument, flag, list, option } from '../cli/options.js';
 import { UsageError } from '../errors.js';
@@ -14,8 +15,6 @@ import { readInput } from './io.js';
 import { PAYLOAD_OPTIONS, buildPayload, payloadInput } from './env/payload.js';
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'] as const;
-/** The headers that carry the credentials: set by cip from the profile, never by -H. */
-const CREDENTIAL_HEADERS = ['authorization', 'ocp-apim-subscription-key', 'enterpriseid'];
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
 function parseMethod(text: string): AnyMethod {
@@ -31,7 +30,7 @@ function parseHeader(text: string): [string, string] {
   const value = text.slice(at + 1).trim();
   if (at <= 0 || !TOKEN.test(name)) throw new InvalidArgumentError("expected 'Name: value'");
   if (/[\r\n\0]/.test(value)) throw new InvalidArgumentError('a header value cannot hold a line break');
-  if (CREDENTIAL_HEADERS.includes(name.toLowerCase())) {
+  if (isCredentialHeader(name)) {
     throw new InvalidArgumentError(`${name} comes from the profile or the CIP_* variables, never from -H`);
   }
   return [name, value];
