@@ -19,7 +19,8 @@ const LAYERS = {
   api: ['base', 'config'],
   cli: ['base', 'output', 'config'],
   context: ['base', 'output', 'config', 'secrets', 'terminal', 'api', 'cli'],
-  commands: ['base', 'output', 'config', 'sandbox', 'secrets', 'terminal', 'api', 'cli', 'context'],
+  domain: ['base', 'output', 'config', 'terminal', 'api', 'context'],
+  commands: ['base', 'output', 'config', 'sandbox', 'secrets', 'terminal', 'api', 'cli', 'context', 'domain'],
   program: ['base', 'output', 'config', 'cli', 'context', 'commands'],
   run: ['base', 'context', 'program'],
   entry: ['base', 'terminal', 'run'],
@@ -30,7 +31,7 @@ type Layer = keyof typeof LAYERS;
 function layerOf(file: string): Layer {
   const top = file.split('/')[0] ?? '';
   if (top === 'text' || top === 'json' || ['errors.ts', 'env.ts', 'version.ts'].includes(file)) return 'base';
-  if (['output', 'config', 'sandbox', 'terminal', 'api', 'cli', 'commands'].includes(top)) return top as Layer;
+  if (['output', 'config', 'sandbox', 'terminal', 'api', 'cli', 'domain', 'commands'].includes(top)) return top as Layer;
   const byFile: Record<string, Layer> = {
     'secrets.ts': 'secrets',
     'context.ts': 'context',

@@ -12,7 +12,7 @@ import { concurrencyOption } from './options.js';
 import { FILE_OPTION, PRUNE_OPTION } from './diff.js';
 import { KEY_OPTIONS, SERVER_FIELDS, computePlan, keptNote, planCounts, planLines, planSize, readDesired, unlistedNote } from './plan.js';
 import { checkAddressable } from './resolve.js';
-import { doneText, environmentLabel, idOf, itemText, nameOf, targetText } from './target.js';
+import { doneText, environmentLabel, idOf, itemText, nameOf, targetText } from '../../domain/environments/target.js';
 
 type Step =
   | { action: 'create'; key: string; body: Record<string, unknown> }

@@ -10,7 +10,7 @@ import { keepMasked, keptText, mergeRecord, payloadFor } from './merge.js';
 import { PAYLOAD_NOTES, PAYLOAD_OPTIONS, buildPayload, payloadInput } from './payload.js';
 import { keyOf } from './plan.js';
 import { checkAddressable, distinctById, listForLookup, sameIdConflict } from './resolve.js';
-import { doneText, environmentLabel, idOf, nameOf, targetText } from './target.js';
+import { doneText, environmentLabel, idOf, nameOf, targetText } from '../../domain/environments/target.js';
 import { OUTPUT_FORMATS } from '../../output/format.js';
 
 export default defineCommand({

@@ -11,7 +11,7 @@ import { readInput } from '../io.js';
 import { finishBatch, refuseUnconfirmed, runBatch, stateError } from './batch.js';
 import { concurrencyOption } from './options.js';
 import { checkAddressable, listForLookup, notFound, resolveIn, type ResolvedEnvironment } from './resolve.js';
-import { doneText, environmentLabel, itemText, targetText } from './target.js';
+import { doneText, environmentLabel, itemText, targetText } from '../../domain/environments/target.js';
 
 const DEFAULT_CONCURRENCY = 4;
 

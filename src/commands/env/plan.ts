@@ -12,7 +12,7 @@ import { readInput } from '../io.js';
 import { keepMasked, keptText, keyFor, mergeDeclared, payloadFor } from './merge.js';
 import { looksLikeYaml } from './payload.js';
 import { distinctById, sameIdConflict } from './resolve.js';
-import { idOf, nameOf, scalarText } from './target.js';
+import { idOf, nameOf, scalarText } from '../../domain/environments/target.js';
 
 /** Fields the server sets and a file cannot: left out of exports, never compared, never sent. */
 export const SERVER_FIELDS = ['id', 'createdAt', 'updatedAt'];

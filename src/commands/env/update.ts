@@ -9,7 +9,7 @@ import { printable } from '../../text/sanitize.js';
 import { readInput } from '../io.js';
 import { PAYLOAD_NOTES, PAYLOAD_OPTIONS, buildPayload, payloadInput } from './payload.js';
 import { checkAddressable, resolveOne } from './resolve.js';
-import { doneText, environmentLabel, nameOf, targetText } from './target.js';
+import { doneText, environmentLabel, nameOf, targetText } from '../../domain/environments/target.js';
 import { OUTPUT_FORMATS } from '../../output/format.js';
 
 /** The record without the fields named (any letter case); the names that matched nothing. */
