@@ -63,7 +63,7 @@ const PACKAGE_HOMES: Record<string, string[]> = {
   commander: [
     'cli/globals.ts',
     'commands/define.ts',
-    'commands/env/options.ts',
+    'commands/options.ts',
     'commands/api.ts',
     'commands/sandbox.ts',
     'commands/completion/spec.ts',
@@ -135,6 +135,20 @@ describe('architecture', () => {
     };
     for (const file of FILES) visit(file, []);
     expect(cycles).toStrictEqual([]);
+  });
+
+  it('a verb is imported by program.ts alone, and the folder of a noun holds verbs only', () => {
+    // A verb is a module that declares a command; what verbs share lives in the domain or beside them.
+    const verbs = new Set(
+      FILES.filter((file) => /\bdefineCommand\(/.test(readFileSync(join(SRC, file), 'utf8')) && file !== 'commands/define.ts'),
+    );
+    expect(verbs).toContain('commands/env/list.ts');
+    const importers = [...GRAPH].flatMap(([file, { local }]) =>
+      local.filter((target) => verbs.has(target) && file !== 'program.ts').map((target) => `${file} imports ${target}`),
+    );
+    expect(importers).toStrictEqual([]);
+    const nounFolders = ['commands/env/', 'commands/auth/'];
+    expect(FILES.filter((file) => nounFolders.some((folder) => file.startsWith(folder)) && !verbs.has(file))).toStrictEqual([]);
   });
 
   it('each package is loaded only by the module that wraps it', () => {

@@ -7,11 +7,20 @@ import { planStyles, writeData, writeRequests, type PlannedRequest } from '../..
 import { confirm } from '../../terminal/prompt.js';
 import { withSpinner } from '../../terminal/spinner.js';
 import { printable } from '../../text/sanitize.js';
-import { finishBatch, refuseUnconfirmed, runBatch, stateError } from './batch.js';
-import { concurrencyOption } from './options.js';
-import { FILE_OPTION, PRUNE_OPTION } from './diff.js';
-import { KEY_OPTIONS, SERVER_FIELDS, computePlan, keptNote, planCounts, planLines, planSize, readDesired, unlistedNote } from './plan.js';
-import { checkAddressable } from './resolve.js';
+import { finishBatch, refuseUnconfirmed, runBatch, stateError } from '../../domain/environments/batch.js';
+import { readInput } from '../io.js';
+import { FILE_OPTION, KEY_OPTIONS, PRUNE_OPTION, concurrencyOption } from '../options.js';
+import {
+  SERVER_FIELDS,
+  computePlan,
+  keptNote,
+  planCounts,
+  planLines,
+  planSize,
+  readDesired,
+  unlistedNote,
+} from '../../domain/environments/plan.js';
+import { checkAddressable } from '../../domain/environments/resolve.js';
 import { doneText, environmentLabel, idOf, itemText, nameOf, targetText } from '../../domain/environments/target.js';
 
 type Step =
@@ -51,7 +60,7 @@ Exit codes: 0 when every change was made; 9 when some failed; when all failed, t
   ],
   async run(ctx, { file, key, ignoreFields, prune, yes, dryRun, concurrency }) {
     if (file === undefined) throw new UsageError('give the file of environments with --file');
-    const desired = await readDesired(ctx, file, key);
+    const desired = await readDesired((path) => readInput(ctx, path, '--file'), file, key);
     const api = await ctx.api();
     const target = targetText(api.settings);
     if (!yes && !dryRun && !ctx.io.canPrompt) {

@@ -8,12 +8,10 @@ import { writeData, writeRequests } from '../../output/writer.js';
 import { confirm } from '../../terminal/prompt.js';
 import { printable } from '../../text/sanitize.js';
 import { readInput } from '../io.js';
-import { finishBatch, refuseUnconfirmed, runBatch, stateError } from './batch.js';
-import { concurrencyOption } from './options.js';
-import { checkAddressable, listForLookup, notFound, resolveIn, type ResolvedEnvironment } from './resolve.js';
+import { finishBatch, refuseUnconfirmed, runBatch, stateError } from '../../domain/environments/batch.js';
+import { DEFAULT_CONCURRENCY, concurrencyOption } from '../options.js';
+import { checkAddressable, listForLookup, notFound, resolveIn, type ResolvedEnvironment } from '../../domain/environments/resolve.js';
 import { doneText, environmentLabel, itemText, targetText } from '../../domain/environments/target.js';
-
-const DEFAULT_CONCURRENCY = 4;
 
 const OPTIONS = {
   yes: flag('-y, --yes', 'do not ask for confirmation (required without a terminal)'),

@@ -1,11 +1,12 @@
 import { defineCommand } from '../define.js';
-import { flag, option } from '../../cli/options.js';
+import { flag } from '../../cli/options.js';
 import { CipError, ExitOnly } from '../../errors.js';
 import { isDataFormat } from '../../output/format.js';
 import { planStyles, writeData, writeLines } from '../../output/writer.js';
 import { withSpinner } from '../../terminal/spinner.js';
+import { readInput } from '../io.js';
+import { FILE_OPTION, KEY_OPTIONS, PRUNE_OPTION } from '../options.js';
 import {
-  KEY_OPTIONS,
   SERVER_FIELDS,
   computePlan,
   keptNote,
@@ -15,13 +16,7 @@ import {
   planSize,
   readDesired,
   unlistedNote,
-} from './plan.js';
-
-export const FILE_OPTION = option(
-  '--file <path>',
-  "the environments that should exist: YAML or JSON, as 'env export' writes ('-' for stdin)",
-);
-export const PRUNE_OPTION = flag('--prune', 'also delete the environments the file does not list');
+} from '../../domain/environments/plan.js';
 
 export default defineCommand({
   name: 'diff',
@@ -49,7 +44,7 @@ coloured (+ create, ~ update with each field's old → new, - delete); otherwise
   ],
   async run(ctx, { file, key, ignoreFields, prune, exitCode }) {
     if (file === undefined) throw new CipError('usage', 'give the file of environments with --file');
-    const desired = await readDesired(ctx, file, key);
+    const desired = await readDesired((path) => readInput(ctx, path, '--file'), file, key);
     const api = await ctx.api();
     const server = await withSpinner(ctx.io, 'Loading environments', () => api.list());
     const plan = computePlan(desired, server, { key, ignored: ignoreFields ?? SERVER_FIELDS, prune, redact: ctx.io.redact });

@@ -1,8 +1,8 @@
 import { defineCommand } from '../define.js';
 import { argument } from '../../cli/options.js';
 import { writeRecord } from '../../output/writer.js';
-import { COLUMNS_OPTION } from './options.js';
-import { resolveOne } from './resolve.js';
+import { COLUMNS_OPTION } from '../options.js';
+import { resolveOne } from '../../domain/environments/resolve.js';
 import { OUTPUT_FORMATS } from '../../output/format.js';
 
 export default defineCommand({

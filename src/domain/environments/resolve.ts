@@ -10,7 +10,7 @@ import { stringifyExactJson } from '../../json/exact.js';
 import { isRecord } from '../../json/record.js';
 import { withSpinner } from '../../terminal/spinner.js';
 import { printable } from '../../text/sanitize.js';
-import { environmentLabel, idOf, nameOf } from '../../domain/environments/target.js';
+import { environmentLabel, idOf, nameOf } from './target.js';
 
 export interface ResolvedEnvironment {
   /** The argument as given. */

@@ -4,7 +4,7 @@
 import { UsageError } from '../../errors.js';
 import { isRecord, setOwn } from '../../json/record.js';
 import { printable } from '../../text/sanitize.js';
-import { scalarText } from '../../domain/environments/target.js';
+import { scalarText } from './target.js';
 
 /** The record's own key for a field, in any letter case (the API may spell it `Name` where the user says `name`). */
 export function keyFor(record: Record<string, unknown>, field: string): string | undefined {

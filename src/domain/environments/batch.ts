@@ -6,7 +6,7 @@ import type { Context } from '../../context.js';
 import { CipError, InterruptedError, UsageError, restated } from '../../errors.js';
 import { withSpinner } from '../../terminal/spinner.js';
 import { printable } from '../../text/sanitize.js';
-import { doneText } from '../../domain/environments/target.js';
+import { doneText } from './target.js';
 
 /** What became of one item. `line` is what a person is told; an error's message says it for a failure. */
 export type ItemState =
