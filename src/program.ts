@@ -13,6 +13,7 @@ import type { Context } from './context.js';
 import { EXIT_CODES, UsageError } from './errors.js';
 import { escapeControls, printable } from './text/sanitize.js';
 import { DEFAULT_BASE_URL } from './config/validate.js';
+import { OUTPUT_FORMATS, oneOf } from './output/format.js';
 import login from './commands/auth/login.js';
 import logout from './commands/auth/logout.js';
 import status from './commands/auth/status.js';
@@ -54,7 +55,7 @@ Environment variables:
   CIP_SUBSCRIPTION_KEY   APIM subscription key
   CIP_ENTERPRISE_ID      enterprise GUID (like --enterprise-id)
   CIP_BASE_URL           API base URL (like --base-url; default ${DEFAULT_BASE_URL})
-  CIP_OUTPUT             table, json, yaml or tsv (like --output)
+  CIP_OUTPUT             ${oneOf(OUTPUT_FORMATS)} (like --output)
   CIP_CONFIG_DIR         where profiles are stored
   CIP_CREDENTIAL_STORE   where login keeps keys: keychain (default) or file
                          (plain text, like --insecure-storage: for servers)

@@ -7,8 +7,8 @@ import type { Context } from '../context.js';
 import { DEFAULT_BASE_URL, isLoopbackHost } from '../config/validate.js';
 import type { ResolvedSettings } from '../config/settings.js';
 import { ApiError, CipError, InterruptedError, type ExitCodeName } from '../errors.js';
-import { isDataFormat, OUTPUT_FORMATS } from '../output/format.js';
-import { planStyles, writeData, writeLines } from '../output/writer.js';
+import { OUTPUT_FORMATS } from '../output/format.js';
+import { planStyles, writeResult } from '../output/writer.js';
 import { maskKey } from '../secrets.js';
 import { hideCredentials, oneLine, printable } from '../text/sanitize.js';
 
@@ -215,20 +215,18 @@ of the first failure; a clock more than 5 minutes off is a warning. -o json give
   examples: ['cip doctor', 'cip doctor --profile prod', 'cip doctor -o json | jq -r \'.[] | select(.status == "failed") | .fix\''],
   async run(ctx) {
     const checks = await diagnose(ctx);
-    if (isDataFormat(ctx.io.outputFormat)) {
-      await writeData(
-        ctx.io,
-        checks.map(({ kind: _kind, ...check }) => check),
-      );
-    } else {
-      const styles = await planStyles(ctx.io, ctx.io.stdoutIsTTY);
-      const paint = { ok: styles.add, failed: styles.remove, warning: styles.change, skipped: (text: string) => text };
-      const lines = checks.flatMap(({ check, status, detail, fix }) => [
-        paint[status](`${MARKS[status]} ${check}: ${oneLine(detail)}`),
-        ...(fix && status !== 'ok' ? [`    fix: ${oneLine(fix)}`] : []),
-      ]);
-      writeLines(ctx.io, lines);
-    }
+    await writeResult(
+      ctx.io,
+      checks.map(({ kind: _kind, ...check }) => check),
+      async () => {
+        const styles = await planStyles(ctx.io, ctx.io.stdoutIsTTY);
+        const paint = { ok: styles.add, failed: styles.remove, warning: styles.change, skipped: (text: string) => text };
+        return checks.flatMap(({ check, status, detail, fix }) => [
+          paint[status](`${MARKS[status]} ${check}: ${oneLine(detail)}`),
+          ...(fix && status !== 'ok' ? [`    fix: ${oneLine(fix)}`] : []),
+        ]);
+      },
+    );
     const failed = checks.filter((check) => check.status === 'failed');
     const first = failed[0];
     if (first?.kind !== undefined) {

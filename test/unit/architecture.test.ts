@@ -151,6 +151,11 @@ describe('architecture', () => {
     expect(FILES.filter((file) => nounFolders.some((folder) => file.startsWith(folder)) && !verbs.has(file))).toStrictEqual([]);
   });
 
+  it('the writer alone decides by the output format: no command asks whether it is data', () => {
+    const asking = FILES.filter((file) => !file.startsWith('output/') && /\bisDataFormat\b/.test(readFileSync(join(SRC, file), 'utf8')));
+    expect(asking).toStrictEqual([]);
+  });
+
   it('each package is loaded only by the module that wraps it', () => {
     const strays: string[] = [];
     for (const [file, { packages }] of GRAPH) {

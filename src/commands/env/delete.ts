@@ -3,8 +3,8 @@ import { defineCommand } from '../define.js';
 import { argument, choice, flag, type ValuesOf } from '../../cli/options.js';
 import type { Context } from '../../context.js';
 import { ApiError, ExitOnly, UsageError } from '../../errors.js';
-import { isDataFormat, OUTPUT_FORMATS } from '../../output/format.js';
-import { writeData, writeRequests } from '../../output/writer.js';
+import { OUTPUT_FORMATS } from '../../output/format.js';
+import { writeRequests, writeResult } from '../../output/writer.js';
 import { confirm } from '../../terminal/prompt.js';
 import { printable } from '../../text/sanitize.js';
 import { readInput } from '../io.js';
@@ -84,7 +84,7 @@ async function remove(ctx: Context, values: Values): Promise<void> {
   // A pipe that selected nothing (no review-* environment left) has nothing to do: that is not a failure.
   if (!wanted.length) {
     ctx.io.info('stdin held no ids or names: nothing to delete.');
-    if (isDataFormat(ctx.io.outputFormat)) await writeData(ctx.io, []);
+    await writeResult(ctx.io, []);
     return;
   }
   const api = await ctx.api();
@@ -113,7 +113,7 @@ async function remove(ctx: Context, values: Values): Promise<void> {
   }
   if (!environments.length) {
     for (const argument of missing) ctx.io.info(`'${printable(argument)}' is no environment's id or name: nothing to delete.`);
-    if (isDataFormat(ctx.io.outputFormat)) await writeData(ctx.io, absent);
+    await writeResult(ctx.io, absent);
     return;
   }
   if (!values.yes) {
@@ -177,7 +177,7 @@ async function remove(ctx: Context, values: Values): Promise<void> {
       };
     }),
   ];
-  if (isDataFormat(ctx.io.outputFormat)) await writeData(ctx.io, results);
+  await writeResult(ctx.io, results);
   finishBatch(ctx, {
     names: environments.map(({ id, name }) => (name === undefined ? id : `${name} (${id})`)),
     states,
