@@ -2,8 +2,9 @@
 // A fresh commander program is built for every run (commander objects keep parse state). Commands are small
 // and bundled together; what is heavy (third-party packages, Node's HTTP server) is imported where it is
 // used, so start-up pays only for what the command being run needs.
-import { Argument, Command, CommanderError, InvalidArgumentError, Option, type HelpContext } from 'commander';
+import { Command, CommanderError, InvalidArgumentError, Option, type HelpContext } from 'commander';
 import type { AnyCommand, CommandGroup } from './commands/define.js';
+import { DeclaredArgument, DeclaredOption } from './cli/declared.js';
 import { GLOBAL_OPTIONS, type GlobalOptions } from './cli/globals.js';
 import type { ArgumentSpecs, OptionSpec, OptionSpecs } from './cli/options.js';
 import { wrapExample, wrapHelp } from './cli/help.js';
@@ -201,7 +202,7 @@ function addOption(command: Command, spec: OptionSpec): void {
 }
 
 function toOption(spec: OptionSpec): Option {
-  const option = new Option(spec.flags, spec.description);
+  const option = new DeclaredOption(spec.flags, spec.description, spec.kind === 'list', spec.completes);
   if (spec.choices) option.choices(spec.choices);
   if (spec.kind === 'list') {
     const parse = spec.parse ?? ((text: string) => text);
@@ -279,7 +280,7 @@ function addCommand(parent: Command, spec: AnyCommand, ctx: Context, root: Comma
   for (const alias of spec.aliases ?? []) command.alias(alias);
   const args = (spec.args ?? {}) as ArgumentSpecs;
   for (const arg of Object.values(args)) {
-    const argument = new Argument(arg.name, arg.description);
+    const argument = new DeclaredArgument(arg.name, arg.description, arg.completes);
     if (arg.choices) argument.choices(arg.choices);
     command.addArgument(argument);
   }

@@ -2,7 +2,7 @@
 import { InvalidArgumentError } from 'commander';
 import { DEFAULT_BASE_URL } from '../config/validate.js';
 import { OUTPUT_FORMATS, ROW_FORMATS } from '../output/format.js';
-import { choice, flag, option, type ValuesOf } from './options.js';
+import { choice, completedFrom, flag, option, type ValuesOf } from './options.js';
 
 const MAX_TIMEOUT_SECONDS = 2_000_000;
 
@@ -17,7 +17,7 @@ function parseTimeout(text: string): number {
 const DEFAULT_TIMEOUT_SECONDS = 30;
 
 export const GLOBAL_OPTIONS = {
-  profile: option('-p, --profile <name>', 'profile to use (default: the active one)'),
+  profile: completedFrom('profiles', option('-p, --profile <name>', 'profile to use (default: the active one)')),
   output: choice('-o, --output <format>', 'output format (default: table on a terminal, json otherwise)', OUTPUT_FORMATS),
   json: flag('--json', 'same as --output json'),
   baseUrl: option('--base-url <url>', `API base URL (default: ${DEFAULT_BASE_URL})`),

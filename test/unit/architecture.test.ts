@@ -62,6 +62,7 @@ const PACKAGE_HOMES: Record<string, string[]> = {
   '@napi-rs/keyring': ['keychain-helper.ts'],
   commander: [
     'cli/globals.ts',
+    'cli/declared.ts',
     'commands/define.ts',
     'commands/options.ts',
     'commands/api.ts',

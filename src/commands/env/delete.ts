@@ -1,6 +1,6 @@
 import { environmentUrl } from '../../api/environments.js';
 import { defineCommand } from '../define.js';
-import { argument, choice, flag, type ValuesOf } from '../../cli/options.js';
+import { argument, choice, completedFrom, flag, type ValuesOf } from '../../cli/options.js';
 import type { Context } from '../../context.js';
 import { ApiError, ExitOnly, UsageError } from '../../errors.js';
 import { OUTPUT_FORMATS } from '../../output/format.js';
@@ -29,7 +29,7 @@ export default defineCommand({
   aliases: ['rm'],
   description: 'delete environments by id or name (asks first at a terminal)',
   outputs: OUTPUT_FORMATS,
-  args: { idsOrNames: argument('[id-or-name...]', 'environment ids, or their exact names') },
+  args: { idsOrNames: completedFrom('environments', argument('[id-or-name...]', 'environment ids, or their exact names')) },
   options: OPTIONS,
   notes: `Every id or name is looked up first, in one read of the list: a name that matches nothing fails the whole
 command before anything is deleted (unless --if-missing ok), and a name two environments share is refused.

@@ -1,6 +1,6 @@
 import { environmentUrl } from '../../api/environments.js';
 import { defineCommand } from '../define.js';
-import { argument, flag, list } from '../../cli/options.js';
+import { argument, completedFrom, flag, list } from '../../cli/options.js';
 import { setOwn } from '../../json/record.js';
 import { keepMasked, keptText, keyFor, mergeRecord, payloadFor } from '../../domain/environments/merge.js';
 import { writeRecord, writeRequests } from '../../output/writer.js';
@@ -31,7 +31,7 @@ export default defineCommand({
   name: 'update',
   description: 'change an environment: merge fields into it (or --replace it whole)',
   outputs: OUTPUT_FORMATS,
-  args: { idOrName: argument('<id-or-name>', 'environment id, or its exact name') },
+  args: { idOrName: completedFrom('environments', argument('<id-or-name>', 'environment id, or its exact name')) },
   options: {
     ...PAYLOAD_OPTIONS,
     replace: flag('--replace', 'send exactly the payload, replacing the whole environment (fields left out are reset)'),
