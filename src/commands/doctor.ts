@@ -4,7 +4,7 @@
 // enterprise, and the clock. Exit 0 when all pass, else the code of the first failure.
 import { defineCommand } from './define.js';
 import type { Context } from '../context.js';
-import { DEFAULT_BASE_URL, isLoopbackHost } from '../config/validate.js';
+import { DEFAULT_BASE_URL, SECRETS_URL, isLoopbackHost } from '../config/validate.js';
 import type { ResolvedSettings } from '../config/settings.js';
 import { ApiError, CipError, InterruptedError, type ExitCodeName } from '../errors.js';
 import { OUTPUT_FORMATS } from '../output/format.js';
@@ -60,7 +60,7 @@ async function diagnose(ctx: Context): Promise<Check[]> {
       'base URL',
       'usage',
       `'${printable(hideCredentials(baseText))}' is not a URL`,
-      'set --base-url, CIP_BASE_URL or the profile to https://api.copyl.com/ms',
+      `set --base-url, CIP_BASE_URL or the profile to ${DEFAULT_BASE_URL}`,
     );
     return checks;
   }
@@ -169,7 +169,7 @@ async function diagnose(ctx: Context): Promise<Check[]> {
           'subscription key',
           'auth',
           message,
-          `check the subscription key (from ${settings.sources.subscriptionKey}); keys are at https://app.copyl.com/en/itops/secrets`,
+          `check the subscription key (from ${settings.sources.subscriptionKey}); keys are at ${SECRETS_URL}`,
         );
         skip('API key and enterprise', 'the gateway stopped the request first');
       } else {
