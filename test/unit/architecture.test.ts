@@ -5,6 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { readFileSync, readdirSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+// @ts-expect-error: scripts are plain JavaScript (checked by their own // @ts-check)
+import { PACKAGES } from '../../scripts/packages.mjs';
 
 const SRC = fileURLToPath(new URL('../../src', import.meta.url));
 
@@ -46,32 +48,10 @@ function layerOf(file: string): Layer {
   return layer;
 }
 
-/** Packages, and the only modules that may load each. */
-const PACKAGE_HOMES: Record<string, string[]> = {
-  ky: ['api/http.ts'],
-  undici: ['api/proxy.ts'],
-  conf: ['config/store.ts'],
-  'proper-lockfile': ['config/store.ts'],
-  ora: ['terminal/spinner.ts'],
-  chalk: ['output/writer.ts'],
-  'cli-table3': ['output/record.ts'],
-  'string-width': ['output/table.ts'],
-  'lossless-json': ['json/exact.ts'],
-  yaml: ['json/yaml.ts'],
-  'jq-wasm': ['output/jq-worker.ts'],
-  '@napi-rs/keyring': ['keychain-helper.ts'],
-  commander: [
-    'cli/globals.ts',
-    'cli/declared.ts',
-    'commands/define.ts',
-    'commands/options.ts',
-    'commands/api.ts',
-    'commands/sandbox.ts',
-    'commands/completion/spec.ts',
-    'commands/completion/index.ts',
-    'program.ts',
-  ],
-};
+/** Packages, and the only modules that may load each (scripts/packages.mjs, which the build reads too). */
+const PACKAGE_HOMES: Record<string, string[]> = Object.fromEntries(
+  Object.entries(PACKAGES as Record<string, { homes: string[] }>).map(([name, { homes }]) => [name, homes]),
+);
 
 function sourceFiles(dir = SRC): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
