@@ -1,4 +1,4 @@
-// The command tree: the list of commands, and how a declaration (cli/define.ts) becomes a commander command.
+// The command tree: the list of commands, and how a declaration (commands/define.ts) becomes a commander command.
 // A fresh commander program is built for every run (commander objects keep parse state). Commands are small
 // and bundled together; what is heavy (third-party packages, Node's HTTP server) is imported where it is
 // used, so start-up pays only for what the command being run needs.
