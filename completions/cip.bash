@@ -86,6 +86,7 @@ __cip_option_value() {
     'cip env delete'/--if-missing|'cip env delete '*/--if-missing) __cip_words "$3" fail ok ;;
     'cip env diff'/--file|'cip env diff '*/--file) __cip_files "$3" ;;
     'cip env apply'/--file|'cip env apply '*/--file) __cip_files "$3" ;;
+    'cip api'/--input|'cip api '*/--input) __cip_files "$3" ;;
     'cip sandbox'/--paging|'cip sandbox '*/--paging) __cip_words "$3" odata link next ;;
   esac
 }

@@ -191,7 +191,7 @@ complete -c cip -n '__cip_under \'cip env apply\'' -l concurrency -d 'changes un
 complete -c cip -n '__cip_under \'cip api\'' -s X -l method -d 'HTTP method (default: GET, or POST when fields or --input are given)' -x
 complete -c cip -n '__cip_under \'cip api\'' -s F -l field -d 'set a typed field (repeatable)' -x
 complete -c cip -n '__cip_under \'cip api\'' -s f -l raw-field -d 'set a string field (repeatable)' -x
-complete -c cip -n '__cip_under \'cip api\'' -l input -d 'the request body, as it is, from a file (\'-\' for stdin)' -x
+complete -c cip -n '__cip_under \'cip api\'' -l input -d 'the request body, as it is, from a file (\'-\' for stdin)' -r -F
 complete -c cip -n '__cip_under \'cip api\'' -s H -l header -d 'add a request header (repeatable); not the three credential headers' -x
 complete -c cip -n '__cip_under \'cip api\'' -s i -l include -d 'print the status line and the answer headers on stderr'
 complete -c cip -n '__cip_argument \'cip completion\' 0' -a 'bash zsh fish' -d 'bash, zsh or fish'

@@ -12,21 +12,12 @@
 //                         dist/vendor/jq-wasm-inline.cjs
 import { build } from 'esbuild';
 import { readFileSync, rmSync } from 'node:fs';
+import { PACKAGES } from './packages.mjs';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
-const VENDORS = [
-  'ky',
-  'conf',
-  'ora',
-  'chalk',
-  'cli-table3',
-  'string-width',
-  'undici',
-  'proper-lockfile',
-  'lossless-json',
-  'yaml',
-  'jq-wasm/inline',
-];
+/** Each package shipped in a file of its own, as it is imported (scripts/packages.mjs names them). */
+const VENDORS = Object.entries(PACKAGES).flatMap(([name, { ship, entry }]) => (ship === 'vendor' ? [entry ?? name] : []));
+const NATIVE = Object.entries(PACKAGES).flatMap(([name, { ship }]) => (ship === 'native' ? [name] : []));
 
 rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
 
@@ -113,7 +104,7 @@ await Promise.all([
     outExtension: { '.js': '.cjs' },
     format: 'cjs',
     // An optional dependency with a .node file per platform: required from node_modules at run time, if there.
-    external: ['@napi-rs/keyring'],
+    external: NATIVE,
   }),
   build({
     ...common,

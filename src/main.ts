@@ -42,11 +42,13 @@ export async function main(): Promise<number> {
       if (stream === stdout && error.code !== 'EPIPE' && error.code !== 'ERR_STREAM_DESTROYED') outputError ??= error;
     });
   }
-  // Ctrl-C and SIGTERM abort what is under way; config writes are atomic renames, so leaving cannot
-  // leave a half-written file. A command that does not stop within a moment is ended.
+  // Ctrl-C and SIGTERM abort what is under way; the config file is replaced by a rename (config/store.ts's
+  // writeFileAtomic: a temporary file, flushed, renamed over it), so leaving cannot leave a half-written file.
+  // A command that does not stop within a moment is ended.
   const signals = { SIGINT: exitCode('interrupted'), SIGTERM: exitCode('terminated') };
-  // The handler stays installed (`on`, not `once`): libraries that watch signals (conf's atomic writer)
-  // re-raise a signal nobody else handles, which would kill the process before it can exit cleanly.
+  // The handler stays installed (`on`, not `once`): libraries that watch signals (proper-lockfile's
+  // signal-exit; when-exit, which conf loads with its writer, unused) re-raise a signal nobody else handles,
+  // which would kill the process before it can exit cleanly.
   for (const [signal, code] of Object.entries(signals)) {
     process.on(signal, () => {
       if (controller.signal.aborted) process.exit(code);

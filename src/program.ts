@@ -1,9 +1,10 @@
-// The command tree: the list of commands, and how a declaration (cli/define.ts) becomes a commander command.
+// The command tree: the list of commands, and how a declaration (commands/define.ts) becomes a commander command.
 // A fresh commander program is built for every run (commander objects keep parse state). Commands are small
 // and bundled together; what is heavy (third-party packages, Node's HTTP server) is imported where it is
 // used, so start-up pays only for what the command being run needs.
-import { Argument, Command, CommanderError, InvalidArgumentError, Option, type HelpContext } from 'commander';
+import { Command, CommanderError, InvalidArgumentError, Option, type HelpContext } from 'commander';
 import type { AnyCommand, CommandGroup } from './commands/define.js';
+import { DeclaredArgument, DeclaredOption } from './cli/declared.js';
 import { GLOBAL_OPTIONS, type GlobalOptions } from './cli/globals.js';
 import type { ArgumentSpecs, OptionSpec, OptionSpecs } from './cli/options.js';
 import { wrapExample, wrapHelp } from './cli/help.js';
@@ -13,6 +14,7 @@ import type { Context } from './context.js';
 import { EXIT_CODES, UsageError } from './errors.js';
 import { escapeControls, printable } from './text/sanitize.js';
 import { DEFAULT_BASE_URL } from './config/validate.js';
+import { OUTPUT_FORMATS, oneOf } from './output/format.js';
 import login from './commands/auth/login.js';
 import logout from './commands/auth/logout.js';
 import status from './commands/auth/status.js';
@@ -54,7 +56,7 @@ Environment variables:
   CIP_SUBSCRIPTION_KEY   APIM subscription key
   CIP_ENTERPRISE_ID      enterprise GUID (like --enterprise-id)
   CIP_BASE_URL           API base URL (like --base-url; default ${DEFAULT_BASE_URL})
-  CIP_OUTPUT             table, json, yaml or tsv (like --output)
+  CIP_OUTPUT             ${oneOf(OUTPUT_FORMATS)} (like --output)
   CIP_CONFIG_DIR         where profiles are stored
   CIP_CREDENTIAL_STORE   where login keeps keys: keychain (default) or file
                          (plain text, like --insecure-storage: for servers)
@@ -200,7 +202,7 @@ function addOption(command: Command, spec: OptionSpec): void {
 }
 
 function toOption(spec: OptionSpec): Option {
-  const option = new Option(spec.flags, spec.description);
+  const option = new DeclaredOption(spec.flags, spec.description, spec.kind === 'list', spec.completes);
   if (spec.choices) option.choices(spec.choices);
   if (spec.kind === 'list') {
     const parse = spec.parse ?? ((text: string) => text);
@@ -278,7 +280,7 @@ function addCommand(parent: Command, spec: AnyCommand, ctx: Context, root: Comma
   for (const alias of spec.aliases ?? []) command.alias(alias);
   const args = (spec.args ?? {}) as ArgumentSpecs;
   for (const arg of Object.values(args)) {
-    const argument = new Argument(arg.name, arg.description);
+    const argument = new DeclaredArgument(arg.name, arg.description, arg.completes);
     if (arg.choices) argument.choices(arg.choices);
     command.addArgument(argument);
   }

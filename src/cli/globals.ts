@@ -1,8 +1,8 @@
 // The options every command takes. Their values reach the context before a command runs (program.ts).
 import { InvalidArgumentError } from 'commander';
 import { DEFAULT_BASE_URL } from '../config/validate.js';
-import { OUTPUT_FORMATS } from '../output/format.js';
-import { choice, flag, option, type ValuesOf } from './options.js';
+import { OUTPUT_FORMATS, ROW_FORMATS } from '../output/format.js';
+import { choice, completedFrom, flag, option, type ValuesOf } from './options.js';
 
 const MAX_TIMEOUT_SECONDS = 2_000_000;
 
@@ -17,7 +17,7 @@ function parseTimeout(text: string): number {
 const DEFAULT_TIMEOUT_SECONDS = 30;
 
 export const GLOBAL_OPTIONS = {
-  profile: option('-p, --profile <name>', 'profile to use (default: the active one)'),
+  profile: completedFrom('profiles', option('-p, --profile <name>', 'profile to use (default: the active one)')),
   output: choice('-o, --output <format>', 'output format (default: table on a terminal, json otherwise)', OUTPUT_FORMATS),
   json: flag('--json', 'same as --output json'),
   baseUrl: option('--base-url <url>', `API base URL (default: ${DEFAULT_BASE_URL})`),
@@ -27,7 +27,7 @@ export const GLOBAL_OPTIONS = {
   quiet: flag('-q, --quiet', 'print no progress or notes, only data and errors'),
   color: flag('--no-color', 'plain text without colour'),
   jq: option('--jq <expression>', 'filter the data with jq (strings printed raw, as jq -r); implies JSON'),
-  headers: flag('--no-headers', 'leave out the header line of -o tsv'),
+  headers: flag('--no-headers', `leave out the header line of ${ROW_FORMATS.map((format) => `-o ${format}`).join(' and ')}`),
 };
 
 export type GlobalOptions = ValuesOf<typeof GLOBAL_OPTIONS>;

@@ -2,9 +2,14 @@
 // types a command's run() receives are inferred from them (ValuesOf), so a flag and the code that reads it
 // cannot disagree.
 
+/** Where a shell finds the values of an option or argument that takes no fixed choices. */
+export type ValueSource = 'files' | 'profiles' | 'environments';
+
 interface Spec<Kind extends string, T> {
   readonly kind: Kind;
   readonly description: string;
+  /** What completion offers for the value (commands/completion/spec.ts); nothing when absent. */
+  readonly completes?: ValueSource;
   /** Never set: carries the value type for ValuesOf (a function, so that undefined in T is kept). */
   readonly valueType?: () => T;
 }
@@ -40,12 +45,15 @@ export function flag(flags: string, description: string): OptionSpec<boolean> {
   return { kind: 'flag', flags, description };
 }
 
+/** A value named `<path>` or `<file>` is a file's path: shells complete it from the files. */
+const completesOf = (flags: string): ValueSource | undefined => (/<(?:path|file)>/.test(flags) ? 'files' : undefined);
+
 /** An option that takes a value: the text, or what parse makes of it; undefined when not given. */
 export function option(flags: string, description: string): OptionSpec<string | undefined>;
 export function option<T>(flags: string, description: string, parse: (text: string) => T): OptionSpec<T | undefined>;
 export function option<T>(flags: string, description: string, parse: (text: string) => T, defaultValue: T): OptionSpec<T>;
 export function option<T>(flags: string, description: string, parse?: (text: string) => T, defaultValue?: T): OptionSpec<T> {
-  return { kind: 'value', flags, description, parse, defaultValue };
+  return { kind: 'value', flags, description, parse, defaultValue, completes: completesOf(flags) };
 }
 
 /** An option whose value is one of a fixed list. */
@@ -62,9 +70,14 @@ export function hidden<T>(spec: OptionSpec<T>): OptionSpec<T> {
   return { ...spec, hidden: true };
 }
 
-/** A repeatable option: every value in the order given (none: an empty list). */
+/** A repeatable option: every value in the order given (none: an empty list). Shells offer it again. */
 export function list<T>(flags: string, description: string, parse: (text: string) => T): OptionSpec<T[]> {
-  return { kind: 'list', flags, description, parse };
+  return { kind: 'list', flags, description, parse, completes: completesOf(flags) };
+}
+
+/** The same option or argument, its value completed from the stored profiles or the environments. */
+export function completedFrom<S extends OptionSpec | ArgumentSpec>(source: ValueSource, spec: S): S {
+  return { ...spec, completes: source };
 }
 
 /** The value of a positional argument: '<id>' the text, '<id...>' and '[id...]' a list, '[id]' the text or undefined. */

@@ -12,7 +12,8 @@ import { writeAnswer } from '../output/writer.js';
 import { withSpinner } from '../terminal/spinner.js';
 import { oneLine, printable, truncate } from '../text/sanitize.js';
 import { readInput } from './io.js';
-import { PAYLOAD_OPTIONS, buildPayload, payloadInput } from './env/payload.js';
+import { buildPayload } from '../domain/environments/payload.js';
+import { PAYLOAD_OPTIONS, payloadInput } from './options.js';
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'] as const;
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;

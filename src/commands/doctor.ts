@@ -4,11 +4,11 @@
 // enterprise, and the clock. Exit 0 when all pass, else the code of the first failure.
 import { defineCommand } from './define.js';
 import type { Context } from '../context.js';
-import { DEFAULT_BASE_URL, isLoopbackHost } from '../config/validate.js';
+import { DEFAULT_BASE_URL, SECRETS_URL, isLoopbackHost } from '../config/validate.js';
 import type { ResolvedSettings } from '../config/settings.js';
 import { ApiError, CipError, InterruptedError, type ExitCodeName } from '../errors.js';
-import { isDataFormat, OUTPUT_FORMATS } from '../output/format.js';
-import { planStyles, writeData, writeLines } from '../output/writer.js';
+import { OUTPUT_FORMATS } from '../output/format.js';
+import { planStyles, writeResult } from '../output/writer.js';
 import { maskKey } from '../secrets.js';
 import { hideCredentials, oneLine, printable } from '../text/sanitize.js';
 
@@ -60,7 +60,7 @@ async function diagnose(ctx: Context): Promise<Check[]> {
       'base URL',
       'usage',
       `'${printable(hideCredentials(baseText))}' is not a URL`,
-      'set --base-url, CIP_BASE_URL or the profile to https://api.copyl.com/ms',
+      `set --base-url, CIP_BASE_URL or the profile to ${DEFAULT_BASE_URL}`,
     );
     return checks;
   }
@@ -169,7 +169,7 @@ async function diagnose(ctx: Context): Promise<Check[]> {
           'subscription key',
           'auth',
           message,
-          `check the subscription key (from ${settings.sources.subscriptionKey}); keys are at https://app.copyl.com/en/itops/secrets`,
+          `check the subscription key (from ${settings.sources.subscriptionKey}); keys are at ${SECRETS_URL}`,
         );
         skip('API key and enterprise', 'the gateway stopped the request first');
       } else {
@@ -215,20 +215,18 @@ of the first failure; a clock more than 5 minutes off is a warning. -o json give
   examples: ['cip doctor', 'cip doctor --profile prod', 'cip doctor -o json | jq -r \'.[] | select(.status == "failed") | .fix\''],
   async run(ctx) {
     const checks = await diagnose(ctx);
-    if (isDataFormat(ctx.io.outputFormat)) {
-      await writeData(
-        ctx.io,
-        checks.map(({ kind: _kind, ...check }) => check),
-      );
-    } else {
-      const styles = await planStyles(ctx.io, ctx.io.stdoutIsTTY);
-      const paint = { ok: styles.add, failed: styles.remove, warning: styles.change, skipped: (text: string) => text };
-      const lines = checks.flatMap(({ check, status, detail, fix }) => [
-        paint[status](`${MARKS[status]} ${check}: ${oneLine(detail)}`),
-        ...(fix && status !== 'ok' ? [`    fix: ${oneLine(fix)}`] : []),
-      ]);
-      writeLines(ctx.io, lines);
-    }
+    await writeResult(
+      ctx.io,
+      checks.map(({ kind: _kind, ...check }) => check),
+      async () => {
+        const styles = await planStyles(ctx.io, ctx.io.stdoutIsTTY);
+        const paint = { ok: styles.add, failed: styles.remove, warning: styles.change, skipped: (text: string) => text };
+        return checks.flatMap(({ check, status, detail, fix }) => [
+          paint[status](`${MARKS[status]} ${check}: ${oneLine(detail)}`),
+          ...(fix && status !== 'ok' ? [`    fix: ${oneLine(fix)}`] : []),
+        ]);
+      },
+    );
     const failed = checks.filter((check) => check.status === 'failed');
     const first = failed[0];
     if (first?.kind !== undefined) {

@@ -5,6 +5,17 @@ import { UsageError } from '../errors.js';
 export const OUTPUT_FORMATS = ['table', 'json', 'yaml', 'tsv'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 
+/** Formats that hold any data as it is (a plan, a file for apply): what a command that writes no rows takes. */
+export const DOCUMENT_FORMATS = ['json', 'yaml'] as const satisfies readonly OutputFormat[];
+
+/** Formats written as rows of columns, a header line first (unless --no-headers); --columns picks the columns. */
+export const ROW_FORMATS: readonly OutputFormat[] = ['tsv'];
+
+/** "table, json, yaml or tsv" */
+export function oneOf(formats: readonly string[]): string {
+  return formats.length === 1 ? formats[0]! : `${formats.slice(0, -1).join(', ')} or ${formats.at(-1)!}`;
+}
+
 /**
  * What a command writes on stdout, as its declaration states it: the formats it can honour (none for one that
  * writes a text of its own, such as a script), and the format it writes when none is asked for, if that is not
@@ -55,11 +66,15 @@ export function chooseFormat({ json, output, jq, fromEnv, stdoutIsTTY, command }
 function refused(command: string, takes: readonly OutputFormat[], format: OutputFormat, flag: string): UsageError {
   const asked = flag === '--output' ? format : `${format} (${flag})`;
   if (!takes.length) return new UsageError(`${command} cannot write ${asked}: it writes a text of its own, in no other format`);
-  const formats = takes.length === 1 ? takes[0]! : `${takes.slice(0, -1).join(', ')} or ${takes.at(-1)!}`;
-  return new UsageError(`${command} cannot write ${asked}: it writes ${formats}`);
+  return new UsageError(`${command} cannot write ${asked}: it writes ${oneOf(takes)}`);
 }
 
-/** Whether the format is data for machines (JSON, YAML, TSV) rather than a view for people. */
+/** Whether the format is data for machines (JSON, YAML, TSV) rather than a view for people (the writer decides by it). */
 export function isDataFormat(format: OutputFormat): boolean {
   return format !== 'table';
+}
+
+/** Whether the format writes rows of columns. */
+export function isRowFormat(format: OutputFormat): boolean {
+  return ROW_FORMATS.includes(format);
 }

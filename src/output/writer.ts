@@ -7,7 +7,7 @@ import { isRecord, setOwn } from '../json/record.js';
 import { cellsOf, checkColumns, chooseColumns, headerText, keyColumns, pick, project, topLevel, valuesOf, type Column } from './columns.js';
 import { renderRecord } from './record.js';
 import { escapeControls, escapeJsonForTerminal } from '../text/sanitize.js';
-import { isDataFormat, type OutputFormat } from './format.js';
+import { isDataFormat, isRowFormat, type OutputFormat } from './format.js';
 import type { JqRunner } from './jq.js';
 
 /** Where and how to write: terminal/io-streams.ts's IOStreams is one. */
@@ -107,27 +107,41 @@ async function writeJsonList(io: Output, list: unknown[]): Promise<void> {
 
 /**
  * Data as the format asks: through --jq, as TSV (rows of the columns given), as YAML (its package loaded only
- * then), else JSON.
+ * then), as JSON. A format with no case here is refused, never written as JSON in its place: a new format is
+ * taught here (and the compiler says so, as `format` is then not `never` at the end).
  */
 async function writeDataAs(io: Output, data: unknown, format: OutputFormat = io.outputFormat, columns?: readonly Column[]): Promise<void> {
   if (io.jq !== undefined) {
     await writeThroughJq(io, io.jq, io.redact(stringifyExactJson(data)));
     return;
   }
-  if (format === 'tsv') {
-    const rows = Array.isArray(data) ? (data as unknown[]) : [data];
-    writeTsv(io, rows, columns ?? chooseColumns(rows).map(topLevel));
-    return;
+  switch (format) {
+    case 'json':
+      if (Array.isArray(data)) await writeJsonList(io, data as unknown[]);
+      else writeJson(io, data);
+      return;
+    case 'yaml': {
+      const { stringifyExactYaml } = await import('../json/yaml.js');
+      const yaml = stringifyExactYaml(redactData(io, data));
+      // At a terminal, characters that could hide or reorder text are shown escaped, as in JSON.
+      io.stdout.write(io.stdoutIsTTY ? escapeJsonForTerminal(yaml) : yaml);
+      return;
+    }
+    case 'tsv': {
+      const rows = Array.isArray(data) ? (data as unknown[]) : [data];
+      writeTsv(io, rows, columns ?? chooseColumns(rows).map(topLevel));
+      return;
+    }
+    case 'table':
+      throw new Error('a table is laid out by writeList or writeRecord, not written as data');
+    default:
+      throw unknownFormat(format);
   }
-  if (format !== 'yaml') {
-    if (Array.isArray(data)) await writeJsonList(io, data as unknown[]);
-    else writeJson(io, data);
-    return;
-  }
-  const { stringifyExactYaml } = await import('../json/yaml.js');
-  const yaml = stringifyExactYaml(redactData(io, data));
-  // At a terminal, characters that could hide or reorder text are shown escaped, as in JSON.
-  io.stdout.write(io.stdoutIsTTY ? escapeJsonForTerminal(yaml) : yaml);
+}
+
+/** A format the writer has no case for: a bug in cip (exit 1), said as such. */
+function unknownFormat(format: never): Error {
+  return new Error(`the writer cannot write the output format '${String(format)}'`);
 }
 
 /**
@@ -193,8 +207,9 @@ export interface ListOutput {
 
 export async function writeList(io: Output, rows: unknown[], options: ListOutput): Promise<void> {
   const chosen = options.columns?.length ? checkColumns(options.columns, rows) : undefined;
-  if (io.outputFormat === 'tsv' && io.jq === undefined) {
-    writeTsv(io, rows, chosen ?? (options.tableColumns ?? chooseColumns(rows)).map(topLevel));
+  if (isRowFormat(io.outputFormat) && io.jq === undefined) {
+    // Rows keep their nested fields: a dotted column reads into them, as in the table.
+    await writeDataAs(io, rows, io.outputFormat, chosen ?? (options.tableColumns ?? chooseColumns(rows)).map(topLevel));
     return;
   }
   if (isDataFormat(io.outputFormat)) {
@@ -237,7 +252,8 @@ export async function writeRecord(io: Output, answer: unknown, columns?: readonl
   const chosen = columns?.length ? checkColumns(columns, [answer]) : undefined;
   const record = chosen ? project(answer, chosen) : answer;
   if (isDataFormat(io.outputFormat) || !isRecord(record)) {
-    await writeDataAs(io, record, io.outputFormat, chosen);
+    // A table shows an answer that is no record (a list, a string) as JSON.
+    await writeDataAs(io, record, isDataFormat(io.outputFormat) ? io.outputFormat : 'json', chosen);
     return;
   }
   const style = await headerStyle(io);
@@ -246,9 +262,19 @@ export async function writeRecord(io: Output, answer: unknown, columns?: readonl
   io.stdout.write(await renderRecord(redactData(io, view) as Record<string, unknown>, io.stdoutIsTTY ? io.columns : undefined, style));
 }
 
-/** Data for machines (results of a command on several items) in the format asked for; format overrides it. */
-export async function writeData(io: Output, data: unknown, format?: OutputFormat): Promise<void> {
-  await writeDataAs(io, data, format);
+/** Data for machines (a file for `env apply`): written in the format asked for, which must be a data format. */
+export async function writeData(io: Output, data: unknown): Promise<void> {
+  await writeDataAs(io, data);
+}
+
+/**
+ * A command's result, for machines and for people: the data in a data format; at a table, the lines of the
+ * view when the command has one (a plan, the doctor's checks), else nothing, as its notes on stderr said it all
+ * (what a delete did). So a command never asks which format was chosen.
+ */
+export async function writeResult(io: Output, data: unknown, view?: () => Promise<readonly string[]>): Promise<void> {
+  if (isDataFormat(io.outputFormat)) await writeDataAs(io, data);
+  else if (view) writeLines(io, await view());
 }
 
 /** A request that --dry-run shows instead of sending. */
@@ -289,7 +315,7 @@ export async function planStyles(io: Output, isTTY: boolean): Promise<PlanStyles
 }
 
 /** Lines for people, on stdout: the data of a command whose data is a text (a plan). */
-export function writeLines(io: Output, lines: readonly string[]): void {
+function writeLines(io: Output, lines: readonly string[]): void {
   if (lines.length) io.stdout.write(`${io.redact(lines.join('\n'))}\n`);
 }
 

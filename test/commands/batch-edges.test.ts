@@ -1,10 +1,10 @@
-// Edges of the batch runner that delete and apply share (src/commands/env/batch.ts), in-process with a context
+// Edges of the batch runner that delete and apply share (src/domain/environments/batch.ts), in-process with a context
 // over captured streams: what is said per item in a pipe and at a terminal (the live count, failures held until
 // the spinner stops), an interrupt at each point (before an item, during one), an error that is no CipError,
 // the interrupt report and exit codes of finishBatch, and the hint of a refused confirmation.
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { finishBatch, refuseUnconfirmed, runBatch, type ItemState } from '../../src/commands/env/batch.js';
+import { finishBatch, refuseUnconfirmed, runBatch, type ItemState } from '../../src/domain/environments/batch.js';
 import type { Context } from '../../src/context.js';
 import { CipError, InterruptedError } from '../../src/errors.js';
 import { fakeIO, testContext } from '../helpers/io.js';

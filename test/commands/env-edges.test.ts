@@ -1,7 +1,7 @@
 // Edges of env delete, list, update and their shared options, in-process against the sandbox (what stdout and
 // stderr say, the exit code, and the requests the server received), and of how records are named (target.ts).
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { environmentLabel, idOf, nameOf } from '../../src/commands/env/target.js';
+import { environmentLabel, idOf, nameOf } from '../../src/domain/environments/target.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { expectOneErrorLine, sandboxEnv, sandboxTarget, type CipResult } from '../helpers/cli.js';
 import { cipInProcess as cip } from '../helpers/harness.js';

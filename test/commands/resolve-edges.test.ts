@@ -1,10 +1,10 @@
-// Edges of resolving ids or names to environments (src/commands/env/resolve.ts), in-process against a list
+// Edges of resolving ids or names to environments (src/domain/environments/resolve.ts), in-process against a list
 // given directly: a name two environments share (one without an id), a match the list gives without an id,
 // the not-found errors for one and for many arguments, and the spinner while the list is read.
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import type { EnvironmentsApi } from '../../src/api/environments.js';
-import { listForLookup, notFound, resolveIn, resolveOne } from '../../src/commands/env/resolve.js';
+import { listForLookup, notFound, resolveIn, resolveOne } from '../../src/domain/environments/resolve.js';
 import { ProtocolError, UsageError } from '../../src/errors.js';
 import { fakeIO, testContext } from '../helpers/io.js';
 

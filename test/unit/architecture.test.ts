@@ -5,6 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { readFileSync, readdirSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+// @ts-expect-error: scripts are plain JavaScript (checked by their own // @ts-check)
+import { PACKAGES } from '../../scripts/packages.mjs';
 
 const SRC = fileURLToPath(new URL('../../src', import.meta.url));
 
@@ -19,7 +21,8 @@ const LAYERS = {
   api: ['base', 'config'],
   cli: ['base', 'output', 'config'],
   context: ['base', 'output', 'config', 'secrets', 'terminal', 'api', 'cli'],
-  commands: ['base', 'output', 'config', 'sandbox', 'secrets', 'terminal', 'api', 'cli', 'context'],
+  domain: ['base', 'output', 'config', 'terminal', 'api', 'context'],
+  commands: ['base', 'output', 'config', 'sandbox', 'secrets', 'terminal', 'api', 'cli', 'context', 'domain'],
   program: ['base', 'output', 'config', 'cli', 'context', 'commands'],
   run: ['base', 'context', 'program'],
   entry: ['base', 'terminal', 'run'],
@@ -30,7 +33,7 @@ type Layer = keyof typeof LAYERS;
 function layerOf(file: string): Layer {
   const top = file.split('/')[0] ?? '';
   if (top === 'text' || top === 'json' || ['errors.ts', 'env.ts', 'version.ts'].includes(file)) return 'base';
-  if (['output', 'config', 'sandbox', 'terminal', 'api', 'cli', 'commands'].includes(top)) return top as Layer;
+  if (['output', 'config', 'sandbox', 'terminal', 'api', 'cli', 'domain', 'commands'].includes(top)) return top as Layer;
   const byFile: Record<string, Layer> = {
     'secrets.ts': 'secrets',
     'context.ts': 'context',
@@ -45,31 +48,10 @@ function layerOf(file: string): Layer {
   return layer;
 }
 
-/** Packages, and the only modules that may load each. */
-const PACKAGE_HOMES: Record<string, string[]> = {
-  ky: ['api/http.ts'],
-  undici: ['api/proxy.ts'],
-  conf: ['config/store.ts'],
-  'proper-lockfile': ['config/store.ts'],
-  ora: ['terminal/spinner.ts'],
-  chalk: ['output/writer.ts'],
-  'cli-table3': ['output/record.ts'],
-  'string-width': ['output/table.ts'],
-  'lossless-json': ['json/exact.ts'],
-  yaml: ['json/yaml.ts'],
-  'jq-wasm': ['output/jq-worker.ts'],
-  '@napi-rs/keyring': ['keychain-helper.ts'],
-  commander: [
-    'cli/globals.ts',
-    'commands/define.ts',
-    'commands/env/options.ts',
-    'commands/api.ts',
-    'commands/sandbox.ts',
-    'commands/completion/spec.ts',
-    'commands/completion/index.ts',
-    'program.ts',
-  ],
-};
+/** Packages, and the only modules that may load each (scripts/packages.mjs, which the build reads too). */
+const PACKAGE_HOMES: Record<string, string[]> = Object.fromEntries(
+  Object.entries(PACKAGES as Record<string, { homes: string[] }>).map(([name, { homes }]) => [name, homes]),
+);
 
 function sourceFiles(dir = SRC): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -134,6 +116,25 @@ describe('architecture', () => {
     };
     for (const file of FILES) visit(file, []);
     expect(cycles).toStrictEqual([]);
+  });
+
+  it('a verb is imported by program.ts alone, and the folder of a noun holds verbs only', () => {
+    // A verb is a module that declares a command; what verbs share lives in the domain or beside them.
+    const verbs = new Set(
+      FILES.filter((file) => /\bdefineCommand\(/.test(readFileSync(join(SRC, file), 'utf8')) && file !== 'commands/define.ts'),
+    );
+    expect(verbs).toContain('commands/env/list.ts');
+    const importers = [...GRAPH].flatMap(([file, { local }]) =>
+      local.filter((target) => verbs.has(target) && file !== 'program.ts').map((target) => `${file} imports ${target}`),
+    );
+    expect(importers).toStrictEqual([]);
+    const nounFolders = ['commands/env/', 'commands/auth/'];
+    expect(FILES.filter((file) => nounFolders.some((folder) => file.startsWith(folder)) && !verbs.has(file))).toStrictEqual([]);
+  });
+
+  it('the writer alone decides by the output format: no command asks whether it is data', () => {
+    const asking = FILES.filter((file) => !file.startsWith('output/') && /\bisDataFormat\b/.test(readFileSync(join(SRC, file), 'utf8')));
+    expect(asking).toStrictEqual([]);
   });
 
   it('each package is loaded only by the module that wraps it', () => {

@@ -4,6 +4,7 @@
 // ancestor's flag.
 import { Argument, Command, Option } from 'commander';
 import { describe, expect, it } from 'vitest';
+import { DeclaredArgument, DeclaredOption } from '../../src/cli/declared.js';
 import { bashScript } from '../../src/commands/completion/bash.js';
 import { fishScript } from '../../src/commands/completion/fish.js';
 import { allCommands, describeCommand, type CommandSpec } from '../../src/commands/completion/spec.js';
@@ -12,7 +13,8 @@ import { zshScript } from '../../src/commands/completion/zsh.js';
 function tree(): Command {
   // No help subcommands: the real tree has them, and they would only lengthen the lists below.
   const cip = new Command('cip').description('a tool\nwith a second line').helpCommand(false);
-  cip.option('-p, --profile <name>', 'the profile');
+  // What a declaration says (cli/options.ts): where the values come from.
+  cip.addOption(new DeclaredOption('-p, --profile <name>', 'the profile', false, 'profiles'));
   cip.option('-q', 'quiet, short only');
   cip.addOption(new Option('--color [when]', 'colour: [auto]').choices(['auto', "it's", 'a b']));
   cip.option('--thing <>', 'a value without a name');
@@ -21,7 +23,7 @@ function tree(): Command {
     .command('get')
     .description('one environment')
     .option('-p, --port <n>', 'shares -p with --profile')
-    .argument('<id-or-name>', 'the id or name');
+    .addArgument(new DeclaredArgument('<id-or-name>', 'the id or name', 'environments'));
   cip.command('a:b').description('a colon').argument('<thing>');
   cip
     .command('shells')

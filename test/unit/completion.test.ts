@@ -148,6 +148,15 @@ describe.each(SHELLS)('generateCompletion(%s)', (shell) => {
     for (const flag of ['--file', '--api-key-file', '--subscription-key-file']) expect(script, flag).toMatch(fileOption[shell](flag));
   });
 
+  it("completes file names for cip api's --input, whose value is a <file>", () => {
+    const fileOption: Record<Shell, RegExp> = {
+      bash: /\/--input\) __cip_files "\$3" ;;$/m,
+      zsh: /'--input=\[[^\n]*\]:file:_files'/,
+      fish: / -l input -d '[^\n]*' -r -F$/m,
+    };
+    expect(script).toMatch(fileOption[shell]);
+  });
+
   it('does not offer the hidden __complete command', () => {
     expect(script.match(/__complete(?! profiles| environments)/g)).toBeNull();
   });
@@ -162,6 +171,16 @@ it('zsh offers -F and -f again, and not -p after --profile', () => {
   expect(script).toContain("'*-F+[");
   expect(script).toContain("'*-f+[");
   expect(script).toContain("'(-p --profile)-p+[");
+});
+
+it("zsh offers every option that collects its values again: cip api's -H, env update's --unset", () => {
+  const script = generateCompletion(program(), 'zsh');
+  expect(script).toContain("'*-H+[");
+  expect(script).toContain("'*--header=[");
+  expect(script).toContain("'*--unset=[");
+  // A single-valued option is offered once: a second is refused.
+  expect(script).toContain("'(-X --method)-X+[");
+  expect(script).not.toContain("'*--data=[");
 });
 
 describe.skipIf(!hasBash)('bash completion', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { listsIn } from '../../src/api/environments.js';
-import { buildPayload } from '../../src/commands/env/payload.js';
+import { buildPayload } from '../../src/domain/environments/payload.js';
 import { UsageError } from '../../src/errors.js';
 
 describe('listsIn', () => {

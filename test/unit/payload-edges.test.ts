@@ -1,8 +1,8 @@
-// Edges of the payload builder (commands/env/payload.ts): which files are read as YAML, the exact messages for
+// Edges of the payload builder (domain/environments/payload.ts): which files are read as YAML, the exact messages for
 // text that does not parse or is not an object (the source named, the parser's reason, the @file hint), and
 // --field values that only contain JSON's opening characters.
 import { describe, expect, it, vi } from 'vitest';
-import { buildPayload, looksLikeYaml, typedValue } from '../../src/commands/env/payload.js';
+import { buildPayload, looksLikeYaml, typedValue } from '../../src/domain/environments/payload.js';
 import { CipError, UsageError } from '../../src/errors.js';
 import { parseExactJson } from '../../src/json/exact.js';
 import { parseExactYaml } from '../../src/json/yaml.js';

@@ -1,6 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import { PassThrough } from 'node:stream';
-import { buildPayload, typedValue, type ReadSource } from '../../src/commands/env/payload.js';
+import { buildPayload, typedValue, type ReadSource } from '../../src/domain/environments/payload.js';
 import { ExactNumber, stringifyExactJson } from '../../src/json/exact.js';
 import { CipError, UsageError } from '../../src/errors.js';
 import { run } from '../../src/run.js';

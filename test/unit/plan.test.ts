@@ -1,12 +1,13 @@
-// The pure parts of environments as code (src/commands/env/plan.ts): how values compare (numbers by value,
+// The pure parts of environments as code (src/domain/environments/plan.ts): how values compare (numbers by value,
 // lists and objects in full), which records have a key, the file's errors, and the plan: what is created,
 // updated and deleted, what is refused, and how it is counted, shown and given as data.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
+import { KEY_OPTIONS } from '../../src/commands/options.js';
+import { readInput } from '../../src/commands/io.js';
 import {
-  KEY_OPTIONS,
   computePlan,
   fieldOf,
   keyOf,
@@ -16,8 +17,8 @@ import {
   readDesired,
   sameValue,
   type Plan,
-} from '../../src/commands/env/plan.js';
-import { keyFor, mergeDeclared } from '../../src/commands/env/merge.js';
+} from '../../src/domain/environments/plan.js';
+import { keyFor, mergeDeclared } from '../../src/domain/environments/merge.js';
 import { CipError, UsageError } from '../../src/errors.js';
 import { ExactNumber } from '../../src/json/exact.js';
 import { tempDir } from '../helpers/cli.js';
@@ -120,10 +121,12 @@ describe('merge', () => {
 });
 
 describe('readDesired', () => {
-  const ctx = (stdinText?: string) => {
+  // What the commands hand readDesired: the bounded reader of files and stdin.
+  const source = (stdinText?: string) => {
     const stdin = new PassThrough();
     if (stdinText !== undefined) stdin.end(stdinText);
-    return testContext(fakeIO({ stdin }));
+    const ctx = testContext(fakeIO({ stdin }));
+    return (path: string) => readInput(ctx, path, '--file');
   };
   const write = (name: string, text: string) => {
     const path = join(tempDir(), name);
@@ -131,7 +134,7 @@ describe('readDesired', () => {
     return path;
   };
   async function refusal(path: string, stdinText?: string): Promise<{ message: string; hint: string | undefined }> {
-    const error: unknown = await readDesired(ctx(stdinText), path, 'name').then(
+    const error: unknown = await readDesired(source(stdinText), path, 'name').then(
       () => undefined,
       (thrown: unknown) => thrown,
     );
@@ -142,11 +145,11 @@ describe('readDesired', () => {
 
   it('reads a YAML file, a JSON file, and JSON or YAML on stdin', async () => {
     const records = [{ name: 'a', retention: exact('30.0') }];
-    expect(await readDesired(ctx(), write('e.yaml', 'environments:\n  - name: a\n    retention: 30.0\n'), 'name')).toEqual(records);
-    expect(await readDesired(ctx(), write('e.json', '{"environments":[{"name":"a","retention":30.0}]}'), 'name')).toEqual(records);
-    expect(await readDesired(ctx(), write('e.json', '[{"name":"a"}]'), 'name')).toEqual([{ name: 'a' }]);
-    expect(await readDesired(ctx('{"Environments":[{"name":"a"}]}'), '-', 'name')).toEqual([{ name: 'a' }]);
-    expect(await readDesired(ctx('environments:\n  - name: a\n'), '-', 'name')).toEqual([{ name: 'a' }]);
+    expect(await readDesired(source(), write('e.yaml', 'environments:\n  - name: a\n    retention: 30.0\n'), 'name')).toEqual(records);
+    expect(await readDesired(source(), write('e.json', '{"environments":[{"name":"a","retention":30.0}]}'), 'name')).toEqual(records);
+    expect(await readDesired(source(), write('e.json', '[{"name":"a"}]'), 'name')).toEqual([{ name: 'a' }]);
+    expect(await readDesired(source('{"Environments":[{"name":"a"}]}'), '-', 'name')).toEqual([{ name: 'a' }]);
+    expect(await readDesired(source('environments:\n  - name: a\n'), '-', 'name')).toEqual([{ name: 'a' }]);
   });
 
   it('a JSON file is read as JSON, whatever its content: YAML in it is not valid JSON', async () => {
@@ -171,7 +174,7 @@ describe('readDesired', () => {
 
   it('a missing file names --file', async () => {
     const path = join(tempDir(), 'none.yaml');
-    const error: unknown = await readDesired(ctx(), path, 'name').catch((thrown: unknown) => thrown);
+    const error: unknown = await readDesired(source(), path, 'name').catch((thrown: unknown) => thrown);
     expect(error).toBeInstanceOf(CipError);
     expect((error as CipError).message).toContain(`--file ${path}`);
   });

@@ -6,7 +6,7 @@ import { PassThrough } from 'node:stream';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildPayload, typedValue, type FieldAssignment, type ReadSource } from '../../src/commands/env/payload.js';
+import { buildPayload, typedValue, type FieldAssignment, type ReadSource } from '../../src/domain/environments/payload.js';
 import { errorMessageFromBody } from '../../src/api/error-body.js';
 import { cellText, cellsOf, chooseColumns, headerText, topLevel, VALUE_COLUMN } from '../../src/output/columns.js';
 import { displayWidth, fitWidth, layoutColumns, loadUnicodeWidths, renderTable, streamTable } from '../../src/output/table.js';

@@ -1,5 +1,5 @@
 import { defineCommand } from '../define.js';
-import { argument } from '../../cli/options.js';
+import { argument, completedFrom } from '../../cli/options.js';
 import { requireProfile } from '../../config/settings.js';
 import { OUTPUT_FORMATS } from '../../output/format.js';
 
@@ -8,7 +8,7 @@ export default defineCommand({
   description: 'make a profile the active one',
   // Writes no data on stdout: any format.
   outputs: OUTPUT_FORMATS,
-  args: { name: argument('<name>', 'profile name') },
+  args: { name: completedFrom('profiles', argument('<name>', 'profile name')) },
   examples: ['cip auth switch staging'],
   async run(ctx, { name }) {
     const store = await ctx.store();

@@ -9,7 +9,7 @@ import { MAX_CONFIG_BYTES, configDir, configFilePath } from '../../config/store.
 import { isProfileName } from '../../config/validate.js';
 import { isRecord } from '../../json/record.js';
 import { SHELLS } from './shells.js';
-import { idOf, nameOf } from '../env/target.js';
+import { idOf, nameOf } from '../../domain/environments/target.js';
 
 export const completion = defineCommand({
   name: 'completion',

@@ -1,6 +1,8 @@
 // The command tree as completion scripts need it: commands, aliases, options (and which take values, and how
 // those are completed), arguments. Shell-neutral; bash.ts, zsh.ts and fish.ts turn it into scripts.
 import type { Argument, Command, Option } from 'commander';
+import { DeclaredArgument, DeclaredOption } from '../../cli/declared.js';
+import type { ValueSource } from '../../cli/options.js';
 import { oneLine } from '../../text/sanitize.js';
 
 /**
@@ -41,14 +43,6 @@ export interface CommandSpec {
   subcommands: CommandSpec[];
 }
 
-// Commander knows choices but not what other values mean; these are the ones a shell can fill in.
-const PROFILE_OPTIONS = new Set(['--profile']);
-const FILE_OPTIONS = new Set(['--file', '--api-key-file', '--subscription-key-file']);
-const PROFILE_ARGUMENTS = new Set(['cip auth switch <name>']);
-const ENVIRONMENT_ARGUMENTS = new Set(['cip env get <id-or-name>', 'cip env update <id-or-name>', 'cip env delete <id-or-name>']);
-// Commander accepts any option twice (the last wins); these collect every value, so repeating them is useful.
-const REPEATABLE_OPTIONS = new Set(['--field', '--raw-field']);
-
 export const PROFILES_COMMAND = 'cip __complete profiles 2>/dev/null';
 export const ENVIRONMENTS_COMMAND = 'cip __complete environments 2>/dev/null';
 
@@ -57,30 +51,39 @@ function summary(text: string): string {
   return oneLine(text.split('\n', 1)[0] ?? '');
 }
 
+/** Fixed choices first (commander keeps them), else where the declaration says the values are. */
+function completionOf(choices: readonly string[] | undefined, source: ValueSource | undefined): ValueCompletion {
+  if (choices) return { kind: 'choices', choices };
+  return source ? { kind: source } : { kind: 'none' };
+}
+
 function optionSpec(option: Option): OptionSpec {
-  const flag = option.long ?? option.short ?? '';
+  const declared = option instanceof DeclaredOption ? option : undefined;
   const takesValue = option.required || option.optional;
-  let completion: ValueCompletion = { kind: 'none' };
-  if (option.argChoices) completion = { kind: 'choices', choices: option.argChoices };
-  else if (PROFILE_OPTIONS.has(flag)) completion = { kind: 'profiles' };
-  else if (FILE_OPTIONS.has(flag)) completion = { kind: 'files' };
   return {
     short: option.short,
     long: option.long,
     description: summary(option.description),
     value: takesValue
-      ? { name: /[<[]([^>\]]+)[>\]]/.exec(option.flags)?.[1] ?? 'value', optional: option.optional, completion }
+      ? {
+          name: /[<[]([^>\]]+)[>\]]/.exec(option.flags)?.[1] ?? 'value',
+          optional: option.optional,
+          completion: completionOf(option.argChoices, declared?.completes),
+        }
       : undefined,
-    repeatable: REPEATABLE_OPTIONS.has(flag),
+    // An option that collects every value (-F, -H, --unset) is offered again; any other, once (a second is refused).
+    repeatable: declared?.repeatable ?? option.variadic,
   };
 }
 
-function argumentSpec(argument: Argument, path: string): ArgumentSpec {
-  let completion: ValueCompletion = { kind: 'none' };
-  if (argument.argChoices) completion = { kind: 'choices', choices: argument.argChoices };
-  else if (PROFILE_ARGUMENTS.has(`${path} <${argument.name()}>`)) completion = { kind: 'profiles' };
-  else if (ENVIRONMENT_ARGUMENTS.has(`${path} <${argument.name()}>`)) completion = { kind: 'environments' };
-  return { name: argument.name(), description: summary(argument.description), variadic: argument.variadic, completion };
+function argumentSpec(argument: Argument): ArgumentSpec {
+  const source = argument instanceof DeclaredArgument ? argument.completes : undefined;
+  return {
+    name: argument.name(),
+    description: summary(argument.description),
+    variadic: argument.variadic,
+    completion: completionOf(argument.argChoices, source),
+  };
 }
 
 export const flagsOf = (option: OptionSpec) => [option.short, option.long].filter((flag): flag is string => Boolean(flag));
@@ -101,7 +104,7 @@ export function describeCommand(command: Command, parent?: CommandSpec): Command
     description: summary(command.description()),
     options,
     allOptions: [...options, ...inherited],
-    arguments: command.registeredArguments.map((argument) => argumentSpec(argument, path)),
+    arguments: command.registeredArguments.map(argumentSpec),
     subcommands: [],
   };
   spec.subcommands = help.visibleCommands(command).map((sub) => describeCommand(sub, spec));

@@ -2,17 +2,26 @@ import { environmentUrl } from '../../api/environments.js';
 import { defineCommand } from '../define.js';
 import { flag } from '../../cli/options.js';
 import { ExitOnly, UsageError } from '../../errors.js';
-import { isDataFormat, OUTPUT_FORMATS } from '../../output/format.js';
-import { planStyles, writeData, writeRequests, type PlannedRequest } from '../../output/writer.js';
+import { OUTPUT_FORMATS } from '../../output/format.js';
+import { planStyles, writeRequests, writeResult, type PlannedRequest } from '../../output/writer.js';
 import { confirm } from '../../terminal/prompt.js';
 import { withSpinner } from '../../terminal/spinner.js';
 import { printable } from '../../text/sanitize.js';
-import { finishBatch, refuseUnconfirmed, runBatch, stateError } from './batch.js';
-import { concurrencyOption } from './options.js';
-import { FILE_OPTION, PRUNE_OPTION } from './diff.js';
-import { KEY_OPTIONS, SERVER_FIELDS, computePlan, keptNote, planCounts, planLines, planSize, readDesired, unlistedNote } from './plan.js';
-import { checkAddressable } from './resolve.js';
-import { doneText, environmentLabel, idOf, itemText, nameOf, targetText } from './target.js';
+import { finishBatch, refuseUnconfirmed, runBatch, stateError } from '../../domain/environments/batch.js';
+import { readInput } from '../io.js';
+import { FILE_OPTION, KEY_OPTIONS, PRUNE_OPTION, concurrencyOption } from '../options.js';
+import {
+  SERVER_FIELDS,
+  computePlan,
+  keptNote,
+  planCounts,
+  planLines,
+  planSize,
+  readDesired,
+  unlistedNote,
+} from '../../domain/environments/plan.js';
+import { checkAddressable } from '../../domain/environments/resolve.js';
+import { doneText, environmentLabel, idOf, itemText, nameOf, targetText } from '../../domain/environments/target.js';
 
 type Step =
   | { action: 'create'; key: string; body: Record<string, unknown> }
@@ -51,7 +60,7 @@ Exit codes: 0 when every change was made; 9 when some failed; when all failed, t
   ],
   async run(ctx, { file, key, ignoreFields, prune, yes, dryRun, concurrency }) {
     if (file === undefined) throw new UsageError('give the file of environments with --file');
-    const desired = await readDesired(ctx, file, key);
+    const desired = await readDesired((path) => readInput(ctx, path, '--file'), file, key);
     const api = await ctx.api();
     const target = targetText(api.settings);
     if (!yes && !dryRun && !ctx.io.canPrompt) {
@@ -68,7 +77,7 @@ Exit codes: 0 when every change was made; 9 when some failed; when all failed, t
     if (!planSize(plan)) {
       ctx.io.info(`No changes: the environments ${target} match the file.`);
       if (unlisted) ctx.io.info(unlisted);
-      if (isDataFormat(ctx.io.outputFormat) && !dryRun) await writeData(ctx.io, []);
+      if (!dryRun) await writeResult(ctx.io, []);
       return;
     }
     const steps: Step[] = [
@@ -119,21 +128,19 @@ Exit codes: 0 when every change was made; 9 when some failed; when all failed, t
         return { state: 'done', line: itemText(`Deleted ${environmentLabel(step.id, step.name ?? step.key)}`, target, single) };
       },
     });
-    if (isDataFormat(ctx.io.outputFormat)) {
-      await writeData(
-        ctx.io,
-        steps.map((step, index) => {
-          const state = states[index]!;
-          return {
-            action: step.action,
-            key: step.key,
-            id: step.action === 'create' ? (created.get(step) ?? null) : step.id,
-            result: state.state === 'failed' || state.state === 'under-way' || state.state === 'not-attempted' ? 'failed' : 'done',
-            error: stateError(ctx, state, 'applied'),
-          };
-        }),
-      );
-    }
+    await writeResult(
+      ctx.io,
+      steps.map((step, index) => {
+        const state = states[index]!;
+        return {
+          action: step.action,
+          key: step.key,
+          id: step.action === 'create' ? (created.get(step) ?? null) : step.id,
+          result: state.state === 'failed' || state.state === 'under-way' || state.state === 'not-attempted' ? 'failed' : 'done',
+          error: stateError(ctx, state, 'applied'),
+        };
+      }),
+    );
     finishBatch(ctx, { names: steps.map(labelOf), states, interrupted, doneWord: 'applied', target });
   },
 });

@@ -6,11 +6,12 @@ import { writeRecord, writeRequests } from '../../output/writer.js';
 import { withSpinner } from '../../terminal/spinner.js';
 import { printable } from '../../text/sanitize.js';
 import { readInput } from '../io.js';
-import { keepMasked, keptText, mergeRecord, payloadFor } from './merge.js';
-import { PAYLOAD_NOTES, PAYLOAD_OPTIONS, buildPayload, payloadInput } from './payload.js';
-import { keyOf } from './plan.js';
-import { checkAddressable, distinctById, listForLookup, sameIdConflict } from './resolve.js';
-import { doneText, environmentLabel, idOf, nameOf, targetText } from './target.js';
+import { keepMasked, keptText, mergeRecord, payloadFor } from '../../domain/environments/merge.js';
+import { buildPayload } from '../../domain/environments/payload.js';
+import { PAYLOAD_NOTES, PAYLOAD_OPTIONS, payloadInput } from '../options.js';
+import { keyOf } from '../../domain/environments/plan.js';
+import { checkAddressable, distinctById, listForLookup, sameIdConflict } from '../../domain/environments/resolve.js';
+import { doneText, environmentLabel, idOf, nameOf, targetText } from '../../domain/environments/target.js';
 import { OUTPUT_FORMATS } from '../../output/format.js';
 
 export default defineCommand({

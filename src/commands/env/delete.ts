@@ -1,19 +1,17 @@
 import { environmentUrl } from '../../api/environments.js';
 import { defineCommand } from '../define.js';
-import { argument, choice, flag, type ValuesOf } from '../../cli/options.js';
+import { argument, choice, completedFrom, flag, type ValuesOf } from '../../cli/options.js';
 import type { Context } from '../../context.js';
 import { ApiError, ExitOnly, UsageError } from '../../errors.js';
-import { isDataFormat, OUTPUT_FORMATS } from '../../output/format.js';
-import { writeData, writeRequests } from '../../output/writer.js';
+import { OUTPUT_FORMATS } from '../../output/format.js';
+import { writeRequests, writeResult } from '../../output/writer.js';
 import { confirm } from '../../terminal/prompt.js';
 import { printable } from '../../text/sanitize.js';
 import { readInput } from '../io.js';
-import { finishBatch, refuseUnconfirmed, runBatch, stateError } from './batch.js';
-import { concurrencyOption } from './options.js';
-import { checkAddressable, listForLookup, notFound, resolveIn, type ResolvedEnvironment } from './resolve.js';
-import { doneText, environmentLabel, itemText, targetText } from './target.js';
-
-const DEFAULT_CONCURRENCY = 4;
+import { finishBatch, refuseUnconfirmed, runBatch, stateError } from '../../domain/environments/batch.js';
+import { DEFAULT_CONCURRENCY, concurrencyOption } from '../options.js';
+import { checkAddressable, listForLookup, notFound, resolveIn, type ResolvedEnvironment } from '../../domain/environments/resolve.js';
+import { doneText, environmentLabel, itemText, targetText } from '../../domain/environments/target.js';
 
 const OPTIONS = {
   yes: flag('-y, --yes', 'do not ask for confirmation (required without a terminal)'),
@@ -31,7 +29,7 @@ export default defineCommand({
   aliases: ['rm'],
   description: 'delete environments by id or name (asks first at a terminal)',
   outputs: OUTPUT_FORMATS,
-  args: { idsOrNames: argument('[id-or-name...]', 'environment ids, or their exact names') },
+  args: { idsOrNames: completedFrom('environments', argument('[id-or-name...]', 'environment ids, or their exact names')) },
   options: OPTIONS,
   notes: `Every id or name is looked up first, in one read of the list: a name that matches nothing fails the whole
 command before anything is deleted (unless --if-missing ok), and a name two environments share is refused.
@@ -86,7 +84,7 @@ async function remove(ctx: Context, values: Values): Promise<void> {
   // A pipe that selected nothing (no review-* environment left) has nothing to do: that is not a failure.
   if (!wanted.length) {
     ctx.io.info('stdin held no ids or names: nothing to delete.');
-    if (isDataFormat(ctx.io.outputFormat)) await writeData(ctx.io, []);
+    await writeResult(ctx.io, []);
     return;
   }
   const api = await ctx.api();
@@ -115,7 +113,7 @@ async function remove(ctx: Context, values: Values): Promise<void> {
   }
   if (!environments.length) {
     for (const argument of missing) ctx.io.info(`'${printable(argument)}' is no environment's id or name: nothing to delete.`);
-    if (isDataFormat(ctx.io.outputFormat)) await writeData(ctx.io, absent);
+    await writeResult(ctx.io, absent);
     return;
   }
   if (!values.yes) {
@@ -179,7 +177,7 @@ async function remove(ctx: Context, values: Values): Promise<void> {
       };
     }),
   ];
-  if (isDataFormat(ctx.io.outputFormat)) await writeData(ctx.io, results);
+  await writeResult(ctx.io, results);
   finishBatch(ctx, {
     names: environments.map(({ id, name }) => (name === undefined ? id : `${name} (${id})`)),
     states,

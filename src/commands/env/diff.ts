@@ -1,11 +1,12 @@
 import { defineCommand } from '../define.js';
-import { flag, option } from '../../cli/options.js';
+import { flag } from '../../cli/options.js';
 import { CipError, ExitOnly } from '../../errors.js';
-import { isDataFormat } from '../../output/format.js';
-import { planStyles, writeData, writeLines } from '../../output/writer.js';
+import { DOCUMENT_FORMATS } from '../../output/format.js';
+import { planStyles, writeResult } from '../../output/writer.js';
 import { withSpinner } from '../../terminal/spinner.js';
+import { readInput } from '../io.js';
+import { FILE_OPTION, KEY_OPTIONS, PRUNE_OPTION } from '../options.js';
 import {
-  KEY_OPTIONS,
   SERVER_FIELDS,
   computePlan,
   keptNote,
@@ -15,20 +16,14 @@ import {
   planSize,
   readDesired,
   unlistedNote,
-} from './plan.js';
-
-export const FILE_OPTION = option(
-  '--file <path>',
-  "the environments that should exist: YAML or JSON, as 'env export' writes ('-' for stdin)",
-);
-export const PRUNE_OPTION = flag('--prune', 'also delete the environments the file does not list');
+} from '../../domain/environments/plan.js';
 
 export default defineCommand({
   name: 'diff',
   aliases: ['plan'],
   description: 'show what apply would change to make the environments match a file',
-  // A plan is no rows: no TSV.
-  outputs: ['table', 'json', 'yaml'],
+  // A plan is no rows: lines for people, or a document.
+  outputs: ['table', ...DOCUMENT_FORMATS],
   options: {
     file: FILE_OPTION,
     ...KEY_OPTIONS,
@@ -49,12 +44,11 @@ coloured (+ create, ~ update with each field's old → new, - delete); otherwise
   ],
   async run(ctx, { file, key, ignoreFields, prune, exitCode }) {
     if (file === undefined) throw new CipError('usage', 'give the file of environments with --file');
-    const desired = await readDesired(ctx, file, key);
+    const desired = await readDesired((path) => readInput(ctx, path, '--file'), file, key);
     const api = await ctx.api();
     const server = await withSpinner(ctx.io, 'Loading environments', () => api.list());
     const plan = computePlan(desired, server, { key, ignored: ignoreFields ?? SERVER_FIELDS, prune, redact: ctx.io.redact });
-    if (isDataFormat(ctx.io.outputFormat)) await writeData(ctx.io, planData(plan));
-    else writeLines(ctx.io, planLines(plan, key, await planStyles(ctx.io, ctx.io.stdoutIsTTY), ctx.io));
+    await writeResult(ctx.io, planData(plan), async () => planLines(plan, key, await planStyles(ctx.io, ctx.io.stdoutIsTTY), ctx.io));
     const kept = keptNote(plan, key);
     if (kept) ctx.io.info(kept);
     ctx.io.info(planSize(plan) ? `Plan: ${planCounts(plan)}.` : 'No changes: the environments match the file.');

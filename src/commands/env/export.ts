@@ -4,7 +4,8 @@ import { isRecord } from '../../json/record.js';
 import { redactData, writeData } from '../../output/writer.js';
 import { withSpinner } from '../../terminal/spinner.js';
 import { printable } from '../../text/sanitize.js';
-import { KEY_OPTIONS, SERVER_FIELDS, keyOf, withoutFields } from './plan.js';
+import { SERVER_FIELDS, keyOf, withoutFields } from '../../domain/environments/plan.js';
+import { KEY_OPTIONS } from '../options.js';
 
 export default defineCommand({
   name: 'export',

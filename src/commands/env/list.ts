@@ -1,7 +1,7 @@
 import { defineCommand } from '../define.js';
 import { writeList } from '../../output/writer.js';
 import { withSpinner } from '../../terminal/spinner.js';
-import { COLUMNS_OPTION } from './options.js';
+import { COLUMNS_OPTION } from '../options.js';
 import { OUTPUT_FORMATS } from '../../output/format.js';
 
 export default defineCommand({

@@ -1,15 +1,16 @@
 import { environmentUrl } from '../../api/environments.js';
 import { defineCommand } from '../define.js';
-import { argument, flag, list } from '../../cli/options.js';
+import { argument, completedFrom, flag, list } from '../../cli/options.js';
 import { setOwn } from '../../json/record.js';
-import { keepMasked, keptText, keyFor, mergeRecord, payloadFor } from './merge.js';
+import { keepMasked, keptText, keyFor, mergeRecord, payloadFor } from '../../domain/environments/merge.js';
 import { writeRecord, writeRequests } from '../../output/writer.js';
 import { withSpinner } from '../../terminal/spinner.js';
 import { printable } from '../../text/sanitize.js';
 import { readInput } from '../io.js';
-import { PAYLOAD_NOTES, PAYLOAD_OPTIONS, buildPayload, payloadInput } from './payload.js';
-import { checkAddressable, resolveOne } from './resolve.js';
-import { doneText, environmentLabel, nameOf, targetText } from './target.js';
+import { buildPayload } from '../../domain/environments/payload.js';
+import { PAYLOAD_NOTES, PAYLOAD_OPTIONS, payloadInput } from '../options.js';
+import { checkAddressable, resolveOne } from '../../domain/environments/resolve.js';
+import { doneText, environmentLabel, nameOf, targetText } from '../../domain/environments/target.js';
 import { OUTPUT_FORMATS } from '../../output/format.js';
 
 /** The record without the fields named (any letter case); the names that matched nothing. */
@@ -30,7 +31,7 @@ export default defineCommand({
   name: 'update',
   description: 'change an environment: merge fields into it (or --replace it whole)',
   outputs: OUTPUT_FORMATS,
-  args: { idOrName: argument('<id-or-name>', 'environment id, or its exact name') },
+  args: { idOrName: completedFrom('environments', argument('<id-or-name>', 'environment id, or its exact name')) },
   options: {
     ...PAYLOAD_OPTIONS,
     replace: flag('--replace', 'send exactly the payload, replacing the whole environment (fields left out are reset)'),

@@ -1,38 +1,18 @@
 // Environments as code: the file that says what should exist, and the plan that says what would change.
 // A plan is computed from one list read. It compares only the fields the file declares (the server's other
 // fields are left alone), never the fields the server manages (id, timestamps), and deletes only with --prune.
-import { option } from '../../cli/options.js';
-import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { isExactNumber, parseExactJson, stringifyExactJson } from '../../json/exact.js';
 import { isRecord, setOwn } from '../../json/record.js';
 import { redactData, type Output, type PlanStyles } from '../../output/writer.js';
 import { printable } from '../../text/sanitize.js';
-import { readInput } from '../io.js';
 import { keepMasked, keptText, keyFor, mergeDeclared, payloadFor } from './merge.js';
-import { looksLikeYaml } from './payload.js';
+import { looksLikeYaml, type ReadSource } from './payload.js';
 import { distinctById, sameIdConflict } from './resolve.js';
 import { idOf, nameOf, scalarText } from './target.js';
 
 /** Fields the server sets and a file cannot: left out of exports, never compared, never sent. */
 export const SERVER_FIELDS = ['id', 'createdAt', 'updatedAt'];
-
-function parseFieldList(text: string): string[] {
-  return text
-    .split(',')
-    .map((field) => field.trim())
-    .filter(Boolean);
-}
-
-/** The options that say how a file's records meet the server's. */
-export const KEY_OPTIONS = {
-  key: option('--key <field>', 'the field that identifies an environment in the file and on the server', (text) => text.trim(), 'name'),
-  ignoreFields: option(
-    '--ignore-fields <fields>',
-    `fields the server manages, never compared or sent (default: ${SERVER_FIELDS.join(',')})`,
-    parseFieldList,
-  ),
-};
 
 /** A field of a record in any letter case. */
 export function fieldOf(record: Record<string, unknown>, field: string): unknown {
@@ -56,8 +36,8 @@ export function withoutFields(record: Record<string, unknown>, ignored: readonly
 }
 
 /** Reads `environments:` (a list of records) from a YAML or JSON file; every record must have the key field. */
-export async function readDesired(ctx: Context, path: string, key: string): Promise<Record<string, unknown>[]> {
-  const text = await readInput(ctx, path, '--file');
+export async function readDesired(read: ReadSource, path: string, key: string): Promise<Record<string, unknown>[]> {
+  const text = await read(path);
   const source = path === '-' ? 'stdin' : printable(path);
   let document: unknown;
   if (looksLikeYaml(path, text)) {

@@ -1,6 +1,5 @@
 // Builds the JSON object sent by create and update, from --file, --data, --field and --raw-field.
 // Everything is checked here, before any request: bad input means nothing is sent.
-import { list, option, type ValuesOf } from '../../cli/options.js';
 import { UsageError } from '../../errors.js';
 import { isExactNumber, numberFromText, parseExactJson } from '../../json/exact.js';
 import { isRecord, setOwn } from '../../json/record.js';
@@ -14,23 +13,6 @@ export interface FieldAssignment {
   position?: number;
 }
 
-let assignments = 0;
-const assignment =
-  (raw: boolean) =>
-  (text: string): FieldAssignment => ({ raw, text, position: assignments++ });
-
-/** The options of create and update. */
-export const PAYLOAD_OPTIONS = {
-  data: option('--data <json>', 'the payload as a JSON object'),
-  file: option('--file <path>', "read the payload from a JSON or YAML file ('-' for stdin)"),
-  field: list('-F, --field <key=value>', 'set a typed field (repeatable)', assignment(false)),
-  rawField: list('-f, --raw-field <key=value>', 'set a string field (repeatable)', assignment(true)),
-};
-
-export const PAYLOAD_NOTES = `The JSON object sent is built from --file, then --data, then each --field and --raw-field in turn
-(later values win). --field values are typed: true, false, null, numbers and JSON ("[1,2]", '{"a":1}');
---raw-field values are always strings.`;
-
 export interface PayloadInput {
   data?: string | undefined;
   file?: string | undefined;
@@ -38,12 +20,7 @@ export interface PayloadInput {
   fields?: readonly FieldAssignment[];
 }
 
-/** The payload options as buildPayload takes them: -F and -f merged back into command-line order. */
-export function payloadInput({ data, file, field, rawField }: ValuesOf<typeof PAYLOAD_OPTIONS>): PayloadInput {
-  const fields = [...field, ...rawField].sort((a, b) => (a.position ?? 0) - (b.position ?? 0));
-  return { data, file, fields };
-}
-
+/** Reads a file, or stdin for '-' (commands/io.ts's readInput, bounded). */
 export type ReadSource = (path: string) => Promise<string>;
 
 /** A file is YAML when its name says so, or when it does not start like JSON (stdin has no name). */
