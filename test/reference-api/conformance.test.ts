@@ -272,6 +272,20 @@ const SCENARIOS: Scenario[] = [
   },
   { what: 'a delete with a read-only token', method: 'DELETE', path: '/Environments/{id}', headers: bearer(readOnlyToken) },
   {
+    what: 'a create with a token whose scope is a list holding the write scope',
+    method: 'POST',
+    path: '/Environments',
+    headers: bearer((keys) => jwt(keys, { scope: ['environments.read', 'environments.write'] })),
+    body: { name: 'rw' },
+  },
+  {
+    what: 'a create with a token whose scope is a list without it',
+    method: 'POST',
+    path: '/Environments',
+    headers: bearer((keys) => jwt(keys, { scope: ['environments.read'] })),
+    body: { name: 'ro' },
+  },
+  {
     what: 'a create with a token that holds the write scope',
     method: 'POST',
     path: '/Environments',

@@ -228,6 +228,9 @@ describe('a sandbox and Bearer tokens', () => {
     const other = await call(valid, { headers: { EnterpriseId: OTHER_ENTERPRISE } });
     expect(other.status).toBe(403);
     expect(await other.json()).toMatchObject({ detail: 'The token has no access to this enterprise.' });
+    // A token minted for another enterprise does not make it this sandbox's, whatever the header says.
+    const minted = `Bearer ${sandbox.token({ enterpriseId: OTHER_ENTERPRISE })}`;
+    expect((await call(minted, { headers: { EnterpriseId: OTHER_ENTERPRISE } })).status).toBe(403);
     const bad = await call(valid, { headers: { EnterpriseId: 'acme' } });
     expect(bad.status).toBe(400);
     expect(await bad.json()).toMatchObject({ errors: { EnterpriseId: ['The EnterpriseId header must be a GUID.'] } });
