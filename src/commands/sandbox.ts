@@ -8,6 +8,10 @@ import type { Context } from '../context.js';
 
 const DEFAULT_COUNT = 3;
 const MAX_LATENCY_MS = 60_000;
+/** How long the token it prints is good for: a working day and then some, with no clock to watch. */
+const TOKEN_HOURS = 24;
+/** RFC 7518 §3.2: an HS256 key has 256 bits at least; ASP.NET Core refuses a shorter one. */
+const MIN_TOKEN_SECRET_LENGTH = 32;
 
 function wholeNumber(min: number, max: number): (value: string) => number {
   return (value) => {
@@ -46,6 +50,10 @@ const OPTIONS = {
   apiKey: option('--api-key <key>', "the API key the sandbox accepts (default: the sandbox's own)"),
   readOnlyKey: option('--read-only-key <key>', 'the read-only API key it accepts (default: one derived from --api-key)'),
   subscriptionKey: option('--subscription-key <key>', "the subscription key it accepts (default: the sandbox's own)"),
+  tokenSecret: option(
+    '--token-secret <secret>',
+    `the secret Bearer tokens must be signed with, HS256, ${MIN_TOKEN_SECRET_LENGTH} characters or more (default: the sandbox's own)`,
+  ),
 };
 
 export default defineCommand({
@@ -56,7 +64,9 @@ export default defineCommand({
   options: OPTIONS,
   notes:
     'The sandbox answers for one enterprise: the global --enterprise-id chooses it. Keys given here are the\n' +
-    "sandbox's own test values, so unlike 'cip auth login' it takes them as options.",
+    "sandbox's own test values, so unlike 'cip auth login' it takes them as options. It also accepts Bearer\n" +
+    'tokens (JWTs signed with --token-secret, naming the enterprise in an enterpriseId claim) and prints, as\n' +
+    `a comment, a CIP_TOKEN line with one valid for ${TOKEN_HOURS} hours.`,
   examples: [
     'cip sandbox',
     'cip sandbox --port 4010 --count 5',
@@ -88,6 +98,12 @@ function settingsOf(ctx: Context, options: ValuesOf<typeof OPTIONS>) {
   const apiKey = key(options.apiKey, 'API key', '--api-key');
   const readOnlyApiKey = key(options.readOnlyKey, 'read-only API key', '--read-only-key');
   if (readOnlyApiKey !== undefined && readOnlyApiKey === apiKey) throw new UsageError('--read-only-key must differ from --api-key');
+  const tokenSecret = key(options.tokenSecret, 'token secret', '--token-secret');
+  if (tokenSecret !== undefined && tokenSecret.length < MIN_TOKEN_SECRET_LENGTH) {
+    throw new UsageError(
+      `the token secret from --token-secret has ${tokenSecret.length} characters; HS256 needs ${MIN_TOKEN_SECRET_LENGTH} at least`,
+    );
+  }
   const enterpriseId = ctx.globals.enterpriseId;
   return {
     port: options.port,
@@ -99,6 +115,7 @@ function settingsOf(ctx: Context, options: ValuesOf<typeof OPTIONS>) {
     apiKey,
     readOnlyApiKey,
     subscriptionKey: key(options.subscriptionKey, 'subscription key', '--subscription-key'),
+    tokenSecret,
     enterpriseId: enterpriseId === undefined ? undefined : checkEnterpriseId(enterpriseId, '--enterprise-id'),
   };
 }
@@ -110,15 +127,18 @@ async function sandbox(ctx: Context, options: ValuesOf<typeof OPTIONS>): Promise
     throw listenFailure(error, settings.port);
   });
   const { keys } = server;
+  const token = server.token({ expiresIn: TOKEN_HOURS * 3600 });
   // The keys are the sandbox's own test values, not secrets; printing them is the point. Still, CI logs
   // should not teach anyone to paste keys: GitHub Actions masks them.
-  for (const key of [keys.apiKey, keys.subscriptionKey, keys.readOnlyApiKey]) ctx.io.maskInCI(key);
+  for (const key of [keys.apiKey, keys.subscriptionKey, keys.readOnlyApiKey, token]) ctx.io.maskInCI(key);
   ctx.io.stdout.write(
     [
       `export CIP_BASE_URL=${server.url}`,
       `export CIP_API_KEY=${keys.apiKey}`,
       `export CIP_SUBSCRIPTION_KEY=${keys.subscriptionKey}`,
       `export CIP_ENTERPRISE_ID=${keys.enterpriseId}`,
+      // A comment: a shell that evaluates these lines keeps to the API key, since cip takes one credential.
+      `# export CIP_TOKEN=${token}`,
       '',
     ].join('\n'),
   );
@@ -132,6 +152,7 @@ async function sandbox(ctx: Context, options: ValuesOf<typeof OPTIONS>): Promise
       latency +
       pingFails +
       `A read-only API key (writes get 403): ${keys.readOnlyApiKey}\n` +
+      `To use the Bearer token instead (valid ${TOKEN_HOURS} h), unset CIP_API_KEY and export the CIP_TOKEN line.\n` +
       'Paste the lines above into another shell, then try: cip env list. Press Ctrl-C to stop.',
   );
   await new Promise<void>((resolve) => {

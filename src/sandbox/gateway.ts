@@ -1,13 +1,18 @@
-// What stands in front of the API: Azure API Management checks the subscription key, then the API checks
-// the ApiKey, the EnterpriseId header and whether the key may write. The first failure answers.
+// What stands in front of the API: Azure API Management checks the subscription key, then the API checks the
+// credential and whether it may write. The credential is an ApiKey with an EnterpriseId header, or a Bearer token
+// (token.ts) that names its enterprise itself; an EnterpriseId header beside a token must name the same one. The
+// first failure answers.
 import type { IncomingMessage } from 'node:http';
 import { apim, problem, validationProblem, type Reply } from './replies.js';
+import { ENTERPRISE_CLAIM, bearerChallenge, checkToken, tokenMayWrite } from './token.js';
 
 export interface GatewayKeys {
   apiKey: string;
   readOnlyApiKey: string;
   subscriptionKey: string;
   enterpriseId: string;
+  /** The HS256 secret Bearer tokens are signed with. */
+  tokenSecret: string;
 }
 
 const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -33,7 +38,10 @@ export function checkAccess(req: IncomingMessage, keys: GatewayKeys): Reply | un
     return apim(401, APIM_INVALID_KEY, { 'WWW-Authenticate': APIM_CHALLENGE });
   }
 
-  const apiKey = /^ApiKey\s+(.*)$/i.exec(header(req, 'authorization'))?.[1];
+  const authorization = header(req, 'authorization');
+  // The JWT bearer handler's own test: the scheme word in any case, then one space.
+  if (/^Bearer /i.test(authorization)) return checkBearer(req, authorization.slice('Bearer '.length).trim(), keys);
+  const apiKey = /^ApiKey\s+(.*)$/i.exec(authorization)?.[1];
   const readOnly = apiKey === keys.readOnlyApiKey;
   if (apiKey !== keys.apiKey && !readOnly) {
     return problem(401, { detail: 'The API key is invalid.' }, { 'WWW-Authenticate': 'ApiKey' });
@@ -48,6 +56,26 @@ export function checkAccess(req: IncomingMessage, keys: GatewayKeys): Reply | un
   }
   if (readOnly && WRITE_METHODS.has(req.method ?? '')) {
     return problem(403, { detail: 'The API key lacks sufficient permissions.' });
+  }
+  return undefined;
+}
+
+function checkBearer(req: IncomingMessage, token: string, keys: GatewayKeys): Reply | undefined {
+  const checked = checkToken(token, keys.tokenSecret, Math.floor(Date.now() / 1000));
+  // The handler's challenge: 401, no body, the reason in the header.
+  if (!checked.valid) return { status: 401, headers: { 'WWW-Authenticate': bearerChallenge(checked.description) } };
+
+  const claimed = checked.claims[ENTERPRISE_CLAIM];
+  const enterpriseId = header(req, 'enterpriseid');
+  if (enterpriseId !== '' && !GUID.test(enterpriseId)) {
+    return validationProblem({ EnterpriseId: ['The EnterpriseId header must be a GUID.'] });
+  }
+  const sameAs = (guid: string) => typeof claimed === 'string' && GUID.test(claimed) && claimed.toLowerCase() === guid.toLowerCase();
+  if (!sameAs(keys.enterpriseId) || (enterpriseId !== '' && !sameAs(enterpriseId))) {
+    return problem(403, { detail: 'The token has no access to this enterprise.' });
+  }
+  if (!tokenMayWrite(checked.claims) && WRITE_METHODS.has(req.method ?? '')) {
+    return problem(403, { detail: 'The token lacks sufficient permissions.' });
   }
   return undefined;
 }

@@ -10,4 +10,5 @@ export {
   type RecordedRequest,
   type Sandbox,
   type SandboxOptions,
+  type TokenOptions,
 } from './types.js';

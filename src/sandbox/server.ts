@@ -1,7 +1,7 @@
 // An in-memory stand-in for the Copyl Environments API (ASP.NET behind Azure API Management), used by the
 // tests and the demo. It reproduces the status codes and the three error-body shapes the real service mixes:
 // APIM's {statusCode, message}, ASP.NET ProblemDetails, and whatever a fault rule injects. The pieces:
-// gateway.ts (keys), routes.ts (the resource), replies.ts (answer shapes), faults.ts, seed.ts.
+// gateway.ts (keys and tokens; token.ts), routes.ts (the resource), replies.ts (answer shapes), faults.ts, seed.ts.
 import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
@@ -10,7 +10,8 @@ import { FaultBook, applyFault } from './faults.js';
 import { problem, send } from './replies.js';
 import { createRoutes, normalizeBasePath, type NextLinkFault } from './routes.js';
 import { seedStore } from './seed.js';
-import { SANDBOX_DEFAULTS, type RecordedRequest, type Sandbox, type SandboxOptions } from './types.js';
+import { ENTERPRISE_CLAIM, MIN_TOKEN_SECRET_BYTES, READ_SCOPE, SCOPE_CLAIM, signToken } from './token.js';
+import { SANDBOX_DEFAULTS, type RecordedRequest, type Sandbox, type SandboxOptions, type TokenOptions } from './types.js';
 
 function readBody(req: IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -56,6 +57,22 @@ function checkOptions(options: SandboxOptions): void {
   if (latencyMs !== undefined && !(Number.isFinite(latencyMs) && latencyMs >= 0)) {
     throw new RangeError(`latencyMs must be a number of milliseconds, 0 or more, got ${latencyMs}`);
   }
+  if (options.tokenSecret !== undefined && Buffer.byteLength(options.tokenSecret) < MIN_TOKEN_SECRET_BYTES) {
+    throw new RangeError(`tokenSecret must have ${MIN_TOKEN_SECRET_BYTES} bytes at least (HS256)`);
+  }
+}
+
+/** The claims of a token the sandbox mints: a user of its enterprise, for an hour unless asked otherwise. */
+function tokenClaims(enterpriseId: string, { expiresIn = 3600, readOnly = false, ...options }: TokenOptions): Record<string, unknown> {
+  if (!Number.isFinite(expiresIn)) throw new RangeError(`expiresIn must be a number of seconds, got ${expiresIn}`);
+  const now = Math.floor(Date.now() / 1000);
+  return {
+    sub: 'sandbox-user',
+    [ENTERPRISE_CLAIM]: options.enterpriseId ?? enterpriseId,
+    ...(readOnly ? { [SCOPE_CLAIM]: READ_SCOPE } : {}),
+    iat: now,
+    exp: now + Math.floor(expiresIn),
+  };
 }
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
@@ -68,6 +85,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       options.readOnlyApiKey ?? (options.apiKey === undefined ? SANDBOX_DEFAULTS.readOnlyApiKey : readOnlyKeyFor(options.apiKey)),
     subscriptionKey: options.subscriptionKey ?? SANDBOX_DEFAULTS.subscriptionKey,
     enterpriseId: options.enterpriseId ?? SANDBOX_DEFAULTS.enterpriseId,
+    tokenSecret: options.tokenSecret ?? SANDBOX_DEFAULTS.tokenSecret,
   };
   const environments = seedStore(options.seed ?? 0);
   const log = new RequestLog();
@@ -123,6 +141,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     keys,
     requests: log.requests,
     environments,
+    token(tokenOptions = {}) {
+      return signToken(tokenClaims(keys.enterpriseId, tokenOptions), keys.tokenSecret);
+    },
     inject(...rules) {
       faults.add(rules);
     },

@@ -6,6 +6,8 @@ export const SANDBOX_DEFAULTS = {
   readOnlyApiKey: 'sandbox-readonly-key-0123456789',
   subscriptionKey: 'sandbox-subscription-key-0123456789',
   enterpriseId: '3f2b8c1e-9a4d-4e6f-8b7a-1c2d3e4f5a6b',
+  /** Signs and checks Bearer tokens (HS256): 32 characters at least. */
+  tokenSecret: 'sandbox-token-secret-0123456789abcdef',
 } as const;
 
 export interface Environment {
@@ -96,15 +98,28 @@ export interface SandboxOptions {
   readOnlyApiKey?: string;
   subscriptionKey?: string;
   enterpriseId?: string;
+  /** The HS256 secret Bearer tokens must be signed with, 32 bytes or more (default: the sandbox's own). */
+  tokenSecret?: string;
   /** Serve HTTPS with this key and certificate (PEM) instead of plain HTTP; `url` then starts with https://. */
   tls?: { key: string | Buffer; cert: string | Buffer };
+}
+
+export interface TokenOptions {
+  /** Seconds from now until `exp`; negative for a token that has expired (default 3600). */
+  expiresIn?: number;
+  /** The enterprise the token acts in (default: the sandbox's). */
+  enterpriseId?: string;
+  /** A token narrowed to reading (scope environments.read): writes get 403, as with the read-only key. */
+  readOnly?: boolean;
 }
 
 export interface Sandbox {
   /** Base URL the CLI appends /Environments to. */
   readonly url: string;
   readonly port: number;
-  readonly keys: { apiKey: string; readOnlyApiKey: string; subscriptionKey: string; enterpriseId: string };
+  readonly keys: { apiKey: string; readOnlyApiKey: string; subscriptionKey: string; enterpriseId: string; tokenSecret: string };
+  /** A Bearer token this sandbox accepts (HS256, signed with `keys.tokenSecret`). */
+  token(options?: TokenOptions): string;
   /** Every request received, in order, including rejected and faulted ones. */
   readonly requests: RecordedRequest[];
   /** The live store, keyed by id. */

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { listenFailure } from '../../src/commands/sandbox.js';
 import { run } from '../../src/run.js';
 import { SANDBOX_DEFAULTS } from '../../src/sandbox/index.js';
+import { checkToken } from '../../src/sandbox/token.js';
 import type { Streams } from '../../src/terminal/io-streams.js';
 import { TEST_CREDENTIAL_STORE, expectOneErrorLine, tempDir } from '../helpers/cli.js';
 import { cipInProcess as cip } from '../helpers/harness.js';
@@ -14,21 +15,27 @@ import { testContext } from '../helpers/io.js';
 const { apiKey, subscriptionKey, enterpriseId, readOnlyApiKey } = SANDBOX_DEFAULTS;
 const URL_PATTERN = 'http://127\\.0\\.0\\.1:\\d+/ms';
 const LAST_LINE = 'Paste the lines above into another shell, then try: cip env list. Press Ctrl-C to stop.';
+const TOKEN_LINE = 'To use the Bearer token instead (valid 24 h), unset CIP_API_KEY and export the CIP_TOKEN line.';
+const JWT_PATTERN = '[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+';
 
 /** Starts the sandbox with these arguments and stops it as soon as it has printed its settings. */
 const started = (args: string[], env: Record<string, string> = {}) => cip(['sandbox', ...args], { env, signal: AbortSignal.abort() });
 
-/** The URL in the first export line; the whole stdout must be the four export lines. */
-function exportedUrl(stdout: string, keys = { apiKey, subscriptionKey, enterpriseId }): string {
+/** The printed lines: the whole stdout must be the four export lines and the commented token line. */
+function exported(stdout: string, keys = { apiKey, subscriptionKey, enterpriseId }): { url: string; token: string } {
   const match = new RegExp(
     `^export CIP_BASE_URL=(${URL_PATTERN})\\n` +
       `export CIP_API_KEY=${keys.apiKey}\\n` +
       `export CIP_SUBSCRIPTION_KEY=${keys.subscriptionKey}\\n` +
-      `export CIP_ENTERPRISE_ID=${keys.enterpriseId}\\n$`,
+      `export CIP_ENTERPRISE_ID=${keys.enterpriseId}\\n` +
+      `# export CIP_TOKEN=(${JWT_PATTERN})\\n$`,
   ).exec(stdout);
   expect(match, stdout).not.toBeNull();
-  return match![1]!;
+  return { url: match![1]!, token: match![2]! };
 }
+
+/** The URL in the first export line; the whole stdout must be the printed lines. */
+const exportedUrl = (stdout: string): string => exported(stdout).url;
 
 /**
  * `cip sandbox` run in-process as it runs at a shell: it keeps running until the signal, Ctrl-C here. Resolves
@@ -89,6 +96,13 @@ describe('cip sandbox until Ctrl-C', () => {
     const write = await cip(['env', 'create', '-f', 'name=x'], { env: readOnly });
     expect(write.exitCode).not.toBe(0);
     expect(write.stderr).toMatch(/\(HTTP 403\)/);
+    // The commented token works in place of the API key and the enterprise id.
+    const { token } = exported(sandbox.stdout());
+    const byToken = await fetch(`${url}/Environments`, {
+      headers: { 'Ocp-Apim-Subscription-Key': subscriptionKey, Authorization: `Bearer ${token}` },
+    });
+    expect(byToken.status).toBe(200);
+    expect(await byToken.json()).toHaveLength(2);
     expect(sandbox.running()).toBe(true);
     expect(sandbox.stderr()).not.toContain('Sandbox stopped.');
 
@@ -115,16 +129,27 @@ describe('what cip sandbox prints', () => {
     const url = exportedUrl(result.stdout);
     expect(result.stderr).toBe(
       `Sandbox listening on ${url} with ${settings}` +
-        `A read-only API key (writes get 403): ${readOnlyApiKey}\n${LAST_LINE}\nSandbox stopped.\n`,
+        `A read-only API key (writes get 403): ${readOnlyApiKey}\n${TOKEN_LINE}\n${LAST_LINE}\nSandbox stopped.\n`,
     );
+  });
+
+  it('prints, commented out, a token for its enterprise signed with its secret, valid for 24 hours', async () => {
+    const before = Math.floor(Date.now() / 1000);
+    const { token } = exported((await started([])).stdout);
+    const checked = checkToken(token, SANDBOX_DEFAULTS.tokenSecret, before);
+    expect(checked).toMatchObject({ valid: true, claims: { enterpriseId } });
+    const { iat = 0, exp = 0 } = (checked.valid ? checked.claims : {}) as { iat?: number; exp?: number };
+    expect(iat).toBeGreaterThanOrEqual(before);
+    expect(exp - iat).toBe(24 * 3600);
+    expect(checkToken(token, SANDBOX_DEFAULTS.tokenSecret, before + 24 * 3600 + 301).valid).toBe(false);
   });
 
   it('masks each key under GitHub Actions before it prints them', async () => {
     const result = await started([], { GITHUB_ACTIONS: 'true' });
     expect(result.exitCode).toBe(0);
     const [masks, exports] = [result.stdout.split('export ')[0], result.stdout.slice(result.stdout.indexOf('export '))];
-    expect(masks).toBe(`::add-mask::${apiKey}\n::add-mask::${subscriptionKey}\n::add-mask::${readOnlyApiKey}\n`);
-    exportedUrl(exports!);
+    const { token } = exported(exports!);
+    expect(masks).toBe(`::add-mask::${apiKey}\n::add-mask::${subscriptionKey}\n::add-mask::${readOnlyApiKey}\n::add-mask::${token}\n`);
   });
 });
 

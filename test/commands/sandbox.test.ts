@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { listenFailure } from '../../src/commands/sandbox.js';
 import { UsageError } from '../../src/errors.js';
 import { SANDBOX_DEFAULTS, readOnlyKeyFor } from '../../src/sandbox/index.js';
+import { checkToken } from '../../src/sandbox/token.js';
 import { expectOneErrorLine } from '../helpers/cli.js';
 import { cipInProcess as cip } from '../helpers/harness.js';
 
@@ -121,6 +122,16 @@ describe('cip sandbox keys and enterprise', () => {
     expect(result.stderr).toContain(`A read-only API key (writes get 403): ${readOnlyKeyFor(API_KEY)}`);
   });
 
+  it('takes a token secret, and signs the token it prints with it', async () => {
+    const secret = 'my-own-token-secret-0123456789abcdef';
+    const result = await started(['--token-secret', secret]);
+    expect(result.exitCode).toBe(0);
+    const token = /^# export CIP_TOKEN=(\S+)$/m.exec(result.stdout)?.[1] ?? '';
+    const now = Math.floor(Date.now() / 1000);
+    expect(checkToken(token, secret, now).valid).toBe(true);
+    expect(checkToken(token, SANDBOX_DEFAULTS.tokenSecret, now)).toEqual({ valid: false, description: 'The signature key was not found' });
+  });
+
   it('takes a read-only key', async () => {
     const result = await started(['--read-only-key', 'my-read-only-key-0123456789']);
     expect(result.exitCode).toBe(0);
@@ -136,6 +147,11 @@ describe('cip sandbox keys and enterprise', () => {
     [['--subscription-key', 'has space in it 0123456789'], /^error: the subscription key from --subscription-key is not a valid key/],
     [['--read-only-key', 'x\u001b[2J-0123456789abc'], /^error: the read-only API key from --read-only-key is not a valid key/],
     [['--api-key', API_KEY, '--read-only-key', API_KEY], 'error: --read-only-key must differ from --api-key'],
+    [
+      ['--token-secret', 'short-secret-0123456789'],
+      'error: the token secret from --token-secret has 23 characters; HS256 needs 32 at least',
+    ],
+    [['--token-secret', 'a secret with spaces in it, 0123456789'], /^error: the token secret from --token-secret is not a valid key/],
   ])('refuses %j (exit 2), starting nothing', async (args, message) => {
     const result = await cip(['sandbox', ...args]);
     expect(result.exitCode).toBe(2);

@@ -2,10 +2,12 @@
 // test needs (an expired one, one with no exp, a broken signature). cip itself never verifies a token: it
 // reads exp for messages only; the sandbox and the reference API verify the signature.
 import { createHmac } from 'node:crypto';
+import { SANDBOX_DEFAULTS } from '../../src/sandbox/index.js';
 
 const base64url = (data: string | Buffer) => Buffer.from(data).toString('base64url');
 
-export const TEST_JWT_SECRET = 'cip-test-jwt-secret-0123456789abcdef';
+/** The secret of a sandbox started without one (and of the reference API the tests start): its tokens pass there. */
+export const TEST_JWT_SECRET: string = SANDBOX_DEFAULTS.tokenSecret;
 
 export interface JwtOptions {
   /** The signing secret (HS256); TEST_JWT_SECRET when not given. */

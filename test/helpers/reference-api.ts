@@ -16,6 +16,7 @@ export const REFERENCE_PROJECT = resolve(fileURLToPath(new URL('../reference-api
 export const REFERENCE_OUT = join(REFERENCE_PROJECT, 'bin', 'cip-test');
 const DLL = join(REFERENCE_OUT, 'ReferenceApi.dll');
 const STAMP = join(REFERENCE_OUT, 'sources.sha256');
+const JWT_PACKAGE = 'Microsoft.AspNetCore.Authentication.JwtBearer';
 
 export const DOTNET_ENV = { DOTNET_CLI_TELEMETRY_OPTOUT: '1', DOTNET_NOLOGO: '1', DOTNET_SKIP_FIRST_TIME_EXPERIENCE: '1' };
 
@@ -50,11 +51,15 @@ export async function buildReferenceApi(): Promise<string> {
     const hash = await sourcesHash();
     if (existsSync(DLL) && existsSync(STAMP) && readFileSync(STAMP, 'utf8') === hash) return DLL;
     // No build servers or reused MSBuild nodes: nothing may outlive the test run.
-    await execa(
-      'dotnet',
-      ['build', REFERENCE_PROJECT, '-c', 'Release', '-o', REFERENCE_OUT, '-nodeReuse:false', '-p:UseSharedCompilation=false', '-v:q'],
-      { env: DOTNET_ENV, all: true },
-    ).catch((error: unknown) => {
+    const noServers = ['-nodeReuse:false', '-p:UseSharedCompilation=false', '-v:q'];
+    // The JWT bearer handler comes from NuGet: restored first, so that a source out of reach is one clear line.
+    await execa('dotnet', ['restore', REFERENCE_PROJECT, ...noServers], { env: DOTNET_ENV, all: true }).catch((error: unknown) => {
+      throw new Error(restoreFailure((error as { all?: string }).all ?? String(error)));
+    });
+    await execa('dotnet', ['build', REFERENCE_PROJECT, '--no-restore', '-c', 'Release', '-o', REFERENCE_OUT, ...noServers], {
+      env: DOTNET_ENV,
+      all: true,
+    }).catch((error: unknown) => {
       throw new Error(`dotnet build of the reference API failed:\n${(error as { all?: string }).all ?? String(error)}`);
     });
     writeFileSync(STAMP, hash);
@@ -64,10 +69,17 @@ export async function buildReferenceApi(): Promise<string> {
   }
 }
 
+/** One line for a failed restore: what was being fetched, and NuGet's first error (NU1301: source unreachable, ...). */
+export function restoreFailure(output: string): string {
+  const lastLine = output.trim().split('\n').pop()?.trim() ?? '';
+  const error = /error (NU\d+: .*?)(?: \[[^\]]*\])?$/m.exec(output)?.[1] ?? (lastLine === '' ? 'dotnet said nothing' : lastLine);
+  return `NuGet restore of the reference API failed (it needs ${JWT_PACKAGE} from a NuGet source): ${error}`;
+}
+
 export interface ReferenceApi {
   /** Base URL the CLI appends /Environments to, as the sandbox's `url`. */
   readonly url: string;
-  readonly keys: { apiKey: string; readOnlyApiKey: string; subscriptionKey: string; enterpriseId: string };
+  readonly keys: { apiKey: string; readOnlyApiKey: string; subscriptionKey: string; enterpriseId: string; tokenSecret: string };
   close(): Promise<void>;
 }
 
@@ -84,6 +96,7 @@ export async function startReferenceApi(dll: string): Promise<ReferenceApi> {
       CIP_REF_READ_ONLY_API_KEY: keys.readOnlyApiKey,
       CIP_REF_SUBSCRIPTION_KEY: keys.subscriptionKey,
       CIP_REF_ENTERPRISE_ID: keys.enterpriseId,
+      CIP_REF_TOKEN_SECRET: keys.tokenSecret,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

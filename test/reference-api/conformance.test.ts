@@ -2,10 +2,12 @@
 // cip depends on compared: status, content type, the body's shape, the message cip would show, the error
 // fields, Location. A row that differs on purpose names the fields and its entry in DIFFERENCES.md, and the
 // test checks that those fields still differ, so a fixed difference does not stay listed.
+import { createHmac } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorMessageFromBody } from '../../src/api/error-body.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { epochSeconds, makeJwt, type JwtOptions } from '../helpers/jwt.js';
 import { buildReferenceApi, hasDotnet, startReferenceApi, type ReferenceApi } from '../helpers/reference-api.js';
 
 type Keys = Sandbox['keys'];
@@ -38,6 +40,8 @@ interface View {
   errorFields: string[] | undefined;
   /** The Location header with the base URL and the GUID replaced. */
   location: string | undefined;
+  /** WWW-Authenticate: which gateway or handler refused, and (for a token) why. */
+  challenge: string | undefined;
   includes: boolean | undefined;
 }
 
@@ -45,6 +49,32 @@ const MISSING = '0b7e4c52-3d1f-4a8e-9c6b-2f5d8e1a7c34';
 const GUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i;
 const OTHER_ENTERPRISE = '11111111-2222-4333-8444-555555555555';
 const readOnly = (keys: Keys) => ({ Authorization: `ApiKey ${keys.readOnlyApiKey}` });
+
+// Tokens are made from one clock reading, so both servers get the same token, and the same dates in a challenge.
+const NOW = epochSeconds();
+const HOUR = 3600;
+/** A token signed with the servers' secret, for their enterprise, valid for an hour; a claim set to undefined is left out. */
+const jwt = (keys: Keys, claims: Record<string, unknown> = {}, options: JwtOptions = {}) =>
+  makeJwt(
+    { sub: 'conformance', enterpriseId: keys.enterpriseId, iat: NOW, exp: NOW + HOUR, ...claims },
+    { secret: keys.tokenSecret, ...options },
+  );
+/** Authorization: Bearer, and no EnterpriseId header unless given: a token names its enterprise. */
+const bearer =
+  (token: (keys: Keys) => string, more: Record<string, string | undefined> = {}) =>
+  (keys: Keys) => ({ Authorization: `Bearer ${token(keys)}`, EnterpriseId: undefined, ...more });
+/** A token signed with HMAC over another hash (HS384, HS512), which the framework's handler also takes. */
+const hmacJwt = (keys: Keys, alg: string, hash: string) => {
+  const input = [
+    { alg, typ: 'JWT' },
+    { enterpriseId: keys.enterpriseId, exp: NOW + HOUR },
+  ]
+    .map((part) => Buffer.from(JSON.stringify(part)).toString('base64url'))
+    .join('.');
+  return `${input}.${createHmac(hash, keys.tokenSecret).update(input).digest('base64url')}`;
+};
+const validToken = (keys: Keys) => jwt(keys);
+const readOnlyToken = (keys: Keys) => jwt(keys, { scope: 'environments.read' });
 
 const SCENARIOS: Scenario[] = [
   // The gateway and the keys.
@@ -55,7 +85,6 @@ const SCENARIOS: Scenario[] = [
   { what: 'a wrong subscription key', method: 'GET', path: '/Environments', headers: () => ({ 'Ocp-Apim-Subscription-Key': 'wrong' }) },
   { what: 'a wrong API key', method: 'GET', path: '/Environments', headers: () => ({ Authorization: 'ApiKey wrong' }) },
   { what: 'no Authorization header', method: 'GET', path: '/Environments', headers: () => ({ Authorization: undefined }) },
-  { what: 'a Bearer token instead of an ApiKey', method: 'GET', path: '/Environments', headers: () => ({ Authorization: 'Bearer x' }) },
   { what: 'no EnterpriseId', method: 'GET', path: '/Environments', headers: () => ({ EnterpriseId: undefined }) },
   { what: 'an EnterpriseId that is no GUID', method: 'GET', path: '/Environments', headers: () => ({ EnterpriseId: 'acme' }) },
   {
@@ -70,6 +99,199 @@ const SCENARIOS: Scenario[] = [
   { what: 'an update with the read-only key', method: 'PUT', path: '/Environments/{id}', headers: readOnly, body: { name: 'ro' } },
   { what: 'a delete with the read-only key', method: 'DELETE', path: '/Environments/{id}', headers: readOnly },
   { what: 'the anonymous ping', method: 'GET', path: '/ping', headers: () => ({ 'Ocp-Apim-Subscription-Key': undefined }) },
+
+  // Bearer tokens, judged by ASP.NET Core's JWT bearer handler.
+  { what: 'a list with a token', method: 'GET', path: '/Environments', headers: bearer(validToken) },
+  { what: 'a create with a token', method: 'POST', path: '/Environments', headers: bearer(validToken), body: { name: 'tok' } },
+  { what: 'a delete with a token', method: 'DELETE', path: '/Environments/{id}', headers: bearer(validToken) },
+  {
+    what: 'a token after "bearer" in lower case',
+    method: 'GET',
+    path: '/Environments',
+    headers: (keys) => ({ Authorization: `bearer ${jwt(keys)}` }),
+  },
+  {
+    what: 'a token that expired an hour ago',
+    method: 'GET',
+    path: '/Environments',
+    headers: bearer((keys) => jwt(keys, { iat: NOW - 2 * HOUR, exp: NOW - HOUR })),
+  },
+  {
+    what: 'a token that expired a minute ago (within the clock skew)',
+    method: 'GET',
+    path: '/Environments',
+    headers: bearer((keys) => jwt(keys, { iat: NOW - HOUR, exp: NOW - 60 })),
+  },
+  { what: 'a token without exp', method: 'GET', path: '/Environments', headers: bearer((keys) => jwt(keys, { exp: undefined })) },
+  {
+    what: 'a token not valid for another hour',
+    method: 'GET',
+    path: '/Environments',
+    headers: bearer((keys) => jwt(keys, { nbf: NOW + HOUR, exp: NOW + 2 * HOUR })),
+  },
+  {
+    what: 'a token valid from a minute on (within the clock skew)',
+    method: 'GET',
+    path: '/Environments',
+    headers: bearer((keys) => jwt(keys, { nbf: NOW + 60 })),
+  },
+  {
+    what: 'a token whose nbf is after its exp',
+    method: 'GET',
+    path: '/Environments',
+    headers: bearer((keys) => jwt(keys, { nbf: NOW + 2 * HOUR })),
+  },
+  {
+    what: 'a token signed with another secret',
+    method: 'GET',
+    path: '/Environments',
+    headers: bearer((keys) => jwt(keys, {}, { secret: 'another-secret-0123456789abcdefghijkl' })),
+  },
+  {
+    what: 'an expired token signed with another secret',
+    method: 'GET',
+    path: '/Environments',
+    headers: bearer((keys) => jwt(keys, { exp: NOW - HOUR }, { secret: 'another-secret-0123456789abcdefghijkl' })),
+  },
+  {
+    what: 'a token signed with another secret, with a kid',
+    method: 'GET',
+    path: '/Environments',
+    headers: bearer((keys) => jwt(keys, {}, { secret: 'another-secret-0123456789abcdefghijkl', header: { alg: 'HS256', kid: 'k1' } })),
+  },
+  {
+    what: 'a token with a kid',
+    method: 'GET',
+    path: '/Environments',
+    headers: bearer((keys) => jwt(keys, {}, { header: { alg: 'HS256', kid: 'k1' } })),
+  },
+  { what: 'a token signed with HS384', method: 'GET', path: '/Environments', headers: bearer((keys) => hmacJwt(keys, 'HS384', 'sha384')) },
+  { what: 'a token signed with HS512', method: 'GET', path: '/Environments', headers: bearer((keys) => hmacJwt(keys, 'HS512', 'sha512')) },
+  {
+    what: 'a token whose header says RS256',
+    method: 'GET',
+    path: '/Environments',
+    headers: bearer((keys) => jwt(keys, {}, { header: { alg: 'RS256', typ: 'JWT' } })),
+  },
+  {
+    what: 'a token whose signature is cut short',
+    method: 'GET',
+    path: '/Environments',
+    headers: bearer((keys) => jwt(keys).slice(0, -4)),
+  },
+  {
+    what: 'an unsigned token (alg none)',
+    method: 'GET',
+    path: '/Environments',
+    headers: bearer(
+      (keys) =>
+        `${jwt(keys, {}, { header: { alg: 'none', typ: 'JWT' } })
+          .split('.')
+          .slice(0, 2)
+          .join('.')}.`,
+    ),
+  },
+  {
+    what: 'a token with its payload changed',
+    method: 'GET',
+    path: '/Environments',
+    headers: bearer((keys) => {
+      const [header, , signature] = jwt(keys).split('.');
+      return `${header}.${Buffer.from(JSON.stringify({ enterpriseId: keys.enterpriseId, exp: NOW + 2 * HOUR })).toString('base64url')}.${signature}`;
+    }),
+  },
+  { what: 'a Bearer token that is no JWT', method: 'GET', path: '/Environments', headers: bearer(() => 'x') },
+  {
+    what: 'a token of two parts',
+    method: 'GET',
+    path: '/Environments',
+    headers: bearer((keys) => jwt(keys).split('.').slice(0, 2).join('.')),
+  },
+  {
+    what: 'a token whose payload is not JSON',
+    method: 'GET',
+    path: '/Environments',
+    headers: bearer(() => 'eyJhbGciOiJIUzI1NiJ9.bm90IGpzb24.c2ln'),
+  },
+  {
+    what: 'a token without a subscription key',
+    method: 'GET',
+    path: '/Environments',
+    headers: bearer(validToken, { 'Ocp-Apim-Subscription-Key': undefined }),
+  },
+  {
+    what: 'a token with a wrong subscription key',
+    method: 'GET',
+    path: '/Environments',
+    headers: bearer(validToken, { 'Ocp-Apim-Subscription-Key': 'wrong' }),
+  },
+  {
+    what: 'a token with its own enterprise in EnterpriseId',
+    method: 'GET',
+    path: '/Environments',
+    headers: (keys) => ({ Authorization: `Bearer ${jwt(keys)}`, EnterpriseId: keys.enterpriseId.toUpperCase() }),
+  },
+  {
+    what: 'a token with another enterprise in EnterpriseId',
+    method: 'GET',
+    path: '/Environments',
+    headers: bearer(validToken, { EnterpriseId: OTHER_ENTERPRISE }),
+  },
+  {
+    what: 'a token with an EnterpriseId that is no GUID',
+    method: 'GET',
+    path: '/Environments',
+    headers: bearer(validToken, { EnterpriseId: 'acme' }),
+  },
+  {
+    what: 'a token for another enterprise',
+    method: 'GET',
+    path: '/Environments',
+    headers: bearer((keys) => jwt(keys, { enterpriseId: OTHER_ENTERPRISE })),
+  },
+  {
+    what: 'a token for another enterprise, with that enterprise in EnterpriseId',
+    method: 'GET',
+    path: '/Environments',
+    headers: bearer((keys) => jwt(keys, { enterpriseId: OTHER_ENTERPRISE }), { EnterpriseId: OTHER_ENTERPRISE }),
+  },
+  {
+    what: 'a token that names no enterprise',
+    method: 'GET',
+    path: '/Environments',
+    headers: bearer((keys) => jwt(keys, { enterpriseId: undefined })),
+  },
+  { what: 'a list with a read-only token', method: 'GET', path: '/Environments', headers: bearer(readOnlyToken) },
+  { what: 'a create with a read-only token', method: 'POST', path: '/Environments', headers: bearer(readOnlyToken), body: { name: 'ro' } },
+  {
+    what: 'an update with a read-only token',
+    method: 'PUT',
+    path: '/Environments/{id}',
+    headers: bearer(readOnlyToken),
+    body: { name: 'ro' },
+  },
+  { what: 'a delete with a read-only token', method: 'DELETE', path: '/Environments/{id}', headers: bearer(readOnlyToken) },
+  {
+    what: 'a create with a token whose scope is a list holding the write scope',
+    method: 'POST',
+    path: '/Environments',
+    headers: bearer((keys) => jwt(keys, { scope: ['environments.read', 'environments.write'] })),
+    body: { name: 'rw' },
+  },
+  {
+    what: 'a create with a token whose scope is a list without it',
+    method: 'POST',
+    path: '/Environments',
+    headers: bearer((keys) => jwt(keys, { scope: ['environments.read'] })),
+    body: { name: 'ro' },
+  },
+  {
+    what: 'a create with a token that holds the write scope',
+    method: 'POST',
+    path: '/Environments',
+    headers: bearer((keys) => jwt(keys, { scope: 'environments.read environments.write' })),
+    body: { name: 'rw' },
+  },
 
   // Create.
   { what: 'a create', method: 'POST', path: '/Environments', body: { name: 'made' }, includes: '"name":"made"' },
@@ -248,6 +470,7 @@ function viewOf(target: Target, scenario: Scenario, response: Response, text: st
     message: errorMessageFromBody(text, contentType)?.replace(/ \| LineNumber: \d+ \| BytePositionInLine: \d+/g, ''),
     errorFields,
     location: location?.replace(target.url, '{base}').replace(GUID, '{guid}'),
+    challenge: response.headers.get('www-authenticate') ?? undefined,
     includes: scenario.includes === undefined ? undefined : text.includes(scenario.includes),
   };
 }

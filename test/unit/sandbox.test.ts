@@ -209,7 +209,7 @@ describe('sandbox server', () => {
     it.each([
       ['missing', undefined],
       ['wrong key', 'ApiKey nope'],
-      ['wrong scheme', `Bearer ${SANDBOX_DEFAULTS.apiKey}`],
+      ['another scheme', `Basic ${SANDBOX_DEFAULTS.apiKey}`],
       ['bare key', SANDBOX_DEFAULTS.apiKey],
     ])('rejects %s with 401 ProblemDetails', async (_label, authorization) => {
       const res = await call(sandbox, '/Environments', { headers: { Authorization: authorization } });
