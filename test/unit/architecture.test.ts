@@ -49,8 +49,8 @@ function layerOf(file: string): Layer {
 const PACKAGE_HOMES: Record<string, string[]> = {
   ky: ['api/http.ts'],
   undici: ['api/proxy.ts'],
-  conf: ['config/store.ts'],
-  'proper-lockfile': ['config/store.ts'],
+  conf: ['config/store/write.ts'],
+  'proper-lockfile': ['config/store/lock.ts'],
   ora: ['terminal/spinner.ts'],
   chalk: ['output/writer.ts'],
   'cli-table3': ['output/record.ts'],
