@@ -1,3 +1,5 @@
+// `cip auth login`: stores a profile's keys and enterprise id, checked with one request unless --no-verify.
+// `--migrate` is a command of its own behind the same name (migrate.ts); how a profile is written is save.ts.
 import { defineCommand } from '../define.js';
 import { flag, option, type ValuesOf } from '../../cli/options.js';
 import type { Context } from '../../context.js';
@@ -11,16 +13,16 @@ import {
   givenEnterpriseId,
   namedProfile,
   profileSource,
-  requireProfile,
 } from '../../config/settings.js';
-import { KeychainError, describeEntry, profileEntry, type KeychainEntry, type StoredKeys } from '../../config/keychain.js';
-import { inKeychain, type Profile, type ProfileStore, type StoreData } from '../../config/store.js';
+import { KeychainError, profileEntry, type StoredKeys } from '../../config/keychain.js';
 import { DEFAULT_BASE_URL, SECRETS_URL, checkBaseUrl, checkEnterpriseId, checkKey, checkProfileName } from '../../config/validate.js';
 import { ask, askHidden } from '../../terminal/prompt.js';
 import { withSpinner } from '../../terminal/spinner.js';
 import { printable } from '../../text/sanitize.js';
 import { readInput } from '../io.js';
 import { OUTPUT_FORMATS } from '../../output/format.js';
+import { migrate } from './migrate.js';
+import { noKeychain, save, type Storage } from './save.js';
 
 const OPTIONS = {
   apiKeyFile: option('--api-key-file <path>', "read the API key from a file ('-' for stdin)"),
@@ -75,8 +77,6 @@ async function askKey(ctx: Context, what: string): Promise<string | undefined> {
 type Options = ValuesOf<typeof OPTIONS>;
 
 /** Where login keeps the keys: the keychain unless told otherwise, and then it says why. */
-type Storage = { where: 'keychain' } | { where: 'file'; because: string };
-
 function chooseStorage(ctx: Context, options: Options): Storage {
   const variable = credentialStore(ctx.env);
   if (options.insecureStorage) return { where: 'file', because: '--insecure-storage' };
@@ -84,24 +84,18 @@ function chooseStorage(ctx: Context, options: Options): Storage {
   return { where: 'keychain' };
 }
 
-/**
- * Login's answer to a keychain that cannot be used: exit 2. What happened and the ways on come first; the
- * keychain's own words (often a D-Bus message on a server) come last, for whoever has to fix the keychain.
- */
-function noKeychain(error: KeychainError, path: string): UsageError {
-  return new UsageError(
-    `no usable keychain here: nothing was saved; use --insecure-storage or CIP_CREDENTIAL_STORE=file to keep the keys in plain text in ${path}, or in CI set CIP_API_KEY, CIP_SUBSCRIPTION_KEY and CIP_ENTERPRISE_ID instead of logging in`,
-    `cause: ${error.reason}`,
-  );
-}
-
-/** Sets a profile as the file's own entry: a name like '__proto__' must not reach Object's prototype. */
-function setProfile(data: StoreData, name: string, profile: Profile): void {
-  Object.defineProperty(data.profiles, name, { value: profile, enumerable: true, writable: true, configurable: true });
-}
-
 async function login(ctx: Context, options: Options): Promise<void> {
-  if (options.migrate) return migrate(ctx, options);
+  if (options.migrate) {
+    const others = [
+      options.apiKeyFile !== undefined && '--api-key-file',
+      options.subscriptionKeyFile !== undefined && '--subscription-key-file',
+      !options.verify && '--no-verify',
+      options.insecureStorage && '--insecure-storage',
+      ctx.globals.baseUrl !== undefined && '--base-url',
+      ctx.globals.enterpriseId !== undefined && '--enterprise-id',
+    ].filter((flag): flag is string => typeof flag === 'string');
+    return migrate(ctx, others);
+  }
   const { env } = ctx;
   const name = checkProfileName(namedProfile(ctx) ?? 'default');
   if (options.apiKeyFile === '-' && options.subscriptionKeyFile === '-') {
@@ -197,131 +191,6 @@ async function login(ctx: Context, options: Options): Promise<void> {
   if (storage.where === 'file') {
     ctx.io.warn(`the keys of profile '${name}' are stored in plain text in ${store.path} (${storage.because})`);
   }
-}
-
-/**
- * Writes the profile: into the keychain first, then the file (which then names the keychain), so that the
- * file never points at keys that are not there. Keys the profile had in the keychain under another entry, or
- * that now go to the file, are removed from the keychain afterwards.
- */
-async function save(
-  ctx: Context,
-  store: ProfileStore,
-  name: string,
-  storage: Storage,
-  fields: { baseUrl: string; enterpriseId: string },
-  keys: StoredKeys,
-): Promise<StoreData> {
-  const entry = profileEntry(name, fields);
-  if (storage.where === 'keychain') {
-    try {
-      await ctx.keychain().write(entry, keys);
-    } catch (error) {
-      throw error instanceof KeychainError ? noKeychain(error, store.path) : error;
-    }
-  }
-  let previous: Profile | undefined;
-  let saved: StoreData;
-  try {
-    saved = await store.update((data) => {
-      previous = getProfile(data, name);
-      setProfile(data, name, storage.where === 'keychain' ? { ...fields, keys: 'keychain' } : { ...fields, keys: 'file', ...keys });
-      if (data.activeProfile === undefined || !getProfile(data, data.activeProfile)) data.activeProfile = name;
-    });
-  } catch (error) {
-    // The file still names the keys it named before; the new entry is taken back unless it was theirs.
-    if (storage.where === 'keychain' && !(previous && inKeychain(previous) && sameEntry(profileEntry(name, previous), entry))) {
-      await ctx
-        .keychain()
-        .remove(entry)
-        .catch(() => undefined);
-    }
-    throw error;
-  }
-  if (previous && inKeychain(previous)) {
-    const old = profileEntry(name, previous);
-    if (storage.where === 'file' || !sameEntry(old, entry)) await removeOldEntry(ctx, old);
-  }
-  return saved;
-}
-
-function sameEntry(a: KeychainEntry, b: KeychainEntry): boolean {
-  return a.service === b.service && a.account === b.account;
-}
-
-async function removeOldEntry(ctx: Context, entry: KeychainEntry): Promise<void> {
-  try {
-    await ctx.keychain().remove(entry);
-  } catch (error) {
-    if (!(error instanceof KeychainError)) throw error;
-    ctx.io.warn(`the profile's old keys are still in the keychain (${describeEntry(entry)}): ${error.reason}`);
-  }
-}
-
-/**
- * `--migrate`: the keys a profile keeps in the file go into the keychain. The file changes only after the
- * keychain holds them (written and read back), so a failure at any point leaves the profile as it was.
- */
-async function migrate(ctx: Context, options: Options): Promise<void> {
-  const others = [
-    options.apiKeyFile !== undefined && '--api-key-file',
-    options.subscriptionKeyFile !== undefined && '--subscription-key-file',
-    !options.verify && '--no-verify',
-    options.insecureStorage && '--insecure-storage',
-    ctx.globals.baseUrl !== undefined && '--base-url',
-    ctx.globals.enterpriseId !== undefined && '--enterprise-id',
-  ].filter((flag): flag is string => typeof flag === 'string');
-  if (others.length) {
-    throw new UsageError(
-      `--migrate moves the keys a profile has; it takes no ${others.join(', ')}`,
-      'log in without --migrate to change them',
-    );
-  }
-  const name = checkProfileName(namedProfile(ctx) ?? 'default');
-  const store = await ctx.store();
-  const profile = requireProfile(store.read(), name);
-  if (inKeychain(profile)) {
-    ctx.io.info(`The keys of profile '${name}' are already in the keychain.`);
-    return;
-  }
-  const entry = profileEntry(name, profile);
-  const keys: StoredKeys = { apiKey: profile.apiKey, subscriptionKey: profile.subscriptionKey };
-  try {
-    await ctx.keychain().write(entry, keys);
-  } catch (error) {
-    if (!(error instanceof KeychainError)) throw error;
-    throw new UsageError(
-      `cannot move the keys of profile '${name}' into the keychain: nothing changed; they are still in ${store.path}`,
-      `cause: ${error.reason}`,
-    );
-  }
-  try {
-    await store.update((data) => {
-      const now = getProfile(data, name);
-      if (
-        !now ||
-        inKeychain(now) ||
-        now.apiKey !== keys.apiKey ||
-        now.subscriptionKey !== keys.subscriptionKey ||
-        now.baseUrl !== profile.baseUrl
-      ) {
-        throw new UsageError(`profile '${name}' changed while its keys were being moved; nothing changed`, 'run the command again');
-      }
-      // Whatever else the profile holds stays as it is.
-      const moved: Record<string, unknown> = { ...now, keys: 'keychain' };
-      delete moved.apiKey;
-      delete moved.subscriptionKey;
-      setProfile(data, name, moved as unknown as Profile);
-    });
-  } catch (error) {
-    // The file still holds the keys and is what cip reads: the copy in the keychain goes.
-    await ctx
-      .keychain()
-      .remove(entry)
-      .catch(() => undefined);
-    throw error;
-  }
-  ctx.io.info(`Moved the keys of profile '${name}' into the keychain (${describeEntry(entry)}); ${store.path} holds them no more.`);
 }
 
 /** What a failed check points at: only a 401 says anything about the keys (a 403 accepted them). */
