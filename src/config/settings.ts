@@ -1,30 +1,45 @@
-// Which profile, base URL, enterprise and keys a command uses, and where each came from. The rule (README,
-// `cip --help`):
-//   - a profile named with --profile or CIP_PROFILE is used as it is: the credential variables
-//     (CIP_API_KEY, CIP_SUBSCRIPTION_KEY, CIP_ENTERPRISE_ID, CIP_BASE_URL) are ignored, with a warning;
-//   - with no profile named and CIP_API_KEY, CIP_SUBSCRIPTION_KEY and an enterprise id (CIP_ENTERPRISE_ID or
-//     the flag) all given, no profile is read;
+// Which profile, base URL and credentials a command uses, and where each came from. The rule (README,
+// `cip help environment`):
+//   - a profile named with --profile or CIP_PROFILE is used as it is: the credential variables (CIP_TOKEN,
+//     CIP_API_KEY, CIP_SUBSCRIPTION_KEY, CIP_ENTERPRISE_ID, CIP_BASE_URL) are ignored, with a warning;
+//   - with no profile named and both CIP_TOKEN and CIP_API_KEY set, an enterprise id given (the flag or
+//     CIP_ENTERPRISE_ID) picks the API key, in that enterprise, and CIP_TOKEN is not used (auth status says
+//     so); without one, cip refuses (exit 2): each may act in another enterprise, and cip never guesses;
+//   - with no profile named and a whole credential in the variables (CIP_TOKEN and CIP_SUBSCRIPTION_KEY, or
+//     CIP_API_KEY, CIP_SUBSCRIPTION_KEY and an enterprise id), no profile is read;
 //   - with no profile named and only some of them, they override the active profile, with a warning;
-//   - --base-url and --enterprise-id override whatever the rule chose.
-// An explicit choice must win: a script that names a profile must never act with other credentials.
+//   - --base-url and --enterprise-id override whatever the rule chose. A token names no enterprise (it acts
+//     for the one it was issued for), so an enterprise id given with one is refused (exit 2).
+// An explicit choice must win: a script that names a profile or an enterprise must never act with other
+// credentials.
 import { isTruthyEnv, nonEmpty, type Env } from '../env.js';
 import { AuthError, UsageError } from '../errors.js';
 import { printable } from '../text/sanitize.js';
+import {
+  KINDS,
+  apiKeyCredentials,
+  profileSource,
+  tokenCredentials,
+  type CredentialKind,
+  type Credentials,
+  type Given,
+  type Source,
+} from './credentials.js';
 import { KeychainError, describeEntry, profileEntry, type Keychain, type StoredKeys } from './keychain.js';
-import { inKeychain, type KeychainProfile, type Profile, type ProfileStore, type StoreData } from './store.js';
-import { DEFAULT_BASE_URL, checkBaseUrl, checkEnterpriseId, checkKey } from './validate.js';
+import { inKeychain, profileKind, type KeychainProfile, type Profile, type ProfileStore, type StoreData } from './store.js';
+import { DEFAULT_BASE_URL, checkBaseUrl, checkEnterpriseId, checkKey, checkToken } from './validate.js';
 
-/** Where a value came from, said in messages: a flag, a variable, a profile or the default. */
-export type Source = string;
+export { profileSource, type Given, type Source } from './credentials.js';
 
 export interface ResolvedSettings {
   /** The profile the values came from, if one was used. */
   profile: string | undefined;
   baseUrl: string;
-  enterpriseId: string;
-  apiKey: string;
-  subscriptionKey: string;
-  sources: { baseUrl: Source; enterpriseId: Source; apiKey: Source; subscriptionKey: Source };
+  /** What every request carries, and where each piece of it came from. */
+  credentials: Credentials;
+  sources: { baseUrl: Source };
+  /** Credentials at hand that this run does not use, for `auth status`: "CIP_API_KEY from the environment". */
+  unused: string[];
 }
 
 /** What decides the credentials: the environment and the global options that name a profile or values. */
@@ -40,18 +55,8 @@ export interface SettingsInputs extends CredentialInputs {
   warn(message: string): void;
 }
 
-export interface Given {
-  value: string;
-  /** Where it came from, for error messages: the flag or the variable. */
-  source: Source;
-}
-
 /** The credential variables a named profile makes cip ignore, in the order they are named. */
-const CREDENTIAL_VARIABLES = ['CIP_API_KEY', 'CIP_SUBSCRIPTION_KEY', 'CIP_ENTERPRISE_ID', 'CIP_BASE_URL'] as const;
-
-export function profileSource(name: string): Source {
-  return `profile '${name}'`;
-}
+const CREDENTIAL_VARIABLES = ['CIP_TOKEN', 'CIP_API_KEY', 'CIP_SUBSCRIPTION_KEY', 'CIP_ENTERPRISE_ID', 'CIP_BASE_URL'] as const;
 
 function fromEnv({ env }: CredentialInputs, variable: string): Given | undefined {
   const value = nonEmpty(env[variable]);
@@ -123,26 +128,49 @@ function list(names: readonly string[]): string {
   return names.length === 1 ? names[0]! : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
 }
 
+/** What a profile of one kind holds that a credential of another does not use: "its API key and enterprise id". */
+function unusedOf(kind: CredentialKind): string {
+  return kind === 'api-key' ? 'its API key and enterprise id' : 'its token';
+}
+
 export async function resolveSettings(ctx: SettingsInputs): Promise<ResolvedSettings> {
   const named = namedProfile(ctx);
-  const setVariables = CREDENTIAL_VARIABLES.filter((variable) => nonEmpty(ctx.env[variable]) !== undefined);
+  let setVariables: string[] = CREDENTIAL_VARIABLES.filter((variable) => nonEmpty(ctx.env[variable]) !== undefined);
+  const unused: string[] = [];
   let profileName: string | undefined;
   let profile: Profile | undefined;
+  let token: Given | undefined;
   let apiKey: Given | undefined;
   let subscriptionKey: Given | undefined;
   let enterpriseId = givenEnterpriseId(ctx, named === undefined);
+  let overriding = false;
 
   if (named !== undefined) {
     profile = requireProfile((await ctx.store()).read(), named);
     profileName = named;
     if (setVariables.length) {
       ctx.warn(`using profile '${named}' (named by ${profileNamedBy(ctx)}): ignoring ${list(setVariables)} from the environment`);
+      unused.push(`${list(setVariables)} from the environment (a profile is named)`);
     }
   } else {
+    token = fromEnv(ctx, 'CIP_TOKEN');
     apiKey = fromEnv(ctx, 'CIP_API_KEY');
+    if (token && apiKey) {
+      // Each may act in another enterprise. One given names the API key (a token names none); without one,
+      // cip would be guessing.
+      if (!enterpriseId) {
+        throw new UsageError(
+          'CIP_TOKEN and CIP_API_KEY are both set, and no enterprise id says which to use: cip will not guess (each may act in another enterprise)',
+          'unset one of them, or set CIP_ENTERPRISE_ID to use the API key in that enterprise',
+        );
+      }
+      unused.push(`CIP_TOKEN (an enterprise id is given: the API key is used, in enterprise ${enterpriseId.value.trim()})`);
+      token = undefined;
+      setVariables = setVariables.filter((variable) => variable !== 'CIP_TOKEN');
+    }
     subscriptionKey = fromEnv(ctx, 'CIP_SUBSCRIPTION_KEY');
-    // With all three credentials at hand (the CI case), the profile store is not even opened.
-    if (!(apiKey && subscriptionKey && enterpriseId)) {
+    // With a whole credential at hand (the CI case), the profile store is not even opened.
+    if (!(subscriptionKey && (token || (apiKey && enterpriseId)))) {
       const data = (await ctx.store()).read();
       profileName = activeProfile(data);
       profile = profileName === undefined ? undefined : getProfile(data, profileName);
@@ -153,28 +181,45 @@ export async function resolveSettings(ctx: SettingsInputs): Promise<ResolvedSett
           `choose one with 'cip auth switch <name>' or --profile (known profiles: ${known.join(', ')})`,
         );
       }
-      if (profileName !== undefined && setVariables.length) {
-        ctx.warn(`${list(setVariables)} from the environment override${setVariables.length === 1 ? 's' : ''} profile '${profileName}'`);
-      }
+      overriding = profileName !== undefined && setVariables.length > 0;
     }
+  }
+
+  // A variable's credential replaces the profile's; else the profile says which kind it holds.
+  const kind: CredentialKind = token ? 'token' : apiKey ? 'api-key' : profile ? profileKind(profile) : 'api-key';
+  const otherKind = profile !== undefined && profileKind(profile) !== kind;
+  if (overriding) {
+    const replaced = otherKind ? ` (ignoring ${unusedOf(profileKind(profile!))})` : '';
+    ctx.warn(
+      `${list(setVariables)} from the environment override${setVariables.length === 1 ? 's' : ''} profile '${profileName!}'${replaced}`,
+    );
+  }
+  if (otherKind) unused.push(`${unusedOf(profileKind(profile!)).replace(/^its /, 'the ')} of profile '${profileName!}'`);
+  if (!KINDS[kind].enterpriseId && enterpriseId) {
+    throw new UsageError(
+      `${enterpriseId.source} does not apply to a token: a token acts for the enterprise it was issued for`,
+      `${enterpriseId.source.startsWith('--') ? `leave out ${enterpriseId.source}` : `unset ${enterpriseId.source}`}, or use an API key to choose the enterprise`,
+    );
   }
 
   const ofProfile = (value: string | undefined): Given | undefined =>
     nonEmpty(value) === undefined || profileName === undefined ? undefined : { value: value!, source: profileSource(profileName) };
-  // The keychain is visited only when the profile's keys are used: variables that give both keys skip it.
-  const keys: Partial<StoredKeys> | undefined =
-    profile && inKeychain(profile)
-      ? apiKey && subscriptionKey
-        ? undefined
-        : await keychainKeys(ctx.keychain(), profileName!, profile)
-      : profile;
-  apiKey ??= ofProfile(keys?.apiKey);
+  // The keychain is visited only when the profile's keys are used: variables that give them all skip it.
+  const given: Record<string, Given | undefined> = { token, apiKey, subscriptionKey };
+  const needed = KINDS[kind].secrets.some((field) => given[field] === undefined);
+  const keys: { apiKey?: string; token?: string; subscriptionKey?: string } | undefined =
+    profile && needed ? (inKeychain(profile) ? await keychainKeys(ctx.keychain(), profileName!, profile) : profile) : undefined;
   subscriptionKey ??= ofProfile(keys?.subscriptionKey);
-  enterpriseId ??= ofProfile(profile?.enterpriseId);
+  if (kind === 'token') token ??= ofProfile(keys?.token);
+  else {
+    apiKey ??= ofProfile(keys?.apiKey);
+    if (!otherKind) enterpriseId ??= ofProfile(profile?.kind === 'token' ? undefined : profile?.enterpriseId);
+  }
   const missing = [
-    apiKey ? undefined : 'API key (CIP_API_KEY)',
+    kind === 'token' && !token ? 'token (CIP_TOKEN)' : undefined,
+    kind === 'api-key' && !apiKey ? 'API key (CIP_API_KEY)' : undefined,
     subscriptionKey ? undefined : 'subscription key (CIP_SUBSCRIPTION_KEY)',
-    enterpriseId ? undefined : 'enterprise id (CIP_ENTERPRISE_ID)',
+    kind === 'api-key' && !enterpriseId ? 'enterprise id (CIP_ENTERPRISE_ID)' : undefined,
   ].filter((item): item is string => item !== undefined);
   if (missing.length === 3 && !profileName) throw new AuthError('not logged in: no profile and no credentials in the environment');
   if (missing.length) {
@@ -183,19 +228,24 @@ export async function resolveSettings(ctx: SettingsInputs): Promise<ResolvedSett
 
   const baseUrl = givenBaseUrl(ctx, named === undefined) ??
     ofProfile(profile?.baseUrl) ?? { value: DEFAULT_BASE_URL, source: 'the default' };
-  return {
-    profile: profileName,
-    baseUrl: checkBaseUrl(baseUrl.value, describeSource(baseUrl.source, 'base URL'), allowHttp(ctx)),
-    enterpriseId: checkEnterpriseId(enterpriseId!.value, describeSource(enterpriseId!.source, 'enterprise id')),
-    apiKey: checkKey(apiKey!.value, 'API key', apiKey!.source),
-    subscriptionKey: checkKey(subscriptionKey!.value, 'subscription key', subscriptionKey!.source),
-    sources: {
-      baseUrl: baseUrl.source,
-      enterpriseId: enterpriseId!.source,
-      apiKey: apiKey!.source,
-      subscriptionKey: subscriptionKey!.source,
-    },
-  };
+  const checkedUrl = checkBaseUrl(baseUrl.value, describeSource(baseUrl.source, 'base URL'), allowHttp(ctx));
+  // Checked in the order they are shown: the enterprise, the credential, the subscription key.
+  const checked = (given: Given, check: (value: string, source: Source) => string): Given => ({
+    value: check(given.value, given.source),
+    source: given.source,
+  });
+  const checkedEnterprise =
+    kind === 'api-key'
+      ? checked(enterpriseId!, (value, source) => checkEnterpriseId(value, describeSource(source, 'enterprise id')))
+      : undefined;
+  const checkedMain =
+    kind === 'token' ? checked(token!, checkToken) : checked(apiKey!, (value, source) => checkKey(value, 'API key', source));
+  const checkedSubscription = checked(subscriptionKey!, (value, source) => checkKey(value, 'subscription key', source));
+  const credentials =
+    kind === 'token'
+      ? tokenCredentials(checkedMain, checkedSubscription)
+      : apiKeyCredentials(checkedMain, checkedSubscription, checkedEnterprise!);
+  return { profile: profileName, baseUrl: checkedUrl, credentials, sources: { baseUrl: baseUrl.source }, unused };
 }
 
 /** "the enterprise id of profile 'prod'" for a profile's value; the flag or variable name otherwise. */

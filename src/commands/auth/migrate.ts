@@ -3,7 +3,8 @@ import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { getProfile, namedProfile, requireProfile } from '../../config/settings.js';
 import { KeychainError, describeEntry, profileEntry, type StoredKeys } from '../../config/keychain.js';
-import { inKeychain, type Profile } from '../../config/store.js';
+import { secretsIn } from '../../config/credentials.js';
+import { inKeychain, profileKind, type Profile } from '../../config/store.js';
 import { checkProfileName } from '../../config/validate.js';
 import { setProfile } from './save.js';
 
@@ -27,7 +28,8 @@ export async function migrate(ctx: Context, others: readonly string[]): Promise<
     return;
   }
   const entry = profileEntry(name, profile);
-  const keys: StoredKeys = { apiKey: profile.apiKey, subscriptionKey: profile.subscriptionKey };
+  const kind = profileKind(profile);
+  const keys: StoredKeys = secretsIn(kind, profile);
   try {
     await ctx.keychain().write(entry, keys);
   } catch (error) {
@@ -43,16 +45,14 @@ export async function migrate(ctx: Context, others: readonly string[]): Promise<
       if (
         !now ||
         inKeychain(now) ||
-        now.apiKey !== keys.apiKey ||
-        now.subscriptionKey !== keys.subscriptionKey ||
+        profileKind(now) !== kind ||
+        Object.entries(secretsIn(kind, now)).some(([field, value]) => keys[field] !== value) ||
         now.baseUrl !== profile.baseUrl
       ) {
         throw new UsageError(`profile '${name}' changed while its keys were being moved; nothing changed`, 'run the command again');
       }
       // Whatever else the profile holds stays as it is.
-      const moved: Record<string, unknown> = { ...now, keys: 'keychain' };
-      delete moved.apiKey;
-      delete moved.subscriptionKey;
+      const moved = Object.fromEntries(Object.entries({ ...now, keys: 'keychain' }).filter(([field]) => !Object.hasOwn(keys, field)));
       setProfile(data, name, moved as unknown as Profile);
     });
   } catch (error) {

@@ -7,6 +7,9 @@ import { KeychainError, describeEntry, profileEntry, type KeychainEntry, type St
 import { inKeychain, type Profile, type ProfileStore, type StoreData } from '../../config/store.js';
 
 /** Where login keeps the keys: the keychain unless told otherwise, and then it says why. */
+/** A profile's fields beside its keys, by kind (config/store.ts). */
+export type ProfileFields = { baseUrl: string; enterpriseId: string } | { kind: 'token'; baseUrl: string };
+
 export type Storage = { where: 'keychain' } | { where: 'file'; because: string };
 
 /**
@@ -35,7 +38,7 @@ export async function save(
   store: ProfileStore,
   name: string,
   storage: Storage,
-  fields: { baseUrl: string; enterpriseId: string },
+  fields: ProfileFields,
   keys: StoredKeys,
 ): Promise<StoreData> {
   const entry = profileEntry(name, fields);
@@ -51,7 +54,11 @@ export async function save(
   try {
     saved = await store.update((data) => {
       previous = getProfile(data, name);
-      setProfile(data, name, storage.where === 'keychain' ? { ...fields, keys: 'keychain' } : { ...fields, keys: 'file', ...keys });
+      setProfile(
+        data,
+        name,
+        (storage.where === 'keychain' ? { ...fields, keys: 'keychain' } : { ...fields, keys: 'file', ...keys }) as Profile,
+      );
       if (data.activeProfile === undefined || !getProfile(data, data.activeProfile)) data.activeProfile = name;
     });
   } catch (error) {

@@ -43,7 +43,7 @@ export interface CommandSpec {
 
 // Commander knows choices but not what other values mean; these are the ones a shell can fill in.
 const PROFILE_OPTIONS = new Set(['--profile']);
-const FILE_OPTIONS = new Set(['--file', '--api-key-file', '--subscription-key-file']);
+const FILE_OPTIONS = new Set(['--file', '--api-key-file', '--token-file', '--subscription-key-file']);
 const PROFILE_ARGUMENTS = new Set(['cip auth switch <name>']);
 const ENVIRONMENT_ARGUMENTS = new Set(['cip env get <id-or-name>', 'cip env update <id-or-name>', 'cip env delete <id-or-name>']);
 // Commander accepts any option twice (the last wins); these collect every value, so repeating them is useful.
