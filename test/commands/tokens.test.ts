@@ -165,6 +165,7 @@ describe('CIP_TOKEN beside the API key variables: one rule', () => {
   it('a token profile named with --enterprise-id: exit 2', async () => {
     const result = await cip(['env', 'list', '--enterprise-id', GUID], { configDir: configWith({ ci: tokenProfile() }) });
     expect(result.exitCode).toBe(2);
+    expect(expectOneErrorLine(result.stderr)).toMatch(/^error: --enterprise-id does not apply to a token: /);
     expect(server.requests).toHaveLength(0);
   });
 });
