@@ -34,10 +34,7 @@ function describeSettings(settings: ResolvedSettings): string {
   const described = pieces(settings.credentials, Date.now())
     // The expiry has a check of its own.
     .filter((piece) => piece.source !== undefined)
-    .map(
-      ({ label, value, secret, source }) =>
-        `${label === 'enterprise id' ? 'enterprise' : label} ${secret ? maskKey(value) : value} (from ${source})`,
-    );
+    .map(({ label, brief, value, secret, source }) => `${brief ?? label} ${secret ? maskKey(value) : value} (from ${source})`);
   return [profile, `base URL ${settings.baseUrl} (from ${settings.sources.baseUrl})`, ...described].join('; ');
 }
 

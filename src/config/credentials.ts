@@ -117,9 +117,38 @@ export function mainSource(credentials: Credentials): Source {
   return credentials.kind === 'api-key' ? credentials.sources.apiKey : credentials.sources.token;
 }
 
+/**
+ * The columns `auth status` shows of the profiles' credentials: their secrets, and a token's expiry. With only
+ * API key profiles, the two columns they have always had.
+ */
+export function statusColumns(kinds: ReadonlySet<CredentialKind>): string[] {
+  return kinds.has('token') ? ['apiKey', 'token', 'expires', 'subscriptionKey'] : ['apiKey', 'subscriptionKey'];
+}
+
+/**
+ * A profile's values for those columns, from its stored secrets: each masked by `mask`, `expires` as an ISO time
+ * (what the token says, unverified); null where the profile has no such value or its secrets could not be read.
+ */
+export function statusValues(
+  columns: readonly string[],
+  stored: Readonly<Record<string, string>> | undefined,
+  mask: (secret: string) => string,
+): Record<string, string | null> {
+  const token = stored?.token;
+  return Object.fromEntries(
+    columns.map((column) => {
+      if (column === 'expires') return [column, (token === undefined ? undefined : readClaims(token).expiresAt?.toISOString()) ?? null];
+      const value = stored?.[column];
+      return [column, value === undefined ? null : mask(value)];
+    }),
+  );
+}
+
 /** One piece of a credential as `auth status` and `doctor` show it: a secret is masked by whoever shows it. */
 export interface Piece {
   label: string;
+  /** The label in doctor's one-line summary, where it differs ("enterprise"). */
+  brief?: string;
   value: string;
   secret: boolean;
   source?: Source;
@@ -135,7 +164,13 @@ export function pieces(credentials: Credentials, now: number): Piece[] {
   };
   if (credentials.kind === 'api-key') {
     return [
-      { label: 'enterprise id', value: credentials.enterpriseId, secret: false, source: credentials.sources.enterpriseId },
+      {
+        label: 'enterprise id',
+        brief: 'enterprise',
+        value: credentials.enterpriseId,
+        secret: false,
+        source: credentials.sources.enterpriseId,
+      },
       { label: 'API key', value: credentials.apiKey, secret: true, source: credentials.sources.apiKey },
       subscription,
     ];

@@ -4,10 +4,9 @@ import { maskKey } from '../../secrets.js';
 import type { Context } from '../../context.js';
 import { DEFAULT_BASE_URL } from '../../config/validate.js';
 import { credentialStore, loginAgain, namedProfile, profileNamedBy, type ResolvedSettings } from '../../config/settings.js';
-import { expiredError, pieces, secretsIn, tokenOf } from '../../config/credentials.js';
+import { expiredError, pieces, secretsIn, statusColumns, statusValues, tokenOf } from '../../config/credentials.js';
 import { KeychainError, describeEntry, profileEntry, type StoredKeys } from '../../config/keychain.js';
 import { inKeychain, profileKind, type Profile } from '../../config/store.js';
-import { readClaims } from '../../config/token.js';
 import { writeList } from '../../output/writer.js';
 import { hideCredentials, printable } from '../../text/sanitize.js';
 import { OUTPUT_FORMATS } from '../../output/format.js';
@@ -40,40 +39,27 @@ async function status(ctx: Context): Promise<void> {
   const overrides = settings
     ? [settings.sources.baseUrl, ...Object.values(settings.credentials.sources)].filter((source) => source.startsWith('CIP_'))
     : [];
-  // KIND, TOKEN and EXPIRES only where a profile holds a token: the list of API key profiles reads as it always has.
-  const tokens = profiles.some(([, profile]) => profileKind(profile) === 'token');
-  const rows = profiles.map(([name, profile]) => {
-    const stored = keys.get(name);
-    return {
-      name,
-      active: name === data.activeProfile,
-      inUse: name === settings?.profile,
-      ...(tokens ? { kind: profileKind(profile) } : {}),
-      keys: inKeychain(profile) ? 'keychain' : 'file',
-      baseUrl: hideCredentials(profile.baseUrl ?? DEFAULT_BASE_URL),
-      enterpriseId: profile.kind === 'token' ? null : profile.enterpriseId,
-      // null where the keychain has no keys for the profile or could not be read (a warning says which).
-      apiKey: mask(stored?.apiKey),
-      ...(tokens ? { token: mask(stored?.token), expires: expiresOf(stored?.token) } : {}),
-      subscriptionKey: mask(stored?.subscriptionKey),
-      overriddenBy: name === settings?.profile ? overrides : [],
-    };
-  });
+  // KIND only where a profile holds another kind than an API key, and the columns of the kinds present: a list
+  // of API key profiles reads as it always has.
+  const kinds = new Set(profiles.map(([, profile]) => profileKind(profile)));
+  const showKind = [...kinds].some((kind) => kind !== 'api-key');
+  const columns = statusColumns(kinds);
+  const rows = profiles.map(([name, profile]) => ({
+    name,
+    active: name === data.activeProfile,
+    inUse: name === settings?.profile,
+    ...(showKind ? { kind: profileKind(profile) } : {}),
+    keys: inKeychain(profile) ? 'keychain' : 'file',
+    baseUrl: hideCredentials(profile.baseUrl ?? DEFAULT_BASE_URL),
+    enterpriseId: 'enterpriseId' in profile ? profile.enterpriseId : null,
+    // null where the keychain has no keys for the profile or could not be read (a warning says which).
+    ...statusValues(columns, keys.get(name), maskKey),
+    overriddenBy: name === settings?.profile ? overrides : [],
+  }));
   // With no profile and nothing usable, the error alone says it (and how to log in): not a friendly line too.
   if (rows.length === 0 && !settings && ctx.io.outputFormat === 'table') throw problem;
   await writeList(ctx.io, rows, {
-    tableColumns: [
-      'name',
-      'active',
-      'inUse',
-      ...(tokens ? ['kind'] : []),
-      'keys',
-      'baseUrl',
-      'enterpriseId',
-      'apiKey',
-      ...(tokens ? ['token', 'expires'] : []),
-      'subscriptionKey',
-    ],
+    tableColumns: ['name', 'active', 'inUse', ...(showKind ? ['kind'] : []), 'keys', 'baseUrl', 'enterpriseId', ...columns],
     emptyMessage: "No profiles. Run 'cip auth login' to create one.",
   });
   const plain = profiles.filter(([, profile]) => !inKeychain(profile));
@@ -144,13 +130,6 @@ async function keychainUsable(ctx: Context, [name, profile]: [string, Profile], 
     if (error instanceof KeychainError) return false;
     throw error;
   }
-}
-
-const mask = (key: string | undefined) => (key === undefined ? null : maskKey(key));
-
-/** When a token says it expires (unverified), as an ISO time; null when it does not say, or for no token. */
-function expiresOf(token: string | undefined): string | null {
-  return (token === undefined ? undefined : readClaims(token).expiresAt?.toISOString()) ?? null;
 }
 
 interface ProfileKeys {
