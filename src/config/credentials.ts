@@ -6,6 +6,7 @@
 // connect.ts sets them, the request log masks the secret ones, and `cip api -H` refuses all of them.
 import { CipError } from '../errors.js';
 import { KINDS, type CredentialKind } from './store.js';
+import { checkKey, checkToken } from './validate.js';
 import { describeExpiry, expiryOf, moment, readClaims, span, type TokenClaims } from './token.js';
 
 export { KINDS, type CredentialKind } from './store.js';
@@ -40,6 +41,25 @@ export interface Given {
 
 export function profileSource(name: string): Source {
   return `profile '${name}'`;
+}
+
+/**
+ * Each kind's own secret (beside the subscription key every kind has): its field in a profile, the variable
+ * that gives it, its name in messages, and its check.
+ */
+export const OWN_SECRET: Readonly<
+  Record<CredentialKind, { field: string; variable: string; what: string; check: (value: string, source: Source) => string }>
+> = {
+  'api-key': { field: 'apiKey', variable: 'CIP_API_KEY', what: 'API key', check: (value, source) => checkKey(value, 'API key', source) },
+  token: { field: 'token', variable: 'CIP_TOKEN', what: 'token', check: checkToken },
+};
+
+/** The kinds, in the order their variables are named. */
+export const CREDENTIAL_KINDS = Object.keys(KINDS) as CredentialKind[];
+
+/** A kind's credentials from its checked pieces: its own secret, the subscription key, and an enterprise id if it names one. */
+export function credentialsOf(kind: CredentialKind, own: Given, subscriptionKey: Given, enterpriseId: Given | undefined): Credentials {
+  return kind === 'token' ? tokenCredentials(own, subscriptionKey) : apiKeyCredentials(own, subscriptionKey, enterpriseId!);
 }
 
 /** The secrets a profile of a kind keeps in the config file, by name (what a keychain entry holds for it). */

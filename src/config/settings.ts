@@ -16,10 +16,11 @@ import { isTruthyEnv, nonEmpty, type Env } from '../env.js';
 import { AuthError, UsageError } from '../errors.js';
 import { printable } from '../text/sanitize.js';
 import {
+  CREDENTIAL_KINDS,
   KINDS,
-  apiKeyCredentials,
+  OWN_SECRET,
+  credentialsOf,
   profileSource,
-  tokenCredentials,
   type CredentialKind,
   type Credentials,
   type Given,
@@ -27,7 +28,7 @@ import {
 } from './credentials.js';
 import { KeychainError, describeEntry, profileEntry, type Keychain, type StoredKeys } from './keychain.js';
 import { inKeychain, profileKind, type KeychainProfile, type Profile, type ProfileStore, type StoreData } from './store.js';
-import { DEFAULT_BASE_URL, checkBaseUrl, checkEnterpriseId, checkKey, checkToken } from './validate.js';
+import { DEFAULT_BASE_URL, checkBaseUrl, checkEnterpriseId, checkKey } from './validate.js';
 
 export { profileSource, type Given, type Source } from './credentials.js';
 
@@ -56,7 +57,12 @@ export interface SettingsInputs extends CredentialInputs {
 }
 
 /** The credential variables a named profile makes cip ignore, in the order they are named. */
-const CREDENTIAL_VARIABLES = ['CIP_TOKEN', 'CIP_API_KEY', 'CIP_SUBSCRIPTION_KEY', 'CIP_ENTERPRISE_ID', 'CIP_BASE_URL'] as const;
+const CREDENTIAL_VARIABLES = [
+  ...CREDENTIAL_KINDS.map((kind) => OWN_SECRET[kind].variable),
+  'CIP_SUBSCRIPTION_KEY',
+  'CIP_ENTERPRISE_ID',
+  'CIP_BASE_URL',
+];
 
 function fromEnv({ env }: CredentialInputs, variable: string): Given | undefined {
   const value = nonEmpty(env[variable]);
@@ -130,17 +136,23 @@ function list(names: readonly string[]): string {
 
 /** What a profile of one kind holds that a credential of another does not use: "its API key and enterprise id". */
 function unusedOf(kind: CredentialKind): string {
-  return kind === 'api-key' ? 'its API key and enterprise id' : 'its token';
+  return `its ${OWN_SECRET[kind].what}${KINDS[kind].enterpriseId ? ' and enterprise id' : ''}`;
 }
+
+/** The kinds that name an enterprise, as messages call them: "an API key". */
+const namingEnterprise = () =>
+  CREDENTIAL_KINDS.filter((kind) => KINDS[kind].enterpriseId)
+    .map((kind) => KINDS[kind].called)
+    .join(' or ');
 
 export async function resolveSettings(ctx: SettingsInputs): Promise<ResolvedSettings> {
   const named = namedProfile(ctx);
-  let setVariables: string[] = CREDENTIAL_VARIABLES.filter((variable) => nonEmpty(ctx.env[variable]) !== undefined);
+  let setVariables = CREDENTIAL_VARIABLES.filter((variable) => nonEmpty(ctx.env[variable]) !== undefined);
   const unused: string[] = [];
   let profileName: string | undefined;
   let profile: Profile | undefined;
-  let token: Given | undefined;
-  let apiKey: Given | undefined;
+  /** The kind the variables give, and its own secret. */
+  let given: { kind: CredentialKind; own: Given } | undefined;
   let subscriptionKey: Given | undefined;
   let enterpriseId = givenEnterpriseId(ctx, named === undefined);
   let overriding = false;
@@ -153,24 +165,33 @@ export async function resolveSettings(ctx: SettingsInputs): Promise<ResolvedSett
       unused.push(`${list(setVariables)} from the environment (a profile is named)`);
     }
   } else {
-    token = fromEnv(ctx, 'CIP_TOKEN');
-    apiKey = fromEnv(ctx, 'CIP_API_KEY');
-    if (token && apiKey) {
-      // Each may act in another enterprise. One given names the API key (a token names none); without one,
-      // cip would be guessing.
-      if (!enterpriseId) {
+    const offered = CREDENTIAL_KINDS.flatMap((kind) => {
+      const own = fromEnv(ctx, OWN_SECRET[kind].variable);
+      return own ? [{ kind, own }] : [];
+    });
+    given = offered[0];
+    if (offered.length > 1) {
+      // Each may act in another enterprise. One given names the kind that takes it (a token names none);
+      // without one, cip would be guessing.
+      const naming = offered.filter(({ kind }) => KINDS[kind].enterpriseId);
+      const variables = list(offered.map(({ own }) => own.source));
+      if (!enterpriseId || naming.length !== 1) {
         throw new UsageError(
-          'CIP_TOKEN and CIP_API_KEY are both set, and no enterprise id says which to use: cip will not guess (each may act in another enterprise)',
-          'unset one of them, or set CIP_ENTERPRISE_ID to use the API key in that enterprise',
+          `${variables} are ${offered.length === 2 ? 'both' : 'all'} set, and no enterprise id says which to use: cip will not guess (each may act in another enterprise)`,
+          `unset ${offered.length === 2 ? 'one' : 'all but one'} of them, or set CIP_ENTERPRISE_ID to use ${namingEnterprise()} in that enterprise`,
         );
       }
-      unused.push(`CIP_TOKEN (an enterprise id is given: the API key is used, in enterprise ${enterpriseId.value.trim()})`);
-      token = undefined;
-      setVariables = setVariables.filter((variable) => variable !== 'CIP_TOKEN');
+      given = naming[0]!;
+      for (const { own } of offered.filter((other) => other !== given)) {
+        unused.push(
+          `${own.source} (an enterprise id is given: the ${OWN_SECRET[given.kind].what} is used, in enterprise ${enterpriseId.value.trim()})`,
+        );
+        setVariables = setVariables.filter((variable) => variable !== own.source);
+      }
     }
     subscriptionKey = fromEnv(ctx, 'CIP_SUBSCRIPTION_KEY');
     // With a whole credential at hand (the CI case), the profile store is not even opened.
-    if (!(subscriptionKey && (token || (apiKey && enterpriseId)))) {
+    if (!(subscriptionKey && given && (!KINDS[given.kind].enterpriseId || enterpriseId))) {
       const data = (await ctx.store()).read();
       profileName = activeProfile(data);
       profile = profileName === undefined ? undefined : getProfile(data, profileName);
@@ -186,7 +207,8 @@ export async function resolveSettings(ctx: SettingsInputs): Promise<ResolvedSett
   }
 
   // A variable's credential replaces the profile's; else the profile says which kind it holds.
-  const kind: CredentialKind = token ? 'token' : apiKey ? 'api-key' : profile ? profileKind(profile) : 'api-key';
+  const kind: CredentialKind = given?.kind ?? (profile ? profileKind(profile) : 'api-key');
+  const own = OWN_SECRET[kind];
   const otherKind = profile !== undefined && profileKind(profile) !== kind;
   if (overriding) {
     const replaced = otherKind ? ` (ignoring ${unusedOf(profileKind(profile!))})` : '';
@@ -196,30 +218,27 @@ export async function resolveSettings(ctx: SettingsInputs): Promise<ResolvedSett
   }
   if (otherKind) unused.push(`${unusedOf(profileKind(profile!)).replace(/^its /, 'the ')} of profile '${profileName!}'`);
   if (!KINDS[kind].enterpriseId && enterpriseId) {
+    const called = KINDS[kind].called;
     throw new UsageError(
-      `${enterpriseId.source} does not apply to a token: a token acts for the enterprise it was issued for`,
-      `${enterpriseId.source.startsWith('--') ? `leave out ${enterpriseId.source}` : `unset ${enterpriseId.source}`}, or use an API key to choose the enterprise`,
+      `${enterpriseId.source} does not apply to ${called}: ${called} acts for the enterprise it was issued for`,
+      `${enterpriseId.source.startsWith('--') ? `leave out ${enterpriseId.source}` : `unset ${enterpriseId.source}`}, or use ${namingEnterprise()} to choose the enterprise`,
     );
   }
 
   const ofProfile = (value: string | undefined): Given | undefined =>
     nonEmpty(value) === undefined || profileName === undefined ? undefined : { value: value!, source: profileSource(profileName) };
   // The keychain is visited only when the profile's keys are used: variables that give them all skip it.
-  const given: Record<string, Given | undefined> = { token, apiKey, subscriptionKey };
-  const needed = KINDS[kind].secrets.some((field) => given[field] === undefined);
-  const keys: { apiKey?: string; token?: string; subscriptionKey?: string } | undefined =
-    profile && needed ? (inKeychain(profile) ? await keychainKeys(ctx.keychain(), profileName!, profile) : profile) : undefined;
+  let ownSecret = given?.own;
+  const needed = ownSecret === undefined || subscriptionKey === undefined;
+  const keys: Readonly<Record<string, string | undefined>> | undefined =
+    profile && needed ? (inKeychain(profile) ? await keychainKeys(ctx.keychain(), profileName!, profile) : secretsOf(profile)) : undefined;
   subscriptionKey ??= ofProfile(keys?.subscriptionKey);
-  if (kind === 'token') token ??= ofProfile(keys?.token);
-  else {
-    apiKey ??= ofProfile(keys?.apiKey);
-    if (!otherKind) enterpriseId ??= ofProfile(profile?.kind === 'token' ? undefined : profile?.enterpriseId);
-  }
+  ownSecret ??= ofProfile(keys?.[own.field]);
+  if (KINDS[kind].enterpriseId && !otherKind && profile && 'enterpriseId' in profile) enterpriseId ??= ofProfile(profile.enterpriseId);
   const missing = [
-    kind === 'token' && !token ? 'token (CIP_TOKEN)' : undefined,
-    kind === 'api-key' && !apiKey ? 'API key (CIP_API_KEY)' : undefined,
+    ownSecret ? undefined : `${own.what} (${own.variable})`,
     subscriptionKey ? undefined : 'subscription key (CIP_SUBSCRIPTION_KEY)',
-    kind === 'api-key' && !enterpriseId ? 'enterprise id (CIP_ENTERPRISE_ID)' : undefined,
+    KINDS[kind].enterpriseId && !enterpriseId ? 'enterprise id (CIP_ENTERPRISE_ID)' : undefined,
   ].filter((item): item is string => item !== undefined);
   if (missing.length === 3 && !profileName) throw new AuthError('not logged in: no profile and no credentials in the environment');
   if (missing.length) {
@@ -230,22 +249,22 @@ export async function resolveSettings(ctx: SettingsInputs): Promise<ResolvedSett
     ofProfile(profile?.baseUrl) ?? { value: DEFAULT_BASE_URL, source: 'the default' };
   const checkedUrl = checkBaseUrl(baseUrl.value, describeSource(baseUrl.source, 'base URL'), allowHttp(ctx));
   // Checked in the order they are shown: the enterprise, the credential, the subscription key.
-  const checked = (given: Given, check: (value: string, source: Source) => string): Given => ({
-    value: check(given.value, given.source),
-    source: given.source,
+  const checked = (value: Given, check: (text: string, source: Source) => string): Given => ({
+    value: check(value.value, value.source),
+    source: value.source,
   });
-  const checkedEnterprise =
-    kind === 'api-key'
-      ? checked(enterpriseId!, (value, source) => checkEnterpriseId(value, describeSource(source, 'enterprise id')))
-      : undefined;
-  const checkedMain =
-    kind === 'token' ? checked(token!, checkToken) : checked(apiKey!, (value, source) => checkKey(value, 'API key', source));
+  const checkedEnterprise = KINDS[kind].enterpriseId
+    ? checked(enterpriseId!, (value, source) => checkEnterpriseId(value, describeSource(source, 'enterprise id')))
+    : undefined;
+  const checkedOwn = checked(ownSecret!, own.check);
   const checkedSubscription = checked(subscriptionKey!, (value, source) => checkKey(value, 'subscription key', source));
-  const credentials =
-    kind === 'token'
-      ? tokenCredentials(checkedMain, checkedSubscription)
-      : apiKeyCredentials(checkedMain, checkedSubscription, checkedEnterprise!);
+  const credentials = credentialsOf(kind, checkedOwn, checkedSubscription, checkedEnterprise);
   return { profile: profileName, baseUrl: checkedUrl, credentials, sources: { baseUrl: baseUrl.source }, unused };
+}
+
+/** A file profile's secrets by name; a keychain profile keeps none in the file. */
+function secretsOf(profile: Profile): Readonly<Record<string, string | undefined>> {
+  return profile as unknown as Readonly<Record<string, string | undefined>>;
 }
 
 /** "the enterprise id of profile 'prod'" for a profile's value; the flag or variable name otherwise. */

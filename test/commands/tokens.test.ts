@@ -110,7 +110,7 @@ describe('CIP_TOKEN beside the API key variables: one rule', () => {
     const result = await cip(['env', 'list'], { env: { ...tokenEnv(), CIP_API_KEY: API_KEY } });
     expect(result.exitCode).toBe(2);
     expect(expectOneErrorLine(result.stderr)).toBe(
-      'error: CIP_TOKEN and CIP_API_KEY are both set, and no enterprise id says which to use: cip will not guess (each may act in another enterprise) (unset one of them, or set CIP_ENTERPRISE_ID to use the API key in that enterprise)',
+      'error: CIP_API_KEY and CIP_TOKEN are both set, and no enterprise id says which to use: cip will not guess (each may act in another enterprise) (unset one of them, or set CIP_ENTERPRISE_ID to use an API key in that enterprise)',
     );
     expect(server.requests).toHaveLength(0);
   });
