@@ -129,7 +129,7 @@ export function tokenCredentials(token: Given, subscriptionKey: Given): TokenCre
 
 /** The credential itself, named in messages: 'API key' or 'token'. */
 export function credentialName(credentials: Credentials): string {
-  return credentials.kind === 'api-key' ? 'API key' : 'token';
+  return OWN_SECRET[credentials.kind].what;
 }
 
 /** Where the credential itself (not the subscription key) came from. */
