@@ -350,6 +350,15 @@ describe('the token is a secret everywhere', () => {
     noSecrets(result);
   });
 
+  it('CIP_TOKEN is redacted even when a named profile leaves it unused', async () => {
+    server.respond(answer('400 Bad Request', JSON.stringify({ message: `you sent ${TOKEN}` })));
+    const configDir = configWith({ a: apiKeyProfile() });
+    const result = await cip(['env', 'list', '--profile', 'a'], { configDir, env: { CIP_TOKEN: TOKEN } });
+    expect(result.exitCode).toBe(6);
+    expect(expectOneErrorLine(result.stderr)).toMatch(/: you sent \*\*\*$/);
+    noSecrets(result);
+  });
+
   it('a token refused as too long is never shown, nor worked on', async () => {
     const huge = `eyJ.${'a'.repeat(100_000)}.sig`;
     const result = await cip(['env', 'list'], { env: tokenEnv(huge) });
@@ -410,6 +419,21 @@ describe('auth login --token-file', () => {
     expect(result.exitCode).toBe(0);
     expect(readConfig(configDir)).toMatchObject({ profiles: { ci: { kind: 'token', keys: 'file', token: TOKEN } } });
     expect((readConfig(configDir) as { profiles: { ci: object } }).profiles.ci).not.toHaveProperty('enterpriseId');
+  });
+
+  it('at a terminal, asks for the subscription key only: no enterprise id, no API key', async () => {
+    const configDir = tempDir();
+    const paths = files();
+    const result = await cip([...login, server.url, '--token-file', paths.token, '--no-verify'], {
+      configDir,
+      answers: [['Subscription key (hidden): ', `${SUB_KEY}\r`]],
+    });
+    expect(result.exitCode).toBe(0);
+    expect(result.stderr).toContain('Find your subscription key at https://app.copyl.com/en/itops/secrets\n');
+    expect(result.stderr).not.toContain('Enterprise id');
+    expect(result.stderr).not.toContain('API key (hidden)');
+    expect(readConfig(configDir)).toMatchObject({ profiles: { ci: { kind: 'token', token: TOKEN, subscriptionKey: SUB_KEY } } });
+    noSecrets(result);
   });
 
   it.each([
