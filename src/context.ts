@@ -9,6 +9,7 @@ import { Secrets } from './secrets.js';
 import { IOStreams, type Streams } from './terminal/io-streams.js';
 import { configLocation, openProfileStore, type ProfileStore } from './config/store.js';
 import { resolveSettings, type ResolvedSettings } from './config/settings.js';
+import { expiredError, expiryWarning, tokenOf } from './config/credentials.js';
 import { createKeychain, type Keychain } from './config/keychain.js';
 import { connect } from './api/connect.js';
 import type { Http } from './api/http.js';
@@ -64,7 +65,7 @@ export class Context {
       { worker: host.jqWorker, env, signal },
     );
     // Keys in the environment are secrets even when this run does not use them.
-    this.#rememberKeys(env.CIP_API_KEY, env.CIP_SUBSCRIPTION_KEY);
+    this.#rememberKeys(env.CIP_API_KEY, env.CIP_SUBSCRIPTION_KEY, env.CIP_TOKEN);
   }
 
   /** The one place keys are registered for redaction. */
@@ -99,7 +100,7 @@ export class Context {
     return this.#keychain;
   }
 
-  /** Which profile, base URL, enterprise and keys a command uses (config/settings.ts has the rule). */
+  /** Which profile, base URL and credentials a command uses (config/settings.ts has the rule). */
   settings(): Promise<ResolvedSettings> {
     this.#settings ??= resolveSettings({
       env: this.env,
@@ -109,7 +110,10 @@ export class Context {
       warn: (message) => this.io.warn(message),
     }).then((settings) => {
       // Keys read from the keychain are secrets from the moment they are known, not only once a client exists.
-      this.#rememberKeys(settings.apiKey, settings.subscriptionKey);
+      this.#rememberKeys(...settings.credentials.secrets);
+      // Said once a run, as the settings are resolved once; an expired token is refused where a request starts.
+      const warning = expiryWarning(tokenOf(settings.credentials), settings.profile, Date.now());
+      if (warning !== undefined) this.io.warn(warning);
       return settings;
     });
     return this.#settings;
@@ -136,7 +140,10 @@ export class Context {
   }
 
   async #connect(settings: ResolvedSettings, limits: { timeout?: number; signal?: AbortSignal }): Promise<Http> {
-    this.#rememberKeys(settings.apiKey, settings.subscriptionKey);
+    this.#rememberKeys(...settings.credentials.secrets);
+    // Before anything is sent: a token that has expired would only be refused (config/credentials.ts).
+    const expired = expiredError(tokenOf(settings.credentials), settings.profile, Date.now());
+    if (expired) throw expired;
     const { verbose } = this.globals;
     return connect(settings, {
       env: this.env,

@@ -53,6 +53,8 @@ const ENVIRONMENT_HELP = `
 Environment variables:
   CIP_PROFILE            profile to use (like --profile)
   CIP_API_KEY            API key
+  CIP_TOKEN              a token (JWT), sent as Authorization: Bearer instead of an API
+                         key; it needs no enterprise id
   CIP_SUBSCRIPTION_KEY   APIM subscription key
   CIP_ENTERPRISE_ID      enterprise GUID (like --enterprise-id)
   CIP_BASE_URL           API base URL (like --base-url; default ${DEFAULT_BASE_URL})
@@ -69,13 +71,19 @@ Environment variables:
 An empty variable counts as unset; an empty option value (--profile "") is an error.
 
 Which credentials a command uses (the first rule that applies):
-  1. --profile or CIP_PROFILE names a profile: that profile; CIP_API_KEY, CIP_SUBSCRIPTION_KEY,
-     CIP_ENTERPRISE_ID and CIP_BASE_URL are ignored (with a warning).
-  2. CIP_API_KEY, CIP_SUBSCRIPTION_KEY and CIP_ENTERPRISE_ID are all set: the variables (and CIP_BASE_URL);
-     no profile is read.
-  3. Some of those variables are set: the active profile, those variables overriding it (with a warning).
-  4. None is set: the active profile.
---base-url and --enterprise-id override the value chosen by every rule.
+  1. --profile or CIP_PROFILE names a profile: that profile; CIP_TOKEN, CIP_API_KEY,
+     CIP_SUBSCRIPTION_KEY, CIP_ENTERPRISE_ID and CIP_BASE_URL are ignored (with a warning).
+  2. CIP_TOKEN and CIP_API_KEY are both set: an enterprise id (CIP_ENTERPRISE_ID or --enterprise-id)
+     picks the API key, in that enterprise, and CIP_TOKEN is not used; without one, cip refuses
+     (exit 2) rather than guess which enterprise you meant.
+  3. CIP_TOKEN and CIP_SUBSCRIPTION_KEY are set, or CIP_API_KEY, CIP_SUBSCRIPTION_KEY and
+     CIP_ENTERPRISE_ID are: the variables (and CIP_BASE_URL); no profile is read.
+  4. Some of those variables are set: the active profile, those variables overriding it (with a
+     warning); CIP_TOKEN replaces a profile's API key and enterprise id.
+  5. None is set: the active profile.
+--base-url and --enterprise-id override the value chosen by every rule. A token acts for the
+enterprise it was issued for: an enterprise id given with one is refused (exit 2). A token that has
+expired is refused before anything is sent (exit 3); one that expires within 5 minutes is warned of.
 'cip auth status' shows which profile and values a command would use now, and where each comes from.`;
 
 const GLOBAL_HEADING = 'Global options:';

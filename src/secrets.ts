@@ -1,7 +1,7 @@
 // The keys of a run, so that nothing cip prints shows them. cip keeps the data it reads exact (a PUT sends
 // back what was read, byte for byte); redact() runs where text leaves for a person or a log: the output
 // writer, error lines, --verbose logs, doctor (ARCHITECTURE.md, Redaction).
-import { MIN_KEY_LENGTH } from './config/validate.js';
+import { MAX_TOKEN_LENGTH, MIN_KEY_LENGTH } from './config/validate.js';
 
 const PLACEHOLDER = '***';
 
@@ -41,8 +41,9 @@ export class Secrets {
   /** From now on redact() replaces the key wherever it appears, in any spelling (see characterPattern). */
   add(value: string | undefined): void {
     const secret = value?.trim();
-    // Shorter values would blank out ordinary words; cip refuses keys that short anyway.
-    if (!secret || secret.length < MIN_KEY_LENGTH || this.#keys.includes(secret)) return;
+    // Shorter values would blank out ordinary words; cip refuses keys that short anyway. It refuses longer
+    // ones too (never sending them), and each character costs the pattern a few dozen.
+    if (!secret || secret.length < MIN_KEY_LENGTH || secret.length > MAX_TOKEN_LENGTH || this.#keys.includes(secret)) return;
     this.#keys.push(secret);
     // Longest first: a key that contains another key must not be left half-redacted.
     this.#keys.sort((a, b) => b.length - a.length);

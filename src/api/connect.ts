@@ -1,8 +1,8 @@
-// Builds the HTTP client for resolved settings: the three headers every call carries, the proxy the
+// Builds the HTTP client for resolved settings: the credential's headers every call carries, the proxy the
 // environment names, the answer-size limit, and a 401 hint that names where the keys came from.
 import type { Env } from '../env.js';
-import type { CREDENTIAL_HEADERS } from '../config/credentials.js';
-import { profileSource, type ResolvedSettings } from '../config/settings.js';
+import { credentialsHint } from '../config/credentials.js';
+import type { ResolvedSettings } from '../config/settings.js';
 import { UsageError } from '../errors.js';
 import { printable } from '../text/sanitize.js';
 import { DEFAULT_MAX_ANSWER_BYTES, createHttp, type Http, type HttpOptions } from './http.js';
@@ -13,12 +13,9 @@ export interface ConnectOptions extends Pick<HttpOptions, 'timeout' | 'signal' |
   userAgent: string;
 }
 
-export function authHeaders(settings: ResolvedSettings): Record<(typeof CREDENTIAL_HEADERS)[number], string> {
-  return {
-    Authorization: `ApiKey ${settings.apiKey}`,
-    'Ocp-Apim-Subscription-Key': settings.subscriptionKey,
-    EnterpriseId: settings.enterpriseId,
-  };
+/** The headers of the credential in use: ApiKey with an EnterpriseId, or Bearer without one (config/credentials.ts). */
+function authHeaders(settings: ResolvedSettings): Readonly<Record<string, string>> {
+  return settings.credentials.headers;
 }
 
 /** The largest answer cip reads, decoded: CIP_MAX_ANSWER_BYTES, else 256 MiB. */
@@ -31,16 +28,9 @@ function maxAnswerBytesFrom(env: Env): number {
   return bytes;
 }
 
-/** Names where the keys came from, so the user fixes the right thing. */
+/** Names where the keys came from, so the user fixes the right thing; in the words of the credential's kind. */
 function keysHint(settings: ResolvedSettings): string {
-  const { apiKey, subscriptionKey } = settings.sources;
-  if (settings.profile !== undefined && apiKey === profileSource(settings.profile) && subscriptionKey === apiKey) {
-    return `check the keys of profile '${settings.profile}'; 'cip auth login --profile ${settings.profile}' replaces them`;
-  }
-  if (apiKey.startsWith('CIP_') && subscriptionKey.startsWith('CIP_')) {
-    return `check ${apiKey} and ${subscriptionKey}: the keys came from the environment`;
-  }
-  return `check the keys: the API key came from ${apiKey}, the subscription key from ${subscriptionKey}`;
+  return credentialsHint(settings.credentials, settings.profile);
 }
 
 export async function connect(settings: ResolvedSettings, { env, userAgent, ...options }: ConnectOptions): Promise<Http> {

@@ -125,7 +125,23 @@ export function commandElsewhere(path: readonly string[], word: string): string 
   return Object.hasOwn(meant, word) ? `Did you mean '${meant[word]!}'?` : undefined;
 }
 
-const SECRET_WORDS = new Set(['key', 'keys', 'apikey', 'token', 'password', 'passwd', 'pwd', 'secret', 'pat', 'credential', 'credentials']);
+const SECRET_WORDS = new Set([
+  'key',
+  'keys',
+  'apikey',
+  'token',
+  'jwt',
+  'bearer',
+  'password',
+  'passwd',
+  'pwd',
+  'secret',
+  'pat',
+  'credential',
+  'credentials',
+]);
+/** The words of an option that would take a token, not a key. */
+const TOKEN_WORDS = new Set(['token', 'jwt', 'bearer']);
 
 /** The flag as typed, without a value glued to it (`--api-key=...`, `-kVALUE`): that value may be a key. */
 export function flagOnly(flag: string): string {
@@ -143,6 +159,11 @@ export function keyOptionHint(flag: string, login: boolean): string | undefined 
   const words = flag.slice(2).toLowerCase().split(/[-_]/);
   if (!SECRET_WORDS.has(words.at(-1)!)) return undefined;
   const why = 'keys are not taken as options, so that shell history and process lists never show them';
+  if (words.some((word) => TOKEN_WORDS.has(word))) {
+    return login
+      ? `${why}; use --token-file FILE (- for stdin)`
+      : `${why}; 'cip auth login --token-file FILE' keeps a token in a profile, or set CIP_TOKEN and CIP_SUBSCRIPTION_KEY`;
+  }
   if (!login) {
     return `${why}; 'cip auth login' keeps them in a profile, or set CIP_API_KEY, CIP_SUBSCRIPTION_KEY and CIP_ENTERPRISE_ID`;
   }

@@ -1,11 +1,14 @@
 // `cip doctor`: which part of the setup is wrong, one check a line, in the order a request meets them: the
-// credentials and where each came from, the base URL, DNS, TCP (through the proxy, if one applies), TLS, the
-// service's anonymous ping, the gateway's verdict on the subscription key, the API's on the API key and the
-// enterprise, and the clock. Exit 0 when all pass, else the code of the first failure.
+// credentials and where each came from (a token's expiry too), the base URL, DNS, TCP (through the proxy, if
+// one applies), TLS, the service's anonymous ping, the gateway's verdict on the subscription key, the API's on
+// the API key and the enterprise (or on the token), and the clock. Exit 0 when all pass, else the code of the
+// first failure.
 import { defineCommand } from './define.js';
 import type { Context } from '../context.js';
 import { DEFAULT_BASE_URL, SECRETS_URL, isLoopbackHost } from '../config/validate.js';
 import type { ResolvedSettings } from '../config/settings.js';
+import { describeExpiry, expiryOf } from '../config/token.js';
+import { credentialName, expiredError, expiryWarning, mainSource, pieces, tokenOf, verdictWords } from '../config/credentials.js';
 import { ApiError, CipError, InterruptedError, type ExitCodeName } from '../errors.js';
 import { OUTPUT_FORMATS } from '../output/format.js';
 import { planStyles, writeResult } from '../output/writer.js';
@@ -27,12 +30,27 @@ interface Check {
 const MAX_CLOCK_SKEW_MS = 5 * 60_000;
 
 function describeSettings(settings: ResolvedSettings): string {
-  const { sources } = settings;
   const profile = settings.profile === undefined ? 'no profile' : `profile '${settings.profile}'`;
-  return (
-    `${profile}; base URL ${settings.baseUrl} (from ${sources.baseUrl}); enterprise ${settings.enterpriseId} (from ${sources.enterpriseId}); ` +
-    `API key ${maskKey(settings.apiKey)} (from ${sources.apiKey}); subscription key ${maskKey(settings.subscriptionKey)} (from ${sources.subscriptionKey})`
-  );
+  const described = pieces(settings.credentials, Date.now())
+    // The expiry has a check of its own.
+    .filter((piece) => piece.source !== undefined)
+    .map(({ label, brief, value, secret, source }) => `${brief ?? label} ${secret ? maskKey(value) : value} (from ${source})`);
+  return [profile, `base URL ${settings.baseUrl} (from ${settings.sources.baseUrl})`, ...described].join('; ');
+}
+
+/** A token's expiry as a check (an API key has none): expired fails (exit 3), within 5 minutes warns. */
+function expiryCheck(settings: ResolvedSettings): Check | undefined {
+  const token = tokenOf(settings.credentials);
+  if (token === undefined) return undefined;
+  const now = Date.now();
+  const expiry = expiryOf(token.claims, now);
+  const check = 'token expiry';
+  if (expiry.state === 'unknown') return { check, status: 'skipped', detail: describeExpiry(expiry, now) };
+  const expired = expiredError(token, settings.profile, now);
+  if (expired) return { check, status: 'failed', detail: expired.message, kind: expired.kind };
+  const warning = expiryWarning(token, settings.profile, now);
+  if (warning !== undefined) return { check, status: 'warning', detail: warning, fix: 'get a new token before a long command' };
+  return { check, status: 'ok', detail: `expires ${describeExpiry(expiry, now)}` };
 }
 
 async function diagnose(ctx: Context): Promise<Check[]> {
@@ -43,9 +61,13 @@ async function diagnose(ctx: Context): Promise<Check[]> {
   const skip = (check: string, detail: string) => checks.push({ check, status: 'skipped', detail });
 
   let settings: ResolvedSettings | undefined;
+  let expired = false;
   try {
     settings = await ctx.settings();
     pass('credentials', describeSettings(settings));
+    const expiry = expiryCheck(settings);
+    if (expiry) checks.push(expiry);
+    expired = expiry?.status === 'failed';
   } catch (error) {
     if (!(error instanceof CipError) || error instanceof InterruptedError) throw error;
     fail('credentials', error.kind, ctx.redact(error.message), error.hint);
@@ -143,46 +165,49 @@ async function diagnose(ctx: Context): Promise<Check[]> {
     fail('ping', error.kind, ctx.redact(error.message), error.hint);
   }
 
-  if (!settings) {
+  const verdict = settings && verdictWords(settings.credentials);
+  if (!settings || !verdict) {
     skip('subscription key', 'no credentials to check');
     skip('API key and enterprise', 'no credentials to check');
+  } else if (expired) {
+    // An expired token is never sent (exit 3 before any request): the check above said so.
+    skip('subscription key', 'the token expired: nothing was sent');
+    skip(verdict.check, 'the token expired: nothing was sent');
   } else {
     const { http } = await ctx.http();
     try {
       const answer = await http.exchange('GET', 'Environments', 'list environments');
       serverDate = probe.dateOf(answer.headers.get('date')) ?? serverDate;
-      pass('subscription key', `accepted by the gateway (from ${settings.sources.subscriptionKey})`);
-      pass(
-        'API key and enterprise',
-        `GET Environments: HTTP ${answer.status}; the API key (from ${settings.sources.apiKey}) may read enterprise ${settings.enterpriseId}`,
-      );
+      pass('subscription key', `accepted by the gateway (from ${settings.credentials.sources.subscriptionKey})`);
+      pass(verdict.check, `GET Environments: HTTP ${answer.status}; ${verdict.accepted}`);
     } catch (error) {
       if (!(error instanceof CipError) || error instanceof InterruptedError) throw error;
       const message = ctx.redact(error.message);
       const status = error instanceof ApiError ? error.status : undefined;
+      const subscriptionSource = settings.credentials.sources.subscriptionKey;
       if (status === undefined) {
         // No HTTP answer came (the network, or an answer that is not what the API sends): neither verdict is known.
         skip('subscription key', 'no verdict from the gateway: see the next check');
-        fail('API key and enterprise', error.kind, message, error.hint);
+        fail(verdict.check, error.kind, message, error.hint);
       } else if (status === 401 && /subscription key/i.test(message)) {
         fail(
           'subscription key',
           'auth',
           message,
-          `check the subscription key (from ${settings.sources.subscriptionKey}); keys are at ${SECRETS_URL}`,
+          `check the subscription key (from ${subscriptionSource}); keys are at ${SECRETS_URL}`,
         );
-        skip('API key and enterprise', 'the gateway stopped the request first');
+        skip(verdict.check, 'the gateway stopped the request first');
       } else {
-        pass('subscription key', `accepted by the gateway (from ${settings.sources.subscriptionKey})`);
-        if (status === 401) fail('API key and enterprise', 'auth', message, `check the API key (from ${settings.sources.apiKey})`);
-        else if (status === 403) {
+        pass('subscription key', `accepted by the gateway (from ${subscriptionSource})`);
+        if (status === 401)
           fail(
-            'API key and enterprise',
-            'forbidden',
+            verdict.check,
+            'auth',
             message,
-            `is ${settings.enterpriseId} (from ${settings.sources.enterpriseId}) the enterprise of this API key, and may the key read environments?`,
+            `check the ${credentialName(settings.credentials)} (from ${mainSource(settings.credentials)})`,
           );
-        } else fail('API key and enterprise', error.kind, message, error.hint);
+        else if (status === 403) fail(verdict.check, 'forbidden', message, verdict.forbidden);
+        else fail(verdict.check, error.kind, message, error.hint);
       }
     }
   }
@@ -208,10 +233,11 @@ export default defineCommand({
   name: 'doctor',
   description: 'check the setup, step by step, and say which part is wrong',
   outputs: OUTPUT_FORMATS,
-  notes: `Checks, in order: the credentials (and where each value came from, keys masked), the base URL, DNS and TCP
-(to the proxy when one applies), TLS, the service's anonymous ping, the subscription key (APIM's verdict), the API
-key and enterprise id (GET Environments), and the clock against the server's. Exit 0 when all pass, else the code
-of the first failure; a clock more than 5 minutes off is a warning. -o json gives the checks as an array.`,
+  notes: `Checks, in order: the credentials (and where each value came from, keys masked), a token's expiry (expired
+fails, within 5 minutes warns), the base URL, DNS and TCP (to the proxy when one applies), TLS, the service's
+anonymous ping, the subscription key (APIM's verdict), the API key and enterprise id or the token (GET
+Environments), and the clock against the server's. Exit 0 when all pass, else the code of the first failure; a
+clock more than 5 minutes off is a warning. -o json gives the checks as an array.`,
   examples: ['cip doctor', 'cip doctor --profile prod', 'cip doctor -o json | jq -r \'.[] | select(.status == "failed") | .fix\''],
   async run(ctx) {
     const checks = await diagnose(ctx);

@@ -9,6 +9,7 @@ import { spawn } from 'node:child_process';
 import { CipError, InterruptedError, UsageError } from '../errors.js';
 import type { Env } from '../env.js';
 import { printable } from '../text/sanitize.js';
+import { KINDS } from './store.js';
 import { DEFAULT_BASE_URL } from './validate.js';
 
 /** How long one visit to the keychain (one helper process, which may make several calls) may take. */
@@ -40,10 +41,11 @@ export interface KeychainEntry {
   account: string;
 }
 
-export interface StoredKeys {
-  apiKey: string;
-  subscriptionKey: string;
-}
+/**
+ * What an entry holds: a profile's secrets by name, as JSON. Which names a profile has is its kind's
+ * (config/store.ts, KINDS): {apiKey, subscriptionKey} or {token, subscriptionKey}.
+ */
+export type StoredKeys = Readonly<Record<string, string>>;
 
 /** What the helper is asked to do, in order. */
 export type Operation =
@@ -146,7 +148,7 @@ export function createKeychain(options: KeychainOptions): Keychain {
       return entries.map((entry) => known.get(entryKey(entry)));
     },
     async write(entry, keys) {
-      const secret = JSON.stringify({ apiKey: keys.apiKey, subscriptionKey: keys.subscriptionKey });
+      const secret = JSON.stringify(keys);
       const [set, get] = await visit([
         { op: 'set', ...entry, secret },
         { op: 'get', ...entry },
@@ -166,12 +168,13 @@ export function createKeychain(options: KeychainOptions): Keychain {
   };
 }
 
+/** An entry's secrets: a JSON object whose strings are all the secrets of one kind of credential. */
 function parseKeys(value: string, entry: KeychainEntry): StoredKeys {
   try {
-    const parsed = JSON.parse(value) as Partial<StoredKeys> | null;
-    if (typeof parsed?.apiKey === 'string' && typeof parsed.subscriptionKey === 'string') {
-      return { apiKey: parsed.apiKey, subscriptionKey: parsed.subscriptionKey };
-    }
+    const parsed: unknown = JSON.parse(value);
+    const fields = typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, unknown>) : {};
+    const kind = Object.values(KINDS).find((candidate) => candidate.secrets.every((name) => typeof fields[name] === 'string'));
+    if (kind) return Object.fromEntries(kind.secrets.map((name) => [name, fields[name] as string]));
   } catch {
     // Said below, without the value: it may be a key.
   }

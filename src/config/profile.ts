@@ -3,21 +3,35 @@
 import { ConfigError } from '../errors.js';
 import { isRecord } from '../json/record.js';
 
-/** A profile whose keys are in this file, in plain text (every profile before the keychain; `keys` absent). */
-export interface FileProfile {
+/**
+ * The kinds of credential a profile holds (config/credentials.ts), and what a profile of each keeps: its
+ * secrets (in this file, or as one keychain entry), whether it names an enterprise, and what the kind is called
+ * in messages. `kind` is absent from profiles stored before tokens: an API key.
+ */
+export const KINDS = {
+  'api-key': { secrets: ['apiKey', 'subscriptionKey'], enterpriseId: true, called: 'an API key' },
+  token: { secrets: ['token', 'subscriptionKey'], enterpriseId: false, called: 'a token' },
+} as const;
+export type CredentialKind = keyof typeof KINDS;
+
+/** What a profile of each kind holds beside its keys: an API key acts in the enterprise the profile names; a token names none. */
+interface ApiKeyFields {
+  kind?: 'api-key';
   baseUrl?: string;
   enterpriseId: string;
-  keys?: 'file';
-  apiKey: string;
-  subscriptionKey: string;
+}
+interface TokenFields {
+  kind: 'token';
+  baseUrl?: string;
 }
 
+/** A profile whose keys are in this file, in plain text (every profile before the keychain; `keys` absent). */
+export type FileProfile =
+  | (ApiKeyFields & { keys?: 'file'; apiKey: string; subscriptionKey: string })
+  | (TokenFields & { keys?: 'file'; token: string; subscriptionKey: string });
+
 /** A profile whose keys are in the operating system's keychain (config/keychain.ts): none in this file. */
-export interface KeychainProfile {
-  baseUrl?: string;
-  enterpriseId: string;
-  keys: 'keychain';
-}
+export type KeychainProfile = (ApiKeyFields | TokenFields) & { keys: 'keychain' };
 
 export type Profile = FileProfile | KeychainProfile;
 
@@ -25,12 +39,18 @@ export function inKeychain(profile: Profile): profile is KeychainProfile {
   return profile.keys === 'keychain';
 }
 
+/** The kind of credential a profile holds. */
+export function profileKind(profile: Profile): CredentialKind {
+  return profile.kind ?? 'api-key';
+}
+
 export interface StoreData {
   activeProfile?: string;
   profiles: Record<string, Profile>;
 }
 
-const KEY_FIELDS = ['apiKey', 'subscriptionKey'] as const;
+/** Every secret field of any kind: a profile may hold only its own kind's. */
+const SECRET_FIELDS = [...new Set(Object.values(KINDS).flatMap((kind) => kind.secrets))];
 
 /**
  * The parsed config file as StoreData, or a ConfigError that names what is wrong. A file of another shape is
@@ -46,15 +66,31 @@ export function checkShape(raw: unknown, path: string): StoreData {
   for (const [name, profile] of Object.entries(profiles)) {
     if (typeof profile !== 'object' || profile === null) throw broken(`profile '${name}' is not an object`);
     const fields = profile as Record<string, unknown>;
-    if (typeof fields.enterpriseId !== 'string') throw broken(`profile '${name}' has no enterpriseId`);
+    const kindName = fields.kind === undefined ? 'api-key' : fields.kind;
+    if (typeof kindName !== 'string' || !Object.hasOwn(KINDS, kindName)) {
+      throw broken(
+        `profile '${name}' has a bad "kind" (expected ${Object.keys(KINDS)
+          .map((kind) => `"${kind}"`)
+          .join(' or ')})`,
+      );
+    }
+    const kind = KINDS[kindName as CredentialKind];
+    if (kind.enterpriseId && typeof fields.enterpriseId !== 'string') throw broken(`profile '${name}' has no enterpriseId`);
+    // A token acts for whom it says: an enterprise id beside it would look as if it chose one.
+    if (!kind.enterpriseId && fields.enterpriseId !== undefined)
+      throw broken(`profile '${name}' holds ${kind.called} but has an enterpriseId`);
     if (fields.keys !== undefined && fields.keys !== 'file' && fields.keys !== 'keychain') {
       throw broken(`profile '${name}' has a bad "keys" (expected "keychain" or "file")`);
     }
-    for (const field of KEY_FIELDS) {
-      // A keychain profile with keys in the file too would leave the user unsure which are used, and where.
-      if (fields.keys === 'keychain' && fields[field] !== undefined)
+    const own: readonly string[] = kind.secrets;
+    for (const field of SECRET_FIELDS) {
+      // Keys of another kind, or a keychain profile with keys in the file too, would leave the user unsure
+      // which are used, and where.
+      if (!own.includes(field) && fields[field] !== undefined) throw broken(`profile '${name}' holds ${kind.called} but has ${field}`);
+      else if (fields.keys === 'keychain' && fields[field] !== undefined)
         throw broken(`profile '${name}' keeps its keys in the keychain but has ${field}`);
-      if (fields.keys !== 'keychain' && typeof fields[field] !== 'string') throw broken(`profile '${name}' has no ${field}`);
+      else if (own.includes(field) && fields.keys !== 'keychain' && typeof fields[field] !== 'string')
+        throw broken(`profile '${name}' has no ${field}`);
     }
     if (fields.baseUrl !== undefined && typeof fields.baseUrl !== 'string') throw broken(`profile '${name}' has a bad baseUrl`);
   }

@@ -1,30 +1,46 @@
-// Which profile, base URL, enterprise and keys a command uses, and where each came from. The rule (README,
-// `cip --help`):
-//   - a profile named with --profile or CIP_PROFILE is used as it is: the credential variables
-//     (CIP_API_KEY, CIP_SUBSCRIPTION_KEY, CIP_ENTERPRISE_ID, CIP_BASE_URL) are ignored, with a warning;
-//   - with no profile named and CIP_API_KEY, CIP_SUBSCRIPTION_KEY and an enterprise id (CIP_ENTERPRISE_ID or
-//     the flag) all given, no profile is read;
+// Which profile, base URL and credentials a command uses, and where each came from. The rule (README,
+// `cip help environment`):
+//   - a profile named with --profile or CIP_PROFILE is used as it is: the credential variables (CIP_TOKEN,
+//     CIP_API_KEY, CIP_SUBSCRIPTION_KEY, CIP_ENTERPRISE_ID, CIP_BASE_URL) are ignored, with a warning;
+//   - with no profile named and both CIP_TOKEN and CIP_API_KEY set, an enterprise id given (the flag or
+//     CIP_ENTERPRISE_ID) picks the API key, in that enterprise, and CIP_TOKEN is not used (auth status says
+//     so); without one, cip refuses (exit 2): each may act in another enterprise, and cip never guesses;
+//   - with no profile named and a whole credential in the variables (CIP_TOKEN and CIP_SUBSCRIPTION_KEY, or
+//     CIP_API_KEY, CIP_SUBSCRIPTION_KEY and an enterprise id), no profile is read;
 //   - with no profile named and only some of them, they override the active profile, with a warning;
-//   - --base-url and --enterprise-id override whatever the rule chose.
-// An explicit choice must win: a script that names a profile must never act with other credentials.
+//   - --base-url and --enterprise-id override whatever the rule chose. A token names no enterprise (it acts
+//     for the one it was issued for), so an enterprise id given with one is refused (exit 2).
+// An explicit choice must win: a script that names a profile or an enterprise must never act with other
+// credentials.
 import { isTruthyEnv, nonEmpty, type Env } from '../env.js';
 import { AuthError, UsageError } from '../errors.js';
 import { printable } from '../text/sanitize.js';
+import {
+  CREDENTIAL_KINDS,
+  KINDS,
+  OWN_SECRET,
+  credentialsOf,
+  profileSource,
+  type CredentialKind,
+  type Credentials,
+  type Given,
+  type Source,
+} from './credentials.js';
 import { KeychainError, describeEntry, profileEntry, type Keychain, type StoredKeys } from './keychain.js';
-import { inKeychain, type KeychainProfile, type Profile, type ProfileStore, type StoreData } from './store.js';
+import { inKeychain, profileKind, type KeychainProfile, type Profile, type ProfileStore, type StoreData } from './store.js';
 import { DEFAULT_BASE_URL, checkBaseUrl, checkEnterpriseId, checkKey } from './validate.js';
 
-/** Where a value came from, said in messages: a flag, a variable, a profile or the default. */
-export type Source = string;
+export { profileSource, type Given, type Source } from './credentials.js';
 
 export interface ResolvedSettings {
   /** The profile the values came from, if one was used. */
   profile: string | undefined;
   baseUrl: string;
-  enterpriseId: string;
-  apiKey: string;
-  subscriptionKey: string;
-  sources: { baseUrl: Source; enterpriseId: Source; apiKey: Source; subscriptionKey: Source };
+  /** What every request carries, and where each piece of it came from. */
+  credentials: Credentials;
+  sources: { baseUrl: Source };
+  /** Credentials at hand that this run does not use, for `auth status`: "CIP_API_KEY from the environment". */
+  unused: string[];
 }
 
 /** What decides the credentials: the environment and the global options that name a profile or values. */
@@ -40,18 +56,13 @@ export interface SettingsInputs extends CredentialInputs {
   warn(message: string): void;
 }
 
-export interface Given {
-  value: string;
-  /** Where it came from, for error messages: the flag or the variable. */
-  source: Source;
-}
-
 /** The credential variables a named profile makes cip ignore, in the order they are named. */
-const CREDENTIAL_VARIABLES = ['CIP_API_KEY', 'CIP_SUBSCRIPTION_KEY', 'CIP_ENTERPRISE_ID', 'CIP_BASE_URL'] as const;
-
-export function profileSource(name: string): Source {
-  return `profile '${name}'`;
-}
+const CREDENTIAL_VARIABLES = [
+  ...CREDENTIAL_KINDS.map((kind) => OWN_SECRET[kind].variable),
+  'CIP_SUBSCRIPTION_KEY',
+  'CIP_ENTERPRISE_ID',
+  'CIP_BASE_URL',
+];
 
 function fromEnv({ env }: CredentialInputs, variable: string): Given | undefined {
   const value = nonEmpty(env[variable]);
@@ -123,26 +134,64 @@ function list(names: readonly string[]): string {
   return names.length === 1 ? names[0]! : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
 }
 
+/** What a profile of one kind holds that a credential of another does not use: "its API key and enterprise id". */
+function unusedOf(kind: CredentialKind): string {
+  return `its ${OWN_SECRET[kind].what}${KINDS[kind].enterpriseId ? ' and enterprise id' : ''}`;
+}
+
+/** The kinds that name an enterprise, as messages call them: "an API key". */
+const namingEnterprise = () =>
+  CREDENTIAL_KINDS.filter((kind) => KINDS[kind].enterpriseId)
+    .map((kind) => KINDS[kind].called)
+    .join(' or ');
+
 export async function resolveSettings(ctx: SettingsInputs): Promise<ResolvedSettings> {
   const named = namedProfile(ctx);
-  const setVariables = CREDENTIAL_VARIABLES.filter((variable) => nonEmpty(ctx.env[variable]) !== undefined);
+  let setVariables = CREDENTIAL_VARIABLES.filter((variable) => nonEmpty(ctx.env[variable]) !== undefined);
+  const unused: string[] = [];
   let profileName: string | undefined;
   let profile: Profile | undefined;
-  let apiKey: Given | undefined;
+  /** The kind the variables give, and its own secret. */
+  let given: { kind: CredentialKind; own: Given } | undefined;
   let subscriptionKey: Given | undefined;
   let enterpriseId = givenEnterpriseId(ctx, named === undefined);
+  let overriding = false;
 
   if (named !== undefined) {
     profile = requireProfile((await ctx.store()).read(), named);
     profileName = named;
     if (setVariables.length) {
       ctx.warn(`using profile '${named}' (named by ${profileNamedBy(ctx)}): ignoring ${list(setVariables)} from the environment`);
+      unused.push(`${list(setVariables)} from the environment (a profile is named)`);
     }
   } else {
-    apiKey = fromEnv(ctx, 'CIP_API_KEY');
+    const offered = CREDENTIAL_KINDS.flatMap((kind) => {
+      const own = fromEnv(ctx, OWN_SECRET[kind].variable);
+      return own ? [{ kind, own }] : [];
+    });
+    given = offered[0];
+    if (offered.length > 1) {
+      // Each may act in another enterprise. One given names the kind that takes it (a token names none);
+      // without one, cip would be guessing.
+      const naming = offered.filter(({ kind }) => KINDS[kind].enterpriseId);
+      const variables = list(offered.map(({ own }) => own.source));
+      if (!enterpriseId || naming.length !== 1) {
+        throw new UsageError(
+          `${variables} are ${offered.length === 2 ? 'both' : 'all'} set, and no enterprise id says which to use: cip will not guess (each may act in another enterprise)`,
+          `unset ${offered.length === 2 ? 'one' : 'all but one'} of them, or set CIP_ENTERPRISE_ID to use ${namingEnterprise()} in that enterprise`,
+        );
+      }
+      given = naming[0]!;
+      for (const { own } of offered.filter((other) => other !== given)) {
+        unused.push(
+          `${own.source} (an enterprise id is given: the ${OWN_SECRET[given.kind].what} is used, in enterprise ${enterpriseId.value.trim()})`,
+        );
+        setVariables = setVariables.filter((variable) => variable !== own.source);
+      }
+    }
     subscriptionKey = fromEnv(ctx, 'CIP_SUBSCRIPTION_KEY');
-    // With all three credentials at hand (the CI case), the profile store is not even opened.
-    if (!(apiKey && subscriptionKey && enterpriseId)) {
+    // With a whole credential at hand (the CI case), the profile store is not even opened.
+    if (!(subscriptionKey && given && (!KINDS[given.kind].enterpriseId || enterpriseId))) {
       const data = (await ctx.store()).read();
       profileName = activeProfile(data);
       profile = profileName === undefined ? undefined : getProfile(data, profileName);
@@ -153,28 +202,43 @@ export async function resolveSettings(ctx: SettingsInputs): Promise<ResolvedSett
           `choose one with 'cip auth switch <name>' or --profile (known profiles: ${known.join(', ')})`,
         );
       }
-      if (profileName !== undefined && setVariables.length) {
-        ctx.warn(`${list(setVariables)} from the environment override${setVariables.length === 1 ? 's' : ''} profile '${profileName}'`);
-      }
+      overriding = profileName !== undefined && setVariables.length > 0;
     }
+  }
+
+  // A variable's credential replaces the profile's; else the profile says which kind it holds.
+  const kind: CredentialKind = given?.kind ?? (profile ? profileKind(profile) : 'api-key');
+  const own = OWN_SECRET[kind];
+  const otherKind = profile !== undefined && profileKind(profile) !== kind;
+  if (overriding) {
+    const replaced = otherKind ? ` (ignoring ${unusedOf(profileKind(profile!))})` : '';
+    ctx.warn(
+      `${list(setVariables)} from the environment override${setVariables.length === 1 ? 's' : ''} profile '${profileName!}'${replaced}`,
+    );
+  }
+  if (otherKind) unused.push(`${unusedOf(profileKind(profile!)).replace(/^its /, 'the ')} of profile '${profileName!}'`);
+  if (!KINDS[kind].enterpriseId && enterpriseId) {
+    const called = KINDS[kind].called;
+    throw new UsageError(
+      `${enterpriseId.source} does not apply to ${called}: ${called} acts for the enterprise it was issued for`,
+      `${enterpriseId.source.startsWith('--') ? `leave out ${enterpriseId.source}` : `unset ${enterpriseId.source}`}, or use ${namingEnterprise()} to choose the enterprise`,
+    );
   }
 
   const ofProfile = (value: string | undefined): Given | undefined =>
     nonEmpty(value) === undefined || profileName === undefined ? undefined : { value: value!, source: profileSource(profileName) };
-  // The keychain is visited only when the profile's keys are used: variables that give both keys skip it.
-  const keys: Partial<StoredKeys> | undefined =
-    profile && inKeychain(profile)
-      ? apiKey && subscriptionKey
-        ? undefined
-        : await keychainKeys(ctx.keychain(), profileName!, profile)
-      : profile;
-  apiKey ??= ofProfile(keys?.apiKey);
+  // The keychain is visited only when the profile's keys are used: variables that give them all skip it.
+  let ownSecret = given?.own;
+  const needed = ownSecret === undefined || subscriptionKey === undefined;
+  const keys: Readonly<Record<string, string | undefined>> | undefined =
+    profile && needed ? (inKeychain(profile) ? await keychainKeys(ctx.keychain(), profileName!, profile) : secretsOf(profile)) : undefined;
   subscriptionKey ??= ofProfile(keys?.subscriptionKey);
-  enterpriseId ??= ofProfile(profile?.enterpriseId);
+  ownSecret ??= ofProfile(keys?.[own.field]);
+  if (KINDS[kind].enterpriseId && !otherKind && profile && 'enterpriseId' in profile) enterpriseId ??= ofProfile(profile.enterpriseId);
   const missing = [
-    apiKey ? undefined : 'API key (CIP_API_KEY)',
+    ownSecret ? undefined : `${own.what} (${own.variable})`,
     subscriptionKey ? undefined : 'subscription key (CIP_SUBSCRIPTION_KEY)',
-    enterpriseId ? undefined : 'enterprise id (CIP_ENTERPRISE_ID)',
+    KINDS[kind].enterpriseId && !enterpriseId ? 'enterprise id (CIP_ENTERPRISE_ID)' : undefined,
   ].filter((item): item is string => item !== undefined);
   if (missing.length === 3 && !profileName) throw new AuthError('not logged in: no profile and no credentials in the environment');
   if (missing.length) {
@@ -183,19 +247,24 @@ export async function resolveSettings(ctx: SettingsInputs): Promise<ResolvedSett
 
   const baseUrl = givenBaseUrl(ctx, named === undefined) ??
     ofProfile(profile?.baseUrl) ?? { value: DEFAULT_BASE_URL, source: 'the default' };
-  return {
-    profile: profileName,
-    baseUrl: checkBaseUrl(baseUrl.value, describeSource(baseUrl.source, 'base URL'), allowHttp(ctx)),
-    enterpriseId: checkEnterpriseId(enterpriseId!.value, describeSource(enterpriseId!.source, 'enterprise id')),
-    apiKey: checkKey(apiKey!.value, 'API key', apiKey!.source),
-    subscriptionKey: checkKey(subscriptionKey!.value, 'subscription key', subscriptionKey!.source),
-    sources: {
-      baseUrl: baseUrl.source,
-      enterpriseId: enterpriseId!.source,
-      apiKey: apiKey!.source,
-      subscriptionKey: subscriptionKey!.source,
-    },
-  };
+  const checkedUrl = checkBaseUrl(baseUrl.value, describeSource(baseUrl.source, 'base URL'), allowHttp(ctx));
+  // Checked in the order they are shown: the enterprise, the credential, the subscription key.
+  const checked = (value: Given, check: (text: string, source: Source) => string): Given => ({
+    value: check(value.value, value.source),
+    source: value.source,
+  });
+  const checkedEnterprise = KINDS[kind].enterpriseId
+    ? checked(enterpriseId!, (value, source) => checkEnterpriseId(value, describeSource(source, 'enterprise id')))
+    : undefined;
+  const checkedOwn = checked(ownSecret!, own.check);
+  const checkedSubscription = checked(subscriptionKey!, (value, source) => checkKey(value, 'subscription key', source));
+  const credentials = credentialsOf(kind, checkedOwn, checkedSubscription, checkedEnterprise);
+  return { profile: profileName, baseUrl: checkedUrl, credentials, sources: { baseUrl: baseUrl.source }, unused };
+}
+
+/** A file profile's secrets by name; a keychain profile keeps none in the file. */
+function secretsOf(profile: Profile): Readonly<Record<string, string | undefined>> {
+  return profile as unknown as Readonly<Record<string, string | undefined>>;
 }
 
 /** "the enterprise id of profile 'prod'" for a profile's value; the flag or variable name otherwise. */

@@ -14,7 +14,16 @@ import { checkFolder, linkTargetProblem, makePrivateFolder, tightenFile, writeTa
 import { checkConfigFile, readStoreData } from './store/read.js';
 import { loadConf, writeStoreData } from './store/write.js';
 
-export { inKeychain, type KeychainProfile, type Profile, type StoreData } from './profile.js';
+export {
+  KINDS,
+  inKeychain,
+  profileKind,
+  type CredentialKind,
+  type FileProfile,
+  type KeychainProfile,
+  type Profile,
+  type StoreData,
+} from './profile.js';
 export { configDir, configFilePath, configLocation } from './store/location.js';
 export { LOCK_WAIT_MS } from './store/lock.js';
 export { MAX_CONFIG_BYTES, kindOf } from './store/read.js';

@@ -63,16 +63,31 @@ const KEY = /^[\x21-\x7e]+$/;
 
 /** A key as given, trimmed, or a usage error that names where it came from and never shows it. */
 export function checkKey(value: string, what: string, source: string): string {
+  return checkSecret(value, what, source, { noun: 'key', max: MAX_KEY_LENGTH });
+}
+
+/**
+ * A token (a JWT, or an opaque one) is longer than a key: identity providers issue 1 to 4 KiB, with room here
+ * for more claims. The limit also bounds what is decoded to read its expiry.
+ */
+export const MAX_TOKEN_LENGTH = 16 * 1024;
+
+/** A token as given, trimmed: the checks of a key (visible ASCII, so it can travel in a header), up to 16 KiB. */
+export function checkToken(value: string, source: string): string {
+  return checkSecret(value, 'token', source, { noun: 'token', max: MAX_TOKEN_LENGTH });
+}
+
+function checkSecret(value: string, what: string, source: string, { noun, max }: { noun: string; max: number }): string {
   const key = value.trim();
   if (!KEY.test(key)) {
     throw new UsageError(
-      `the ${what} from ${source} is not a valid key: it contains spaces, line breaks, control characters or characters outside ASCII`,
-      'keys are one word of visible ASCII characters; copy the key again',
+      `the ${what} from ${source} is not a valid ${noun}: it contains spaces, line breaks, control characters or characters outside ASCII`,
+      `${noun}s are one word of visible ASCII characters; copy the ${noun} again`,
     );
   }
-  if (key.length < MIN_KEY_LENGTH || key.length > MAX_KEY_LENGTH) {
+  if (key.length < MIN_KEY_LENGTH || key.length > max) {
     throw new UsageError(
-      `the ${what} from ${source} is not a valid key: it has ${key.length} characters; keys have ${MIN_KEY_LENGTH} to ${MAX_KEY_LENGTH}`,
+      `the ${what} from ${source} is not a valid ${noun}: it has ${key.length} characters; ${noun}s have ${MIN_KEY_LENGTH} to ${max}`,
     );
   }
   return key;

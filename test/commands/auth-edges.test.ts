@@ -12,6 +12,8 @@ import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { expectOneErrorLine, readConfig, tempDir } from '../helpers/cli.js';
 import { cipInProcess } from '../helpers/harness.js';
 import { JQ_WORKER } from '../helpers/io.js';
+import { epochSeconds, makeJwt } from '../helpers/jwt.js';
+import { rawHttpServer } from '../helpers/raw-http.js';
 
 let sandbox: Sandbox;
 beforeAll(async () => {
@@ -1003,5 +1005,82 @@ describe('auth logout', () => {
     expect(after.activeProfile).toBe(active);
     expect('activeProfile' in after).toBe(active !== undefined);
     expect(Object.keys(after.profiles)).toEqual(Object.keys(data.profiles).filter((other) => other !== name));
+  });
+});
+
+describe('a token in the keychain', () => {
+  const token = makeJwt({ sub: 'ci-bot', exp: epochSeconds(3600) });
+  const tokenKeys = () => ({ token, subscriptionKey: sandbox.keys.subscriptionKey });
+
+  /** A server that takes any credentials and records the heads of the requests it receives. */
+  async function recording() {
+    const server = await rawHttpServer();
+    server.respond('HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n[]');
+    return server;
+  }
+  const authorizationOf = (head: string | undefined) => /^authorization: (.*)$/im.exec(head ?? '')?.[1];
+
+  it('login --token-file keeps the token and the subscription key in one entry, and only the kind in the file', async () => {
+    const server = await recording();
+    try {
+      const keychain = fakeKeychain();
+      const configDir = tempDir();
+      const files = keyFiles();
+      writeFileSync(join(configDir, 't.jwt'), token);
+      const result = await cip(
+        [
+          'auth',
+          'login',
+          '--profile',
+          'ci',
+          '--base-url',
+          server.url,
+          '--token-file',
+          join(configDir, 't.jwt'),
+          '--subscription-key-file',
+          files.sub,
+        ],
+        { keychain, configDir },
+      );
+      expect(result.exitCode).toBe(0);
+      const entry = `cip:${new URL(server.url).origin}`;
+      expect(keychain.entry(entry, 'ci')).toEqual(tokenKeys());
+      expect(readConfig(configDir)).toEqual({
+        activeProfile: 'ci',
+        profiles: { ci: { kind: 'token', baseUrl: server.url, keys: 'keychain' } },
+      });
+      expect(result.stdout + result.stderr).not.toContain(token);
+      // A command reads the token from the keychain and sends it as a Bearer token.
+      const list = await cip(['env', 'list'], { keychain, configDir });
+      expect(list.exitCode).toBe(0);
+      expect(authorizationOf(server.requests.at(-1))).toBe(`Bearer ${token}`);
+      const status = await cip(['auth', 'status', '--json'], { keychain, configDir });
+      expect(JSON.parse(status.stdout)).toMatchObject([{ name: 'ci', kind: 'token', keys: 'keychain', token: `****${token.slice(-4)}` }]);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('--migrate moves a token profile’s token and subscription key into the keychain', async () => {
+    const keychain = fakeKeychain();
+    const configDir = tempDir();
+    writeConfig(configDir, { activeProfile: 'ci', profiles: { ci: { kind: 'token', baseUrl: sandbox.url, ...tokenKeys() } } });
+    const result = await cip(['auth', 'login', '--migrate', '--profile', 'ci'], { keychain, configDir });
+    expect(result.exitCode).toBe(0);
+    expect(keychain.entry(service(), 'ci')).toEqual(tokenKeys());
+    expect(readConfig(configDir)).toEqual({
+      activeProfile: 'ci',
+      profiles: { ci: { kind: 'token', baseUrl: sandbox.url, keys: 'keychain' } },
+    });
+  });
+
+  it('a keychain entry that holds API keys for a token profile: missing token, exit 3', async () => {
+    const keychain = fakeKeychain();
+    const configDir = tempDir();
+    keychain.put(service(), 'ci', KEYS());
+    writeConfig(configDir, { activeProfile: 'ci', profiles: { ci: { kind: 'token', baseUrl: sandbox.url, keys: 'keychain' } } });
+    const result = await cip(['env', 'list'], { keychain, configDir });
+    expect(result.exitCode).toBe(3);
+    expect(expectOneErrorLine(result.stderr)).toMatch(/^error: missing token \(CIP_TOKEN\) in profile 'ci'/);
   });
 });

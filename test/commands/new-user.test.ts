@@ -164,7 +164,8 @@ describe('an option that would take a key', () => {
       '--subscription-key',
       'use --subscription-key-file FILE (- for stdin), the CIP_SUBSCRIPTION_KEY variable, or the hidden prompt at a terminal',
     ],
-    ...['--key', '--token', '--password', '--secret'].map((flag) => [
+    [['auth', 'login', `--token=${SECRET}`], '--token', 'use --token-file FILE (- for stdin)'],
+    ...['--key', '--password', '--secret'].map((flag) => [
       ['auth', 'login', `${flag}=${SECRET}`],
       flag,
       'use --api-key-file and --subscription-key-file FILE (- for stdin), the CIP_API_KEY and CIP_SUBSCRIPTION_KEY variables, or the hidden prompt at a terminal',
@@ -177,7 +178,7 @@ describe('an option that would take a key', () => {
     [
       ['--token', SECRET, 'env', 'list'],
       '--token',
-      "'cip auth login' keeps them in a profile, or set CIP_API_KEY, CIP_SUBSCRIPTION_KEY and CIP_ENTERPRISE_ID",
+      "'cip auth login --token-file FILE' keeps a token in a profile, or set CIP_TOKEN and CIP_SUBSCRIPTION_KEY",
     ],
   ] as [string[], string, string][])('%j is exit 2, says why and what to use, and never repeats the value', async (args, flag, ways) => {
     const result = await cip(args);

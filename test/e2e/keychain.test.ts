@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { cip, expectOneErrorLine, loginArgs, readConfig, spawnCip, tempDir } from '../helpers/cli.js';
+import { epochSeconds, makeJwt } from '../helpers/jwt.js';
 import { keychainMissing, silentBus, startKeychain, type TestKeychain } from '../helpers/keychain.js';
 
 let sandbox: Sandbox;
@@ -68,6 +69,46 @@ describe.skipIf(keychainMissing !== undefined)('a real keychain (Secret Service:
     expect(logout.exitCode, logout.stderr).toBe(0);
     expect(keychain.lookup(service(), 'kc')).toBeUndefined();
     expect(readConfig(configDir)).toEqual({ profiles: {} });
+  });
+
+  it('login --token-file keeps the token and the subscription key in one entry; a command sends it as Bearer', async () => {
+    const configDir = tempDir();
+    const token = makeJwt({ sub: 'ci-bot', exp: epochSeconds(3600) });
+    const subFile = join(configDir, 'sub.txt');
+    writeFileSync(subFile, sandbox.keys.subscriptionKey);
+    const login = await cip(
+      [
+        'auth',
+        'login',
+        '--profile',
+        'tk',
+        '--base-url',
+        sandbox.url,
+        '--token-file',
+        '-',
+        '--subscription-key-file',
+        subFile,
+        '--no-verify',
+      ],
+      { configDir, env: env(), input: token },
+    );
+    expect(login.exitCode, login.stderr).toBe(0);
+    expect(readConfig(configDir)).toEqual({
+      activeProfile: 'tk',
+      profiles: { tk: { kind: 'token', baseUrl: sandbox.url, keys: 'keychain' } },
+    });
+    expect(configText(configDir)).not.toContain(token);
+    expect(JSON.parse(keychain.lookup(service(), 'tk')!)).toEqual({ token, subscriptionKey: sandbox.keys.subscriptionKey });
+
+    const status = await cip(['auth', 'status', '--json'], { configDir, env: env() });
+    expect(status.exitCode, status.stderr).toBe(0);
+    expect(JSON.parse(status.stdout)).toMatchObject([{ name: 'tk', kind: 'token', keys: 'keychain', token: `****${token.slice(-4)}` }]);
+    sandbox.requests.length = 0;
+    // Whatever the sandbox makes of the token, what it received is the token from the keychain.
+    const list = await cip(['env', 'list'], { configDir, env: env() });
+    expect(sandbox.requests.at(-1)!.headers.authorization).toBe(`Bearer ${token}`);
+    expect(sandbox.requests.at(-1)!.headers).not.toHaveProperty('enterpriseid');
+    for (const text of [login.stderr, status.stdout, status.stderr, list.stdout, list.stderr]) expect(text).not.toContain(token);
   });
 
   it('--migrate moves keys from the file into the keychain and leaves no copy in the file', async () => {

@@ -8,6 +8,7 @@ import { DEFAULT_GLOBALS } from '../../src/cli/globals.js';
 import type { Env } from '../../src/env.js';
 import { tempDir } from '../helpers/cli.js';
 import { fakeIO, testContext } from '../helpers/io.js';
+import { fromFlat } from '../helpers/settings.js';
 
 const profile = {
   baseUrl: 'https://profile.example.com/ms',
@@ -57,14 +58,16 @@ describe('Context', () => {
     const { ctx } = contextFor({ CIP_API_KEY: 'environment-api-key-0123456789' });
     expect(ctx.redact('environment-api-key-0123456789')).toBe('***');
     expect(ctx.redact(profile.apiKey)).toBe(profile.apiKey);
-    await ctx.apiFor({
-      profile: 'p',
-      baseUrl: profile.baseUrl,
-      enterpriseId: profile.enterpriseId,
-      apiKey: profile.apiKey,
-      subscriptionKey: profile.subscriptionKey,
-      sources: { baseUrl: "profile 'p'", enterpriseId: "profile 'p'", apiKey: "profile 'p'", subscriptionKey: "profile 'p'" },
-    });
+    await ctx.apiFor(
+      fromFlat({
+        profile: 'p',
+        baseUrl: profile.baseUrl,
+        enterpriseId: profile.enterpriseId,
+        apiKey: profile.apiKey,
+        subscriptionKey: profile.subscriptionKey,
+        sources: { baseUrl: "profile 'p'", enterpriseId: "profile 'p'", apiKey: "profile 'p'", subscriptionKey: "profile 'p'" },
+      }),
+    );
     expect(ctx.redact(`${profile.apiKey} ${profile.subscriptionKey}`)).toBe('*** ***');
   });
 

@@ -6,17 +6,18 @@ import { checkEnvironmentId, createEnvironmentsApi, environmentUrl, listsIn } fr
 import type { Answer, Http } from '../../src/api/http.js';
 import { ApiError, CipError, NetworkError, ProtocolError, UsageError } from '../../src/errors.js';
 import { caught } from '../helpers/errors.js';
+import { fromFlat } from '../helpers/settings.js';
 
 const BASE = 'https://api.example.com/ms';
 
-const settings: ResolvedSettings = {
+const settings: ResolvedSettings = fromFlat({
   profile: undefined,
   baseUrl: BASE,
   enterpriseId: '3f2b8c1e-9a4d-4e6f-8b7a-1c2d3e4f5a6b',
   apiKey: 'environments-edges-api-key-0123',
   subscriptionKey: 'environments-edges-sub-key-0123',
   sources: { baseUrl: 'CIP_BASE_URL', enterpriseId: 'CIP_ENTERPRISE_ID', apiKey: 'CIP_API_KEY', subscriptionKey: 'CIP_SUBSCRIPTION_KEY' },
-};
+});
 
 type Step = Answer | Error;
 

@@ -16,6 +16,7 @@ import { resolveSettings } from '../../src/config/settings.js';
 import { openProfileStore } from '../../src/config/store.js';
 import { InterruptedError, UsageError } from '../../src/errors.js';
 import { tempDir } from '../helpers/cli.js';
+import { flat } from '../helpers/settings.js';
 
 const ENTRY = { service: 'cip:https://api.example.com', account: 'prod' };
 const KEYS = { apiKey: 'secret-api-key-0123456789', subscriptionKey: 'secret-sub-key-0123456789' };
@@ -170,15 +171,17 @@ describe('a keychain profile in the settings', () => {
       JSON.stringify({ activeProfile: 'kc', profiles: { kc: { enterpriseId: '3f2b8c1e-9a4d-4e6f-8b7a-1c2d3e4f5a6b', keys: 'keychain' } } }),
       { mode: 0o600 },
     );
-    const settings = await resolveSettings({
-      env: { CIP_API_KEY: KEYS.apiKey, CIP_SUBSCRIPTION_KEY: KEYS.subscriptionKey },
-      globals: {},
-      store: () => openProfileStore(dir),
-      keychain: () => {
-        throw new Error('the keychain was asked');
-      },
-      warn: () => undefined,
-    });
+    const settings = flat(
+      await resolveSettings({
+        env: { CIP_API_KEY: KEYS.apiKey, CIP_SUBSCRIPTION_KEY: KEYS.subscriptionKey },
+        globals: {},
+        store: () => openProfileStore(dir),
+        keychain: () => {
+          throw new Error('the keychain was asked');
+        },
+        warn: () => undefined,
+      }),
+    );
     expect(settings).toMatchObject({ profile: 'kc', apiKey: KEYS.apiKey, sources: { enterpriseId: "profile 'kc'" } });
   });
 

@@ -12,6 +12,7 @@ import { AuthError, CipError } from '../../src/errors.js';
 import { tempDir } from '../helpers/cli.js';
 import { fakeIO, testContext } from '../helpers/io.js';
 import { caught } from '../helpers/errors.js';
+import { flat } from '../helpers/settings.js';
 
 const GUID_A = '3f2b8c1e-9a4d-4e6f-8b7a-1c2d3e4f5a6b';
 const GUID_D = '11111111-2222-4333-8444-555555555555';
@@ -47,13 +48,13 @@ describe('warnings about the credential variables', () => {
 
   it('says nothing when a named profile meets no credential variables, or only blank ones', async () => {
     const quiet = setup({ profiles: { a: profileA } }, { CIP_PROFILE: 'a', CIP_API_KEY: '  ' });
-    expect((await quiet.ctx.settings()).apiKey).toBe(profileA.apiKey);
+    expect(flat(await quiet.ctx.settings()).apiKey).toBe(profileA.apiKey);
     expect(quiet.stderr()).toBe('');
   });
 
   it('says "overrides" for one variable over the active profile', async () => {
     const { ctx, stderr } = setup({ activeProfile: 'a', profiles: { a: profileA } }, { CIP_API_KEY: 'env-api-key-0123456789' });
-    expect((await ctx.settings()).apiKey).toBe('env-api-key-0123456789');
+    expect(flat(await ctx.settings()).apiKey).toBe('env-api-key-0123456789');
     expect(stderr()).toBe("warning: CIP_API_KEY from the environment overrides profile 'a'\n");
   });
 
@@ -125,7 +126,7 @@ describe('where a bad value came from', () => {
   it('gives the default base URL with the credentials from the environment, and says where each came from', async () => {
     const env = { CIP_API_KEY: 'env-api-key-0123456789', CIP_SUBSCRIPTION_KEY: 'env-sub-key-0123456789', CIP_ENTERPRISE_ID: GUID_D };
     const { ctx } = setup(undefined, env);
-    expect(await ctx.settings()).toStrictEqual({
+    expect(flat(await ctx.settings())).toStrictEqual({
       profile: undefined,
       baseUrl: 'https://api.copyl.com/ms',
       enterpriseId: GUID_D,

@@ -8,6 +8,7 @@ import type { KeychainProfile, Profile, StoreData } from '../../src/config/store
 import type { Env } from '../../src/env.js';
 import { AuthError, UsageError } from '../../src/errors.js';
 import { caught } from '../helpers/errors.js';
+import { flat } from '../helpers/settings.js';
 
 const GUID = '3f2b8c1e-9a4d-4e6f-8b7a-1c2d3e4f5a6b';
 const fileProfile: Profile = { enterpriseId: GUID, apiKey: 'file-api-key-0123456789', subscriptionKey: 'file-sub-key-0123456789' };
@@ -137,7 +138,7 @@ describe('a keychain profile and the key variables', () => {
 
   it('takes both keys from the keychain when the environment gives none', async () => {
     const { ctx, visits, warnings } = inputs({});
-    const settings = await resolveSettings(ctx);
+    const settings = flat(await resolveSettings(ctx));
     expect(settings).toMatchObject({ profile: 'kc', apiKey: stored.apiKey, subscriptionKey: stored.subscriptionKey });
     expect(settings.sources).toEqual({
       baseUrl: "profile 'kc'",
@@ -158,7 +159,7 @@ describe('a keychain profile and the key variables', () => {
     ],
   ])('visits the keychain for the other key when only %s is set', async (variable, env: Env, sources) => {
     const { ctx, visits, warnings } = inputs(env);
-    const settings = await resolveSettings(ctx);
+    const settings = flat(await resolveSettings(ctx));
     expect(visits).toHaveLength(1);
     expect(settings.sources).toMatchObject(sources);
     expect(settings.apiKey).toBe(env.CIP_API_KEY ?? stored.apiKey);
@@ -170,7 +171,7 @@ describe('a keychain profile and the key variables', () => {
     const { ctx, visits, opened } = inputs({ CIP_API_KEY: 'env-api-key-0123456789', CIP_SUBSCRIPTION_KEY: 'env-sub-key-0123456789' }, () =>
       Promise.reject(new KeychainError('must not be asked')),
     );
-    const settings = await resolveSettings(ctx);
+    const settings = flat(await resolveSettings(ctx));
     expect(visits).toEqual([]);
     expect(opened()).toBe(1);
     expect(settings).toMatchObject({

@@ -11,6 +11,7 @@ import { AuthError, CipError, ConfigError, UsageError } from '../../src/errors.j
 import { fakeIO, testContext } from '../helpers/io.js';
 import { PassThrough } from 'node:stream';
 import { caught } from '../helpers/errors.js';
+import { flat } from '../helpers/settings.js';
 
 const GUID_A = '3f2b8c1e-9a4d-4e6f-8b7a-1c2d3e4f5a6b';
 const GUID_B = '0b7e4c52-3d1f-4a8e-9c6b-2f5d8e1a7c34';
@@ -87,20 +88,20 @@ describe('settings: precedence flag > environment > profile > default', () => {
     ['the profile', {}, {}, 'https://profile-a.example.com/ms'],
     ['a blank environment value falls through to the profile', {}, { CIP_BASE_URL: '' }, 'https://profile-a.example.com/ms'],
   ])('base URL from %s', async (_name, globals, env, expected) => {
-    const settings = await makeContext(env, globals).settings();
+    const settings = flat(await makeContext(env, globals).settings());
     expect(settings.baseUrl).toBe(expected);
     expect(settings.profile).toBe('a');
   });
 
   it('base URL defaults when the profile has none', async () => {
     writeConfig({ activeProfile: 'd', profiles: { d: defaultProfile } });
-    expect((await makeContext().settings()).baseUrl).toBe(DEFAULT_BASE_URL);
+    expect(flat(await makeContext().settings()).baseUrl).toBe(DEFAULT_BASE_URL);
     expect(DEFAULT_BASE_URL).toBe('https://api.copyl.com/ms');
   });
 
   it('base URL defaults when only the environment gives credentials', async () => {
     rmSync(configPath());
-    expect((await makeContext(envCredentials).settings()).baseUrl).toBe(DEFAULT_BASE_URL);
+    expect(flat(await makeContext(envCredentials).settings()).baseUrl).toBe(DEFAULT_BASE_URL);
   });
 
   it.each([
@@ -109,7 +110,7 @@ describe('settings: precedence flag > environment > profile > default', () => {
     ['the profile', {}, {}, GUID_A],
     ['the environment, trimmed', {}, { CIP_ENTERPRISE_ID: ` ${GUID_D}\n` }, GUID_D],
   ])('enterprise id from %s', async (_name, globals, env, expected) => {
-    expect((await makeContext(env, globals).settings()).enterpriseId).toBe(expected);
+    expect(flat(await makeContext(env, globals).settings()).enterpriseId).toBe(expected);
   });
 
   it.each([
@@ -117,7 +118,7 @@ describe('settings: precedence flag > environment > profile > default', () => {
     ['the profile', {}, 'profile-a-api-key-0123456789'],
     ['the profile when the environment value is blank', { CIP_API_KEY: ' ' }, 'profile-a-api-key-0123456789'],
   ])('API key from %s', async (_name, env, expected) => {
-    const settings = await makeContext(env).settings();
+    const settings = flat(await makeContext(env).settings());
     expect(settings.apiKey).toBe(expected);
     expect(settings.subscriptionKey).toBe('profile-a-sub-key-0123456789');
   });
@@ -126,16 +127,18 @@ describe('settings: precedence flag > environment > profile > default', () => {
     ['the environment', { CIP_SUBSCRIPTION_KEY: 'env-sub-key-0123456789' }, 'env-sub-key-0123456789'],
     ['the profile', {}, 'profile-a-sub-key-0123456789'],
   ])('subscription key from %s', async (_name, env, expected) => {
-    const settings = await makeContext(env).settings();
+    const settings = flat(await makeContext(env).settings());
     expect(settings.subscriptionKey).toBe(expected);
     expect(settings.apiKey).toBe('profile-a-api-key-0123456789');
   });
 
   it('mixes sources value by value', async () => {
-    const settings = await makeContext(
-      { CIP_SUBSCRIPTION_KEY: 'env-sub-key-0123456789', CIP_BASE_URL: 'https://env.example.com/ms' },
-      { enterpriseId: GUID_C },
-    ).settings();
+    const settings = flat(
+      await makeContext(
+        { CIP_SUBSCRIPTION_KEY: 'env-sub-key-0123456789', CIP_BASE_URL: 'https://env.example.com/ms' },
+        { enterpriseId: GUID_C },
+      ).settings(),
+    );
     expect(settings).toStrictEqual({
       profile: 'a',
       baseUrl: 'https://env.example.com/ms',
@@ -153,7 +156,7 @@ describe('settings: precedence flag > environment > profile > default', () => {
   });
 
   it('takes everything from the environment when all three credentials are there', async () => {
-    const settings = await makeContext(envCredentials).settings();
+    const settings = flat(await makeContext(envCredentials).settings());
     expect(settings).toMatchObject({ apiKey: 'env-api-key-0123456789', subscriptionKey: 'env-sub-key-0123456789', enterpriseId: GUID_D });
   });
 });
@@ -166,21 +169,21 @@ describe('settings: which profile', () => {
     ['CIP_PROFILE', { CIP_PROFILE: 'b' }, {}, 'b', 'profile-b-api-key-0123456789'],
     ['the active profile', {}, {}, 'a', 'profile-a-api-key-0123456789'],
   ])('uses %s', async (_name, env, globals, profile, apiKey) => {
-    const settings = await makeContext(env, globals).settings();
+    const settings = flat(await makeContext(env, globals).settings());
     expect(settings.profile).toBe(profile);
     expect(settings.apiKey).toBe(apiKey);
   });
 
   it("falls back to 'default' without an active profile", async () => {
     writeConfig({ profiles: { a: profileA, default: defaultProfile } });
-    const settings = await makeContext().settings();
+    const settings = flat(await makeContext().settings());
     expect(settings.profile).toBe('default');
     expect(settings.apiKey).toBe('default-api-key-0123456789');
   });
 
   it("falls back to 'default' when the active profile no longer exists", async () => {
     writeConfig({ activeProfile: 'gone', profiles: { a: profileA, default: defaultProfile } });
-    expect((await makeContext().settings()).profile).toBe('default');
+    expect(flat(await makeContext().settings()).profile).toBe('default');
   });
 
   it.each([
@@ -188,7 +191,7 @@ describe('settings: which profile', () => {
     ['--profile', {}, { profile: 'b' }],
   ])('uses a profile named by %s as it is, ignoring the credential variables with a warning', async (by, env, globals) => {
     const ctx = makeContext({ ...envCredentials, CIP_BASE_URL: 'https://env.example.com/ms', ...env }, globals);
-    const settings = await ctx.settings();
+    const settings = flat(await ctx.settings());
     expect(settings).toMatchObject({
       profile: 'b',
       apiKey: 'profile-b-api-key-0123456789',
@@ -202,7 +205,9 @@ describe('settings: which profile', () => {
   });
 
   it('lets flags override a named profile', async () => {
-    const settings = await makeContext({ CIP_PROFILE: 'b' }, { enterpriseId: GUID_C, baseUrl: 'https://flag.example.com/ms' }).settings();
+    const settings = flat(
+      await makeContext({ CIP_PROFILE: 'b' }, { enterpriseId: GUID_C, baseUrl: 'https://flag.example.com/ms' }).settings(),
+    );
     expect(settings).toMatchObject({
       profile: 'b',
       enterpriseId: GUID_C,
@@ -307,7 +312,9 @@ describe('settings: missing or bad credentials', () => {
   });
 
   it('allows http to another host with CIP_ALLOW_HTTP=1', async () => {
-    const settings = await makeContext({ ...envCredentials, CIP_BASE_URL: 'http://api.example.com/ms', CIP_ALLOW_HTTP: '1' }).settings();
+    const settings = flat(
+      await makeContext({ ...envCredentials, CIP_BASE_URL: 'http://api.example.com/ms', CIP_ALLOW_HTTP: '1' }).settings(),
+    );
     expect(settings.baseUrl).toBe('http://api.example.com/ms');
   });
 });
@@ -316,7 +323,7 @@ describe('settings: a corrupted config file', () => {
   beforeEach(() => writeConfig('{not json'));
 
   it('is not read when the environment holds every credential and no profile is named', async () => {
-    const settings = await makeContext(envCredentials).settings();
+    const settings = flat(await makeContext(envCredentials).settings());
     expect(settings).toStrictEqual({
       profile: undefined,
       baseUrl: DEFAULT_BASE_URL,

@@ -61,6 +61,48 @@ describe('a config file that is not one cip wrote', () => {
     expect(error.hint).toBe('fix or remove it by hand; cip will not overwrite it');
   });
 
+  const token = { kind: 'token', token: 'store-edges-token-0123456789', subscriptionKey: 'store-edges-sub-key-0123456789' };
+  it.each([
+    [
+      'a kind cip does not know',
+      { profiles: { a: { ...profile, kind: 'cert' } } },
+      `profile 'a' has a bad "kind" (expected "api-key" or "token")`,
+    ],
+    [
+      'a token profile with an enterpriseId',
+      { profiles: { t: { ...token, enterpriseId: profile.enterpriseId } } },
+      "profile 't' holds a token but has an enterpriseId",
+    ],
+    [
+      'a token profile with an apiKey',
+      { profiles: { t: { ...token, apiKey: profile.apiKey } } },
+      "profile 't' holds a token but has apiKey",
+    ],
+    [
+      'an API key profile with a token',
+      { profiles: { a: { ...profile, token: token.token } } },
+      "profile 'a' holds an API key but has token",
+    ],
+    ['a token profile without its token', { profiles: { t: { ...token, token: undefined } } }, "profile 't' has no token"],
+    [
+      'a keychain token profile with its token in the file',
+      { profiles: { t: { kind: 'token', keys: 'keychain', token: token.token } } },
+      "profile 't' keeps its keys in the keychain but has token",
+    ],
+  ])('names what is wrong with %s', async (_name, content, what) => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'config.json'), JSON.stringify(content));
+    const error = await refusal(async () => (await openProfileStore(dir)).read());
+    expect(error.message).toBe(`the config file ${join(dir, 'config.json')} is not valid: ${what}`);
+  });
+
+  it('reads a token profile, in the file or the keychain, and a profile that says it holds an API key', async () => {
+    const dir = tempDir();
+    const profiles = { t: token, k: { kind: 'token', keys: 'keychain' }, a: { ...profile, kind: 'api-key' } };
+    writeFileSync(join(dir, 'config.json'), JSON.stringify({ profiles }));
+    expect((await openProfileStore(dir)).read()).toEqual({ profiles });
+  });
+
   it('says a file that does not parse is not valid JSON', async () => {
     const dir = tempDir();
     writeFileSync(join(dir, 'config.json'), '{"profiles":');

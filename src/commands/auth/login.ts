@@ -1,8 +1,10 @@
+// `cip auth login`: stores a profile's keys and enterprise id, checked with one request unless --no-verify.
+// `--migrate` is a command of its own behind the same name (migrate.ts); how a profile is written is save.ts.
 import { defineCommand } from '../define.js';
 import { flag, option, type ValuesOf } from '../../cli/options.js';
 import type { Context } from '../../context.js';
 import { nonEmpty } from '../../env.js';
-import { ApiError, CipError, NetworkError, UsageError, withHint } from '../../errors.js';
+import { ApiError, CipError, NetworkError, UsageError, restated, withHint } from '../../errors.js';
 import {
   allowHttp,
   credentialStore,
@@ -11,19 +13,37 @@ import {
   givenEnterpriseId,
   namedProfile,
   profileSource,
-  requireProfile,
 } from '../../config/settings.js';
-import { KeychainError, describeEntry, profileEntry, type KeychainEntry, type StoredKeys } from '../../config/keychain.js';
-import { inKeychain, type Profile, type ProfileStore, type StoreData } from '../../config/store.js';
-import { DEFAULT_BASE_URL, SECRETS_URL, checkBaseUrl, checkEnterpriseId, checkKey, checkProfileName } from '../../config/validate.js';
+import {
+  actingAs,
+  apiKeyCredentials,
+  expiredError,
+  expiryWarning,
+  tokenCredentials,
+  type CredentialKind,
+} from '../../config/credentials.js';
+import { readClaims } from '../../config/token.js';
+import { KeychainError, profileEntry, type StoredKeys } from '../../config/keychain.js';
+import {
+  DEFAULT_BASE_URL,
+  SECRETS_URL,
+  checkBaseUrl,
+  checkEnterpriseId,
+  checkKey,
+  checkProfileName,
+  checkToken,
+} from '../../config/validate.js';
 import { ask, askHidden } from '../../terminal/prompt.js';
 import { withSpinner } from '../../terminal/spinner.js';
 import { printable } from '../../text/sanitize.js';
 import { readInput } from '../io.js';
 import { OUTPUT_FORMATS } from '../../output/format.js';
+import { migrate } from './migrate.js';
+import { noKeychain, save, type ProfileFields, type Storage } from './save.js';
 
 const OPTIONS = {
   apiKeyFile: option('--api-key-file <path>', "read the API key from a file ('-' for stdin)"),
+  tokenFile: option('--token-file <path>', "read a token (a JWT) from a file ('-' for stdin), instead of an API key"),
   subscriptionKeyFile: option('--subscription-key-file <path>', "read the subscription key from a file ('-' for stdin)"),
   verify: flag('--no-verify', 'save without checking the keys against the API'),
   insecureStorage: flag('--insecure-storage', "keep the keys in plain text in the config file, not the system's keychain"),
@@ -32,7 +52,7 @@ const OPTIONS = {
 
 export default defineCommand({
   name: 'login',
-  description: 'store API keys and an enterprise id as a profile',
+  description: 'store API keys and an enterprise id, or a token, as a profile',
   // Writes no data on stdout: any format.
   outputs: OUTPUT_FORMATS,
   options: OPTIONS,
@@ -40,6 +60,9 @@ export default defineCommand({
 --base-url and --enterprise-id set the profile's values. Keys come from the files above, else from
 CIP_API_KEY and CIP_SUBSCRIPTION_KEY, else from a hidden prompt at a terminal. They are never taken
 as plain option values, so they stay out of shell history and process lists.
+With --token-file the profile holds a token (sent as Authorization: Bearer) and the subscription key,
+and no enterprise id: the token acts for the enterprise it was issued for. A token that has expired is
+refused (exit 3); its expiry is read from the token, never verified.
 The keys go into the system's keychain (macOS Keychain, Windows Credential Manager, Secret Service on
 Linux). Where there is none (a server, a container), login stops (exit 2) unless --insecure-storage or
 CIP_CREDENTIAL_STORE=file says to keep them in plain text in the config file.
@@ -48,15 +71,19 @@ Find your keys at ${SECRETS_URL}`,
     'cip auth login --enterprise-id 3f2b8c1e-9a4d-4e6f-8b7a-1c2d3e4f5a6b',
     `cip auth login --profile staging --base-url https://staging.example.com/ms --api-key-file key.txt \\
     --subscription-key-file sub.txt --enterprise-id 3f2b8c1e-9a4d-4e6f-8b7a-1c2d3e4f5a6b`,
+    'cip auth login --profile ci --token-file token.jwt --subscription-key-file sub.txt',
     'cip auth login --profile prod --migrate',
   ],
   run: login,
 });
 
+/** How a file flag's value is named in messages: "--api-key-file key.txt", "--token-file (stdin)". */
+const fileSource = (flag: string, path: string) => `${flag} ${path === '-' ? '(stdin)' : printable(path)}`;
+
 async function readKey(ctx: Context, path: string, flag: string, what: string): Promise<string> {
   const key = (await readInput(ctx, path, flag)).trim();
-  if (!key) throw new UsageError(`${flag} ${path === '-' ? '(stdin)' : printable(path)} is empty`);
-  return checkKey(key, what, `${flag} ${path === '-' ? '(stdin)' : printable(path)}`);
+  if (!key) throw new UsageError(`${fileSource(flag, path)} is empty`);
+  return what === 'token' ? checkToken(key, fileSource(flag, path)) : checkKey(key, what, fileSource(flag, path));
 }
 
 /** Asks for a key without echoing it; a key that is not valid is said and asked again. */
@@ -75,8 +102,6 @@ async function askKey(ctx: Context, what: string): Promise<string | undefined> {
 type Options = ValuesOf<typeof OPTIONS>;
 
 /** Where login keeps the keys: the keychain unless told otherwise, and then it says why. */
-type Storage = { where: 'keychain' } | { where: 'file'; because: string };
-
 function chooseStorage(ctx: Context, options: Options): Storage {
   const variable = credentialStore(ctx.env);
   if (options.insecureStorage) return { where: 'file', because: '--insecure-storage' };
@@ -84,28 +109,43 @@ function chooseStorage(ctx: Context, options: Options): Storage {
   return { where: 'keychain' };
 }
 
-/**
- * Login's answer to a keychain that cannot be used: exit 2. What happened and the ways on come first; the
- * keychain's own words (often a D-Bus message on a server) come last, for whoever has to fix the keychain.
- */
-function noKeychain(error: KeychainError, path: string): UsageError {
-  return new UsageError(
-    `no usable keychain here: nothing was saved; use --insecure-storage or CIP_CREDENTIAL_STORE=file to keep the keys in plain text in ${path}, or in CI set CIP_API_KEY, CIP_SUBSCRIPTION_KEY and CIP_ENTERPRISE_ID instead of logging in`,
-    `cause: ${error.reason}`,
-  );
-}
-
-/** Sets a profile as the file's own entry: a name like '__proto__' must not reach Object's prototype. */
-function setProfile(data: StoreData, name: string, profile: Profile): void {
-  Object.defineProperty(data.profiles, name, { value: profile, enumerable: true, writable: true, configurable: true });
+/** The flags that read a file, refused where they cannot go together. */
+function checkFileFlags(options: Options): void {
+  if (options.tokenFile !== undefined && options.apiKeyFile !== undefined) {
+    throw new UsageError('--token-file and --api-key-file cannot be used together: a profile holds a token or an API key');
+  }
+  const stdin = [
+    options.apiKeyFile === '-' && '--api-key-file',
+    options.tokenFile === '-' && '--token-file',
+    options.subscriptionKeyFile === '-' && '--subscription-key-file',
+  ].filter((flag): flag is string => typeof flag === 'string');
+  if (stdin.length > 1) throw new UsageError(`only one of ${stdin.join(' and ')} can read stdin`);
 }
 
 async function login(ctx: Context, options: Options): Promise<void> {
-  if (options.migrate) return migrate(ctx, options);
+  if (options.migrate) {
+    const others = [
+      options.apiKeyFile !== undefined && '--api-key-file',
+      options.tokenFile !== undefined && '--token-file',
+      options.subscriptionKeyFile !== undefined && '--subscription-key-file',
+      !options.verify && '--no-verify',
+      options.insecureStorage && '--insecure-storage',
+      ctx.globals.baseUrl !== undefined && '--base-url',
+      ctx.globals.enterpriseId !== undefined && '--enterprise-id',
+    ].filter((flag): flag is string => typeof flag === 'string');
+    return migrate(ctx, others);
+  }
   const { env } = ctx;
   const name = checkProfileName(namedProfile(ctx) ?? 'default');
-  if (options.apiKeyFile === '-' && options.subscriptionKeyFile === '-') {
-    throw new UsageError('only one of --api-key-file and --subscription-key-file can read stdin');
+  checkFileFlags(options);
+  const kind: CredentialKind = options.tokenFile !== undefined ? 'token' : 'api-key';
+  const givenEnterprise = givenEnterpriseId(ctx, true);
+  // A token names no enterprise; one given here would be refused on every later run of this profile.
+  if (kind === 'token' && givenEnterprise) {
+    throw new UsageError(
+      `${givenEnterprise.source} does not apply to a token: a token acts for the enterprise it was issued for`,
+      givenEnterprise.source.startsWith('--') ? `leave out ${givenEnterprise.source}` : `unset ${givenEnterprise.source}`,
+    );
   }
   const storage = chooseStorage(ctx, options);
   const store = await ctx.store();
@@ -129,32 +169,46 @@ async function login(ctx: Context, options: Options): Promise<void> {
         throw error instanceof KeychainError ? noKeychain(error, store.path) : error;
       });
   }
-  const givenEnterprise = givenEnterpriseId(ctx, true);
-  let enterpriseId = givenEnterprise ? checkEnterpriseId(givenEnterprise.value, givenEnterprise.source) : existing?.enterpriseId;
+  let enterpriseId = givenEnterprise
+    ? checkEnterpriseId(givenEnterprise.value, givenEnterprise.source)
+    : existing?.kind === 'token'
+      ? undefined
+      : existing?.enterpriseId;
   const fromEnv = (variable: string, what: string) => {
     const value = nonEmpty(env[variable]);
     return value === undefined ? undefined : checkKey(value, what, variable);
   };
+  const token = options.tokenFile === undefined ? undefined : await readKey(ctx, options.tokenFile, '--token-file', 'token');
   let apiKey =
-    options.apiKeyFile !== undefined
-      ? await readKey(ctx, options.apiKeyFile, '--api-key-file', 'API key')
-      : fromEnv('CIP_API_KEY', 'API key');
+    kind === 'token'
+      ? undefined
+      : options.apiKeyFile !== undefined
+        ? await readKey(ctx, options.apiKeyFile, '--api-key-file', 'API key')
+        : fromEnv('CIP_API_KEY', 'API key');
   let subscriptionKey =
     options.subscriptionKeyFile !== undefined
       ? await readKey(ctx, options.subscriptionKeyFile, '--subscription-key-file', 'subscription key')
       : fromEnv('CIP_SUBSCRIPTION_KEY', 'subscription key');
+  // An expired token is refused before anything is asked or sent.
+  if (token !== undefined) {
+    const read = { claims: readClaims(token), source: fileSource('--token-file', options.tokenFile!) };
+    const expired = expiredError(read, undefined, Date.now());
+    if (expired) throw restated(expired, `${expired.message}; nothing was saved`);
+    const warning = expiryWarning(read, undefined, Date.now());
+    if (warning !== undefined) ctx.io.warn(warning);
+  }
 
   const missing = [
-    enterpriseId ? undefined : 'enterprise id (--enterprise-id or CIP_ENTERPRISE_ID)',
-    apiKey ? undefined : 'API key (--api-key-file or CIP_API_KEY)',
+    kind === 'token' || enterpriseId ? undefined : 'enterprise id (--enterprise-id or CIP_ENTERPRISE_ID)',
+    kind === 'token' || apiKey ? undefined : 'API key (--api-key-file or CIP_API_KEY)',
     subscriptionKey ? undefined : 'subscription key (--subscription-key-file or CIP_SUBSCRIPTION_KEY)',
   ].filter((item): item is string => item !== undefined);
   if (missing.length) {
     if (!ctx.io.canPrompt) {
       throw new UsageError(`missing ${missing.join(', ')}`, `${ctx.io.noPromptReason}; find your keys at ${SECRETS_URL}`);
     }
-    ctx.io.stderr.write(`Find your API key and subscription key at ${SECRETS_URL}\n`);
-    while (!enterpriseId) {
+    ctx.io.stderr.write(`Find your ${kind === 'token' ? 'subscription key' : 'API key and subscription key'} at ${SECRETS_URL}\n`);
+    while (kind === 'api-key' && !enterpriseId) {
       const answer = await ask(ctx.io, 'Enterprise id (GUID): ');
       try {
         enterpriseId = checkEnterpriseId(answer, 'the enterprise id');
@@ -163,172 +217,55 @@ async function login(ctx: Context, options: Options): Promise<void> {
         ctx.io.stderr.write(`${error.message}\n`);
       }
     }
-    while (!apiKey) apiKey = await askKey(ctx, 'API key');
+    while (kind === 'api-key' && !apiKey) apiKey = await askKey(ctx, 'API key');
     while (!subscriptionKey) subscriptionKey = await askKey(ctx, 'subscription key');
   }
-  const profile = { baseUrl, enterpriseId: enterpriseId!, apiKey: apiKey!, subscriptionKey: subscriptionKey! };
-  const keys: StoredKeys = { apiKey: profile.apiKey, subscriptionKey: profile.subscriptionKey };
+  const stored = profileSource(name);
+  const given = (value: string) => ({ value, source: stored });
+  const credentials =
+    kind === 'token'
+      ? tokenCredentials(given(token!), given(subscriptionKey!))
+      : apiKeyCredentials(given(apiKey!), given(subscriptionKey!), given(enterpriseId!));
 
   if (options.verify) {
-    const stored = profileSource(name);
-    const sources = { baseUrl: stored, enterpriseId: stored, apiKey: stored, subscriptionKey: stored };
-    const api = await ctx.apiFor({ profile: name, ...profile, sources });
+    const api = await ctx.apiFor({ profile: name, baseUrl, credentials, sources: { baseUrl: stored }, unused: [] });
     try {
       await withSpinner(ctx.io, 'Checking the keys', () => api.list());
     } catch (error) {
       if (error instanceof ApiError && error.status === 403) {
         ctx.io.warn('the keys were accepted, but they may not list environments (HTTP 403)');
       } else if (error instanceof CipError) {
-        throw withHint(error, `nothing was saved; ${whatToCheck(error, baseUrl)}, or pass --no-verify to save them unchecked`);
+        throw withHint(error, `nothing was saved; ${whatToCheck(error, baseUrl, kind)}, or pass --no-verify to save them unchecked`);
       } else {
         throw error;
       }
     }
   }
 
-  const saved = await save(ctx, store, name, storage, { baseUrl, enterpriseId: profile.enterpriseId }, keys);
+  const fields: ProfileFields = kind === 'token' ? { kind: 'token', baseUrl } : { baseUrl, enterpriseId: enterpriseId! };
+  const keys: StoredKeys =
+    kind === 'token' ? { token: token!, subscriptionKey: subscriptionKey! } : { apiKey: apiKey!, subscriptionKey: subscriptionKey! };
+  const saved = await save(ctx, store, name, storage, fields, keys);
   const active = saved.activeProfile === name;
   const inactive = `make it active with 'cip auth switch ${name}'.`;
+  const what = `profile '${name}' (${actingAs(credentials).afterProfile}, ${baseUrl})`;
   ctx.io.info(
     options.verify
-      ? `Logged in: profile '${name}' (enterprise ${profile.enterpriseId}, ${baseUrl})${active ? ' is active.' : ` saved; ${inactive}`}`
-      : `Saved (not checked): profile '${name}' (enterprise ${profile.enterpriseId}, ${baseUrl})${active ? ' is active.' : `; ${inactive}`}`,
+      ? `Logged in: ${what}${active ? ' is active.' : ` saved; ${inactive}`}`
+      : `Saved (not checked): ${what}${active ? ' is active.' : `; ${inactive}`}`,
   );
   if (storage.where === 'file') {
     ctx.io.warn(`the keys of profile '${name}' are stored in plain text in ${store.path} (${storage.because})`);
   }
 }
 
-/**
- * Writes the profile: into the keychain first, then the file (which then names the keychain), so that the
- * file never points at keys that are not there. Keys the profile had in the keychain under another entry, or
- * that now go to the file, are removed from the keychain afterwards.
- */
-async function save(
-  ctx: Context,
-  store: ProfileStore,
-  name: string,
-  storage: Storage,
-  fields: { baseUrl: string; enterpriseId: string },
-  keys: StoredKeys,
-): Promise<StoreData> {
-  const entry = profileEntry(name, fields);
-  if (storage.where === 'keychain') {
-    try {
-      await ctx.keychain().write(entry, keys);
-    } catch (error) {
-      throw error instanceof KeychainError ? noKeychain(error, store.path) : error;
-    }
-  }
-  let previous: Profile | undefined;
-  let saved: StoreData;
-  try {
-    saved = await store.update((data) => {
-      previous = getProfile(data, name);
-      setProfile(data, name, storage.where === 'keychain' ? { ...fields, keys: 'keychain' } : { ...fields, keys: 'file', ...keys });
-      if (data.activeProfile === undefined || !getProfile(data, data.activeProfile)) data.activeProfile = name;
-    });
-  } catch (error) {
-    // The file still names the keys it named before; the new entry is taken back unless it was theirs.
-    if (storage.where === 'keychain' && !(previous && inKeychain(previous) && sameEntry(profileEntry(name, previous), entry))) {
-      await ctx
-        .keychain()
-        .remove(entry)
-        .catch(() => undefined);
-    }
-    throw error;
-  }
-  if (previous && inKeychain(previous)) {
-    const old = profileEntry(name, previous);
-    if (storage.where === 'file' || !sameEntry(old, entry)) await removeOldEntry(ctx, old);
-  }
-  return saved;
-}
-
-function sameEntry(a: KeychainEntry, b: KeychainEntry): boolean {
-  return a.service === b.service && a.account === b.account;
-}
-
-async function removeOldEntry(ctx: Context, entry: KeychainEntry): Promise<void> {
-  try {
-    await ctx.keychain().remove(entry);
-  } catch (error) {
-    if (!(error instanceof KeychainError)) throw error;
-    ctx.io.warn(`the profile's old keys are still in the keychain (${describeEntry(entry)}): ${error.reason}`);
-  }
-}
-
-/**
- * `--migrate`: the keys a profile keeps in the file go into the keychain. The file changes only after the
- * keychain holds them (written and read back), so a failure at any point leaves the profile as it was.
- */
-async function migrate(ctx: Context, options: Options): Promise<void> {
-  const others = [
-    options.apiKeyFile !== undefined && '--api-key-file',
-    options.subscriptionKeyFile !== undefined && '--subscription-key-file',
-    !options.verify && '--no-verify',
-    options.insecureStorage && '--insecure-storage',
-    ctx.globals.baseUrl !== undefined && '--base-url',
-    ctx.globals.enterpriseId !== undefined && '--enterprise-id',
-  ].filter((flag): flag is string => typeof flag === 'string');
-  if (others.length) {
-    throw new UsageError(
-      `--migrate moves the keys a profile has; it takes no ${others.join(', ')}`,
-      'log in without --migrate to change them',
-    );
-  }
-  const name = checkProfileName(namedProfile(ctx) ?? 'default');
-  const store = await ctx.store();
-  const profile = requireProfile(store.read(), name);
-  if (inKeychain(profile)) {
-    ctx.io.info(`The keys of profile '${name}' are already in the keychain.`);
-    return;
-  }
-  const entry = profileEntry(name, profile);
-  const keys: StoredKeys = { apiKey: profile.apiKey, subscriptionKey: profile.subscriptionKey };
-  try {
-    await ctx.keychain().write(entry, keys);
-  } catch (error) {
-    if (!(error instanceof KeychainError)) throw error;
-    throw new UsageError(
-      `cannot move the keys of profile '${name}' into the keychain: nothing changed; they are still in ${store.path}`,
-      `cause: ${error.reason}`,
-    );
-  }
-  try {
-    await store.update((data) => {
-      const now = getProfile(data, name);
-      if (
-        !now ||
-        inKeychain(now) ||
-        now.apiKey !== keys.apiKey ||
-        now.subscriptionKey !== keys.subscriptionKey ||
-        now.baseUrl !== profile.baseUrl
-      ) {
-        throw new UsageError(`profile '${name}' changed while its keys were being moved; nothing changed`, 'run the command again');
-      }
-      // Whatever else the profile holds stays as it is.
-      const moved: Record<string, unknown> = { ...now, keys: 'keychain' };
-      delete moved.apiKey;
-      delete moved.subscriptionKey;
-      setProfile(data, name, moved as unknown as Profile);
-    });
-  } catch (error) {
-    // The file still holds the keys and is what cip reads: the copy in the keychain goes.
-    await ctx
-      .keychain()
-      .remove(entry)
-      .catch(() => undefined);
-    throw error;
-  }
-  ctx.io.info(`Moved the keys of profile '${name}' into the keychain (${describeEntry(entry)}); ${store.path} holds them no more.`);
-}
-
 /** What a failed check points at: only a 401 says anything about the keys (a 403 accepted them). */
-function whatToCheck(error: CipError, baseUrl: string): string {
-  if (error instanceof ApiError && error.status === 401) return `check the keys at ${SECRETS_URL}`;
+function whatToCheck(error: CipError, baseUrl: string, kind: CredentialKind): string {
+  if (error instanceof ApiError && error.status === 401) {
+    return kind === 'token' ? `check the token, and the subscription key at ${SECRETS_URL}` : `check the keys at ${SECRETS_URL}`;
+  }
   if (error instanceof NetworkError) return `check the base URL (${baseUrl}) and the network`;
   if (error instanceof ApiError && (error.status >= 500 || error.status === 429)) return 'try again later';
   // A 404, another 4xx, or an answer that is not the API's: most likely the wrong address or enterprise.
-  return `check the base URL (${baseUrl}) and the enterprise id`;
+  return kind === 'token' ? `check the base URL (${baseUrl})` : `check the base URL (${baseUrl}) and the enterprise id`;
 }

@@ -4,8 +4,9 @@ import { maskKey } from '../../secrets.js';
 import type { Context } from '../../context.js';
 import { DEFAULT_BASE_URL } from '../../config/validate.js';
 import { credentialStore, loginAgain, namedProfile, profileNamedBy, type ResolvedSettings } from '../../config/settings.js';
+import { expiredError, pieces, secretsIn, statusColumns, statusValues, tokenOf } from '../../config/credentials.js';
 import { KeychainError, describeEntry, profileEntry, type StoredKeys } from '../../config/keychain.js';
-import { inKeychain, type Profile } from '../../config/store.js';
+import { inKeychain, profileKind, type Profile } from '../../config/store.js';
 import { writeList } from '../../output/writer.js';
 import { hideCredentials, printable } from '../../text/sanitize.js';
 import { OUTPUT_FORMATS } from '../../output/format.js';
@@ -15,8 +16,10 @@ export default defineCommand({
   description: 'show every profile, where its keys are, and the keys masked',
   outputs: OUTPUT_FORMATS,
   notes: `KEYS says where a profile's keys are: 'keychain' (the system's keychain) or 'file' (plain text in the
-config file, with a warning). Then, on stderr, which profile and values a command run now would use, and
-where each comes from.`,
+config file, with a warning). Where a profile holds a token, KIND (api-key or token), TOKEN (masked) and EXPIRES
+(what the token says, unverified; empty when it does not say) are shown too. Then, on stderr, which credential
+and values a command run now would use, where each comes from, and what it leaves unused. A token that has
+expired is exit 3.`,
   run: status,
 });
 
@@ -33,23 +36,30 @@ async function status(ctx: Context): Promise<void> {
   } catch (error) {
     problem = error;
   }
-  const overrides = settings ? Object.values(settings.sources).filter((source) => source.startsWith('CIP_')) : [];
+  const overrides = settings
+    ? [settings.sources.baseUrl, ...Object.values(settings.credentials.sources)].filter((source) => source.startsWith('CIP_'))
+    : [];
+  // KIND only where a profile holds another kind than an API key, and the columns of the kinds present: a list
+  // of API key profiles reads as it always has.
+  const kinds = new Set(profiles.map(([, profile]) => profileKind(profile)));
+  const showKind = [...kinds].some((kind) => kind !== 'api-key');
+  const columns = statusColumns(kinds);
   const rows = profiles.map(([name, profile]) => ({
     name,
     active: name === data.activeProfile,
     inUse: name === settings?.profile,
+    ...(showKind ? { kind: profileKind(profile) } : {}),
     keys: inKeychain(profile) ? 'keychain' : 'file',
     baseUrl: hideCredentials(profile.baseUrl ?? DEFAULT_BASE_URL),
-    enterpriseId: profile.enterpriseId,
+    enterpriseId: 'enterpriseId' in profile ? profile.enterpriseId : null,
     // null where the keychain has no keys for the profile or could not be read (a warning says which).
-    apiKey: mask(keys.get(name)?.apiKey),
-    subscriptionKey: mask(keys.get(name)?.subscriptionKey),
+    ...statusValues(columns, keys.get(name), maskKey),
     overriddenBy: name === settings?.profile ? overrides : [],
   }));
   // With no profile and nothing usable, the error alone says it (and how to log in): not a friendly line too.
   if (rows.length === 0 && !settings && ctx.io.outputFormat === 'table') throw problem;
   await writeList(ctx.io, rows, {
-    tableColumns: ['name', 'active', 'inUse', 'keys', 'baseUrl', 'enterpriseId', 'apiKey', 'subscriptionKey'],
+    tableColumns: ['name', 'active', 'inUse', ...(showKind ? ['kind'] : []), 'keys', 'baseUrl', 'enterpriseId', ...columns],
     emptyMessage: "No profiles. Run 'cip auth login' to create one.",
   });
   const plain = profiles.filter(([, profile]) => !inKeychain(profile));
@@ -64,6 +74,9 @@ async function status(ctx: Context): Promise<void> {
   if (unread) ctx.io.warn(`cannot read the keys of ${unread.profiles} from the keychain: ${unread.reason}`);
   if (!settings) throw problem;
   ctx.io.info(describeInUse(ctx, settings));
+  // A command run now would fail so: status says it the same way.
+  const expired = expiredError(tokenOf(settings.credentials), settings.profile, Date.now());
+  if (expired) throw expired;
 }
 
 /**
@@ -119,8 +132,6 @@ async function keychainUsable(ctx: Context, [name, profile]: [string, Profile], 
   }
 }
 
-const mask = (key: string | undefined) => (key === undefined ? null : maskKey(key));
-
 interface ProfileKeys {
   /** Each profile's keys; undefined for a profile the keychain holds none for. */
   keys: Map<string, StoredKeys | undefined>;
@@ -134,7 +145,7 @@ async function keysOf(ctx: Context, profiles: [string, Profile][]): Promise<Prof
   const stored: [string, Profile][] = [];
   for (const [name, profile] of profiles) {
     if (inKeychain(profile)) stored.push([name, profile]);
-    else keys.set(name, profile);
+    else keys.set(name, secretsIn(profileKind(profile), profile));
   }
   if (!stored.length) return { keys };
   try {
@@ -148,19 +159,20 @@ async function keysOf(ctx: Context, profiles: [string, Profile][]): Promise<Prof
 }
 
 function describeInUse(ctx: Context, settings: ResolvedSettings): string {
-  const { profile, sources } = settings;
+  const { profile, sources, credentials } = settings;
   const which =
     profile === undefined
       ? 'no profile (every credential from the environment)'
       : namedProfile(ctx) !== undefined
         ? `profile '${profile}' (named by ${profileNamedBy(ctx)})`
         : `profile '${profile}' (the active profile)`;
-  const line = (label: string, value: string, source: string) => `  ${label.padEnd(17)}${value}  (from ${source})`;
+  const line = (label: string, value: string, source?: string) =>
+    `  ${label.padEnd(17)}${value}${source === undefined ? '' : `  (from ${source})`}`;
   return [
     `A command run now would use ${which}:`,
+    line('kind', credentials.kind),
     line('base URL', settings.baseUrl, sources.baseUrl),
-    line('enterprise id', settings.enterpriseId, sources.enterpriseId),
-    line('API key', maskKey(settings.apiKey), sources.apiKey),
-    line('subscription key', maskKey(settings.subscriptionKey), sources.subscriptionKey),
+    ...pieces(credentials, Date.now()).map((piece) => line(piece.label, piece.secret ? maskKey(piece.value) : piece.value, piece.source)),
+    ...(settings.unused.length ? [line('not used', settings.unused.join('; '))] : []),
   ].join('\n');
 }

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { defineCommand } from '../define.js';
 import { argument } from '../../cli/options.js';
 import type { Context } from '../../context.js';
+import { scopeKey } from '../../config/credentials.js';
 import { MAX_CONFIG_BYTES, configDir, configFilePath } from '../../config/store.js';
 import { isProfileName } from '../../config/validate.js';
 import { isRecord } from '../../json/record.js';
@@ -121,7 +122,7 @@ async function completeEnvironments(ctx: Context): Promise<void> {
   let values: string[] | undefined;
   try {
     const settings = await ctx.settings();
-    const key = `${settings.baseUrl} ${settings.enterpriseId} ${settings.profile ?? ''}`;
+    const key = `${settings.baseUrl} ${scopeKey(settings.credentials)} ${settings.profile ?? ''}`;
     const dir = configDir(ctx.env);
     const now = Date.now();
     values = readCache(join(dir, CACHE_NAME), key, now);

@@ -1,18 +1,23 @@
 // How write commands name what they act on, in prompts and in the line they print when done: the
-// environment by name and id, and the profile, enterprise and (when not the default) host. A person about
-// to delete something in production must be able to see that it is production. The target is said in the
-// question and once per command (not on each item's line), on a line of its own.
+// environment by name and id, and the profile, enterprise (or what a token says it acts for) and (when not the
+// default) host. A person about to delete something in production must be able to see that it is production.
+// The target is said in the question and once per command (not on each item's line), on a line of its own.
+import { actingAs } from '../../config/credentials.js';
 import type { ResolvedSettings } from '../../config/settings.js';
 import { DEFAULT_BASE_URL } from '../../config/validate.js';
 import { isExactNumber } from '../../json/exact.js';
 import { printable } from '../../text/sanitize.js';
 
-/** "in profile 'prod', enterprise 1111…" or "in enterprise 1111… (credentials from the environment)". */
+/**
+ * "in profile 'prod', enterprise 1111…" or "in enterprise 1111… (credentials from the environment)"; with a
+ * token, "in profile 'prod', with a token for enterprise 1111…" (what the token says, or "with a token").
+ */
 export function targetText(settings: ResolvedSettings): string {
   const host = settings.baseUrl === DEFAULT_BASE_URL ? '' : ` at ${new URL(settings.baseUrl).host}`;
+  const acting = actingAs(settings.credentials);
   return settings.profile === undefined
-    ? `in enterprise ${settings.enterpriseId}${host} (credentials from the environment)`
-    : `in profile '${settings.profile}', enterprise ${settings.enterpriseId}${host}`;
+    ? `${acting.alone}${host} (credentials from the environment)`
+    : `in profile '${settings.profile}', ${acting.afterProfile}${host}`;
 }
 
 /**
