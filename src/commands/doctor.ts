@@ -190,12 +190,7 @@ async function diagnose(ctx: Context): Promise<Check[]> {
         skip('subscription key', 'no verdict from the gateway: see the next check');
         fail(verdict.check, error.kind, message, error.hint);
       } else if (status === 401 && /subscription key/i.test(message)) {
-        fail(
-          'subscription key',
-          'auth',
-          message,
-          `check the subscription key (from ${subscriptionSource}); keys are at ${SECRETS_URL}`,
-        );
+        fail('subscription key', 'auth', message, `check the subscription key (from ${subscriptionSource}); keys are at ${SECRETS_URL}`);
         skip(verdict.check, 'the gateway stopped the request first');
       } else {
         pass('subscription key', `accepted by the gateway (from ${subscriptionSource})`);
