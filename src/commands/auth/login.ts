@@ -1,5 +1,6 @@
 // `cip auth login`: stores a profile's keys and enterprise id, checked with one request unless --no-verify.
-// `--migrate` is a command of its own behind the same name (migrate.ts); how a profile is written is save.ts.
+// `--migrate` is a command of its own behind the same name (domain/profiles/migrate.ts); how a profile is
+// written is domain/profiles/save.ts.
 import { defineCommand } from '../define.js';
 import { flag, option, type ValuesOf } from '../../cli/options.js';
 import type { Context } from '../../context.js';
@@ -38,8 +39,8 @@ import { withSpinner } from '../../terminal/spinner.js';
 import { printable } from '../../text/sanitize.js';
 import { readInput } from '../io.js';
 import { OUTPUT_FORMATS } from '../../output/format.js';
-import { migrate } from './migrate.js';
-import { noKeychain, save, type ProfileFields, type Storage } from './save.js';
+import { migrate } from '../../domain/profiles/migrate.js';
+import { noKeychain, save, type ProfileFields, type Storage } from '../../domain/profiles/save.js';
 
 const OPTIONS = {
   apiKeyFile: option('--api-key-file <path>', "read the API key from a file ('-' for stdin)"),

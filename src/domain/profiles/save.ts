@@ -1,5 +1,5 @@
 // How login writes a profile: its keys into the keychain first, then the file (which then names the keychain
-// entry), so that the file never points at keys that are not there. Also used by --migrate (migrate.ts).
+// entry), so that the file never points at keys that are not there. Also used by --migrate (migrate.ts beside it).
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { getProfile } from '../../config/settings.js';
