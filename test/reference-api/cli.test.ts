@@ -6,6 +6,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cip, expectOneErrorLine, loginArgs, sandboxEnv, tempDir } from '../helpers/cli.js';
+import { epochSeconds, makeJwt } from '../helpers/jwt.js';
 import { buildReferenceApi, hasDotnet, startReferenceApi, type ReferenceApi } from '../helpers/reference-api.js';
 
 const OTHER_ENTERPRISE = '11111111-2222-4333-8444-555555555555';
@@ -218,6 +219,25 @@ describe.skipIf(!hasDotnet())('cip against the reference API', () => {
     }
     const ping = await cip(['api', 'ping'], { env: sandboxEnv(api) });
     expect(ping.exitCode).toBe(0);
+  });
+
+  it("a token (CIP_TOKEN) passes ASP.NET Core's JWT bearer handler: create, list and delete with no EnterpriseId; an expired one never leaves cip", async () => {
+    const token = (expiresIn: number) =>
+      makeJwt({ sub: 'ci', enterpriseId: api.keys.enterpriseId, exp: epochSeconds(expiresIn) }, { secret: api.keys.tokenSecret });
+    const env = { CIP_BASE_URL: api.url, CIP_TOKEN: token(3600), CIP_SUBSCRIPTION_KEY: api.keys.subscriptionKey };
+    const created = await cip(['env', 'create', '-f', 'name=by-token', '-F', `quotaBytes=${BIG}`, '--json'], { env });
+    expect(created.exitCode).toBe(0);
+    expect(created.stdout).toContain(`"quotaBytes": ${BIG}`);
+    const listed = await cip(['env', 'list', '--json'], { env });
+    expect((JSON.parse(listed.stdout) as Listed[]).map((record) => record.name)).toContain('by-token');
+    expect((await cip(['env', 'delete', 'by-token', '--yes'], { env })).exitCode).toBe(0);
+    const wrong = await cip(['env', 'list'], {
+      env: { ...env, CIP_TOKEN: makeJwt({ enterpriseId: api.keys.enterpriseId, exp: epochSeconds(3600) }, { secret: 'x'.repeat(40) }) },
+    });
+    expect(wrong.exitCode).toBe(3);
+    const expired = await cip(['env', 'list'], { env: { ...env, CIP_TOKEN: token(-3600) } });
+    expect(expired.exitCode).toBe(3);
+    expect(expectOneErrorLine(expired.stderr)).toMatch(/^error: the token in CIP_TOKEN expired at /);
   });
 
   it('delete removes it; a second delete finds nothing to delete', async () => {
