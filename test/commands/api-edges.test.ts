@@ -203,4 +203,19 @@ describe('cip api -i', () => {
       await raw.close();
     }
   });
+
+  // cip cannot read the wait in these (it uses its usual backoff instead), but they are the server's headers.
+  it('prints every header as the server sent it, a Retry-After without a readable wait among them', async () => {
+    const raw = await rawHttpServer();
+    try {
+      raw.respond('HTTP/1.1 200 OK\r\nRetry-After: soon\r\nRateLimit-Reset: 1soon\r\nContent-Length: 2\r\n\r\n{}');
+      const result = await cip(['api', 'Environments', '-i'], { env: sandboxEnv({ url: raw.url, keys: sandbox.keys }) });
+      expect(result.exitCode).toBe(0);
+      const lines = result.stderr.split('\n');
+      expect(lines).toContain('retry-after: soon');
+      expect(lines).toContain('ratelimit-reset: 1soon');
+    } finally {
+      await raw.close();
+    }
+  });
 });
