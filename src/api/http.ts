@@ -171,39 +171,41 @@ function textOf(answer: RawAnswer, read: boolean): { status: number; headers: He
   return { status: answer.status, headers: answer.headers, text };
 }
 
-export async function createHttp(options: HttpOptions): Promise<Http> {
-  const { baseUrl, proxy, maxAnswerBytes = DEFAULT_MAX_ANSWER_BYTES } = options;
-  const kyModule = await import('ky');
-  // fetch, and undici's proxy agent with it, only when a proxy applies: node:http costs far less.
-  const transport =
-    options.transport ?? (proxy ? await (await import('./proxy.js')).proxyTransport(proxy, maxAnswerBytes) : nodeTransport(maxAnswerBytes));
-  const client = kyClient(kyModule, options, attempt(options, transport));
-  const { HTTPError } = kyModule;
-  const host = new URL(baseUrl).host;
+type Respond = (method: AnyMethod, target: string, what: string, request: RawRequest) => Promise<RawAnswer>;
 
-  /** One request through the chain, its failure turned into a typed error. */
-  const respond = async (method: AnyMethod, target: string, what: string, request: RawRequest): Promise<RawAnswer> => {
+/** One request through the chain: its URL checked, its answer whole, its failure a typed error. */
+function responder(kyModule: KyModule, options: HttpOptions, step: Step): Respond {
+  const { baseUrl, timeout, proxy, redact, authHint, signal } = options;
+  const { HTTPError } = kyModule;
+  const client = kyClient(kyModule, options, step);
+  const host = new URL(baseUrl).host;
+  return async (method, target, what, request) => {
     // Built and checked here, whoever asked: the keys go with it.
     const url = requestUrl(baseUrl, target).href;
-    const context: FailureContext = { ...options, what, method, host, proxy };
     // Whether an earlier attempt may have been carried out although its answer was lost: then a retry can meet
     // that attempt's effect (a DELETE retried after a lost answer finds nothing: 404).
     let uncertain = false;
+    const watch = ({ error }: { error: Error }) => {
+      uncertain ||= mayHaveBeenCarriedOut(error instanceof HTTPError ? error.response : { error });
+    };
     try {
-      const response = await client(url, {
-        method,
-        ...request,
-        hooks: {
-          beforeRetry: [({ error }) => void (uncertain ||= mayHaveBeenCarriedOut(error instanceof HTTPError ? error.response : { error }))],
-        },
-      });
-      return answerOf(response);
+      return answerOf(await client(url, { method, ...request, hooks: { beforeRetry: [watch] } }));
     } catch (error) {
-      throw error instanceof HTTPError && !options.signal.aborted
+      const context: FailureContext = { what, method, host, timeout, proxy, redact, authHint, signal };
+      throw error instanceof HTTPError && !signal.aborted
         ? answerFailure(answerOf(error.response), context, uncertain)
         : requestFailure(error, context);
     }
   };
+}
+
+export async function createHttp(options: HttpOptions): Promise<Http> {
+  const { proxy, maxAnswerBytes = DEFAULT_MAX_ANSWER_BYTES } = options;
+  const kyModule = await import('ky');
+  // fetch, and undici's proxy agent with it, only when a proxy applies: node:http costs far less.
+  const transport =
+    options.transport ?? (proxy ? await (await import('./proxy.js')).proxyTransport(proxy, maxAnswerBytes) : nodeTransport(maxAnswerBytes));
+  const respond = responder(kyModule, options, attempt(options, transport));
 
   const send = async (method: Method, target: string, what: string, body?: unknown, readBody = true): Promise<Answer> => {
     const json = body === undefined ? {} : { body: stringifyExactJson(body), headers: { 'Content-Type': 'application/json' } };

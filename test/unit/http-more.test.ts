@@ -459,4 +459,24 @@ describe('Retry-After', () => {
     expect(calls).toHaveLength(2);
     expect(await result).toEqual([]);
   });
+
+  // Its cousins: the first present is the one read, and one that means nothing means the usual backoff.
+  it.each([
+    ['ratelimit-reset', '2', 2000],
+    ['x-ratelimit-retry-after', '0.75', 750],
+    ['x-rate-limit-reset', '1', 1000],
+    ['x-ratelimit-reset', 'soon1', 300],
+    ['ratelimit-reset', '1soon', 300],
+    // A reset far off is waited for 30 s at most.
+    ['ratelimit-reset', '300000', 30_000],
+  ])('a 503 with %s: %s waits %i ms', async (name, value, wait) => {
+    const { http } = await client({ verbose: false });
+    script.push(answer(503, '', { [name]: value }), answer(200, '[]'));
+    const result = http.request('GET', 'Environments', 'list environments');
+    await vi.advanceTimersByTimeAsync(wait - 50);
+    expect(calls).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(100);
+    expect(calls).toHaveLength(2);
+    expect(await result).toEqual([]);
+  });
 });
