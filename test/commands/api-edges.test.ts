@@ -71,6 +71,14 @@ describe('cip api: what is sent', () => {
     expect(request!.headers['x-trace']).toBe('abc');
   });
 
+  it('-H sets a header cip would otherwise send its own way (User-Agent, Accept); the keys still go with it', async () => {
+    await cip(['api', 'Environments', '-H', 'User-Agent: my-script/1.0', '-H', 'Accept: text/plain'], { env });
+    const [request] = sandbox.requests;
+    expect(request!.headers['user-agent']).toBe('my-script/1.0');
+    expect(request!.headers.accept).toBe('text/plain');
+    expect(request!.headers['ocp-apim-subscription-key']).toBe(sandbox.keys.subscriptionKey);
+  });
+
   it('POSTs --input without -X, and GETs without a body', async () => {
     const path = join(tempDir(), 'body.json');
     writeFileSync(path, '{"name":"from-file"}');

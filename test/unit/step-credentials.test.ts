@@ -23,9 +23,10 @@ describe('credentialsFor', () => {
     },
   );
 
-  it('replaces a header of the same name, whatever its letter case', () => {
-    const request = new Request('https://api.test/ms', { headers: { authorization: 'Bearer other' } });
+  it('leaves a header the request already has, whatever its letter case', () => {
+    const request = new Request('https://api.test/ms', { headers: { 'user-agent': 'my-script/1.0' } });
     put(request);
+    expect(request.headers.get('user-agent')).toBe('my-script/1.0');
     expect(request.headers.get('authorization')).toBe('ApiKey secret-api-key');
   });
 
