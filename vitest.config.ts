@@ -3,7 +3,6 @@ import { defineConfig } from 'vitest/config';
 /**
  * Files that change what the whole test process shares, so each runs in a process of its own:
  * - vi.mock / vi.doMock replace modules for every file that imports them later in the same process;
- * - http-more and the proxy files send a run through a proxy, which sets undici's process-wide dispatcher;
  * - context-edges counts warnings that src/ says once per process.
  * Every other file shares its worker process with the files before it, which spares loading vitest, src/ and
  * its packages again for each file (about a third of the suite's CPU time on two cores). test/helpers/
@@ -12,12 +11,9 @@ import { defineConfig } from 'vitest/config';
 const ISOLATED = [
   'test/commands/doctor.test.ts',
   'test/unit/context-edges.test.ts',
-  'test/unit/http-more.test.ts',
   'test/unit/jq.test.ts',
   'test/unit/payload-edges.test.ts',
   'test/unit/probe.test.ts',
-  'test/unit/proxy-edges.test.ts',
-  'test/unit/proxy.test.ts',
   'test/unit/store-lock-load.test.ts',
   'test/unit/store-lock-wait.test.ts',
   'test/unit/store-more.test.ts',

@@ -3,7 +3,7 @@
 import type { Env } from '../env.js';
 import { createHttp } from './http.js';
 import { proxyFor, type ProxyChoice } from './proxy.js';
-import { handshakeFailure } from './transport.js';
+import { handshakeFailure } from './network-errors.js';
 
 /** How long each check may take. */
 export const PROBE_TIMEOUT_MS = 5_000;

@@ -2,13 +2,15 @@
 // one through HTTP_PROXY (either case), unless NO_PROXY names the host. A base URL on this machine
 // (127.0.0.0/8, ::1, localhost) never goes through a proxy, whatever NO_PROXY says, as in Go and curl's
 // defaults: a proxy must never see a request that was meant to stay on the machine. When a proxy applies,
-// requests go through fetch with undici's ProxyAgent as its dispatcher (node:http has no proxy support);
-// undici and fetch are loaded only then.
+// this client's requests go through fetch with undici's ProxyAgent as their dispatcher (node:http has no proxy
+// support); undici and fetch are loaded only then. Nothing process-wide is set: another client in the same
+// process (a test, doctor's ping) is not sent through this proxy.
 import type { Env } from '../env.js';
 import { UsageError } from '../errors.js';
 import { isLoopbackHost } from '../config/validate.js';
 import { printable } from '../text/sanitize.js';
-import { fetchTransport, type Transport } from './transport.js';
+import type { Step } from './chain.js';
+import { fetchTransport } from './transport.js';
 
 export interface ProxyChoice {
   /** The variable the proxy came from. */
@@ -90,10 +92,9 @@ export async function proxyFor(env: Env, target: URL): Promise<ProxyChoice | und
   return { variable: named, url, display };
 }
 
-/** fetch, sending every request of this run through the proxy; loaded only when a proxy applies. */
-export async function proxyTransport(choice: ProxyChoice, maxAnswerBytes: number): Promise<Transport> {
+/** fetch through the proxy, for the requests of the client it is given to; loaded only when a proxy applies. */
+export async function proxyTransport(choice: ProxyChoice, maxAnswerBytes: number): Promise<Step> {
   // undici is CommonJS: its exports arrive as the default export once bundled.
-  const { ProxyAgent, setGlobalDispatcher } = (await import('undici')).default;
-  setGlobalDispatcher(new ProxyAgent({ uri: choice.url.href }));
-  return fetchTransport(maxAnswerBytes);
+  const { ProxyAgent } = (await import('undici')).default;
+  return fetchTransport(maxAnswerBytes, new ProxyAgent({ uri: choice.url.href }));
 }

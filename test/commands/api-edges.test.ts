@@ -71,6 +71,14 @@ describe('cip api: what is sent', () => {
     expect(request!.headers['x-trace']).toBe('abc');
   });
 
+  it('-H sets a header cip would otherwise send its own way (User-Agent, Accept); the keys still go with it', async () => {
+    await cip(['api', 'Environments', '-H', 'User-Agent: my-script/1.0', '-H', 'Accept: text/plain'], { env });
+    const [request] = sandbox.requests;
+    expect(request!.headers['user-agent']).toBe('my-script/1.0');
+    expect(request!.headers.accept).toBe('text/plain');
+    expect(request!.headers['ocp-apim-subscription-key']).toBe(sandbox.keys.subscriptionKey);
+  });
+
   it('POSTs --input without -X, and GETs without a body', async () => {
     const path = join(tempDir(), 'body.json');
     writeFileSync(path, '{"name":"from-file"}');
@@ -199,6 +207,21 @@ describe('cip api -i', () => {
       expect(result.exitCode).toBe(0);
       expect(result.stdout).toBe('{}');
       expect(result.stderr.split('\n')[0]).toBe(shown);
+    } finally {
+      await raw.close();
+    }
+  });
+
+  // cip cannot read the wait in these (it uses its usual backoff instead), but they are the server's headers.
+  it('prints every header as the server sent it, a Retry-After without a readable wait among them', async () => {
+    const raw = await rawHttpServer();
+    try {
+      raw.respond('HTTP/1.1 200 OK\r\nRetry-After: soon\r\nRateLimit-Reset: 1soon\r\nContent-Length: 2\r\n\r\n{}');
+      const result = await cip(['api', 'Environments', '-i'], { env: sandboxEnv({ url: raw.url, keys: sandbox.keys }) });
+      expect(result.exitCode).toBe(0);
+      const lines = result.stderr.split('\n');
+      expect(lines).toContain('retry-after: soon');
+      expect(lines).toContain('ratelimit-reset: 1soon');
     } finally {
       await raw.close();
     }

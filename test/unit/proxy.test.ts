@@ -1,7 +1,13 @@
-import { describe, expect, it } from 'vitest';
+// Which proxy a request goes through (src/api/proxy.ts), and a client through a proxy: its requests go through
+// it, and nothing else in the process does.
+import { createServer } from 'node:http';
 import * as net from 'node:net';
+import { describe, expect, it } from 'vitest';
+import { createHttp } from '../../src/api/http.js';
 import { bypassesProxy, proxyFor } from '../../src/api/proxy.js';
 import { UsageError } from '../../src/errors.js';
+import { startConnectProxy } from '../helpers/connect-proxy.js';
+import { PROXIED_HOST } from '../helpers/tls.js';
 
 describe('NO_PROXY, read as curl reads it', () => {
   it.each([
@@ -50,5 +56,43 @@ describe('proxyFor', () => {
     await expect(proxyFor({ HTTPS_PROXY: 'http://me:secret@[bad' }, target)).rejects.toThrow(
       /^HTTPS_PROXY is not a valid proxy URL: 'http:\/\/\*\*\*@\[bad'$/,
     );
+  });
+});
+
+describe('a client through a proxy', () => {
+  it('sends its own requests through the proxy, and leaves every other request of the process alone', async () => {
+    const server = createServer((_request, response) => {
+      response.writeHead(200, { 'Content-Type': 'application/json' });
+      response.end('[]');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as net.AddressInfo;
+    const proxy = await startConnectProxy();
+    try {
+      const http = await createHttp({
+        // A name only the proxy resolves (to 127.0.0.1).
+        baseUrl: `http://${PROXIED_HOST}:${port}/ms`,
+        headers: { 'User-Agent': 'cip/test' },
+        timeout: 30,
+        signal: new AbortController().signal,
+        redact: (text) => text,
+        proxy: { variable: 'HTTP_PROXY', url: new URL(proxy.url), display: proxy.url },
+      });
+      expect(await http.request('GET', 'Environments', 'list environments')).toEqual([]);
+      expect(proxy.tunnels).toEqual([`${PROXIED_HOST}:${port}`]);
+
+      // Another request in the same process (a test, doctor's ping) goes where it was sent, not to the proxy.
+      const direct = await fetch(`http://127.0.0.1:${port}/ms/Environments`);
+      expect(await direct.json()).toEqual([]);
+      expect(proxy.tunnels).toHaveLength(1);
+      const global = (globalThis as Record<symbol, { constructor: { name: string } } | undefined>)[Symbol.for('undici.globalDispatcher.1')];
+      expect(global?.constructor.name ?? 'Agent').toBe('Agent');
+    } finally {
+      await proxy.close();
+      await new Promise((resolve) => {
+        server.close(resolve);
+        server.closeAllConnections();
+      });
+    }
   });
 });

@@ -1,24 +1,18 @@
-// The transports under ky (src/api/transport.ts), called directly against servers on 127.0.0.1: what each
-// returns (status, headers, the body decoded or null), what the server receives (the headers node:http adds,
-// a fresh connection for a POST or PATCH), the answer limit (declared, streamed, decoded) with its message, a
-// body that does not decode, the abort signal, and node:https for an https:// URL. The error-code helpers are
-// checked as pure functions. A CA that the binary would take from NODE_EXTRA_CA_CERTS is handed to node:https.
+// The transports, the last step of the request path (src/api/transport.ts; decoding in src/api/body.ts),
+// called directly against servers on 127.0.0.1: what each returns (status, headers, the body decoded or null),
+// what the server receives (the headers node:http adds, a fresh connection for a POST or PATCH), the answer
+// limit (declared, streamed, decoded) with its message, a body that does not decode, the abort signal, and
+// node:https for an https:// URL. The error-code helpers (src/api/network-errors.ts) are checked as pure
+// functions. A CA that the binary would take from NODE_EXTRA_CA_CERTS is handed to node:https.
 import { getEventListeners } from 'node:events';
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AgentOptions } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import {
-  BrokenAnswer,
-  causeChain,
-  errorCode,
-  fetchTransport,
-  handshakeFailure,
-  nodeTransport,
-  type Outgoing,
-  type Transport,
-} from '../../src/api/transport.js';
+import { BrokenAnswer, type Outgoing, type Step as Transport } from '../../src/api/chain.js';
+import { causeChain, errorCode, handshakeFailure } from '../../src/api/network-errors.js';
+import { fetchTransport, nodeTransport } from '../../src/api/transport.js';
 import { tempDir } from '../helpers/cli.js';
 import { refusedUrl } from '../helpers/ports.js';
 import { rawHttpServer } from '../helpers/raw-http.js';

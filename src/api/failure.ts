@@ -1,0 +1,98 @@
+// What a failed request is to the user: one typed error (src/errors.ts: its exit code) with words that say what
+// happened and a hint that says what to do. An answer that is not a success becomes an ApiError (or, for a
+// redirect, a ProtocolError); a failure to get an answer becomes a NetworkError that blames the right party
+// (the API, the proxy, TLS), or an interruption.
+import { ApiError, CipError, InterruptedError, NetworkError, ProtocolError, statusSummary } from '../errors.js';
+import { hideCredentials, oneLine, truncate } from '../text/sanitize.js';
+import { BrokenAnswer, type RawAnswer } from './chain.js';
+import { errorMessageFromBody } from './error-body.js';
+import { handshakeFailure, networkReason, notConnected, proxyStatus } from './network-errors.js';
+import type { ProxyChoice } from './proxy.js';
+import { writeMayHaveHappened } from './step-retry.js';
+import { TimedOut } from './step-timeout.js';
+
+/** What the words of a failure need to know about the request and the client. */
+export interface FailureContext {
+  /** What the request was for: 'list environments'. */
+  what: string;
+  method: string;
+  /** The base URL's host. */
+  host: string;
+  /** --timeout, in seconds. */
+  timeout: number;
+  proxy?: ProxyChoice | undefined;
+  redact: (text: string) => string;
+  /** The hint for a 401. */
+  authHint?: string | undefined;
+  /** The run's signal: once it is aborted, any failure is the interruption. */
+  signal: AbortSignal;
+}
+
+const NO_REDIRECTS = 'cip does not follow redirects, so the keys go only to the base URL you chose; check --base-url';
+
+/** An answer that is not a success. `uncertain`: an earlier attempt may have been carried out (api/step-retry.ts). */
+export function answerFailure(answer: RawAnswer, context: FailureContext, uncertain: boolean): CipError {
+  const { status, headers } = answer;
+  const { what, redact } = context;
+  if (status >= 300 && status < 400) {
+    const location = headers.get('location');
+    const to = location ? ` to ${truncate(oneLine(hideCredentials(location)), 200)}` : '';
+    return new ProtocolError(redact(`cannot ${what}: the API answered with a redirect (HTTP ${status})${to}`), NO_REDIRECTS);
+  }
+  // Redacted before the message is cut short (500 characters), so the cut cannot leave part of a key.
+  const body = redact(answer.body ? new TextDecoder().decode(answer.body) : '');
+  const message = errorMessageFromBody(body, headers.get('content-type') ?? '');
+  return new ApiError(
+    status,
+    redact(`cannot ${what}: ${statusSummary(status)} (HTTP ${status})${message ? `: ${message}` : ''}`),
+    // A 403's general advice ("the API key lacks permission") would repeat the server's own words.
+    status === 401 ? context.authHint : status === 403 && message ? null : undefined,
+    uncertain,
+  );
+}
+
+/** A failure to get an answer at all (or one that is not HTTP as the API speaks it). */
+export function requestFailure(error: unknown, context: FailureContext): CipError {
+  const { what, host, proxy } = context;
+  if (error instanceof CipError) return error;
+  if (context.signal.aborted) return new InterruptedError();
+  if (error instanceof BrokenAnswer) return new ProtocolError(`cannot ${what}: ${error.message}`);
+  const maybeDone = writeMayHaveHappened(context.method, error);
+  if (error instanceof TimedOut) {
+    return new NetworkError(
+      `cannot ${what}: no answer from ${host} within ${context.timeout}s`,
+      maybeDone ?? 'raise --timeout, or check the network',
+    );
+  }
+  const handshake = handshakeFailure(error);
+  if (handshake) {
+    const through = proxy ? ` (through the proxy at ${proxy.display})` : '';
+    return new NetworkError(`cannot ${what}: the TLS handshake with ${host}${through} failed: ${handshake.reason}`, handshake.fix);
+  }
+  if (proxy) return proxyFailure(error, context, proxy, maybeDone);
+  return new NetworkError(context.redact(`cannot ${what}: cannot reach ${host}: ${networkReason(error)}`), maybeDone);
+}
+
+/** A failure on the way through a proxy, blamed on the proxy (by its URL without credentials), not the API. */
+function proxyFailure(error: unknown, { what, host }: FailureContext, proxy: ProxyChoice, maybeDone: string | undefined): NetworkError {
+  const status = proxyStatus(error);
+  if (status === 407) {
+    return new NetworkError(
+      `cannot ${what}: the proxy at ${proxy.display} asks for authentication (HTTP 407)`,
+      `put credentials in ${proxy.variable}: ${proxy.url.protocol}//USER:PASSWORD@${proxy.url.host}`,
+    );
+  }
+  if (status === 403) {
+    return new NetworkError(
+      `cannot ${what}: the proxy at ${proxy.display} refused to connect to ${host} (HTTP 403)`,
+      `ask the proxy's administrators, or list the host in NO_PROXY`,
+    );
+  }
+  if (status !== undefined)
+    return new NetworkError(`cannot ${what}: the proxy at ${proxy.display} could not connect to ${host} (HTTP ${status})`, maybeDone);
+  // With a proxy, every connection goes to the proxy: one that cannot be opened is the proxy's fault.
+  if (notConnected(error)) {
+    return new NetworkError(`cannot ${what}: cannot reach the proxy at ${proxy.display} (from ${proxy.variable}): ${networkReason(error)}`);
+  }
+  return new NetworkError(`cannot ${what}: cannot reach ${host} through the proxy at ${proxy.display}: ${networkReason(error)}`, maybeDone);
+}

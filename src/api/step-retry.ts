@@ -1,0 +1,62 @@
+// The retry policy: which failures are worth another attempt, how long to wait, and what a failed write may have
+// done. ky runs the attempts and waits (api/http.ts hands it these settings and asks `shouldRetry` after each
+// failure); the decisions are here.
+//   - Only GET, PUT and DELETE are retried, twice: a retried POST can create an environment twice, and a PATCH
+//     is no safer. HEAD and OPTIONS come only from `cip api`, which shows the first answer.
+//   - An answer is retried for 408, 429, 500, 502, 503 and 504. For 429, 503 (and 413, which is never retried)
+//     ky waits what Retry-After or one of its cousins says, 30 s at most; a wait it cannot read ('soon') would
+//     make it wait those 30 s, so the usual backoff (0.3 s, 0.6 s, ...) applies instead.
+//   - A failure to connect or a connection cut is retried; a time-out, a broken answer, a certificate or TLS
+//     handshake problem and a proxy's refusal are not: asking again would only fail again, or wait again.
+//   - A write whose answer was lost may still have been carried out: the error says so, and a retried DELETE
+//     that then finds nothing (404) knows its own earlier attempt may have done the work.
+import { BrokenAnswer } from './chain.js';
+import { isCertificateError, notSent, proxyStatus } from './network-errors.js';
+import { TimedOut } from './step-timeout.js';
+
+export const RETRY_LIMIT = 2;
+/** Lower case, as ky compares them. */
+export const RETRY_METHODS = ['get', 'put', 'delete'];
+export const RETRY_STATUS = [408, 429, 500, 502, 503, 504];
+/** The statuses whose Retry-After ky follows. */
+export const RETRY_AFTER_STATUS = [413, 429, 503];
+export const MAX_RETRY_AFTER_MS = 30_000;
+export const BACKOFF_LIMIT_MS = 5_000;
+
+/** The headers ky reads for how long to wait, the first present one winning. */
+const RETRY_AFTER_HEADERS = ['retry-after', 'ratelimit-reset', 'x-ratelimit-retry-after', 'x-ratelimit-reset', 'x-rate-limit-reset'];
+
+/** Whether a wait is one ky reads as meant: seconds, or an HTTP date. */
+function readableWait(value: string): boolean {
+  return /^\d+(\.\d+)?$/.test(value.trim()) || !Number.isNaN(Date.parse(value));
+}
+
+/**
+ * After an answer that is not a success: false, never again; undefined, again after the wait its Retry-After
+ * says (ky reads it, for RETRY_AFTER_STATUS); true, again after the usual backoff.
+ */
+export function retryAnswer(status: number, headers: Headers): boolean | undefined {
+  if (!RETRY_STATUS.includes(status)) return false;
+  const wait = RETRY_AFTER_HEADERS.map((name) => headers.get(name)).find((value) => value !== null);
+  return wait === undefined || wait === '' || readableWait(wait) ? undefined : true;
+}
+
+/** After a failure to get an answer: whether another attempt could fare better. */
+export function retryError(error: unknown): boolean {
+  // A proxy that refused (407, 403) will refuse again.
+  const refusedByProxy = (proxyStatus(error) ?? 500) < 500;
+  return !(error instanceof TimedOut || error instanceof BrokenAnswer || isCertificateError(error) || refusedByProxy);
+}
+
+/** Whether an attempt that failed so may have been carried out, its answer lost: a 5xx, or a cut after sending. */
+export function mayHaveBeenCarriedOut(failure: { status: number } | { error: unknown }): boolean {
+  if ('status' in failure) return failure.status >= 500;
+  return !notSent(failure.error) && !(failure.error instanceof BrokenAnswer);
+}
+
+/** The hint for a POST or PATCH that failed after it was sent: it may have happened, and is never retried. */
+export function writeMayHaveHappened(method: string, error: unknown): string | undefined {
+  return (method === 'POST' || method === 'PATCH') && !notSent(error)
+    ? "the request was sent, so it may have been carried out; check with 'cip env list' before trying again"
+    : undefined;
+}

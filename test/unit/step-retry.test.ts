@@ -1,0 +1,98 @@
+// The retry policy (src/api/step-retry.ts), decision by decision: which answers and failures are asked again and
+// after which wait, which attempts may have been carried out, and when a failed write may have happened. The
+// waits themselves (ky's) are checked through the client in http-more.test.ts and faults.test.ts.
+import { describe, expect, it } from 'vitest';
+import { BrokenAnswer } from '../../src/api/chain.js';
+import { mayHaveBeenCarriedOut, retryAnswer, retryError, writeMayHaveHappened } from '../../src/api/step-retry.js';
+import { TimedOut } from '../../src/api/step-timeout.js';
+
+const code = (name: string) => Object.assign(new Error(`connect ${name} 10.0.0.1:443`), { code: name });
+const proxyRefused = (status: number) =>
+  new TypeError('fetch failed', {
+    cause: Object.assign(new Error(`Proxy response (${status}) !== 200 when HTTP Tunneling`), { code: 'UND_ERR_ABORTED' }),
+  });
+const eproto = Object.assign(new Error('write EPROTO error:0A00042E:SSL routines:ssl3_read_bytes:tlsv1 alert protocol version:x'), {
+  code: 'EPROTO',
+});
+
+describe('retryAnswer: after an answer that is not a success', () => {
+  it.each([
+    // Never again.
+    [400, {}, false],
+    [401, {}, false],
+    [404, {}, false],
+    [409, {}, false],
+    [413, { 'retry-after': '1' }, false],
+    [501, {}, false],
+    // Again, after the wait ky reads (Retry-After for 429 and 503, the usual backoff otherwise).
+    [408, {}, undefined],
+    [429, { 'retry-after': '2' }, undefined],
+    [503, { 'retry-after': 'Wed, 21 Oct 2015 07:28:00 GMT' }, undefined],
+    [503, { 'ratelimit-reset': '300000\u00a0' }, undefined],
+    [503, { 'x-ratelimit-retry-after': '0.25' }, undefined],
+    [500, { 'retry-after': '2' }, undefined],
+    [502, {}, undefined],
+    [504, {}, undefined],
+    [503, { 'retry-after': '' }, undefined],
+    // Again, after the usual backoff: ky would wait its longest for a wait it cannot read.
+    [503, { 'retry-after': 'soon' }, true],
+    [429, { 'x-ratelimit-reset': 'soon1' }, true],
+    [503, { 'x-rate-limit-reset': '1soon' }, true],
+    // The first of the headers present is the one ky reads.
+    [503, { 'retry-after': 'soon', 'ratelimit-reset': '2' }, true],
+    [503, { 'retry-after': '2', 'ratelimit-reset': 'soon' }, undefined],
+  ] as const)('%i %j: %s', (status, headers, decision) => {
+    expect(retryAnswer(status, new Headers(headers))).toBe(decision);
+  });
+});
+
+describe('retryError: after a failure to get an answer', () => {
+  it.each([
+    ['a reset connection', code('ECONNRESET'), true],
+    ['a refused connection', code('ECONNREFUSED'), true],
+    ['a body cut off', new TypeError('terminated'), true],
+    ['a proxy that could not connect (502)', proxyRefused(502), true],
+    ['a time-out', new TimedOut('no answer within 30s'), false],
+    ['a broken answer', new BrokenAnswer('the API answered with an invalid HTTP status (600)'), false],
+    ['a self-signed certificate', code('DEPTH_ZERO_SELF_SIGNED_CERT'), false],
+    ['a TLS error', code('ERR_TLS_HANDSHAKE_TIMEOUT'), false],
+    ['a TLS version the two sides do not share', eproto, false],
+    ['a proxy that asks for credentials (407)', proxyRefused(407), false],
+    ['a proxy that refused (403)', proxyRefused(403), false],
+  ])('%s: %s', (_what, error, decision) => {
+    expect(retryError(error)).toBe(decision);
+  });
+});
+
+describe('mayHaveBeenCarriedOut: an attempt whose answer was lost', () => {
+  it.each([
+    ['a 500', { status: 500 }, true],
+    ['a 503', { status: 503 }, true],
+    ['a 408', { status: 408 }, false],
+    ['a 429', { status: 429 }, false],
+    ['a reset', { error: code('ECONNRESET') }, true],
+    ['a time-out', { error: new TimedOut('no answer within 30s') }, true],
+    ['a refused connection', { error: code('ECONNREFUSED') }, false],
+    ['an unknown host', { error: code('ENOTFOUND') }, false],
+    ['a failed TLS handshake', { error: eproto }, false],
+    ['a broken answer', { error: new BrokenAnswer('x') }, false],
+  ])('%s: %s', (_what, failure, expected) => {
+    expect(mayHaveBeenCarriedOut(failure)).toBe(expected);
+  });
+});
+
+describe('writeMayHaveHappened: the hint for a write that failed', () => {
+  const HINT = "the request was sent, so it may have been carried out; check with 'cip env list' before trying again";
+  it.each([
+    ['POST', code('ECONNRESET'), HINT],
+    ['PATCH', new TimedOut('no answer within 30s'), HINT],
+    ['POST', proxyRefused(502), HINT],
+    ['POST', code('ECONNREFUSED'), undefined],
+    ['POST', eproto, undefined],
+    ['PUT', code('ECONNRESET'), undefined],
+    ['DELETE', code('ECONNRESET'), undefined],
+    ['GET', new TimedOut('no answer within 30s'), undefined],
+  ])('%s after %s', (method, error, hint) => {
+    expect(writeMayHaveHappened(method, error)).toBe(hint);
+  });
+});
