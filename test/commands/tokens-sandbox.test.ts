@@ -52,7 +52,9 @@ describe('CIP_TOKEN against the sandbox', () => {
     const result = await cip(['env', 'list'], { env: tokenEnv(sandbox().token({ expiresIn: -7200 })) });
     expect(result.exitCode).toBe(3);
     expect(result.stdout).toBe('');
-    expect(expectOneErrorLine(result.stderr)).toMatch(/^error: the token in CIP_TOKEN expired at \d\d:\d\d, 2 h ago: set CIP_TOKEN to a new one$/);
+    expect(expectOneErrorLine(result.stderr)).toMatch(
+      /^error: the token in CIP_TOKEN expired at \d\d:\d\d, 2 h ago: set CIP_TOKEN to a new one$/,
+    );
     expect(sandbox().requests).toHaveLength(before);
   });
 
