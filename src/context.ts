@@ -9,7 +9,7 @@ import { Secrets } from './secrets.js';
 import { IOStreams, type Streams } from './terminal/io-streams.js';
 import { configLocation, openProfileStore, type ProfileStore } from './config/store.js';
 import { resolveSettings, type ResolvedSettings } from './config/settings.js';
-import { expiredError, expiryWarning, tokenOf } from './config/credentials.js';
+import { SECRET_VARIABLES, expiredError, expiryWarning, tokenOf } from './config/credentials.js';
 import { createKeychain, type Keychain } from './config/keychain.js';
 import { connect } from './api/connect.js';
 import type { Http } from './api/http.js';
@@ -65,7 +65,7 @@ export class Context {
       { worker: host.jqWorker, env, signal },
     );
     // Keys in the environment are secrets even when this run does not use them.
-    this.#rememberKeys(env.CIP_API_KEY, env.CIP_SUBSCRIPTION_KEY, env.CIP_TOKEN);
+    this.#rememberKeys(...SECRET_VARIABLES.map((name) => env[name]));
   }
 
   /** The one place keys are registered for redaction. */

@@ -54,6 +54,9 @@ export const OWN_SECRET: Readonly<
   token: { field: 'token', variable: 'CIP_TOKEN', what: 'token', check: checkToken },
 };
 
+/** The variables that hold secrets of any kind: the context redacts them even when a run does not use them. */
+export const SECRET_VARIABLES: readonly string[] = ['CIP_SUBSCRIPTION_KEY', ...Object.values(OWN_SECRET).map((own) => own.variable)];
+
 /** The kinds, in the order their variables are named. */
 export const CREDENTIAL_KINDS = Object.keys(KINDS) as CredentialKind[];
 
