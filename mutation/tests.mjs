@@ -13,8 +13,11 @@ export const ROOT = fileURLToPath(new URL('..', import.meta.url));
  * reaches), and some of them need more than Stryker's sandbox copy gives.
  */
 export const TEST_GLOBS = ['test/unit/**/*.test.ts', 'test/commands/**/*.test.ts', 'test/e2e/safety.test.ts', 'test/e2e/hostile.test.ts'];
-/** docs.test.ts reads the built bundle. */
-export const TEST_EXCLUDES = ['test/unit/docs.test.ts'];
+/**
+ * docs.test.ts reads the built bundle. io-edges.test.ts reads FIFOs, which in one of Stryker's worker threads
+ * aborts Node ("File descriptor ... opened in unmanaged mode twice"): the whole run then fails at its first pass.
+ */
+export const TEST_EXCLUDES = ['test/unit/docs.test.ts', 'test/unit/io-edges.test.ts'];
 
 /** @param {string} dir @returns {string[]} files under dir, relative to the root, with / between names */
 function filesUnder(dir) {
