@@ -11,7 +11,6 @@ import { defineConfig } from 'vitest/config';
 const ISOLATED = [
   'test/commands/doctor.test.ts',
   'test/unit/context-edges.test.ts',
-  'test/unit/jq.test.ts',
   'test/unit/payload-edges.test.ts',
   'test/unit/probe.test.ts',
   'test/unit/store-lock-load.test.ts',
