@@ -1,8 +1,9 @@
 // Streams and contexts for running commands in-process: no terminal anywhere, everything captured.
-import { PassThrough } from 'node:stream';
+import { PassThrough, Writable } from 'node:stream';
 import { join } from 'node:path';
 import { Context } from '../../src/context.js';
 import type { Env } from '../../src/env.js';
+import type { Output } from '../../src/output/writer.js';
 import type { Streams } from '../../src/terminal/io-streams.js';
 import { BUILD } from './cli.js';
 
@@ -39,4 +40,31 @@ export function testContext(streams: Streams = fakeIO(), env: Env = {}, version 
     },
     ...(signal ? { signal } : {}),
   });
+}
+
+/**
+ * What the writer (output/writer.ts) is given, with stdout kept as the chunks written: JSON unless told,
+ * no terminal, no colour, nothing redacted.
+ */
+export function writerOutput(overrides: Partial<Output> = {}): { io: Output; writes: string[]; written: () => string } {
+  const writes: string[] = [];
+  const stdout = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      writes.push(chunk.toString('utf8'));
+      done();
+    },
+  });
+  const io: Output = {
+    stdout,
+    stdoutIsTTY: false,
+    columns: undefined,
+    outputFormat: 'json',
+    jq: undefined,
+    headers: true,
+    colorLevel: () => 0,
+    info: () => undefined,
+    redact: (text) => text,
+    ...overrides,
+  };
+  return { io, writes, written: () => writes.join('') };
 }

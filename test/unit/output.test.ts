@@ -4,6 +4,7 @@ import { parseExactJson } from '../../src/json/exact.js';
 import { VALUE_COLUMN, cellText, cellsOf, chooseColumns, headerText, topLevel } from '../../src/output/columns.js';
 import { displayWidth, fitWidth, layoutColumns, loadUnicodeWidths, renderTable } from '../../src/output/table.js';
 import { writeList, type Output } from '../../src/output/writer.js';
+import { writerOutput } from '../helpers/io.js';
 
 const lines = (text: string) => text.replace(/\n$/, '').split('\n');
 
@@ -291,27 +292,7 @@ describe('layoutColumns', () => {
 });
 
 describe('JSON lists', () => {
-  const output = (stdoutIsTTY: boolean) => {
-    const writes: string[] = [];
-    const stdout = new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        writes.push(chunk.toString('utf8'));
-        done();
-      },
-    });
-    const io: Output = {
-      stdout,
-      stdoutIsTTY,
-      columns: undefined,
-      outputFormat: 'json',
-      jq: undefined,
-      headers: true,
-      colorLevel: () => 0,
-      info: () => undefined,
-      redact: (text) => text,
-    };
-    return { io, writes };
-  };
+  const output = (stdoutIsTTY: boolean) => writerOutput({ stdoutIsTTY });
 
   it.each([0, 1, 499, 500, 501, 1000, 1234])('%i rows: the bytes JSON.stringify writes, a slice at a time', async (count) => {
     const rows = Array.from({ length: count }, (_, index) => ({ id: `e${index}`, n: index, nested: { list: [index, 'x'] } }));

@@ -1,32 +1,12 @@
 // The writer and the output formats (output/writer.ts, output/format.ts): a command hands the writer its data
 // and, when it has one, its view for people; the writer alone decides by the format. A format the writer has no
 // case for is refused (a bug, exit 1), never written as JSON in its place.
-import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { OUTPUT_FORMATS, ROW_FORMATS, type OutputFormat } from '../../src/output/format.js';
 import { writeData, writeList, writeRecord, writeResult, type Output } from '../../src/output/writer.js';
+import { writerOutput } from '../helpers/io.js';
 
-function output(outputFormat: OutputFormat): { io: Output; written: () => string } {
-  const writes: string[] = [];
-  const stdout = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      writes.push(chunk.toString('utf8'));
-      done();
-    },
-  });
-  const io: Output = {
-    stdout,
-    stdoutIsTTY: false,
-    columns: undefined,
-    outputFormat,
-    jq: undefined,
-    headers: true,
-    colorLevel: () => 0,
-    info: () => undefined,
-    redact: (text) => text,
-  };
-  return { io, written: () => writes.join('') };
-}
+const output = (outputFormat: OutputFormat) => writerOutput({ outputFormat });
 
 const rows = [{ id: 'a1', name: 'alpha' }];
 // What a new format looks like to the writer before it is taught: in the list of formats, with no case.
