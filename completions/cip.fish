@@ -192,7 +192,7 @@ complete -c cip -n '__cip_under \'cip env apply\'' -s y -l yes -d 'do not ask fo
 complete -c cip -n '__cip_under \'cip env apply\'' -l dry-run -d 'print the requests that would be sent, send nothing'
 complete -c cip -n '__cip_under \'cip env apply\'' -l concurrency -d 'changes under way at once (1-32)' -x
 complete -c cip -n '__cip_under \'cip env apply\'' -l force -d 'write even if the environment changed since cip read it (skips the lost-update check)'
-complete -c cip -n '__cip_under \'cip env apply\'' -l check -d 'without an ETag from the API, read the list again before the updates and skip those changed since the plan'
+complete -c cip -n '__cip_under \'cip env apply\'' -l check -d 'without an ETag from the API, read the list again after the question and fail the updates whose environment changed since the plan'
 complete -c cip -n '__cip_under \'cip api\'' -s X -l method -d 'HTTP method (default: GET, or POST when fields or --input are given)' -x
 complete -c cip -n '__cip_under \'cip api\'' -s F -l field -d 'set a typed field (repeatable)' -x
 complete -c cip -n '__cip_under \'cip api\'' -s f -l raw-field -d 'set a string field (repeatable)' -x

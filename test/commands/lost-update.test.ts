@@ -232,6 +232,31 @@ describe('env update: a change made between the read and the write is never over
   });
 });
 
+describe('two cip runs updating one environment at once', () => {
+  it('both read it, both PUT with the same ETag: the first wins, the second exits 6 and does not undo it', async () => {
+    let release!: () => void;
+    strong.inject({ fault: { kind: 'hold', release: new Promise<void>((resolve) => (release = resolve)) }, method: 'PUT', times: 2 });
+    const env = sandboxEnv(strong);
+    const first = cip(['env', 'update', 'staging', '-f', 'description=first'], { env });
+    const second = cip(['env', 'update', 'staging', '-F', 'settings={"retention":1}'], { env });
+    await strong.waitForRequest(() => putOf(strong).length === 2);
+    release();
+    const results = await Promise.all([first, second]);
+    expect(results.map((result) => result.exitCode).sort()).toEqual([0, 6]);
+    const [tagA, tagB] = putOf(strong).map((request) => request.headers['if-match']);
+    expect(tagA).toBe(tagB);
+    const loser = results.find((result) => result.exitCode === 6)!;
+    expect(expectOneErrorLine(loser.stderr)).toContain('changed since cip read it');
+    // The winner's change stands whole; the loser's is not half applied.
+    const { description, settings } = strong.environments.get(ID)!;
+    expect({ description, settings }).toEqual(
+      results[0]!.exitCode === 0
+        ? { description: 'first', settings: { retention: 7 } }
+        : { description: 'as read', settings: { retention: 1 } },
+    );
+  });
+});
+
 describe('env create --if-exists update merges with the same check', () => {
   it("a change made meanwhile: exit 6, the other writer's record kept; --force overwrites it", async () => {
     const changed = between(strong, 'PUT', 1, () => otherWriter(strong, ID, { name: 'staging', description: 'theirs' }));
@@ -288,6 +313,14 @@ describe('env apply: each update carries the ETag of the list the plan came from
       expect.stringMatching(/^"v\d+"$/),
       expect.stringMatching(/^"v\d+"$/),
     ]);
+  });
+
+  it('updates with no one else writing: every PUT carries the same ETag, and all are done', async () => {
+    const result = await cip(['env', 'apply', '--file', file(BOTH), '--yes'], { env: sandboxEnv(strong) });
+    expect(result.exitCode).toBe(0);
+    const tags = putOf(strong).map((request) => request.headers['if-match']);
+    expect(tags).toEqual([expect.stringMatching(/^"v\d+"$/), tags[0]]);
+    expect(methods(strong)).toEqual(['GET', 'PUT', 'PUT']);
   });
 
   it('a single update that fails so is exit 6', async () => {

@@ -47,7 +47,10 @@ export default defineCommand({
     dryRun: flag('--dry-run', 'print the requests that would be sent, send nothing'),
     concurrency: concurrencyOption('changes'),
     force: FORCE_OPTION,
-    check: flag('--check', 'without an ETag from the API, read the list again before the updates and skip those changed since the plan'),
+    check: flag(
+      '--check',
+      'without an ETag from the API, read the list again after the question and fail the updates whose environment changed since the plan',
+    ),
   },
   notes: `The plan is the one 'env diff' shows, from one read of the list. It is shown, then asked about once at a
 terminal (without one, --yes is required). Creates are POSTed; updates send the server's record with the declared
@@ -114,7 +117,10 @@ Exit codes: 0 when every change was made; 9 when some failed; when all failed, t
 
     const reread = sharedRead(() => api.read());
     // --check without a validator: the list once more, after the question, for every update to compare with.
-    const checked = check && validator === undefined && plan.update.length ? (await reread()).items : undefined;
+    const checked =
+      check && validator === undefined && plan.update.length
+        ? (await withSpinner(ctx.io, 'Reading the environments again', reread)).items
+        : undefined;
     const labelOf = (step: Step) => `${step.action} ${printable(key)} '${printable(step.key)}'`;
     const created = new Map<Step, string | undefined>();
     const single = steps.length === 1;

@@ -100,7 +100,8 @@ into it, as 'env update' does, with its check that the environment did not chang
             force,
             compare: true,
             redact: ctx.io.redact,
-            reread: () => readForLookup(ctx, api),
+            // Inside the spinner that says the update is under way.
+            reread: () => api.read(),
             note: (text) => ctx.io.info(text),
           }),
         );

@@ -9,7 +9,7 @@ import { printable } from '../../text/sanitize.js';
 import { readInput } from '../io.js';
 import { buildPayload } from '../../domain/environments/payload.js';
 import { FORCE_OPTION, PAYLOAD_NOTES, PAYLOAD_OPTIONS, payloadInput } from '../options.js';
-import { checkAddressable, readForLookup, resolveOne } from '../../domain/environments/resolve.js';
+import { checkAddressable, resolveOne } from '../../domain/environments/resolve.js';
 import { guardedUpdate } from '../../domain/environments/conflict.js';
 import { doneText, environmentLabel, nameOf, targetText } from '../../domain/environments/target.js';
 import { OUTPUT_FORMATS } from '../../output/format.js';
@@ -80,7 +80,8 @@ A value equal to the stored one as cip prints it (its keys as ***) is sent as th
         force,
         compare: true,
         redact: ctx.io.redact,
-        reread: () => readForLookup(ctx, api),
+        // Inside the spinner that says the update is under way.
+        reread: () => api.read(),
         note: (text) => ctx.io.info(text),
       }),
     );
