@@ -2,7 +2,9 @@
 // cut to five fields with values cut after the keys are redacted, and one list read shared by a batch's 412s.
 import { describe, expect, it } from 'vitest';
 import type { ListRead } from '../../src/api/environments.js';
-import { changeSummary, sharedRead } from '../../src/domain/environments/conflict.js';
+import type { EnvironmentsApi } from '../../src/api/environments.js';
+import { changeSummary, guardedUpdate, sharedRead } from '../../src/domain/environments/conflict.js';
+import { ProtocolError } from '../../src/errors.js';
 import { ExactNumber } from '../../src/json/exact.js';
 
 const plain = (text: string) => text;
@@ -52,5 +54,38 @@ describe('sharedRead', () => {
     expect(a).toBe(b);
     expect(reads).toBe(1);
     expect((await read()).items).toEqual([2]);
+  });
+});
+
+describe('guardedUpdate without a validator', () => {
+  const target = { id: 'e1', name: 'a', record: { id: 'e1', name: 'a' }, validator: undefined };
+  const options = (items: unknown[]) => ({
+    force: false,
+    compare: true,
+    redact: plain,
+    reread: () => Promise.resolve<ListRead>({ items, validator: undefined }),
+  });
+  const api = { update: () => Promise.resolve('sent') } as unknown as EnvironmentsApi;
+
+  it('sends when the list read again holds the record as read, the same twice included', async () => {
+    expect(
+      await guardedUpdate(
+        api,
+        target,
+        { id: 'e1', name: 'b' },
+        options([
+          { id: 'e1', name: 'a' },
+          { id: 'e1', name: 'a' },
+        ]),
+      ),
+    ).toBe('sent');
+  });
+
+  it('refuses when the list read again gives two different records under the id: a broken answer, nothing sent', async () => {
+    const twice = options([
+      { id: 'e1', name: 'a' },
+      { id: 'e1', name: 'b' },
+    ]);
+    await expect(guardedUpdate(api, target, { id: 'e1', name: 'c' }, twice)).rejects.toThrow(ProtocolError);
   });
 });

@@ -11,6 +11,7 @@ import { stringifyExactJson } from '../../json/exact.js';
 import { isRecord } from '../../json/record.js';
 import { printable } from '../../text/sanitize.js';
 import { SERVER_FIELDS, sameValue } from './plan.js';
+import { distinctById, sameIdConflict } from './resolve.js';
 import { environmentLabel, idOf } from './target.js';
 
 /** How many changed fields an error names before "and N more". */
@@ -91,10 +92,15 @@ export function changedError(target: GuardedTarget, now: Record<string, unknown>
   return new CipError('rejected', `the ${label} changed since cip read it${what ? `: ${what}` : ''}`, HINT);
 }
 
-/** The record the list now holds under the target's id; undefined when it is gone. */
+/**
+ * The record the list now holds under the target's id; undefined when it is gone. Two different records under
+ * the id (pages that changed while they were read) are a broken answer, as when the list was first read.
+ */
 function findIn(items: readonly unknown[], id: string): Record<string, unknown> | undefined {
-  const found = items.find((item) => idOf(item) === id);
-  return isRecord(found) ? found : undefined;
+  const found = distinctById(items.filter((item) => idOf(item) === id));
+  const conflict = sameIdConflict(found);
+  if (conflict) throw conflict;
+  return isRecord(found[0]) ? found[0] : undefined;
 }
 
 /** Whether the record holds what was sent, apart from the fields the server owns (its id and times). */
