@@ -160,6 +160,7 @@ complete -c cip -n '__cip_under \'cip env create\'' -s f -l raw-field -d 'set a 
 complete -c cip -n '__cip_under \'cip env create\'' -l dry-run -d 'print the request that would be sent, send nothing'
 complete -c cip -n '__cip_under \'cip env create\'' -l if-exists -d 'when one with the same --key exists: fail (exit 6), skip (print it), update (merge into it)' -x -a 'fail skip update'
 complete -c cip -n '__cip_under \'cip env create\'' -l key -d 'the field --if-exists compares (default: name)' -x
+complete -c cip -n '__cip_under \'cip env create\'' -l force -d 'write even if the environment changed since cip read it (skips the lost-update check)'
 complete -c cip -n '__cip_under \'cip env update\'' -l data -d 'the payload as a JSON object' -x
 complete -c cip -n '__cip_under \'cip env update\'' -l file -d 'read the payload from a JSON or YAML file (\'-\' for stdin)' -r -F
 complete -c cip -n '__cip_under \'cip env update\'' -s F -l field -d 'set a typed field (repeatable)' -x
@@ -167,6 +168,7 @@ complete -c cip -n '__cip_under \'cip env update\'' -s f -l raw-field -d 'set a 
 complete -c cip -n '__cip_under \'cip env update\'' -l replace -d 'send exactly the payload, replacing the whole environment (fields left out are reset)'
 complete -c cip -n '__cip_under \'cip env update\'' -l unset -d 'remove a top-level field (repeatable)' -x
 complete -c cip -n '__cip_under \'cip env update\'' -l dry-run -d 'print the request that would be sent, send nothing'
+complete -c cip -n '__cip_under \'cip env update\'' -l force -d 'write even if the environment changed since cip read it (skips the lost-update check)'
 complete -c cip -n '__cip_argument \'cip env update\' 0' -a '(cip __complete environments 2>/dev/null)' -d 'environment id, or its exact name'
 complete -c cip -n '__cip_under \'cip env delete\'' -s y -l yes -d 'do not ask for confirmation (required without a terminal)'
 complete -c cip -n '__cip_under \'cip env delete\'' -l dry-run -d 'print the requests that would be sent, send nothing'
@@ -189,6 +191,8 @@ complete -c cip -n '__cip_under \'cip env apply\'' -l prune -d 'also delete the 
 complete -c cip -n '__cip_under \'cip env apply\'' -s y -l yes -d 'do not ask for confirmation (required without a terminal)'
 complete -c cip -n '__cip_under \'cip env apply\'' -l dry-run -d 'print the requests that would be sent, send nothing'
 complete -c cip -n '__cip_under \'cip env apply\'' -l concurrency -d 'changes under way at once (1-32)' -x
+complete -c cip -n '__cip_under \'cip env apply\'' -l force -d 'write even if the environment changed since cip read it (skips the lost-update check)'
+complete -c cip -n '__cip_under \'cip env apply\'' -l check -d 'without an ETag from the API, read the list again after the question and fail the updates whose environment changed since the plan'
 complete -c cip -n '__cip_under \'cip api\'' -s X -l method -d 'HTTP method (default: GET, or POST when fields or --input are given)' -x
 complete -c cip -n '__cip_under \'cip api\'' -s F -l field -d 'set a typed field (repeatable)' -x
 complete -c cip -n '__cip_under \'cip api\'' -s f -l raw-field -d 'set a string field (repeatable)' -x

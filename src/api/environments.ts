@@ -16,11 +16,24 @@ export interface RemoveResult {
   alreadyGone: boolean;
 }
 
+/** The list, with the validator its answer carried: what a write sends back in If-Match. */
+export interface ListRead {
+  items: unknown[];
+  /**
+   * The list's strong ETag, as the API sent it (with its quotes): the first page's when every page carried one.
+   * Undefined when an answer had none, or a weak one (If-Match compares strongly: a weak tag never matches).
+   */
+  validator: string | undefined;
+}
+
 export interface EnvironmentsApi {
   readonly settings: ResolvedSettings;
   list(): Promise<unknown[]>;
+  /** The list and its validator. */
+  read(): Promise<ListRead>;
   create(payload: Record<string, unknown>): Promise<unknown>;
-  update(id: string, payload: Record<string, unknown>): Promise<unknown>;
+  /** PUT; with `ifMatch`, only if the environment is still as that validator saw it (else the API's 412). */
+  update(id: string, payload: Record<string, unknown>, ifMatch?: string): Promise<unknown>;
   remove(id: string): Promise<RemoveResult>;
 }
 
@@ -67,76 +80,92 @@ export function environmentUrl(baseUrl: string, id?: string): string {
   return `${baseUrl}/${id === undefined ? 'Environments' : itemPath(id)}`;
 }
 
+/** A strong entity-tag (`"v7"`), or undefined for none, a weak one or one that does not parse. */
+export function strongEtag(value: string | null): string | undefined {
+  const tag = value?.trim();
+  return tag !== undefined && /^"[\x21\x23-\x7e\x80-\xff]*"$/.test(tag) ? tag : undefined;
+}
+
 export function createEnvironmentsApi(http: Http, settings: ResolvedSettings): EnvironmentsApi {
+  const read = async (): Promise<ListRead> => {
+    const items: unknown[] = [];
+    /** The first page's strong ETag; null once a page had none. */
+    let validator: string | undefined | null;
+    const seen = new Set<string>();
+    /** The largest count of the whole list any page declared. */
+    let total: { total: number; where: string } | undefined;
+    let target = 'Environments';
+    let url = new URL(`${settings.baseUrl}/Environments`).href;
+    for (let page = 1; ; page++) {
+      const what = page === 1 ? 'list environments' : `list environments (page ${page})`;
+      let answer: Awaited<ReturnType<Http['send']>>;
+      try {
+        answer = await http.send('GET', target, what);
+      } catch (error) {
+        // The collection always exists: a 404 for it means the base URL points somewhere else.
+        if (page === 1 && error instanceof ApiError && error.status === 404) {
+          throw withHint(error, `is the base URL right? cip asked ${settings.baseUrl}/Environments`);
+        }
+        throw error;
+      }
+      const { data } = answer;
+      const etag = strongEtag(answer.headers.get('etag'));
+      if (etag === undefined) validator = null;
+      else if (page === 1) validator = etag;
+      if (data === undefined) throw new ProtocolError(`cannot ${what}: the API answered with an empty body instead of a list`);
+      const lists = listsIn(data);
+      if (lists.length === 0) throw new ProtocolError(`cannot ${what}: the API answered with something that is not a list`);
+      if (lists.length > 1) {
+        throw new ProtocolError(
+          `cannot ${what}: the API answered with ${lists.length} lists (${lists.map((list) => printable(list.name)).join(', ')}), and cip cannot tell which one is the environments`,
+          PARTIAL,
+        );
+      }
+      const pageItems = lists[0]!.items;
+      const declared = declaredTotal(data, answer.headers);
+      if (declared && (total === undefined || declared.total > total.total)) total = declared;
+      seen.add(url);
+      const next = nextPageLink(data, answer.headers, url, settings.baseUrl, seen, page);
+      // A list in one page, as most are, is that page's array itself.
+      let all = pageItems;
+      if (next !== undefined || page > 1) {
+        for (const item of pageItems) items.push(item);
+        all = items;
+      }
+      if (next !== undefined) {
+        url = next;
+        target = next;
+        continue;
+      }
+      // The last page: the list is whole only if nothing in the answer says otherwise.
+      const more = unfollowedMore(data, answer.headers);
+      if (more !== undefined) {
+        throw new ProtocolError(
+          `cannot ${what}: the API's answer says the list goes on (${printable(more)}), but has no next link cip can follow`,
+          PARTIAL,
+        );
+      }
+      if (total && total.total > all.length) {
+        throw new ProtocolError(
+          `cannot list environments: the API says the list holds ${total.total} (${printable(total.where)}), but its ${page === 1 ? 'answer' : `${page} pages`} held ${all.length}`,
+          PARTIAL,
+        );
+      }
+      return { items: all, validator: validator ?? undefined };
+    }
+  };
   return {
     settings,
+    read,
     async list() {
-      const items: unknown[] = [];
-      const seen = new Set<string>();
-      /** The largest count of the whole list any page declared. */
-      let total: { total: number; where: string } | undefined;
-      let target = 'Environments';
-      let url = new URL(`${settings.baseUrl}/Environments`).href;
-      for (let page = 1; ; page++) {
-        const what = page === 1 ? 'list environments' : `list environments (page ${page})`;
-        let answer: Awaited<ReturnType<Http['send']>>;
-        try {
-          answer = await http.send('GET', target, what);
-        } catch (error) {
-          // The collection always exists: a 404 for it means the base URL points somewhere else.
-          if (page === 1 && error instanceof ApiError && error.status === 404) {
-            throw withHint(error, `is the base URL right? cip asked ${settings.baseUrl}/Environments`);
-          }
-          throw error;
-        }
-        const { data } = answer;
-        if (data === undefined) throw new ProtocolError(`cannot ${what}: the API answered with an empty body instead of a list`);
-        const lists = listsIn(data);
-        if (lists.length === 0) throw new ProtocolError(`cannot ${what}: the API answered with something that is not a list`);
-        if (lists.length > 1) {
-          throw new ProtocolError(
-            `cannot ${what}: the API answered with ${lists.length} lists (${lists.map((list) => printable(list.name)).join(', ')}), and cip cannot tell which one is the environments`,
-            PARTIAL,
-          );
-        }
-        const pageItems = lists[0]!.items;
-        const declared = declaredTotal(data, answer.headers);
-        if (declared && (total === undefined || declared.total > total.total)) total = declared;
-        seen.add(url);
-        const next = nextPageLink(data, answer.headers, url, settings.baseUrl, seen, page);
-        // A list in one page, as most are, is that page's array itself.
-        let all = pageItems;
-        if (next !== undefined || page > 1) {
-          for (const item of pageItems) items.push(item);
-          all = items;
-        }
-        if (next !== undefined) {
-          url = next;
-          target = next;
-          continue;
-        }
-        // The last page: the list is whole only if nothing in the answer says otherwise.
-        const more = unfollowedMore(data, answer.headers);
-        if (more !== undefined) {
-          throw new ProtocolError(
-            `cannot ${what}: the API's answer says the list goes on (${printable(more)}), but has no next link cip can follow`,
-            PARTIAL,
-          );
-        }
-        if (total && total.total > all.length) {
-          throw new ProtocolError(
-            `cannot list environments: the API says the list holds ${total.total} (${printable(total.where)}), but its ${page === 1 ? 'answer' : `${page} pages`} held ${all.length}`,
-            PARTIAL,
-          );
-        }
-        return all;
-      }
+      return (await read()).items;
     },
     async create(payload) {
       return http.request('POST', 'Environments', 'create the environment', payload);
     },
-    async update(id, payload) {
-      return http.request('PUT', itemPath(id), `update environment '${printable(id)}'`, payload);
+    async update(id, payload, ifMatch) {
+      const what = `update environment '${printable(id)}'`;
+      return (await http.send('PUT', itemPath(id), what, payload, true, ifMatch === undefined ? {} : { 'If-Match': ifMatch })).data;
     },
     async remove(id) {
       // Any 2xx means the environment is gone; what the body says (if anything) changes nothing.

@@ -58,7 +58,7 @@ export interface Http {
    * The whole answer. `target` is a path below the base URL or an absolute URL on its origin (api/url.ts:
    * anything else is refused before it is sent).
    */
-  send(method: Method, target: string, what: string, body?: unknown, readBody?: boolean): Promise<Answer>;
+  send(method: Method, target: string, what: string, body?: unknown, readBody?: boolean, headers?: Record<string, string>): Promise<Answer>;
   /**
    * Any method, any body, a 2xx answer as it came (its body empty, never null): what `cip api` needs. POST and
    * PATCH are never retried.
@@ -207,8 +207,18 @@ export async function createHttp(options: HttpOptions): Promise<Http> {
     options.transport ?? (proxy ? await (await import('./proxy.js')).proxyTransport(proxy, maxAnswerBytes) : nodeTransport(maxAnswerBytes));
   const respond = responder(kyModule, options, attempt(options, transport));
 
-  const send = async (method: Method, target: string, what: string, body?: unknown, readBody = true): Promise<Answer> => {
-    const json = body === undefined ? {} : { body: stringifyExactJson(body), headers: { 'Content-Type': 'application/json' } };
+  const send = async (
+    method: Method,
+    target: string,
+    what: string,
+    body?: unknown,
+    readBody = true,
+    extra: Record<string, string> = {},
+  ): Promise<Answer> => {
+    const json =
+      body === undefined
+        ? { headers: extra }
+        : { body: stringifyExactJson(body), headers: { 'Content-Type': 'application/json', ...extra } };
     // Exact, keys and all: what is printed is redacted by the writer, and what is sent back must be what was read.
     const { status, headers, text } = textOf(await respond(method, target, what, json), readBody);
     if (text.trim() === '') return { data: undefined, headers };

@@ -84,3 +84,6 @@ export const FILE_OPTION = option(
   "the environments that should exist: YAML or JSON, as 'env export' writes ('-' for stdin)",
 );
 export const PRUNE_OPTION = flag('--prune', 'also delete the environments the file does not list');
+
+/** Skips the lost-update check of a write that merges into what cip read (domain/environments/conflict.ts). */
+export const FORCE_OPTION = flag('--force', 'write even if the environment changed since cip read it (skips the lost-update check)');

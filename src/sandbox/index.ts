@@ -4,6 +4,7 @@ export {
   PAGE_PARAMETER,
   SANDBOX_DEFAULTS,
   type Environment,
+  type EtagStyle,
   type Fault,
   type FaultRule,
   type PagingStyle,

@@ -19,6 +19,7 @@ const PROBLEM_STATUS: Record<number, [title: string, section: string]> = {
   403: ['Forbidden', '15.5.4'],
   404: ['Not Found', '15.5.5'],
   405: ['Method Not Allowed', '15.5.6'],
+  412: ['Precondition Failed', '15.5.13'],
   415: ['Unsupported Media Type', '15.5.16'],
   500: ['An error occurred while processing your request.', '15.6.1'],
 };

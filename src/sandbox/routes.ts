@@ -5,6 +5,7 @@ import type { IncomingMessage } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { parseExactJson, stringifyExactJson } from '../json/exact.js';
 import { isRecord } from '../json/record.js';
+import { etagHeader, Versions } from './etags.js';
 import { checkAccess, header, type GatewayKeys } from './gateway.js';
 import { apim, json, methodNotAllowed, notFound, ping, problem, validationProblem, type Reply } from './replies.js';
 import { PAGE_PARAMETER, type Environment, type Fault, type SandboxOptions } from './types.js';
@@ -116,12 +117,16 @@ function foreignOrigin(link: string): string {
 export function createRoutes(
   environments: Map<string, Environment>,
   keys: GatewayKeys,
-  options: Pick<SandboxOptions, 'envelope' | 'cacheList' | 'pageSize' | 'paging' | 'pingFails'> & {
+  options: Pick<SandboxOptions, 'envelope' | 'cacheList' | 'pageSize' | 'paging' | 'pingFails' | 'etags'> & {
     basePath: string;
     baseUrl: () => string;
   },
 ): Routes {
   let cachedList: string | undefined;
+  const versions = new Versions(environments);
+  const etags = options.etags ?? 'strong';
+  // Every page of a list names the version of the whole collection.
+  const listTag = () => etagHeader(etags, versions.collection());
 
   // One page of the list, chosen by the page query parameter, in the configured style.
   const page = (url: string, pageSize: number, nextLink: NextLinkFault | undefined): Reply => {
@@ -143,21 +148,28 @@ export function createRoutes(
 
     switch (options.paging ?? 'odata') {
       case 'odata':
-        return json(200, stringifyExactJson({ value: records, ...(next === undefined ? {} : { '@odata.nextLink': next }) }));
+        return json(200, stringifyExactJson({ value: records, ...(next === undefined ? {} : { '@odata.nextLink': next }) }), listTag());
       case 'next':
-        return json(200, stringifyExactJson({ items: records, ...(next === undefined ? {} : { next }) }));
+        return json(200, stringifyExactJson({ items: records, ...(next === undefined ? {} : { next }) }), listTag());
       case 'link':
-        return json(200, stringifyExactJson(records), next === undefined ? {} : { Link: `<${next}>; rel="next"` });
+        return json(200, stringifyExactJson(records), { ...listTag(), ...(next === undefined ? {} : { Link: `<${next}>; rel="next"` }) });
     }
   };
 
   const list = (url: string, nextLink: NextLinkFault | undefined): Reply => {
     if (options.pageSize !== undefined) return page(url, options.pageSize, nextLink);
-    if (cachedList !== undefined) return json(200, cachedList);
+    if (cachedList !== undefined) return json(200, cachedList, listTag());
     const records = [...environments.values()];
     const body = stringifyExactJson(options.envelope ? { [options.envelope]: records } : records);
     if (options.cacheList) cachedList = body;
-    return json(200, body);
+    return json(200, body, listTag());
+  };
+
+  // If-Match on a write to an item that exists (etags.ts); a sandbox that sends no ETags ignores it, as a service
+  // that knows nothing of validators does.
+  const preconditionHolds = (id: string, req: IncomingMessage): boolean => {
+    const ifMatch = req.headers['if-match'];
+    return etags === 'none' || ifMatch === undefined || versions.holds(id, ifMatch);
   };
 
   const create = async (req: IncomingMessage, body: string): Promise<Reply> => {
@@ -166,9 +178,11 @@ export function createRoutes(
     const now = new Date().toISOString();
     const record: Environment = { id: randomUUID(), ...input.fields, createdAt: now, updatedAt: now };
     environments.set(String(record.id), record);
+    versions.wrote(String(record.id));
     cachedList = undefined;
     return json(201, stringifyExactJson(record), {
       Location: `${options.baseUrl()}/Environments/${encodeURIComponent(String(record.id))}`,
+      ...etagHeader(etags, versions.of(String(record.id))!),
     });
   };
 
@@ -178,14 +192,19 @@ export function createRoutes(
     if ('reply' in input) return input.reply;
     const existing = environments.get(id);
     if (!existing) return notFound(id);
+    if (!preconditionHolds(id, req)) return problem(412);
     const record: Environment = { id: existing.id, ...input.fields, createdAt: existing.createdAt, updatedAt: new Date().toISOString() };
     environments.set(id, record);
+    versions.wrote(id);
     cachedList = undefined;
-    return json(200, stringifyExactJson(record));
+    return json(200, stringifyExactJson(record), etagHeader(etags, versions.of(id)!));
   };
 
-  const remove = (id: string): Reply => {
-    if (!environments.delete(id)) return notFound(id);
+  const remove = (id: string, req: IncomingMessage): Reply => {
+    if (!environments.has(id)) return notFound(id);
+    if (!preconditionHolds(id, req)) return problem(412);
+    environments.delete(id);
+    versions.wrote(id);
     cachedList = undefined;
     return { status: 204 };
   };
@@ -221,7 +240,7 @@ export function createRoutes(
       // with no body. Ids a test put in the store are served whatever their form.
       if (id === undefined || (!GUID.test(id) && !environments.has(id))) return { status: 404 };
       if (method === 'PUT') return update(id, req, body);
-      return remove(id);
+      return remove(id, req);
     },
   };
 }

@@ -52,6 +52,9 @@ function checkOptions(options: SandboxOptions): void {
   if (pageSize !== undefined && !(Number.isInteger(pageSize) && pageSize >= 1)) {
     throw new RangeError(`pageSize must be a whole number of at least 1, got ${pageSize}`);
   }
+  if (options.etags !== undefined && !['strong', 'weak', 'none'].includes(options.etags)) {
+    throw new RangeError(`etags must be strong, weak or none, got ${String(options.etags)}`);
+  }
   if (options.paging !== undefined && pageSize === undefined) throw new RangeError('paging needs pageSize');
   if (options.envelope !== undefined && pageSize !== undefined) throw new RangeError('envelope and pageSize cannot be combined');
   if (latencyMs !== undefined && !(Number.isFinite(latencyMs) && latencyMs >= 0)) {

@@ -1,6 +1,9 @@
 // The sandbox's public shapes: its options, the fault rules tests inject, what it records, and its handle.
 import type { ExactNumber } from '../json/exact.js';
 
+/** How the sandbox sends ETags: strong (the default), weak (`W/"v7"`, which If-Match never matches), or none. */
+export type EtagStyle = 'strong' | 'weak' | 'none';
+
 export const SANDBOX_DEFAULTS = {
   apiKey: 'sandbox-api-key-0123456789',
   readOnlyApiKey: 'sandbox-readonly-key-0123456789',
@@ -91,6 +94,13 @@ export interface SandboxOptions {
   paging?: PagingStyle;
   /** Wait this many ms before every answer, faulted or not (benchmarks of round trips); timers end on close. */
   latencyMs?: number;
+  /**
+   * How ETags are sent (src/sandbox/etags.ts): `strong` (the default) on the list, a created and an updated
+   * environment, with If-Match honoured on PUT and DELETE (412 when the environment changed since the version it
+   * names); `weak` sends them weak (`W/"v7"`), which If-Match never matches; `none` sends none and ignores
+   * If-Match, as a service that knows nothing of validators.
+   */
+  etags?: EtagStyle;
   /** The anonymous {base}/ping answers 503, so that `cip doctor` has a failure to show. */
   pingFails?: boolean;
   apiKey?: string;

@@ -8,7 +8,8 @@ import { listForLookup, notFound, resolveIn, resolveOne } from '../../src/domain
 import { ProtocolError, UsageError } from '../../src/errors.js';
 import { fakeIO, testContext } from '../helpers/io.js';
 
-const apiListing = (items: unknown[]) => ({ list: () => Promise.resolve(items) }) as unknown as EnvironmentsApi;
+const apiListing = (items: unknown[]) =>
+  ({ list: () => Promise.resolve(items), read: () => Promise.resolve({ items, validator: undefined }) }) as unknown as EnvironmentsApi;
 
 describe('resolveIn', () => {
   it('a name two environments share is refused with their ids, "(no id)" for one without', () => {
@@ -60,7 +61,13 @@ describe('resolveOne', () => {
   it('one environment by id or name; none is not-found', async () => {
     const api = apiListing([{ id: 'e1', name: 'a' }]);
     const ctx = testContext(fakeIO());
-    expect(await resolveOne(ctx, api, 'a')).toEqual({ argument: 'a', id: 'e1', name: 'a', record: { id: 'e1', name: 'a' } });
+    expect(await resolveOne(ctx, api, 'a')).toEqual({
+      argument: 'a',
+      id: 'e1',
+      name: 'a',
+      record: { id: 'e1', name: 'a' },
+      validator: undefined,
+    });
     await expect(resolveOne(ctx, api, 'b')).rejects.toThrow("no environment has the id or name 'b'");
   });
 });

@@ -1,27 +1,48 @@
 using System.Collections.Concurrent;
 using Microsoft.AspNetCore.Mvc;
+using Microsoft.Net.Http.Headers;
 
 namespace ReferenceApi;
 
+// Each write to the store is a version; the list's ETag names the version it shows, an item's the version that
+// last changed it (src/sandbox/etags.ts models the same). The versions are the store's, not the records' fields:
+// nothing is added to what a client reads and sends back.
 public sealed class EnvironmentStore
 {
     // Insertion order is kept so the list reads like the sandbox's.
     private readonly ConcurrentDictionary<Guid, EnvironmentRecord> _records = new();
     private long _order;
     private readonly ConcurrentDictionary<Guid, long> _orderOf = new();
+    private readonly ConcurrentDictionary<Guid, long> _versionOf = new();
+
+    /** Held by a request that reads versions and writes on them, so that a check and its write are one step. */
+    public object Gate { get; } = new();
+
+    public long Version { get; private set; }
 
     public IEnumerable<EnvironmentRecord> All() =>
         _records.Values.OrderBy(record => _orderOf.GetValueOrDefault(record.Id));
 
     public EnvironmentRecord? Find(Guid id) => _records.GetValueOrDefault(id);
 
+    public long VersionOf(Guid id) => _versionOf.GetValueOrDefault(id);
+
     public void Add(EnvironmentRecord record)
     {
         _orderOf[record.Id] = Interlocked.Increment(ref _order);
         _records[record.Id] = record;
+        Wrote(record.Id);
     }
 
-    public bool Remove(Guid id) => _records.TryRemove(id, out _);
+    public void Wrote(Guid id) => _versionOf[id] = ++Version;
+
+    public bool Remove(Guid id)
+    {
+        if (!_records.TryRemove(id, out _)) return false;
+        _versionOf.TryRemove(id, out _);
+        Version++;
+        return true;
+    }
 }
 
 // The controller as such a service is usually written: [ApiController] does model validation (automatic 400
@@ -31,7 +52,14 @@ public sealed class EnvironmentStore
 public sealed class EnvironmentsController(EnvironmentStore store, TimeProvider clock) : ControllerBase
 {
     [HttpGet]
-    public IEnumerable<EnvironmentRecord> List() => store.All();
+    public IEnumerable<EnvironmentRecord> List()
+    {
+        lock (store.Gate)
+        {
+            Response.Headers.ETag = Tag(store.Version);
+            return store.All().ToList();
+        }
+    }
 
     // Not in the published spec, but CreatedAtAction needs an action to point at, and services like this have one.
     [HttpGet("{id:guid}")]
@@ -43,7 +71,11 @@ public sealed class EnvironmentsController(EnvironmentStore store, TimeProvider 
         var now = clock.GetUtcNow();
         var record = new EnvironmentRecord { Id = Guid.NewGuid(), CreatedAt = now };
         record.Apply(environment, now);
-        store.Add(record);
+        lock (store.Gate)
+        {
+            store.Add(record);
+            Response.Headers.ETag = Tag(store.VersionOf(record.Id));
+        }
         return CreatedAtAction(nameof(Get), new { id = record.Id }, record);
     }
 
@@ -51,11 +83,45 @@ public sealed class EnvironmentsController(EnvironmentStore store, TimeProvider 
     [HttpPut("{id:guid}")]
     public IActionResult Update(Guid id, EnvironmentInput environment)
     {
-        if (store.Find(id) is not { } record) return NotFound();
-        record.Apply(environment, clock.GetUtcNow());
-        return NoContent();
+        lock (store.Gate)
+        {
+            if (store.Find(id) is not { } record) return NotFound();
+            if (!PreconditionHolds(id)) return StatusCode(StatusCodes.Status412PreconditionFailed);
+            record.Apply(environment, clock.GetUtcNow());
+            store.Wrote(id);
+            Response.Headers.ETag = Tag(store.VersionOf(id));
+            return NoContent();
+        }
     }
 
     [HttpDelete("{id:guid}")]
-    public IActionResult Delete(Guid id) => store.Remove(id) ? NoContent() : NotFound();
+    public IActionResult Delete(Guid id)
+    {
+        lock (store.Gate)
+        {
+            if (store.Find(id) is null) return NotFound();
+            if (!PreconditionHolds(id)) return StatusCode(StatusCodes.Status412PreconditionFailed);
+            store.Remove(id);
+            return NoContent();
+        }
+    }
+
+    private static string Tag(long version) => new EntityTagHeaderValue($"\"v{version}\"").ToString();
+
+    // If-Match, parsed by the framework: `*`, or a strong tag "vN" where the item has not changed since version N.
+    // A header whose value does not parse gives no tags, and so holds for nothing.
+    private bool PreconditionHolds(Guid id)
+    {
+        if (Request.Headers.IfMatch.Count == 0) return true;
+        var version = store.VersionOf(id);
+        return Request.GetTypedHeaders().IfMatch.Any(tag =>
+            tag.Equals(EntityTagHeaderValue.Any)
+            || (!tag.IsWeak
+                && tag.Tag.Value is { } quoted
+                && quoted.Length > 3
+                && quoted[1] == 'v'
+                && long.TryParse(quoted.AsSpan(2, quoted.Length - 3), System.Globalization.NumberStyles.None, null, out var at)
+                && version <= at
+                && at <= store.Version));
+    }
 }

@@ -3,6 +3,8 @@
 // for the API's 400, 401, 403 and 404. What the sandbox cannot show is here: a typed model that drops fields it
 // does not know and resets those left out, a PUT that answers 204, and ASP.NET's own error bodies.
 import { writeFileSync } from 'node:fs';
+import { createServer, request as forward, type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cip, expectOneErrorLine, loginArgs, sandboxEnv, tempDir } from '../helpers/cli.js';
@@ -12,6 +14,43 @@ import { buildReferenceApi, hasDotnet, startReferenceApi, type ReferenceApi } fr
 const OTHER_ENTERPRISE = '11111111-2222-4333-8444-555555555555';
 // Beyond 2^53: a client that parses it as a JavaScript number changes it.
 const BIG = '9007199254740993';
+
+/**
+ * A pass-through in front of the reference API that runs `before` when cip's first PUT arrives, then forwards
+ * it: another client's write lands between cip's read and its write, whatever the timing.
+ */
+async function racingProxy(
+  target: string,
+  before: () => Promise<void>,
+): Promise<{ url: string; puts: IncomingMessage[]; close(): Promise<void> }> {
+  const upstream = new URL(target);
+  const puts: IncomingMessage[] = [];
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const go = () => {
+        const out = forward(
+          { host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers },
+          (answer) => {
+            res.writeHead(answer.statusCode ?? 502, answer.headers);
+            answer.pipe(res);
+          },
+        );
+        out.end(Buffer.concat(chunks));
+      };
+      if (req.method === 'PUT' && puts.push(req) === 1) void before().then(go);
+      else go();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}${upstream.pathname}`,
+    puts,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
 
 interface Listed {
   id: string;
@@ -238,6 +277,53 @@ describe.skipIf(!hasDotnet())('cip against the reference API', () => {
     const expired = await cip(['env', 'list'], { env: { ...env, CIP_TOKEN: token(-3600) } });
     expect(expired.exitCode).toBe(3);
     expect(expectOneErrorLine(expired.stderr)).toMatch(/^error: the token in CIP_TOKEN expired at /);
+  });
+
+  it("update sends the list's ETag as If-Match: ASP.NET answers 412 to a change made meanwhile, cip exits 6 and the other write stays", async () => {
+    const made = await asUser(['env', 'create', '-f', 'name=e2e-race', '-f', 'description=as read']);
+    expect(made.exitCode).toBe(0);
+    const { id } = JSON.parse(made.stdout) as Listed;
+    const other = (name: string, description: string) => async () => {
+      const answer = await fetch(`${api.url}/Environments/${name === 'e2e-race' ? id : otherId}`, {
+        method: 'PUT',
+        headers: {
+          Authorization: `ApiKey ${api.keys.apiKey}`,
+          'Ocp-Apim-Subscription-Key': api.keys.subscriptionKey,
+          EnterpriseId: api.keys.enterpriseId,
+          'Content-Type': 'application/json',
+        },
+        body: JSON.stringify({ name, description }),
+      });
+      expect(answer.status).toBe(204);
+    };
+    const otherMade = await asUser(['env', 'create', '-f', 'name=e2e-bystander']);
+    const otherId = (JSON.parse(otherMade.stdout) as Listed).id;
+
+    const racing = await racingProxy(api.url, other('e2e-race', 'theirs'));
+    try {
+      const result = await cip(['env', 'update', 'e2e-race', '-f', 'description=mine'], {
+        env: sandboxEnv(api, { CIP_BASE_URL: racing.url }),
+      });
+      expect(result.exitCode).toBe(6);
+      expect(expectOneErrorLine(result.stderr)).toContain(`changed since cip read it: description "as read" → "theirs"`);
+      expect(racing.puts[0]!.headers['if-match']).toMatch(/^"v\d+"$/);
+    } finally {
+      await racing.close();
+    }
+    expect(JSON.parse((await asUser(['env', 'get', 'e2e-race'])).stdout)).toMatchObject({ description: 'theirs' });
+
+    // Another environment changed meanwhile: the update goes through.
+    const bystander = await racingProxy(api.url, other('e2e-bystander', 'changed'));
+    try {
+      const result = await cip(['env', 'update', 'e2e-race', '-f', 'description=mine'], {
+        env: sandboxEnv(api, { CIP_BASE_URL: bystander.url }),
+      });
+      expect(result.exitCode).toBe(0);
+    } finally {
+      await bystander.close();
+    }
+    expect(JSON.parse((await asUser(['env', 'get', 'e2e-race'])).stdout)).toMatchObject({ description: 'mine' });
+    expect((await asUser(['env', 'delete', 'e2e-race', 'e2e-bystander', '--yes'])).exitCode).toBe(0);
   });
 
   it('delete removes it; a second delete finds nothing to delete', async () => {

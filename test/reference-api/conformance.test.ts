@@ -27,6 +27,11 @@ interface Scenario {
   includes?: string;
   /** Fields of the view that differ on purpose, and the heading in DIFFERENCES.md that says why. */
   differs?: { fields: (keyof View)[]; entry: string };
+  /**
+   * An If-Match header: `{etag}` in it is the list's ETag read after `{id}` was made; `then` changes `{id}`
+   * (`it`) or makes another environment (`another`) after that read and before the request.
+   */
+  ifMatch?: { value: string; then?: 'it' | 'another' };
 }
 
 interface View {
@@ -43,6 +48,8 @@ interface View {
   /** WWW-Authenticate: which gateway or handler refused, and (for a token) why. */
   challenge: string | undefined;
   includes: boolean | undefined;
+  /** Whether the answer carries an ETag, and of which strength. */
+  etag: 'strong' | 'weak' | undefined;
 }
 
 const MISSING = '0b7e4c52-3d1f-4a8e-9c6b-2f5d8e1a7c34';
@@ -338,7 +345,7 @@ const SCENARIOS: Scenario[] = [
     method: 'POST',
     path: '/Environments',
     body: '{"name":"big","quotaBytes":12345678901234567890}',
-    differs: { fields: ['status', 'mediaType', 'shape', 'message', 'errorFields', 'location'], entry: 'Field types' },
+    differs: { fields: ['status', 'mediaType', 'shape', 'message', 'errorFields', 'location', 'etag'], entry: 'Field types' },
   },
   { what: 'a create without a content type', method: 'POST', path: '/Environments', body: '{"name":"x"}', contentType: null },
   { what: 'a create as text/plain', method: 'POST', path: '/Environments', body: '{"name":"x"}', contentType: 'text/plain' },
@@ -399,6 +406,77 @@ const SCENARIOS: Scenario[] = [
     differs: { fields: ['status', 'mediaType', 'shape'], entry: 'Read by id' },
   },
   { what: 'a PATCH of the collection', method: 'PATCH', path: '/Environments' },
+
+  // If-Match on writes to one environment (DIFFERENCES.md, "ETags and If-Match").
+  {
+    what: "an update with the list's ETag",
+    method: 'PUT',
+    path: '/Environments/{id}',
+    body: { name: 'matched' },
+    ifMatch: { value: '{etag}' },
+    differs: { fields: ['status', 'mediaType', 'shape'], entry: 'PUT answers' },
+  },
+  {
+    what: "an update with the list's ETag after another environment changed",
+    method: 'PUT',
+    path: '/Environments/{id}',
+    body: { name: 'matched' },
+    ifMatch: { value: '{etag}', then: 'another' },
+    differs: { fields: ['status', 'mediaType', 'shape'], entry: 'PUT answers' },
+  },
+  {
+    what: "an update with the list's ETag after the environment changed",
+    method: 'PUT',
+    path: '/Environments/{id}',
+    body: { name: 'stale' },
+    ifMatch: { value: '{etag}', then: 'it' },
+  },
+  {
+    what: 'an update with a stale ETag among others',
+    method: 'PUT',
+    path: '/Environments/{id}',
+    body: { name: 'x' },
+    ifMatch: { value: '"v0", "zz"' },
+  },
+  {
+    what: 'an update with If-Match: *',
+    method: 'PUT',
+    path: '/Environments/{id}',
+    body: { name: 'any' },
+    ifMatch: { value: '*', then: 'it' },
+    differs: { fields: ['status', 'mediaType', 'shape'], entry: 'PUT answers' },
+  },
+  {
+    what: "an update with the list's ETag made weak",
+    method: 'PUT',
+    path: '/Environments/{id}',
+    body: { name: 'weak' },
+    ifMatch: { value: 'W/{etag}' },
+  },
+  {
+    what: 'an update with an If-Match that does not parse',
+    method: 'PUT',
+    path: '/Environments/{id}',
+    body: { name: 'x' },
+    ifMatch: { value: 'v1' },
+  },
+  {
+    what: 'an update with If-Match of a GUID no one has',
+    method: 'PUT',
+    path: '/Environments/{missing}',
+    body: { name: 'x' },
+    ifMatch: { value: '*' },
+    differs: { fields: ['message'], entry: '404 texts' },
+  },
+  {
+    what: 'an update without a name, with a stale ETag',
+    method: 'PUT',
+    path: '/Environments/{id}',
+    body: { description: 'x' },
+    ifMatch: { value: '{etag}', then: 'it' },
+  },
+  { what: "a delete with the list's ETag", method: 'DELETE', path: '/Environments/{id}', ifMatch: { value: '{etag}', then: 'another' } },
+  { what: 'a delete with a stale ETag', method: 'DELETE', path: '/Environments/{id}', ifMatch: { value: '{etag}', then: 'it' } },
   { what: 'a POST to one environment', method: 'POST', path: '/Environments/{id}', body: { name: 'x' } },
 ];
 
@@ -407,8 +485,8 @@ interface Target {
   keys: Keys;
 }
 
-async function send(target: Target, scenario: Scenario, id: string): Promise<{ response: Response; text: string }> {
-  const headers: Record<string, string> = {};
+async function send(target: Target, scenario: Scenario, id: string, ifMatch?: string): Promise<{ response: Response; text: string }> {
+  const headers: Record<string, string> = ifMatch === undefined ? {} : { 'If-Match': ifMatch };
   const body = typeof scenario.body === 'object' ? JSON.stringify(scenario.body) : scenario.body;
   const contentType = scenario.contentType === undefined ? (body === undefined ? undefined : 'application/json') : scenario.contentType;
   const given: Record<string, string | undefined> = {
@@ -456,6 +534,7 @@ function shapeOf(text: string): View['shape'] {
 function viewOf(target: Target, scenario: Scenario, response: Response, text: string): View {
   const contentType = response.headers.get('content-type') ?? '';
   const location = response.headers.get('location') ?? undefined;
+  const etag = response.headers.get('etag');
   let errorFields: string[] | undefined;
   try {
     const errors = (JSON.parse(text) as { errors?: Record<string, unknown> }).errors;
@@ -472,7 +551,27 @@ function viewOf(target: Target, scenario: Scenario, response: Response, text: st
     location: location?.replace(target.url, '{base}').replace(GUID, '{guid}'),
     challenge: response.headers.get('www-authenticate') ?? undefined,
     includes: scenario.includes === undefined ? undefined : text.includes(scenario.includes),
+    etag: etag === null ? undefined : etag.startsWith('W/') ? 'weak' : 'strong',
   };
+}
+
+/** The If-Match a row sends: the list's ETag read now, then the change the row makes before its request. */
+async function ifMatchFor(target: Target, scenario: Scenario, id: string): Promise<string | undefined> {
+  if (scenario.ifMatch === undefined) return undefined;
+  const { response } = await send(target, { what: 'read', method: 'GET', path: '/Environments' }, '');
+  const etag = response.headers.get('etag');
+  expect(etag).toMatch(/^"[^"]+"$/);
+  const then = scenario.ifMatch.then;
+  if (then === 'it') {
+    const { response: changed } = await send(
+      target,
+      { what: 'change', method: 'PUT', path: '/Environments/{id}', body: { name: 'changed' } },
+      id,
+    );
+    expect(changed.ok).toBe(true);
+  }
+  if (then === 'another') await makeEnvironment(target, 'another');
+  return scenario.ifMatch.value.replace('{etag}', etag!);
 }
 
 /** A new environment on the target, for a row that needs one. */
@@ -499,7 +598,7 @@ describe.skipIf(!hasDotnet())('the sandbox answers as ASP.NET Core does', () => 
     const views = await Promise.all(
       [sandbox, reference].map(async (target) => {
         const id = scenario.path.includes('{id}') ? await makeEnvironment(target, 'row') : '';
-        const { response, text } = await send(target, scenario, id);
+        const { response, text } = await send(target, scenario, id, await ifMatchFor(target, scenario, id));
         return viewOf(target, scenario, response, text);
       }),
     );

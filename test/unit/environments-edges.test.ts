@@ -190,10 +190,30 @@ describe('create, update and remove', () => {
     expect(calls).toEqual([['request', 'POST', 'Environments', 'create the environment', { name: 'n' }]]);
   });
 
-  it("updates with one PUT to the item, named in the error line's words", async () => {
-    const { api, calls } = scripted([], { id: 'a b', name: 'm' });
+  it("updates with one PUT to the item, named in the error line's words; If-Match only when given a validator", async () => {
+    const answer = (): Answer => ({ data: { id: 'a b', name: 'm' }, headers: new Headers() });
+    const { api, calls } = scripted([answer(), answer()]);
     expect(await api.update('a b', { name: 'm' })).toEqual({ id: 'a b', name: 'm' });
-    expect(calls).toEqual([['request', 'PUT', 'Environments/a%20b', "update environment 'a b'", { name: 'm' }]]);
+    expect(await api.update('a b', { name: 'm' }, '"v7"')).toEqual({ id: 'a b', name: 'm' });
+    expect(calls).toEqual([
+      ['send', 'PUT', 'Environments/a%20b', "update environment 'a b'", { name: 'm' }, true, {}],
+      ['send', 'PUT', 'Environments/a%20b', "update environment 'a b'", { name: 'm' }, true, { 'If-Match': '"v7"' }],
+    ]);
+  });
+
+  it("reads the list's strong ETag as its validator: the first page's when every page has one, else none", async () => {
+    const tagged = (data: unknown, etag: string | undefined, link?: string): Answer => {
+      const answer = page(data, link);
+      if (etag !== undefined) answer.headers.set('ETag', etag);
+      return answer;
+    };
+    const next = `${BASE}/Environments?page=2`;
+    expect(await scripted([tagged([1], '"v1"')]).api.read()).toEqual({ items: [1], validator: '"v1"' });
+    expect(await scripted([tagged([1], '"v1"', next), tagged([2], '"v2"')]).api.read()).toEqual({ items: [1, 2], validator: '"v1"' });
+    expect(await scripted([tagged([1], '"v1"', next), tagged([2], undefined)]).api.read()).toEqual({ items: [1, 2], validator: undefined });
+    for (const weakOrBroken of ['W/"v1"', 'v1', '"a"b"', '']) {
+      expect((await scripted([tagged([1], weakOrBroken)]).api.read()).validator).toBeUndefined();
+    }
   });
 
   it('removes with one DELETE whose body is not read', async () => {

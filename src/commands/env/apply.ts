@@ -9,7 +9,8 @@ import { withSpinner } from '../../terminal/spinner.js';
 import { printable } from '../../text/sanitize.js';
 import { finishBatch, refuseUnconfirmed, runBatch, stateError } from '../../domain/environments/batch.js';
 import { readInput } from '../io.js';
-import { FILE_OPTION, KEY_OPTIONS, PRUNE_OPTION, concurrencyOption } from '../options.js';
+import { FILE_OPTION, FORCE_OPTION, KEY_OPTIONS, PRUNE_OPTION, concurrencyOption } from '../options.js';
+import { changedIn, guardedUpdate, sharedRead } from '../../domain/environments/conflict.js';
 import {
   SERVER_FIELDS,
   computePlan,
@@ -25,7 +26,7 @@ import { doneText, environmentLabel, idOf, itemText, nameOf, targetText } from '
 
 type Step =
   | { action: 'create'; key: string; body: Record<string, unknown> }
-  | { action: 'update'; key: string; id: string; body: Record<string, unknown> }
+  | { action: 'update'; key: string; id: string; body: Record<string, unknown>; current: Record<string, unknown> }
   | { action: 'delete'; key: string; id: string; name: string | undefined };
 
 /** What the question adds when the plan deletes: " 1 deletion cannot be undone." */
@@ -45,6 +46,11 @@ export default defineCommand({
     yes: flag('-y, --yes', 'do not ask for confirmation (required without a terminal)'),
     dryRun: flag('--dry-run', 'print the requests that would be sent, send nothing'),
     concurrency: concurrencyOption('changes'),
+    force: FORCE_OPTION,
+    check: flag(
+      '--check',
+      'without an ETag from the API, read the list again after the question and fail the updates whose environment changed since the plan',
+    ),
   },
   notes: `The plan is the one 'env diff' shows, from one read of the list. It is shown, then asked about once at a
 terminal (without one, --yes is required). Creates are POSTed; updates send the server's record with the declared
@@ -52,13 +58,17 @@ fields set over it (objects field by field, so undeclared fields are kept); dele
 file changes nothing. A value the file shows as the server's value with its keys masked (***), as 'env export'
 writes it, is sent back as the server holds it. In JSON output, stdout gets one result per change:
 [{"action": "create" | "update" | "delete", "key", "id", "result": "done" | "failed", "error"}].
+An update sends the list's ETag as If-Match when the API gave one: an environment changed since the plan was
+read is that update's failure (exit 6), never overwritten. Without an ETag, --check reads the list once more
+after the question and fails the updates whose environment changed; --force skips both.
 Exit codes: 0 when every change was made; 9 when some failed; when all failed, the failure's code.`,
   examples: [
     'cip env apply --file environments.yaml',
     'cip env apply --file environments.yaml --prune --yes',
     'cip env apply --file environments.yaml --dry-run',
   ],
-  async run(ctx, { file, key, ignoreFields, prune, yes, dryRun, concurrency }) {
+  async run(ctx, { file, key, ignoreFields, prune, yes, dryRun, concurrency, force, check }) {
+    if (force && check) throw new UsageError('--force and --check cannot be combined', '--force skips the check');
     if (file === undefined) throw new UsageError('give the file of environments with --file');
     const desired = await readDesired((path) => readInput(ctx, path, '--file'), file, key);
     const api = await ctx.api();
@@ -66,7 +76,7 @@ Exit codes: 0 when every change was made; 9 when some failed; when all failed, t
     if (!yes && !dryRun && !ctx.io.canPrompt) {
       throw refuseUnconfirmed(ctx, `apply changes ${target}`, "pass --yes to confirm, or see the plan with 'cip env diff'");
     }
-    const server = await withSpinner(ctx.io, 'Loading environments', () => api.list());
+    const { items: server, validator } = await withSpinner(ctx.io, 'Loading environments', () => api.read());
     const plan = computePlan(desired, server, { key, ignored: ignoreFields ?? SERVER_FIELDS, prune, redact: ctx.io.redact });
     for (const { id, current } of plan.update) checkAddressable({ id, name: nameOf(current) });
     for (const { id, name } of plan.delete) checkAddressable({ id, name });
@@ -82,7 +92,7 @@ Exit codes: 0 when every change was made; 9 when some failed; when all failed, t
     }
     const steps: Step[] = [
       ...plan.create.map(({ key: value, record }): Step => ({ action: 'create', key: value, body: record })),
-      ...plan.update.map(({ key: value, id, merged }): Step => ({ action: 'update', key: value, id, body: merged })),
+      ...plan.update.map(({ key: value, id, merged, current }): Step => ({ action: 'update', key: value, id, body: merged, current })),
       ...plan.delete.map(({ key: value, id, name }): Step => ({ action: 'delete', key: value, id, name })),
     ];
     if (dryRun) {
@@ -105,6 +115,12 @@ Exit codes: 0 when every change was made; 9 when some failed; when all failed, t
       throw new ExitOnly('usage', 'nothing changed: not confirmed');
     }
 
+    const reread = sharedRead(() => api.read());
+    // --check without a validator: the list once more, after the question, for every update to compare with.
+    const checked =
+      check && validator === undefined && plan.update.length
+        ? (await withSpinner(ctx.io, 'Reading the environments again', reread)).items
+        : undefined;
     const labelOf = (step: Step) => `${step.action} ${printable(key)} '${printable(step.key)}'`;
     const created = new Map<Step, string | undefined>();
     const single = steps.length === 1;
@@ -121,7 +137,15 @@ Exit codes: 0 when every change was made; 9 when some failed; when all failed, t
           return { state: 'done', line: itemText(`Created ${environmentLabel(id, step.key)}`, target, single) };
         }
         if (step.action === 'update') {
-          await api.update(step.id, step.body);
+          const read = { id: step.id, name: nameOf(step.current), record: step.current, validator };
+          if (checked) changedIn(checked, read, ctx.io.redact);
+          await guardedUpdate(api, read, step.body, {
+            force,
+            compare: false,
+            redact: ctx.io.redact,
+            reread,
+            note: (text) => ctx.io.info(text),
+          });
           return { state: 'done', line: itemText(`Updated ${environmentLabel(step.id, step.key)}`, target, single) };
         }
         await api.remove(step.id);

@@ -8,9 +8,10 @@ import { printable } from '../../text/sanitize.js';
 import { readInput } from '../io.js';
 import { keepMasked, keptText, mergeRecord, payloadFor } from '../../domain/environments/merge.js';
 import { buildPayload } from '../../domain/environments/payload.js';
-import { PAYLOAD_NOTES, PAYLOAD_OPTIONS, payloadInput } from '../options.js';
+import { FORCE_OPTION, PAYLOAD_NOTES, PAYLOAD_OPTIONS, payloadInput } from '../options.js';
+import { guardedUpdate } from '../../domain/environments/conflict.js';
 import { keyOf } from '../../domain/environments/plan.js';
-import { checkAddressable, distinctById, listForLookup, sameIdConflict } from '../../domain/environments/resolve.js';
+import { checkAddressable, distinctById, readForLookup, sameIdConflict } from '../../domain/environments/resolve.js';
 import { doneText, environmentLabel, idOf, nameOf, targetText } from '../../domain/environments/target.js';
 import { OUTPUT_FORMATS } from '../../output/format.js';
 
@@ -27,12 +28,13 @@ export default defineCommand({
       'update',
     ] as const),
     key: option('--key <field>', 'the field --if-exists compares (default: name)', (text) => text.trim()),
+    force: FORCE_OPTION,
   },
   notes: `${PAYLOAD_NOTES}
 Without --if-exists, create always POSTs: run twice, it creates two environments. With it, cip first reads the list
 and looks for an environment whose --key field (default name) equals the payload's: 'fail' exits 6 naming it and
 sends nothing; 'skip' prints it and exits 0 (so '| jq -r .id' works on every run); 'update' merges the payload
-into it, as 'env update' does.`,
+into it, as 'env update' does, with its check that the environment did not change meanwhile (--force skips it).`,
   examples: [
     'cip env create -f name=staging -F isActive=true',
     `cip env create --data '{"name":"staging","description":"pre-production"}'`,
@@ -40,9 +42,10 @@ into it, as 'env update' does.`,
     'cip env create -f name=review-42 --if-exists skip | jq -r .id',
     'cip env create -f name=staging --dry-run',
   ],
-  async run(ctx, { dryRun, ifExists, key: keyOption, ...values }) {
+  async run(ctx, { dryRun, ifExists, key: keyOption, force, ...values }) {
     if (keyOption !== undefined && ifExists === undefined)
       throw new UsageError('--key is for --if-exists', 'add --if-exists fail, skip or update');
+    if (force && ifExists !== 'update') throw new UsageError('--force is for --if-exists update', 'it skips the check of a merge');
     const key = keyOption ?? 'name';
     const payload = await buildPayload(payloadInput(values), (path) => readInput(ctx, path, '--file'));
     const wanted = ifExists === undefined ? undefined : keyOf(payload, key);
@@ -56,7 +59,8 @@ into it, as 'env update' does.`,
     const target = targetText(api.settings);
 
     if (ifExists !== undefined && wanted !== undefined) {
-      const matches = distinctById(await listForLookup(ctx, api)).filter((item) => keyOf(item, key) === wanted);
+      const { items, validator } = await readForLookup(ctx, api);
+      const matches = distinctById(items).filter((item) => keyOf(item, key) === wanted);
       if (matches.length > 1) {
         const conflict = sameIdConflict(matches);
         if (conflict) throw conflict;
@@ -91,7 +95,16 @@ into it, as 'env update' does.`,
           ctx.io.info(doneText(`Dry run: nothing was sent to update the existing ${label}`, target));
           return;
         }
-        const updated = await withSpinner(ctx.io, 'Updating environment', () => api.update(id, body));
+        const updated = await withSpinner(ctx.io, 'Updating environment', () =>
+          guardedUpdate(api, { id, name: nameOf(existing), record: existing, validator }, body, {
+            force,
+            compare: true,
+            redact: ctx.io.redact,
+            // Inside the spinner that says the update is under way.
+            reread: () => api.read(),
+            note: (text) => ctx.io.info(text),
+          }),
+        );
         await writeRecord(ctx.io, updated ?? body);
         ctx.io.info(doneText(`Updated the existing ${label}`, target));
         return;

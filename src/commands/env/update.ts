@@ -8,8 +8,9 @@ import { withSpinner } from '../../terminal/spinner.js';
 import { printable } from '../../text/sanitize.js';
 import { readInput } from '../io.js';
 import { buildPayload } from '../../domain/environments/payload.js';
-import { PAYLOAD_NOTES, PAYLOAD_OPTIONS, payloadInput } from '../options.js';
+import { FORCE_OPTION, PAYLOAD_NOTES, PAYLOAD_OPTIONS, payloadInput } from '../options.js';
 import { checkAddressable, resolveOne } from '../../domain/environments/resolve.js';
+import { guardedUpdate } from '../../domain/environments/conflict.js';
 import { doneText, environmentLabel, nameOf, targetText } from '../../domain/environments/target.js';
 import { OUTPUT_FORMATS } from '../../output/format.js';
 
@@ -37,12 +38,16 @@ export default defineCommand({
     replace: flag('--replace', 'send exactly the payload, replacing the whole environment (fields left out are reset)'),
     unset: list('--unset <field>', 'remove a top-level field (repeatable)', (text) => text),
     dryRun: flag('--dry-run', 'print the request that would be sent, send nothing'),
+    force: FORCE_OPTION,
   },
   notes: `${PAYLOAD_NOTES}
 By default the update merges: cip reads the environment, sets the payload's top-level fields over it, removes
 the --unset fields, and sends the whole record with PUT, so every field you did not name is kept exactly as it
 was. --replace sends exactly the payload, and the API resets the fields left out.
-The API has no concurrency check: when two people update the same environment at once, the last write wins.
+No lost updates: when the list cip read carries an ETag, the PUT sends it as If-Match, and an environment
+changed since that read is refused (exit 6, saying what changed); nothing is overwritten. Without an ETag, cip
+reads the list again just before the PUT and refuses the same way; a change made between that read and the PUT
+(milliseconds) can still be overwritten. --replace is checked the same way. --force skips the check.
 A payload whose id differs from the environment's is refused: it would write one environment's data over another's.
 A value equal to the stored one as cip prints it (its keys as ***) is sent as the server holds it.`,
   examples: [
@@ -51,11 +56,11 @@ A value equal to the stored one as cip prints it (its keys as ***) is sent as th
     'cip env update staging --file env.json --replace',
     'cip env update staging -F isActive=false --dry-run',
   ],
-  async run(ctx, { idOrName, replace, unset, dryRun, ...values }) {
+  async run(ctx, { idOrName, replace, unset, dryRun, force, ...values }) {
     const input = payloadInput(values);
     const payload = await buildPayload(input, (path) => readInput(ctx, path, '--file'), unset.length > 0);
     const api = await ctx.api();
-    const { id, name, record } = await resolveOne(ctx, api, idOrName);
+    const { id, name, record, validator } = await resolveOne(ctx, api, idOrName);
     checkAddressable({ id, name });
     // Checked in both modes; --replace still sends the payload as given, a null id included.
     const own = payloadFor(payload, id);
@@ -70,7 +75,16 @@ A value equal to the stored one as cip prints it (its keys as ***) is sent as th
       ctx.io.info(doneText(`Dry run: nothing was sent to update ${label}`, targetText(api.settings)));
       return;
     }
-    const updated = await withSpinner(ctx.io, 'Updating environment', () => api.update(id, body));
+    const updated = await withSpinner(ctx.io, 'Updating environment', () =>
+      guardedUpdate(api, { id, name, record, validator }, body, {
+        force,
+        compare: true,
+        redact: ctx.io.redact,
+        // Inside the spinner that says the update is under way.
+        reread: () => api.read(),
+        note: (text) => ctx.io.info(text),
+      }),
+    );
     await writeRecord(ctx.io, updated);
     ctx.io.info(doneText(`Updated ${environmentLabel(id, nameOf(updated) ?? nameOf(body) ?? nameOf(record))}`, targetText(api.settings)));
   },

@@ -3,7 +3,7 @@
 // between: the user is shown the ids and nothing is sent. One id is one environment: a record a paged list
 // gives twice is one match. An argument is only looked up (a name may be '..'); the request path is built
 // from the id found, and an id that would change that path is refused (checkAddressable).
-import { checkEnvironmentId, type EnvironmentsApi } from '../../api/environments.js';
+import { checkEnvironmentId, type EnvironmentsApi, type ListRead } from '../../api/environments.js';
 import type { Context } from '../../context.js';
 import { CipError, ProtocolError, UsageError } from '../../errors.js';
 import { stringifyExactJson } from '../../json/exact.js';
@@ -97,6 +97,11 @@ export async function listForLookup(ctx: Context, api: EnvironmentsApi): Promise
   return withSpinner(ctx.io, 'Looking up the environments', () => api.list());
 }
 
+/** The list and its validator, read once for a command that writes what it finds (conflict.ts sends it back). */
+export async function readForLookup(ctx: Context, api: EnvironmentsApi): Promise<ListRead> {
+  return withSpinner(ctx.io, 'Looking up the environments', () => api.read());
+}
+
 /** An error for arguments that are no environment's id or name (exit 5, like the API's 404). */
 export function notFound(missing: readonly string[]): CipError {
   const what = missing.map((argument) => `'${printable(argument)}'`).join(', ');
@@ -124,9 +129,14 @@ export function checkAddressable({ id, name }: { id: string; name: string | unde
  * One argument to one environment: exit 5 when there is none, exit 2 when the name is ambiguous. An empty
  * argument is refused before anything is read.
  */
-export async function resolveOne(ctx: Context, api: EnvironmentsApi, argument: string): Promise<ResolvedEnvironment> {
+export async function resolveOne(
+  ctx: Context,
+  api: EnvironmentsApi,
+  argument: string,
+): Promise<ResolvedEnvironment & { validator: string | undefined }> {
   if (argument.trim() === '') throw new UsageError('an environment id or name cannot be empty');
-  const { found, missing } = resolveIn(await listForLookup(ctx, api), [argument]);
+  const { items, validator } = await readForLookup(ctx, api);
+  const { found, missing } = resolveIn(items, [argument]);
   if (missing.length || !found[0]) throw notFound(missing);
-  return found[0];
+  return { ...found[0], validator };
 }

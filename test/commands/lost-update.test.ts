@@ -1,0 +1,359 @@
+// No lost updates (src/domain/environments/conflict.ts): a second writer changes an environment between cip's
+// read and its PUT. With the sandbox's ETags, the PUT carries the list's ETag as If-Match and the sandbox refuses
+// it (412); without ETags, cip reads the list again before the PUT. Either way cip exits 6 saying what changed,
+// and the server keeps the other writer's record. The second writer goes through the sandbox's API while cip's
+// request is held (a `hold` fault the test releases), so the order is fixed by events, not by time.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startSandbox, type EtagStyle, type RecordedRequest, type Sandbox } from '../../src/sandbox/index.js';
+import { expectOneErrorLine, sandboxEnv, tempDir } from '../helpers/cli.js';
+import { cipInProcess as cip } from '../helpers/harness.js';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+const ID = '0b7e4c52-3d1f-4a8e-9c6b-2f5d8e1a7c34';
+const OTHER_ID = '1c8f5d63-4e20-4b9f-8d7c-3a6e9f2b8d45';
+
+const sandboxes: Sandbox[] = [];
+async function sandboxWith(etags: EtagStyle): Promise<Sandbox> {
+  const sandbox = await startSandbox({ seed: 0, etags });
+  sandboxes.push(sandbox);
+  return sandbox;
+}
+let strong: Sandbox;
+let none: Sandbox;
+beforeAll(async () => {
+  [strong, none] = await Promise.all([sandboxWith('strong'), sandboxWith('none')]);
+});
+afterAll(async () => {
+  await Promise.all(sandboxes.map((sandbox) => sandbox.close()));
+});
+beforeEach(() => {
+  for (const sandbox of sandboxes) {
+    sandbox.reset();
+    sandbox.environments.clear();
+    sandbox.environments.set(ID, { id: ID, name: 'staging', description: 'as read', settings: { retention: 7 } });
+    sandbox.environments.set(OTHER_ID, { id: OTHER_ID, name: 'other', description: 'untouched' });
+  }
+});
+
+/** Another client's PUT through the sandbox's API, with the sandbox's keys. */
+async function otherWriter(sandbox: Sandbox, id: string, body: Record<string, unknown>): Promise<void> {
+  const response = await fetch(`${sandbox.url}/Environments/${id}`, {
+    method: 'PUT',
+    headers: {
+      Authorization: `ApiKey ${sandbox.keys.apiKey}`,
+      'Ocp-Apim-Subscription-Key': sandbox.keys.subscriptionKey,
+      EnterpriseId: sandbox.keys.enterpriseId,
+      'Content-Type': 'application/json',
+    },
+    body: JSON.stringify(body),
+  });
+  expect(response.status).toBe(200);
+}
+
+const fromCip = (request: RecordedRequest) => String(request.headers['user-agent'] ?? '').startsWith('cip/');
+
+/**
+ * Holds cip's `nth` request of `method` (1 = its first) until `change` has run: what the second writer does
+ * between cip's read and its write. Resolves once the request is on its way again.
+ */
+function between(sandbox: Sandbox, method: string, nth: number, change: () => Promise<void>): Promise<void> {
+  let release!: () => void;
+  let seen = 0;
+  sandbox.inject({
+    fault: { kind: 'hold', release: new Promise<void>((resolve) => (release = resolve)) },
+    method,
+    match: (request) => fromCip(request) && ++seen === nth,
+  });
+  return sandbox
+    .waitForRequest(
+      (request) =>
+        request.method === method && fromCip(request) && sandbox.requests.filter((r) => r.method === method && fromCip(r)).length === nth,
+    )
+    .then(change)
+    .finally(() => release());
+}
+
+const cipRequests = (sandbox: Sandbox) => sandbox.requests.filter(fromCip);
+const methods = (sandbox: Sandbox) => cipRequests(sandbox).map((request) => request.method);
+const putOf = (sandbox: Sandbox) => cipRequests(sandbox).filter((request) => request.method === 'PUT');
+
+describe('env update: a change made between the read and the write is never overwritten', () => {
+  it("with ETags: the PUT sends the list's ETag as If-Match, the sandbox answers 412, and cip exits 6 saying what changed", async () => {
+    const changed = between(strong, 'PUT', 1, () => otherWriter(strong, ID, { name: 'staging', description: 'theirs', owner: 'ops' }));
+    const result = await cip(['env', 'update', 'staging', '-f', 'description=mine'], { env: sandboxEnv(strong) });
+    await changed;
+    expect(result.exitCode).toBe(6);
+    expect(result.stdout).toBe('');
+    expect(expectOneErrorLine(result.stderr)).toBe(
+      `error: the environment 'staging' (${ID}) changed since cip read it: description "as read" → "theirs", settings removed, owner added ("ops"), updatedAt added (${JSON.stringify(strong.environments.get(ID)!.updatedAt)}) (nothing was overwritten; run the command again to apply your change to the environment as it is now, or pass --force to overwrite it)`,
+    );
+    expect(strong.environments.get(ID)).toMatchObject({ description: 'theirs', owner: 'ops' });
+    const listEtag = /^"v\d+"$/;
+    const [put] = putOf(strong);
+    expect(put!.headers['if-match']).toMatch(listEtag);
+    // The list once to find it, the PUT refused, the list again to say what changed.
+    expect(methods(strong)).toEqual(['GET', 'PUT', 'GET']);
+  });
+
+  it('without ETags: cip reads the list again before the PUT, refuses the same way and sends no PUT', async () => {
+    const changed = between(none, 'GET', 2, () =>
+      otherWriter(none, ID, { name: 'staging', description: 'theirs', settings: { retention: 30 } }),
+    );
+    const result = await cip(['env', 'update', 'staging', '-f', 'description=mine'], { env: sandboxEnv(none) });
+    await changed;
+    expect(result.exitCode).toBe(6);
+    const line = expectOneErrorLine(result.stderr);
+    expect(line).toContain(
+      `error: the environment 'staging' (${ID}) changed since cip read it: description "as read" → "theirs", settings.retention 7 → 30`,
+    );
+    expect(line).toContain('nothing was overwritten');
+    expect(methods(none)).toEqual(['GET', 'GET']);
+    expect(none.environments.get(ID)).toMatchObject({ description: 'theirs', settings: { retention: 30 } });
+  });
+
+  it('without ETags and without a change: the list twice, then one PUT without If-Match', async () => {
+    const result = await cip(['env', 'update', 'staging', '-f', 'description=mine'], { env: sandboxEnv(none) });
+    expect(result.exitCode).toBe(0);
+    expect(methods(none)).toEqual(['GET', 'GET', 'PUT']);
+    expect(putOf(none)[0]!.headers['if-match']).toBeUndefined();
+    expect(none.environments.get(ID)).toMatchObject({ description: 'mine', settings: { retention: 7 } });
+  });
+
+  it('a weak ETag is no validator (If-Match compares strongly): cip compares instead, and sends none', async () => {
+    const weak = await sandboxWith('weak');
+    weak.environments.set(ID, { id: ID, name: 'staging', description: 'as read' });
+    const result = await cip(['env', 'update', 'staging', '-f', 'description=mine'], { env: sandboxEnv(weak) });
+    expect(result.exitCode).toBe(0);
+    expect(methods(weak)).toEqual(['GET', 'GET', 'PUT']);
+    expect(putOf(weak)[0]!.headers['if-match']).toBeUndefined();
+    expect(weak.environments.get(ID)).toMatchObject({ description: 'mine' });
+  });
+
+  it.each([
+    ['with ETags', () => strong, 'PUT', 1, ['GET', 'PUT']],
+    ['without ETags', () => none, 'PUT', 1, ['GET', 'PUT']],
+  ] as const)('--force (%s) overwrites: no If-Match, no second read', async (_what, which, method, nth, expected) => {
+    const sandbox = which();
+    const changed = between(sandbox, method, nth, () => otherWriter(sandbox, ID, { name: 'staging', description: 'theirs' }));
+    const result = await cip(['env', 'update', 'staging', '-f', 'description=mine', '--force'], { env: sandboxEnv(sandbox) });
+    await changed;
+    expect(result.exitCode).toBe(0);
+    expect(methods(sandbox)).toEqual(expected);
+    expect(putOf(sandbox)[0]!.headers['if-match']).toBeUndefined();
+    expect(sandbox.environments.get(ID)).toMatchObject({ description: 'mine', settings: { retention: 7 } });
+  });
+
+  it('another environment changing meanwhile does not fail the update', async () => {
+    const changed = between(strong, 'PUT', 1, () => otherWriter(strong, OTHER_ID, { name: 'other', description: 'changed' }));
+    const result = await cip(['env', 'update', 'staging', '-f', 'description=mine'], { env: sandboxEnv(strong) });
+    await changed;
+    expect(result.exitCode).toBe(0);
+    expect(strong.environments.get(ID)).toMatchObject({ description: 'mine' });
+    expect(strong.environments.get(OTHER_ID)).toMatchObject({ description: 'changed' });
+  });
+
+  it('a 412 from an API whose ETag covers the whole list, the environment unchanged: read again, and sent once more with the new ETag', async () => {
+    strong.inject({ fault: { kind: 'status', status: 412, body: '' }, method: 'PUT' });
+    const result = await cip(['env', 'update', 'staging', '-f', 'description=mine'], { env: sandboxEnv(strong) });
+    expect(result.exitCode).toBe(0);
+    expect(methods(strong)).toEqual(['GET', 'PUT', 'GET', 'PUT']);
+    const gets = cipRequests(strong).filter((request) => request.method === 'GET');
+    expect(gets).toHaveLength(2);
+    expect(putOf(strong).map((request) => request.headers['if-match'])).toEqual([
+      expect.stringMatching(/^"v\d+"$/),
+      expect.stringMatching(/^"v\d+"$/),
+    ]);
+    expect(strong.environments.get(ID)).toMatchObject({ description: 'mine' });
+  });
+
+  it('refused twice though unchanged: exit 6, nothing overwritten, and --force named', async () => {
+    strong.inject({ fault: { kind: 'status', status: 412, body: '' }, method: 'PUT', times: 2 });
+    const result = await cip(['env', 'update', 'staging', '-f', 'description=mine'], { env: sandboxEnv(strong) });
+    expect(result.exitCode).toBe(6);
+    expect(expectOneErrorLine(result.stderr)).toMatch(
+      /^error: the API refused to update the environment 'staging' \(.*\) twice \(HTTP 412\), though it had not changed since cip read it \(nothing was overwritten; .*--force/,
+    );
+    expect(methods(strong)).toEqual(['GET', 'PUT', 'GET', 'PUT', 'GET']);
+    expect(strong.environments.get(ID)).toMatchObject({ description: 'as read' });
+  });
+
+  it('deleted meanwhile: exit 5 with ETags (the API has nothing to update) and without (cip saw it go)', async () => {
+    const remove = (sandbox: Sandbox) => async () => {
+      sandbox.environments.delete(ID);
+    };
+    const withTags = between(strong, 'PUT', 1, remove(strong));
+    const tagged = await cip(['env', 'update', 'staging', '-f', 'description=mine'], { env: sandboxEnv(strong) });
+    await withTags;
+    expect(tagged.exitCode).toBe(5);
+    const without = between(none, 'GET', 2, remove(none));
+    const untagged = await cip(['env', 'update', 'staging', '-f', 'description=mine'], { env: sandboxEnv(none) });
+    await without;
+    expect(untagged.exitCode).toBe(5);
+    expect(expectOneErrorLine(untagged.stderr)).toBe(
+      `error: the environment 'staging' (${ID}) was deleted since cip read it (nothing was sent)`,
+    );
+    expect(none.environments.has(ID)).toBe(false);
+  });
+
+  it('--replace sends If-Match too: a change made meanwhile is not replaced', async () => {
+    const changed = between(strong, 'PUT', 1, () => otherWriter(strong, ID, { name: 'staging', description: 'theirs' }));
+    const result = await cip(['env', 'update', 'staging', '--replace', '-f', 'name=staging'], { env: sandboxEnv(strong) });
+    await changed;
+    expect(result.exitCode).toBe(6);
+    expect(putOf(strong)[0]!.headers['if-match']).toMatch(/^"v\d+"$/);
+    expect(strong.environments.get(ID)).toMatchObject({ description: 'theirs' });
+  });
+
+  it('a retry after a lost answer meets its own change (412): cip reads again, sees its change, and succeeds', async () => {
+    strong.inject({ fault: { kind: 'reset-after' }, method: 'PUT' });
+    const result = await cip(['env', 'update', 'staging', '-f', 'description=mine'], { env: sandboxEnv(strong) });
+    expect(result.exitCode).toBe(0);
+    expect(result.stderr).toContain('An earlier attempt whose answer was lost made the change');
+    expect(strong.environments.get(ID)).toMatchObject({ description: 'mine' });
+  });
+
+  it('--dry-run sends nothing and reads the list once', async () => {
+    const result = await cip(['env', 'update', 'staging', '-f', 'description=mine', '--dry-run'], { env: sandboxEnv(none) });
+    expect(result.exitCode).toBe(0);
+    expect(methods(none)).toEqual(['GET']);
+  });
+
+  it('what changed is said with keys as *** and control characters cleaned: a server that echoes a key', async () => {
+    const changed = between(strong, 'PUT', 1, () =>
+      otherWriter(strong, ID, { name: 'staging', description: `conn key=${strong.keys.subscriptionKey}`, 'evil\u001b[2Jfield': 'x' }),
+    );
+    const result = await cip(['env', 'update', 'staging', '-f', 'description=mine'], { env: sandboxEnv(strong) });
+    await changed;
+    expect(result.exitCode).toBe(6);
+    expect(result.stderr).not.toContain(strong.keys.subscriptionKey);
+    expect(result.stderr).not.toContain('\u001b');
+    expect(expectOneErrorLine(result.stderr)).toContain('description "as read" → "conn key=***"');
+  });
+});
+
+describe('two cip runs updating one environment at once', () => {
+  it('both read it, both PUT with the same ETag: the first wins, the second exits 6 and does not undo it', async () => {
+    let release!: () => void;
+    strong.inject({ fault: { kind: 'hold', release: new Promise<void>((resolve) => (release = resolve)) }, method: 'PUT', times: 2 });
+    const env = sandboxEnv(strong);
+    const first = cip(['env', 'update', 'staging', '-f', 'description=first'], { env });
+    const second = cip(['env', 'update', 'staging', '-F', 'settings={"retention":1}'], { env });
+    await strong.waitForRequest(() => putOf(strong).length === 2);
+    release();
+    const results = await Promise.all([first, second]);
+    expect(results.map((result) => result.exitCode).sort()).toEqual([0, 6]);
+    const [tagA, tagB] = putOf(strong).map((request) => request.headers['if-match']);
+    expect(tagA).toBe(tagB);
+    const loser = results.find((result) => result.exitCode === 6)!;
+    expect(expectOneErrorLine(loser.stderr)).toContain('changed since cip read it');
+    // The winner's change stands whole; the loser's is not half applied.
+    const { description, settings } = strong.environments.get(ID)!;
+    expect({ description, settings }).toEqual(
+      results[0]!.exitCode === 0
+        ? { description: 'first', settings: { retention: 7 } }
+        : { description: 'as read', settings: { retention: 1 } },
+    );
+  });
+});
+
+describe('env create --if-exists update merges with the same check', () => {
+  it("a change made meanwhile: exit 6, the other writer's record kept; --force overwrites it", async () => {
+    const changed = between(strong, 'PUT', 1, () => otherWriter(strong, ID, { name: 'staging', description: 'theirs' }));
+    const result = await cip(['env', 'create', '-f', 'name=staging', '-f', 'description=mine', '--if-exists', 'update'], {
+      env: sandboxEnv(strong),
+    });
+    await changed;
+    expect(result.exitCode).toBe(6);
+    expect(expectOneErrorLine(result.stderr)).toContain('changed since cip read it: description "as read" → "theirs"');
+    expect(strong.environments.get(ID)).toMatchObject({ description: 'theirs' });
+
+    const forced = await cip(['env', 'create', '-f', 'name=staging', '-f', 'description=mine', '--if-exists', 'update', '--force'], {
+      env: sandboxEnv(strong),
+    });
+    expect(forced.exitCode).toBe(0);
+    expect(strong.environments.get(ID)).toMatchObject({ description: 'mine' });
+  });
+
+  it('--force without --if-exists update is a usage error', async () => {
+    const result = await cip(['env', 'create', '-f', 'name=x', '--force'], { env: sandboxEnv(strong) });
+    expect(result.exitCode).toBe(2);
+    expect(methods(strong)).toEqual([]);
+  });
+});
+
+describe('env apply: each update carries the ETag of the list the plan came from', () => {
+  const file = (content: string) => {
+    const path = join(tempDir(), 'environments.yaml');
+    writeFileSync(path, content);
+    return path;
+  };
+  const BOTH = 'environments:\n  - name: staging\n    description: from the file\n  - name: other\n    description: from the file\n';
+
+  it('an environment changed after the plan was read fails alone (exit 9), the other is updated', async () => {
+    const changed = between(strong, 'PUT', 1, () => otherWriter(strong, ID, { name: 'staging', description: 'theirs' }));
+    const result = await cip(['env', 'apply', '--file', file(BOTH), '--yes', '--concurrency', '1'], { env: sandboxEnv(strong) });
+    await changed;
+    expect(result.exitCode).toBe(9);
+    const results = JSON.parse(result.stdout) as { key: string; result: string; error: string | null }[];
+    expect(results).toEqual([
+      {
+        action: 'update',
+        key: 'staging',
+        id: ID,
+        result: 'failed',
+        error: expect.stringContaining('changed since cip read it: description "as read" → "theirs"'),
+      },
+      { action: 'update', key: 'other', id: OTHER_ID, result: 'done', error: null },
+    ]);
+    expect(strong.environments.get(ID)).toMatchObject({ description: 'theirs' });
+    expect(strong.environments.get(OTHER_ID)).toMatchObject({ description: 'from the file' });
+    // cip's own first write does not make its second one stale.
+    expect(putOf(strong).map((request) => request.headers['if-match'])).toEqual([
+      expect.stringMatching(/^"v\d+"$/),
+      expect.stringMatching(/^"v\d+"$/),
+    ]);
+  });
+
+  it('updates with no one else writing: every PUT carries the same ETag, and all are done', async () => {
+    const result = await cip(['env', 'apply', '--file', file(BOTH), '--yes'], { env: sandboxEnv(strong) });
+    expect(result.exitCode).toBe(0);
+    const tags = putOf(strong).map((request) => request.headers['if-match']);
+    expect(tags).toEqual([expect.stringMatching(/^"v\d+"$/), tags[0]]);
+    expect(methods(strong)).toEqual(['GET', 'PUT', 'PUT']);
+  });
+
+  it('a single update that fails so is exit 6', async () => {
+    const changed = between(strong, 'PUT', 1, () => otherWriter(strong, ID, { name: 'staging', description: 'theirs' }));
+    const result = await cip(
+      ['env', 'apply', '--file', file('environments:\n  - name: staging\n    description: from the file\n'), '--yes'],
+      {
+        env: sandboxEnv(strong),
+      },
+    );
+    await changed;
+    expect(result.exitCode).toBe(6);
+    expect(strong.environments.get(ID)).toMatchObject({ description: 'theirs' });
+  });
+
+  it('without ETags, apply does not read again unless --check; with it, a changed environment fails and is not sent', async () => {
+    const plain = await cip(['env', 'apply', '--file', file(BOTH), '--yes'], { env: sandboxEnv(none) });
+    expect(plain.exitCode).toBe(0);
+    expect(methods(none)).toEqual(['GET', 'PUT', 'PUT']);
+
+    none.reset();
+    const changed = between(none, 'GET', 2, () => otherWriter(none, ID, { name: 'staging', description: 'theirs' }));
+    const path = file('environments:\n  - name: staging\n    description: again\n  - name: other\n    description: again\n');
+    const checked = await cip(['env', 'apply', '--file', path, '--yes', '--check'], { env: sandboxEnv(none) });
+    await changed;
+    expect(checked.exitCode).toBe(9);
+    expect(methods(none)).toEqual(['GET', 'GET', 'PUT']);
+    expect(none.environments.get(ID)).toMatchObject({ description: 'theirs' });
+    expect(none.environments.get(OTHER_ID)).toMatchObject({ description: 'again' });
+  });
+
+  it('--force and --check together are a usage error', async () => {
+    const result = await cip(['env', 'apply', '--file', file(BOTH), '--yes', '--check', '--force'], { env: sandboxEnv(strong) });
+    expect(result.exitCode).toBe(2);
+  });
+});
