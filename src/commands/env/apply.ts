@@ -9,7 +9,8 @@ import { withSpinner } from '../../terminal/spinner.js';
 import { printable } from '../../text/sanitize.js';
 import { finishBatch, refuseUnconfirmed, runBatch, stateError } from '../../domain/environments/batch.js';
 import { readInput } from '../io.js';
-import { FILE_OPTION, KEY_OPTIONS, PRUNE_OPTION, concurrencyOption } from '../options.js';
+import { CONFIRM_OPTION, FILE_OPTION, KEY_OPTIONS, PRUNE_OPTION, concurrencyOption } from '../options.js';
+import { WIDE_CHANGES, confirmsProfile, guardProtected } from '../../domain/profiles/protect.js';
 import {
   SERVER_FIELDS,
   computePlan,
@@ -45,6 +46,7 @@ export default defineCommand({
     yes: flag('-y, --yes', 'do not ask for confirmation (required without a terminal)'),
     dryRun: flag('--dry-run', 'print the requests that would be sent, send nothing'),
     concurrency: concurrencyOption('changes'),
+    confirm: CONFIRM_OPTION,
   },
   notes: `The plan is the one 'env diff' shows, from one read of the list. It is shown, then asked about once at a
 terminal (without one, --yes is required). Creates are POSTed; updates send the server's record with the declared
@@ -58,12 +60,13 @@ Exit codes: 0 when every change was made; 9 when some failed; when all failed, t
     'cip env apply --file environments.yaml --prune --yes',
     'cip env apply --file environments.yaml --dry-run',
   ],
-  async run(ctx, { file, key, ignoreFields, prune, yes, dryRun, concurrency }) {
+  async run(ctx, { file, key, ignoreFields, prune, yes, dryRun, concurrency, confirm: confirmName }) {
     if (file === undefined) throw new UsageError('give the file of environments with --file');
     const desired = await readDesired((path) => readInput(ctx, path, '--file'), file, key);
     const api = await ctx.api();
     const target = targetText(api.settings);
-    if (!yes && !dryRun && !ctx.io.canPrompt) {
+    const named = confirmsProfile(api.settings, confirmName);
+    if (!yes && !named && !dryRun && !ctx.io.canPrompt) {
       throw refuseUnconfirmed(ctx, `apply changes ${target}`, "pass --yes to confirm, or see the plan with 'cip env diff'");
     }
     const server = await withSpinner(ctx.io, 'Loading environments', () => api.list());
@@ -100,7 +103,11 @@ Exit codes: 0 when every change was made; 9 when some failed; when all failed, t
     const styles = await planStyles(ctx.io, ctx.io.stderrIsTTY);
     ctx.io.info(`${planLines(plan, key, styles, ctx.io).join('\n')}\nPlan: ${planCounts(plan)}.`);
     if (unlisted) ctx.io.info(unlisted);
-    if (!yes && !(await confirm(ctx.io, `Apply ${planCounts(plan)} ${target}?${deletions(plan.delete.length)}`))) {
+    // A plan that deletes, or changes more than a few, asks a protected profile's name instead, whatever --yes says.
+    const wide = plan.delete.length > 0 || planSize(plan) > WIDE_CHANGES;
+    const typed =
+      wide && (await guardProtected(ctx, api.settings, { change: `apply this plan (${planCounts(plan)})`, confirm: confirmName, yes }));
+    if (!yes && !named && !typed && !(await confirm(ctx.io, `Apply ${planCounts(plan)} ${target}?${deletions(plan.delete.length)}`))) {
       ctx.io.info('Nothing was changed.');
       throw new ExitOnly('usage', 'nothing changed: not confirmed');
     }

@@ -8,7 +8,8 @@ import { withSpinner } from '../../terminal/spinner.js';
 import { printable } from '../../text/sanitize.js';
 import { readInput } from '../io.js';
 import { buildPayload } from '../../domain/environments/payload.js';
-import { PAYLOAD_NOTES, PAYLOAD_OPTIONS, payloadInput } from '../options.js';
+import { CONFIRM_OPTION, PAYLOAD_NOTES, PAYLOAD_OPTIONS, payloadInput } from '../options.js';
+import { guardProtected } from '../../domain/profiles/protect.js';
 import { checkAddressable, resolveOne } from '../../domain/environments/resolve.js';
 import { doneText, environmentLabel, nameOf, targetText } from '../../domain/environments/target.js';
 import { OUTPUT_FORMATS } from '../../output/format.js';
@@ -37,6 +38,7 @@ export default defineCommand({
     replace: flag('--replace', 'send exactly the payload, replacing the whole environment (fields left out are reset)'),
     unset: list('--unset <field>', 'remove a top-level field (repeatable)', (text) => text),
     dryRun: flag('--dry-run', 'print the request that would be sent, send nothing'),
+    confirm: CONFIRM_OPTION,
   },
   notes: `${PAYLOAD_NOTES}
 By default the update merges: cip reads the environment, sets the payload's top-level fields over it, removes
@@ -51,10 +53,17 @@ A value equal to the stored one as cip prints it (its keys as ***) is sent as th
     'cip env update staging --file env.json --replace',
     'cip env update staging -F isActive=false --dry-run',
   ],
-  async run(ctx, { idOrName, replace, unset, dryRun, ...values }) {
+  async run(ctx, { idOrName, replace, unset, dryRun, confirm, ...values }) {
     const input = payloadInput(values);
     const payload = await buildPayload(input, (path) => readInput(ctx, path, '--file'), unset.length > 0);
     const api = await ctx.api();
+    // Resetting or removing fields in a protected profile asks for its name, before the environment is read; a
+    // --confirm given is checked in any case.
+    const removed = unset.length ? `remove ${unset.map((field) => printable(field)).join(', ')} from` : '';
+    const change = replace
+      ? `replace environment ${printable(idOrName)} whole${removed ? ` and ${removed} it` : ''}`
+      : `${removed} environment ${printable(idOrName)}`;
+    if (replace || removed || confirm !== undefined) await guardProtected(ctx, api.settings, { change, confirm, dryRun });
     const { id, name, record } = await resolveOne(ctx, api, idOrName);
     checkAddressable({ id, name });
     // Checked in both modes; --replace still sends the payload as given, a null id included.
