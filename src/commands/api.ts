@@ -57,7 +57,9 @@ export default defineCommand({
 https://api.copyl.com/ms/Integrations. A full URL must be on the base URL's origin: the keys go nowhere else.
 -F and -f build a JSON body as for 'env create' (for GET, HEAD and DELETE they become query parameters).
 The answer's body is printed unchanged in a pipe, pretty-printed at a terminal when it is JSON; --jq filters
-it. Failures have the usual exit codes. POST and PATCH are never retried.`,
+it. Failures have the usual exit codes. POST and PATCH are never retried.
+In a protected profile ('cip auth protect'), a method other than GET, HEAD or OPTIONS asks for the profile's
+name; a script passes --confirm NAME.`,
   examples: [
     'cip api Integrations',
     'cip api /Environments --jq ".[].name"',

@@ -54,7 +54,9 @@ fields set over it (objects field by field, so undeclared fields are kept); dele
 file changes nothing. A value the file shows as the server's value with its keys masked (***), as 'env export'
 writes it, is sent back as the server holds it. In JSON output, stdout gets one result per change:
 [{"action": "create" | "update" | "delete", "key", "id", "result": "done" | "failed", "error"}].
-Exit codes: 0 when every change was made; 9 when some failed; when all failed, the failure's code.`,
+Exit codes: 0 when every change was made; 9 when some failed; when all failed, the failure's code.
+In a protected profile ('cip auth protect'), a plan that deletes or makes more than 10 changes asks for the
+profile's name, --yes or not; a script passes --confirm NAME.`,
   examples: [
     'cip env apply --file environments.yaml',
     'cip env apply --file environments.yaml --prune --yes',

@@ -39,7 +39,9 @@ The question names each environment, the profile and the enterprise. Deletes the
 (--concurrency), and a failure does not stop the others. In JSON output, stdout gets one result per environment:
 [{"given", "id", "name", "result": "deleted" | "missing" | "failed", "error"}]: "given" is the id or name as
 given; "id" and "name" are the environment's (null for one that matched nothing).
-Exit codes: 0 when every one is gone; when all failed, the failure's code (5 for not found, ...); 9 when some failed.`,
+Exit codes: 0 when every one is gone; when all failed, the failure's code (5 for not found, ...); 9 when some failed.
+In a protected profile ('cip auth protect'), the question asks for the profile's name, --yes or not; a script
+passes --confirm NAME.`,
   examples: [
     'cip env delete staging',
     'cip env delete 7d1c... 9a0b... --yes',

@@ -46,7 +46,9 @@ the --unset fields, and sends the whole record with PUT, so every field you did 
 was. --replace sends exactly the payload, and the API resets the fields left out.
 The API has no concurrency check: when two people update the same environment at once, the last write wins.
 A payload whose id differs from the environment's is refused: it would write one environment's data over another's.
-A value equal to the stored one as cip prints it (its keys as ***) is sent as the server holds it.`,
+A value equal to the stored one as cip prints it (its keys as ***) is sent as the server holds it.
+In a protected profile ('cip auth protect'), --replace and --unset ask for the profile's name; a script passes
+--confirm NAME.`,
   examples: [
     'cip env update staging -f description="pre-production"',
     'cip env update 7d1c... -F isActive=false --unset tags',
