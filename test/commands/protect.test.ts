@@ -5,6 +5,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { checkShape } from '../../src/config/profile.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { expectOneErrorLine, loginArgs, readConfig, tempDir } from '../helpers/cli.js';
 import { cipInProcess, type InProcessOptions } from '../helpers/harness.js';
@@ -210,6 +211,62 @@ describe('a script against a protected profile', () => {
     expect(quiet.exitCode).toBe(2);
     expect(expectOneErrorLine(quiet.stderr)).toContain('(prompts are off under --quiet)');
     expect(sandbox.requests).toEqual([]);
+  });
+});
+
+describe('what decides the profile', () => {
+  const variables = {
+    CIP_BASE_URL: undefined as string | undefined,
+    CIP_API_KEY: undefined as string | undefined,
+    CIP_SUBSCRIPTION_KEY: undefined as string | undefined,
+    CIP_ENTERPRISE_ID: undefined as string | undefined,
+  };
+  beforeEach(() => {
+    variables.CIP_BASE_URL = sandbox.url;
+    variables.CIP_API_KEY = sandbox.keys.apiKey;
+    variables.CIP_SUBSCRIPTION_KEY = sandbox.keys.subscriptionKey;
+    variables.CIP_ENTERPRISE_ID = sandbox.keys.enterpriseId;
+  });
+
+  it('a variable that overrides part of the active protected profile still acts in it: guarded', async () => {
+    const result = await cip(['env', 'delete', 'alpha', '--yes'], { env: { CIP_API_KEY: sandbox.keys.apiKey } });
+    expect(result.exitCode).toBe(2);
+    expect(expectOneErrorLine(result.stderr)).toContain("profile 'prod' is protected");
+    expect(sandbox.requests).toEqual([]);
+  });
+
+  it('a protected profile named by CIP_PROFILE or --profile is guarded, whatever credentials the environment holds', async () => {
+    for (const options of [{ env: { ...variables, CIP_PROFILE: 'prod' } }, { env: variables, args: ['--profile', 'prod'] }]) {
+      const result = await cip(['env', 'delete', 'alpha', '--yes', ...(options.args ?? [])], { env: options.env });
+      expect(result.exitCode).toBe(2);
+      expect(expectOneErrorLine(result.stderr)).toContain("profile 'prod' is protected");
+    }
+    expect(sandbox.requests).toEqual([]);
+  });
+
+  it('a --confirm on a command that changes nothing is still checked: it says which profile the script means', async () => {
+    const wrong = await cip(['api', 'Environments', '--confirm', 'staging']);
+    expect(wrong.exitCode).toBe(2);
+    const merge = await cip(['env', 'update', 'alpha', '-f', 'description=x', '--confirm', 'staging']);
+    expect(merge.exitCode).toBe(2);
+    expect(sandbox.requests).toEqual([]);
+    const right = await cip(['env', 'update', 'alpha', '-f', 'description=x', '--confirm', 'prod']);
+    expect(right.exitCode).toBe(0);
+  });
+});
+
+describe('the file', () => {
+  it("'protected' must be true or false; absent is not protected; fields cip does not know are kept (how an older cip reads it)", () => {
+    const profile = { enterpriseId: sandbox.keys.enterpriseId, apiKey: 'a', subscriptionKey: 's' };
+    for (const value of [true, false, undefined]) {
+      expect(checkShape({ profiles: { p: { ...profile, protected: value } } }, 'config.json').profiles.p!.protected).toBe(value);
+    }
+    for (const value of ['true', 1, null, {}]) {
+      expect(() => checkShape({ profiles: { p: { ...profile, protected: value } } }, 'config.json')).toThrow(
+        `the config file config.json is not valid: profile 'p' has a bad "protected" (expected true or false)`,
+      );
+    }
+    expect(checkShape({ profiles: { p: { ...profile, future: { x: 1 } } } }, 'config.json').profiles.p).toHaveProperty('future', { x: 1 });
   });
 });
 
