@@ -461,6 +461,13 @@ describe('auth protect and unprotect', () => {
     expect((readConfig(configDir) as { profiles: { prod: object } }).profiles.prod).not.toHaveProperty('protected');
   });
 
+  it('unprotect of a profile whose base URL a hand broke still asks, naming it as it stands', async () => {
+    writeProfiles({ prod: { protected: true, baseUrl: 'not a url' } }, 'prod');
+    const result = await cip(['auth', 'unprotect', 'prod'], { answers: [[QUESTION, 'prod\n']], env: { NO_COLOR: '1' } });
+    expect(result.exitCode).toBe(0);
+    expect(result.stderr).toContain(`Profile 'prod' is protected: enterprise ${sandbox.keys.enterpriseId} at not a url.`);
+  });
+
   it('logout of a protected profile asks too: otherwise logout and login again would unprotect it unasked', async () => {
     const script = await cip(['auth', 'logout']);
     expect(script.exitCode).toBe(2);

@@ -15,7 +15,7 @@ import { DEFAULT_BASE_URL } from '../../config/validate.js';
 import { ExitOnly, UsageError } from '../../errors.js';
 import { planStyles } from '../../output/writer.js';
 import { ask } from '../../terminal/prompt.js';
-import { printable } from '../../text/sanitize.js';
+import { hideCredentials, printable } from '../../text/sanitize.js';
 
 /** An apply of more changes than this, in a protected profile, asks as a delete does. */
 export const WIDE_CHANGES = 10;
@@ -98,6 +98,15 @@ function refuseScript(ctx: Context, target: Target, { change, confirm, dryRun, y
   );
 }
 
+/** The host a base URL names; a stored profile's may be anything a hand wrote (auth unprotect reads it unchecked). */
+function hostOf(baseUrl: string): string {
+  try {
+    return new URL(baseUrl).host;
+  } catch {
+    return printable(hideCredentials(baseUrl));
+  }
+}
+
 function firstLine(text: string): string {
   return text.split('\n', 1)[0]!.replace(/:$/, '');
 }
@@ -137,7 +146,7 @@ async function guard(ctx: Context, target: Target, guarded: Guarded): Promise<bo
   if (refuseScript(ctx, target, guarded)) return true;
   if (!target.protected || guarded.dryRun) return false;
   const name = target.profile!;
-  const host = new URL(target.baseUrl).host;
+  const host = hostOf(target.baseUrl);
   const warning = (await planStyles(ctx.io, ctx.io.stderrIsTTY)).change;
   const lines = [
     `Profile '${printable(name)}' is protected: ${target.acting} at ${host}.`,
