@@ -51,6 +51,8 @@ __cip_child() {
     'cip auth'/status) child=status ;;
     'cip auth'/switch) child=switch ;;
     'cip auth'/logout) child=logout ;;
+    'cip auth'/protect) child=protect ;;
+    'cip auth'/unprotect) child=unprotect ;;
     'cip auth'/help) child=help ;;
     'cip env'/list|'cip env'/ls) child=list ;;
     'cip env'/get) child=get ;;
@@ -68,7 +70,7 @@ __cip_child() {
 # Succeeds if option $2 takes a value in command path $1.
 __cip_takes_value() {
   case $1/$2 in
-    */-p|*/--profile|*/-o|*/--output|*/--base-url|*/--enterprise-id|*/--timeout|*/--jq|'cip auth login'/--api-key-file|'cip auth login '*/--api-key-file|'cip auth login'/--token-file|'cip auth login '*/--token-file|'cip auth login'/--subscription-key-file|'cip auth login '*/--subscription-key-file|'cip env list'/--columns|'cip env list '*/--columns|'cip env get'/--columns|'cip env get '*/--columns|'cip env create'/--data|'cip env create '*/--data|'cip env create'/--file|'cip env create '*/--file|'cip env create'/-F|'cip env create '*/-F|'cip env create'/--field|'cip env create '*/--field|'cip env create'/-f|'cip env create '*/-f|'cip env create'/--raw-field|'cip env create '*/--raw-field|'cip env create'/--if-exists|'cip env create '*/--if-exists|'cip env create'/--key|'cip env create '*/--key|'cip env update'/--data|'cip env update '*/--data|'cip env update'/--file|'cip env update '*/--file|'cip env update'/-F|'cip env update '*/-F|'cip env update'/--field|'cip env update '*/--field|'cip env update'/-f|'cip env update '*/-f|'cip env update'/--raw-field|'cip env update '*/--raw-field|'cip env update'/--unset|'cip env update '*/--unset|'cip env delete'/--concurrency|'cip env delete '*/--concurrency|'cip env delete'/--if-missing|'cip env delete '*/--if-missing|'cip env export'/--key|'cip env export '*/--key|'cip env export'/--ignore-fields|'cip env export '*/--ignore-fields|'cip env diff'/--file|'cip env diff '*/--file|'cip env diff'/--key|'cip env diff '*/--key|'cip env diff'/--ignore-fields|'cip env diff '*/--ignore-fields|'cip env apply'/--file|'cip env apply '*/--file|'cip env apply'/--key|'cip env apply '*/--key|'cip env apply'/--ignore-fields|'cip env apply '*/--ignore-fields|'cip env apply'/--concurrency|'cip env apply '*/--concurrency|'cip api'/-X|'cip api '*/-X|'cip api'/--method|'cip api '*/--method|'cip api'/-F|'cip api '*/-F|'cip api'/--field|'cip api '*/--field|'cip api'/-f|'cip api '*/-f|'cip api'/--raw-field|'cip api '*/--raw-field|'cip api'/--input|'cip api '*/--input|'cip api'/-H|'cip api '*/-H|'cip api'/--header|'cip api '*/--header|'cip sandbox'/--port|'cip sandbox '*/--port|'cip sandbox'/--count|'cip sandbox '*/--count|'cip sandbox'/--page-size|'cip sandbox '*/--page-size|'cip sandbox'/--paging|'cip sandbox '*/--paging|'cip sandbox'/--latency|'cip sandbox '*/--latency|'cip sandbox'/--api-key|'cip sandbox '*/--api-key|'cip sandbox'/--read-only-key|'cip sandbox '*/--read-only-key|'cip sandbox'/--subscription-key|'cip sandbox '*/--subscription-key|'cip sandbox'/--token-secret|'cip sandbox '*/--token-secret) return 0 ;;
+    */-p|*/--profile|*/-o|*/--output|*/--base-url|*/--enterprise-id|*/--timeout|*/--jq|'cip auth login'/--api-key-file|'cip auth login '*/--api-key-file|'cip auth login'/--token-file|'cip auth login '*/--token-file|'cip auth login'/--subscription-key-file|'cip auth login '*/--subscription-key-file|'cip auth logout'/--confirm|'cip auth logout '*/--confirm|'cip auth unprotect'/--confirm|'cip auth unprotect '*/--confirm|'cip env list'/--columns|'cip env list '*/--columns|'cip env get'/--columns|'cip env get '*/--columns|'cip env create'/--data|'cip env create '*/--data|'cip env create'/--file|'cip env create '*/--file|'cip env create'/-F|'cip env create '*/-F|'cip env create'/--field|'cip env create '*/--field|'cip env create'/-f|'cip env create '*/-f|'cip env create'/--raw-field|'cip env create '*/--raw-field|'cip env create'/--if-exists|'cip env create '*/--if-exists|'cip env create'/--key|'cip env create '*/--key|'cip env update'/--data|'cip env update '*/--data|'cip env update'/--file|'cip env update '*/--file|'cip env update'/-F|'cip env update '*/-F|'cip env update'/--field|'cip env update '*/--field|'cip env update'/-f|'cip env update '*/-f|'cip env update'/--raw-field|'cip env update '*/--raw-field|'cip env update'/--unset|'cip env update '*/--unset|'cip env update'/--confirm|'cip env update '*/--confirm|'cip env delete'/--concurrency|'cip env delete '*/--concurrency|'cip env delete'/--if-missing|'cip env delete '*/--if-missing|'cip env delete'/--confirm|'cip env delete '*/--confirm|'cip env export'/--key|'cip env export '*/--key|'cip env export'/--ignore-fields|'cip env export '*/--ignore-fields|'cip env diff'/--file|'cip env diff '*/--file|'cip env diff'/--key|'cip env diff '*/--key|'cip env diff'/--ignore-fields|'cip env diff '*/--ignore-fields|'cip env apply'/--file|'cip env apply '*/--file|'cip env apply'/--key|'cip env apply '*/--key|'cip env apply'/--ignore-fields|'cip env apply '*/--ignore-fields|'cip env apply'/--concurrency|'cip env apply '*/--concurrency|'cip env apply'/--confirm|'cip env apply '*/--confirm|'cip api'/-X|'cip api '*/-X|'cip api'/--method|'cip api '*/--method|'cip api'/-F|'cip api '*/-F|'cip api'/--field|'cip api '*/--field|'cip api'/-f|'cip api '*/-f|'cip api'/--raw-field|'cip api '*/--raw-field|'cip api'/--input|'cip api '*/--input|'cip api'/-H|'cip api '*/-H|'cip api'/--header|'cip api '*/--header|'cip api'/--confirm|'cip api '*/--confirm|'cip sandbox'/--port|'cip sandbox '*/--port|'cip sandbox'/--count|'cip sandbox '*/--count|'cip sandbox'/--page-size|'cip sandbox '*/--page-size|'cip sandbox'/--paging|'cip sandbox '*/--paging|'cip sandbox'/--latency|'cip sandbox '*/--latency|'cip sandbox'/--api-key|'cip sandbox '*/--api-key|'cip sandbox'/--read-only-key|'cip sandbox '*/--read-only-key|'cip sandbox'/--subscription-key|'cip sandbox '*/--subscription-key|'cip sandbox'/--token-secret|'cip sandbox '*/--token-secret) return 0 ;;
     *) return 1 ;;
   esac
 }
@@ -81,13 +83,19 @@ __cip_option_value() {
     'cip auth login'/--api-key-file|'cip auth login '*/--api-key-file) __cip_files "$3" ;;
     'cip auth login'/--token-file|'cip auth login '*/--token-file) __cip_files "$3" ;;
     'cip auth login'/--subscription-key-file|'cip auth login '*/--subscription-key-file) __cip_files "$3" ;;
+    'cip auth logout'/--confirm|'cip auth logout '*/--confirm) __cip_profiles "$3" ;;
+    'cip auth unprotect'/--confirm|'cip auth unprotect '*/--confirm) __cip_profiles "$3" ;;
     'cip env create'/--file|'cip env create '*/--file) __cip_files "$3" ;;
     'cip env create'/--if-exists|'cip env create '*/--if-exists) __cip_words "$3" fail skip update ;;
     'cip env update'/--file|'cip env update '*/--file) __cip_files "$3" ;;
+    'cip env update'/--confirm|'cip env update '*/--confirm) __cip_profiles "$3" ;;
     'cip env delete'/--if-missing|'cip env delete '*/--if-missing) __cip_words "$3" fail ok ;;
+    'cip env delete'/--confirm|'cip env delete '*/--confirm) __cip_profiles "$3" ;;
     'cip env diff'/--file|'cip env diff '*/--file) __cip_files "$3" ;;
     'cip env apply'/--file|'cip env apply '*/--file) __cip_files "$3" ;;
+    'cip env apply'/--confirm|'cip env apply '*/--confirm) __cip_profiles "$3" ;;
     'cip api'/--input|'cip api '*/--input) __cip_files "$3" ;;
+    'cip api'/--confirm|'cip api '*/--confirm) __cip_profiles "$3" ;;
     'cip sandbox'/--paging|'cip sandbox '*/--paging) __cip_words "$3" odata link next ;;
   esac
 }
@@ -97,22 +105,24 @@ __cip_options() {
   case $1 in
     cip) __cip_words "$2" -V --version -p --profile -o --output --json --base-url --enterprise-id --timeout --verbose -q --quiet --no-color --jq --no-headers -h --help ;;
     'cip auth') __cip_words "$2" -V --version -p --profile -o --output --json --base-url --enterprise-id --timeout --verbose -q --quiet --no-color --jq --no-headers -h --help ;;
-    'cip auth login') __cip_words "$2" --api-key-file --token-file --subscription-key-file --no-verify --insecure-storage --migrate -V --version -p --profile -o --output --json --base-url --enterprise-id --timeout --verbose -q --quiet --no-color --jq --no-headers -h --help ;;
+    'cip auth login') __cip_words "$2" --api-key-file --token-file --subscription-key-file --no-verify --insecure-storage --migrate --protect -V --version -p --profile -o --output --json --base-url --enterprise-id --timeout --verbose -q --quiet --no-color --jq --no-headers -h --help ;;
     'cip auth status') __cip_words "$2" -V --version -p --profile -o --output --json --base-url --enterprise-id --timeout --verbose -q --quiet --no-color --jq --no-headers -h --help ;;
     'cip auth switch') __cip_words "$2" -V --version -p --profile -o --output --json --base-url --enterprise-id --timeout --verbose -q --quiet --no-color --jq --no-headers -h --help ;;
-    'cip auth logout') __cip_words "$2" -V --version -p --profile -o --output --json --base-url --enterprise-id --timeout --verbose -q --quiet --no-color --jq --no-headers -h --help ;;
+    'cip auth logout') __cip_words "$2" --confirm -V --version -p --profile -o --output --json --base-url --enterprise-id --timeout --verbose -q --quiet --no-color --jq --no-headers -h --help ;;
+    'cip auth protect') __cip_words "$2" -V --version -p --profile -o --output --json --base-url --enterprise-id --timeout --verbose -q --quiet --no-color --jq --no-headers -h --help ;;
+    'cip auth unprotect') __cip_words "$2" --confirm -V --version -p --profile -o --output --json --base-url --enterprise-id --timeout --verbose -q --quiet --no-color --jq --no-headers -h --help ;;
     'cip auth help') __cip_words "$2" -V --version -p --profile -o --output --json --base-url --enterprise-id --timeout --verbose -q --quiet --no-color --jq --no-headers -h --help ;;
     'cip env') __cip_words "$2" -V --version -p --profile -o --output --json --base-url --enterprise-id --timeout --verbose -q --quiet --no-color --jq --no-headers -h --help ;;
     'cip env list') __cip_words "$2" --columns -V --version -p --profile -o --output --json --base-url --enterprise-id --timeout --verbose -q --quiet --no-color --jq --no-headers -h --help ;;
     'cip env get') __cip_words "$2" --columns -V --version -p --profile -o --output --json --base-url --enterprise-id --timeout --verbose -q --quiet --no-color --jq --no-headers -h --help ;;
     'cip env create') __cip_words "$2" --data --file -F --field -f --raw-field --dry-run --if-exists --key --force -V --version -p --profile -o --output --json --base-url --enterprise-id --timeout --verbose -q --quiet --no-color --jq --no-headers -h --help ;;
-    'cip env update') __cip_words "$2" --data --file -F --field -f --raw-field --replace --unset --dry-run --force -V --version -p --profile -o --output --json --base-url --enterprise-id --timeout --verbose -q --quiet --no-color --jq --no-headers -h --help ;;
-    'cip env delete') __cip_words "$2" -y --yes --dry-run --concurrency --if-missing --stdin -V --version -p --profile -o --output --json --base-url --enterprise-id --timeout --verbose -q --quiet --no-color --jq --no-headers -h --help ;;
+    'cip env update') __cip_words "$2" --data --file -F --field -f --raw-field --replace --unset --dry-run --force --confirm -V --version -p --profile -o --output --json --base-url --enterprise-id --timeout --verbose -q --quiet --no-color --jq --no-headers -h --help ;;
+    'cip env delete') __cip_words "$2" -y --yes --dry-run --concurrency --if-missing --stdin --confirm -V --version -p --profile -o --output --json --base-url --enterprise-id --timeout --verbose -q --quiet --no-color --jq --no-headers -h --help ;;
     'cip env export') __cip_words "$2" --key --ignore-fields --all-fields -V --version -p --profile -o --output --json --base-url --enterprise-id --timeout --verbose -q --quiet --no-color --jq --no-headers -h --help ;;
     'cip env diff') __cip_words "$2" --file --key --ignore-fields --prune --exit-code -V --version -p --profile -o --output --json --base-url --enterprise-id --timeout --verbose -q --quiet --no-color --jq --no-headers -h --help ;;
-    'cip env apply') __cip_words "$2" --file --key --ignore-fields --prune -y --yes --dry-run --concurrency --force --check -V --version -p --profile -o --output --json --base-url --enterprise-id --timeout --verbose -q --quiet --no-color --jq --no-headers -h --help ;;
+    'cip env apply') __cip_words "$2" --file --key --ignore-fields --prune -y --yes --dry-run --concurrency --force --check --confirm -V --version -p --profile -o --output --json --base-url --enterprise-id --timeout --verbose -q --quiet --no-color --jq --no-headers -h --help ;;
     'cip env help') __cip_words "$2" -V --version -p --profile -o --output --json --base-url --enterprise-id --timeout --verbose -q --quiet --no-color --jq --no-headers -h --help ;;
-    'cip api') __cip_words "$2" -X --method -F --field -f --raw-field --input -H --header -i --include -V --version -p --profile -o --output --json --base-url --enterprise-id --timeout --verbose -q --quiet --no-color --jq --no-headers -h --help ;;
+    'cip api') __cip_words "$2" -X --method -F --field -f --raw-field --input -H --header -i --include --confirm -V --version -p --profile -o --output --json --base-url --enterprise-id --timeout --verbose -q --quiet --no-color --jq --no-headers -h --help ;;
     'cip doctor') __cip_words "$2" -V --version -p --profile -o --output --json --base-url --enterprise-id --timeout --verbose -q --quiet --no-color --jq --no-headers -h --help ;;
     'cip completion') __cip_words "$2" -V --version -p --profile -o --output --json --base-url --enterprise-id --timeout --verbose -q --quiet --no-color --jq --no-headers -h --help ;;
     'cip sandbox') __cip_words "$2" --port --count --page-size --paging --latency --fail-ping --api-key --read-only-key --subscription-key --token-secret -V --version -p --profile -o --output --json --base-url --enterprise-id --timeout --verbose -q --quiet --no-color --jq --no-headers -h --help ;;
@@ -124,7 +134,7 @@ __cip_options() {
 __cip_subcommands() {
   case $1 in
     cip) __cip_words "$2" auth env api doctor completion sandbox help ;;
-    'cip auth') __cip_words "$2" login status switch logout help ;;
+    'cip auth') __cip_words "$2" login status switch logout protect unprotect help ;;
     'cip env') __cip_words "$2" list ls get create update delete rm export diff plan apply help ;;
     *) return 1 ;;
   esac
@@ -134,6 +144,8 @@ __cip_subcommands() {
 __cip_arguments() {
   case $1/$2 in
     'cip auth switch/0') __cip_profiles "$3" ;;
+    'cip auth protect/0') __cip_profiles "$3" ;;
+    'cip auth unprotect/0') __cip_profiles "$3" ;;
     'cip env get/0') __cip_environments "$3" ;;
     'cip env update/0') __cip_environments "$3" ;;
     'cip env delete/'*) __cip_environments "$3" ;;

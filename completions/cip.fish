@@ -25,6 +25,10 @@ function __cip_child --argument-names path word
             echo 'switch'
         case 'cip auth/logout'
             echo 'logout'
+        case 'cip auth/protect'
+            echo 'protect'
+        case 'cip auth/unprotect'
+            echo 'unprotect'
         case 'cip auth/help'
             echo 'help'
         case 'cip env/list' 'cip env/ls'
@@ -53,7 +57,7 @@ end
 # Succeeds if option $word takes a value in command path $path.
 function __cip_takes_value --argument-names path word
     switch "$path/$word"
-        case '*/-p' '*/--profile' '*/-o' '*/--output' '*/--base-url' '*/--enterprise-id' '*/--timeout' '*/--jq' 'cip auth login/--api-key-file' 'cip auth login */--api-key-file' 'cip auth login/--token-file' 'cip auth login */--token-file' 'cip auth login/--subscription-key-file' 'cip auth login */--subscription-key-file' 'cip env list/--columns' 'cip env list */--columns' 'cip env get/--columns' 'cip env get */--columns' 'cip env create/--data' 'cip env create */--data' 'cip env create/--file' 'cip env create */--file' 'cip env create/-F' 'cip env create */-F' 'cip env create/--field' 'cip env create */--field' 'cip env create/-f' 'cip env create */-f' 'cip env create/--raw-field' 'cip env create */--raw-field' 'cip env create/--if-exists' 'cip env create */--if-exists' 'cip env create/--key' 'cip env create */--key' 'cip env update/--data' 'cip env update */--data' 'cip env update/--file' 'cip env update */--file' 'cip env update/-F' 'cip env update */-F' 'cip env update/--field' 'cip env update */--field' 'cip env update/-f' 'cip env update */-f' 'cip env update/--raw-field' 'cip env update */--raw-field' 'cip env update/--unset' 'cip env update */--unset' 'cip env delete/--concurrency' 'cip env delete */--concurrency' 'cip env delete/--if-missing' 'cip env delete */--if-missing' 'cip env export/--key' 'cip env export */--key' 'cip env export/--ignore-fields' 'cip env export */--ignore-fields' 'cip env diff/--file' 'cip env diff */--file' 'cip env diff/--key' 'cip env diff */--key' 'cip env diff/--ignore-fields' 'cip env diff */--ignore-fields' 'cip env apply/--file' 'cip env apply */--file' 'cip env apply/--key' 'cip env apply */--key' 'cip env apply/--ignore-fields' 'cip env apply */--ignore-fields' 'cip env apply/--concurrency' 'cip env apply */--concurrency' 'cip api/-X' 'cip api */-X' 'cip api/--method' 'cip api */--method' 'cip api/-F' 'cip api */-F' 'cip api/--field' 'cip api */--field' 'cip api/-f' 'cip api */-f' 'cip api/--raw-field' 'cip api */--raw-field' 'cip api/--input' 'cip api */--input' 'cip api/-H' 'cip api */-H' 'cip api/--header' 'cip api */--header' 'cip sandbox/--port' 'cip sandbox */--port' 'cip sandbox/--count' 'cip sandbox */--count' 'cip sandbox/--page-size' 'cip sandbox */--page-size' 'cip sandbox/--paging' 'cip sandbox */--paging' 'cip sandbox/--latency' 'cip sandbox */--latency' 'cip sandbox/--api-key' 'cip sandbox */--api-key' 'cip sandbox/--read-only-key' 'cip sandbox */--read-only-key' 'cip sandbox/--subscription-key' 'cip sandbox */--subscription-key' 'cip sandbox/--token-secret' 'cip sandbox */--token-secret'
+        case '*/-p' '*/--profile' '*/-o' '*/--output' '*/--base-url' '*/--enterprise-id' '*/--timeout' '*/--jq' 'cip auth login/--api-key-file' 'cip auth login */--api-key-file' 'cip auth login/--token-file' 'cip auth login */--token-file' 'cip auth login/--subscription-key-file' 'cip auth login */--subscription-key-file' 'cip auth logout/--confirm' 'cip auth logout */--confirm' 'cip auth unprotect/--confirm' 'cip auth unprotect */--confirm' 'cip env list/--columns' 'cip env list */--columns' 'cip env get/--columns' 'cip env get */--columns' 'cip env create/--data' 'cip env create */--data' 'cip env create/--file' 'cip env create */--file' 'cip env create/-F' 'cip env create */-F' 'cip env create/--field' 'cip env create */--field' 'cip env create/-f' 'cip env create */-f' 'cip env create/--raw-field' 'cip env create */--raw-field' 'cip env create/--if-exists' 'cip env create */--if-exists' 'cip env create/--key' 'cip env create */--key' 'cip env update/--data' 'cip env update */--data' 'cip env update/--file' 'cip env update */--file' 'cip env update/-F' 'cip env update */-F' 'cip env update/--field' 'cip env update */--field' 'cip env update/-f' 'cip env update */-f' 'cip env update/--raw-field' 'cip env update */--raw-field' 'cip env update/--unset' 'cip env update */--unset' 'cip env update/--confirm' 'cip env update */--confirm' 'cip env delete/--concurrency' 'cip env delete */--concurrency' 'cip env delete/--if-missing' 'cip env delete */--if-missing' 'cip env delete/--confirm' 'cip env delete */--confirm' 'cip env export/--key' 'cip env export */--key' 'cip env export/--ignore-fields' 'cip env export */--ignore-fields' 'cip env diff/--file' 'cip env diff */--file' 'cip env diff/--key' 'cip env diff */--key' 'cip env diff/--ignore-fields' 'cip env diff */--ignore-fields' 'cip env apply/--file' 'cip env apply */--file' 'cip env apply/--key' 'cip env apply */--key' 'cip env apply/--ignore-fields' 'cip env apply */--ignore-fields' 'cip env apply/--concurrency' 'cip env apply */--concurrency' 'cip env apply/--confirm' 'cip env apply */--confirm' 'cip api/-X' 'cip api */-X' 'cip api/--method' 'cip api */--method' 'cip api/-F' 'cip api */-F' 'cip api/--field' 'cip api */--field' 'cip api/-f' 'cip api */-f' 'cip api/--raw-field' 'cip api */--raw-field' 'cip api/--input' 'cip api */--input' 'cip api/-H' 'cip api */-H' 'cip api/--header' 'cip api */--header' 'cip api/--confirm' 'cip api */--confirm' 'cip sandbox/--port' 'cip sandbox */--port' 'cip sandbox/--count' 'cip sandbox */--count' 'cip sandbox/--page-size' 'cip sandbox */--page-size' 'cip sandbox/--paging' 'cip sandbox */--paging' 'cip sandbox/--latency' 'cip sandbox */--latency' 'cip sandbox/--api-key' 'cip sandbox */--api-key' 'cip sandbox/--read-only-key' 'cip sandbox */--read-only-key' 'cip sandbox/--subscription-key' 'cip sandbox */--subscription-key' 'cip sandbox/--token-secret' 'cip sandbox */--token-secret'
             return 0
     end
     return 1
@@ -130,6 +134,8 @@ complete -c cip -n '__cip_needs_subcommand \'cip auth\'' -a 'login' -d 'store AP
 complete -c cip -n '__cip_needs_subcommand \'cip auth\'' -a 'status' -d 'show every profile, where its keys are, and the keys masked'
 complete -c cip -n '__cip_needs_subcommand \'cip auth\'' -a 'switch' -d 'make a profile the active one'
 complete -c cip -n '__cip_needs_subcommand \'cip auth\'' -a 'logout' -d 'remove a profile and its keys (default: the active one; name another with --profile)'
+complete -c cip -n '__cip_needs_subcommand \'cip auth\'' -a 'protect' -d 'mark a profile as production: deletes and other wide changes in it ask for its name'
+complete -c cip -n '__cip_needs_subcommand \'cip auth\'' -a 'unprotect' -d 'take a profile\'s protection off (asks for its name, as a protected change does)'
 complete -c cip -n '__cip_needs_subcommand \'cip auth\'' -a 'help' -d 'show help for a command'
 complete -c cip -n '__cip_under \'cip auth login\'' -l api-key-file -d 'read the API key from a file (\'-\' for stdin)' -r -F
 complete -c cip -n '__cip_under \'cip auth login\'' -l token-file -d 'read a token (a JWT) from a file (\'-\' for stdin), instead of an API key' -r -F
@@ -137,7 +143,12 @@ complete -c cip -n '__cip_under \'cip auth login\'' -l subscription-key-file -d 
 complete -c cip -n '__cip_under \'cip auth login\'' -l no-verify -d 'save without checking the keys against the API'
 complete -c cip -n '__cip_under \'cip auth login\'' -l insecure-storage -d 'keep the keys in plain text in the config file, not the system\'s keychain'
 complete -c cip -n '__cip_under \'cip auth login\'' -l migrate -d 'move the profile\'s keys from the config file into the keychain; nothing else changes'
+complete -c cip -n '__cip_under \'cip auth login\'' -l protect -d 'mark the profile as production, as \'cip auth protect\' does'
 complete -c cip -n '__cip_argument \'cip auth switch\' 0' -a '(cip __complete profiles 2>/dev/null)' -d 'profile name'
+complete -c cip -n '__cip_under \'cip auth logout\'' -l confirm -d 'the name of the profile in use: required to change a protected profile without a terminal (--yes is not enough); answers the question as --yes does' -x -a '(cip __complete profiles 2>/dev/null)'
+complete -c cip -n '__cip_argument \'cip auth protect\' 0' -a '(cip __complete profiles 2>/dev/null)' -d 'profile name'
+complete -c cip -n '__cip_under \'cip auth unprotect\'' -l confirm -d 'the name of the profile in use: required to change a protected profile without a terminal (--yes is not enough); answers the question as --yes does' -x -a '(cip __complete profiles 2>/dev/null)'
+complete -c cip -n '__cip_argument \'cip auth unprotect\' 0' -a '(cip __complete profiles 2>/dev/null)' -d 'profile name'
 complete -c cip -n '__cip_needs_subcommand \'cip env\'' -a 'list' -d 'list all environments'
 complete -c cip -n '__cip_needs_subcommand \'cip env\'' -a 'ls' -d 'list all environments'
 complete -c cip -n '__cip_needs_subcommand \'cip env\'' -a 'get' -d 'show one environment, by id or name'
@@ -169,12 +180,14 @@ complete -c cip -n '__cip_under \'cip env update\'' -l replace -d 'send exactly 
 complete -c cip -n '__cip_under \'cip env update\'' -l unset -d 'remove a top-level field (repeatable)' -x
 complete -c cip -n '__cip_under \'cip env update\'' -l dry-run -d 'print the request that would be sent, send nothing'
 complete -c cip -n '__cip_under \'cip env update\'' -l force -d 'write even if the environment changed since cip read it (skips the lost-update check)'
+complete -c cip -n '__cip_under \'cip env update\'' -l confirm -d 'the name of the profile in use: required to change a protected profile without a terminal (--yes is not enough); answers the question as --yes does' -x -a '(cip __complete profiles 2>/dev/null)'
 complete -c cip -n '__cip_argument \'cip env update\' 0' -a '(cip __complete environments 2>/dev/null)' -d 'environment id, or its exact name'
 complete -c cip -n '__cip_under \'cip env delete\'' -s y -l yes -d 'do not ask for confirmation (required without a terminal)'
 complete -c cip -n '__cip_under \'cip env delete\'' -l dry-run -d 'print the requests that would be sent, send nothing'
 complete -c cip -n '__cip_under \'cip env delete\'' -l concurrency -d 'deletes under way at once (1-32)' -x
 complete -c cip -n '__cip_under \'cip env delete\'' -l if-missing -d '\'ok\': an environment that is not there counts as done (result missing)' -x -a 'fail ok'
 complete -c cip -n '__cip_under \'cip env delete\'' -l stdin -d 'read ids or names from stdin, one per line (besides any given as arguments)'
+complete -c cip -n '__cip_under \'cip env delete\'' -l confirm -d 'the name of the profile in use: required to change a protected profile without a terminal (--yes is not enough); answers the question as --yes does' -x -a '(cip __complete profiles 2>/dev/null)'
 complete -c cip -n '__cip_argument \'cip env delete\' 0 or-later' -a '(cip __complete environments 2>/dev/null)' -d 'environment ids, or their exact names'
 complete -c cip -n '__cip_under \'cip env export\'' -l key -d 'the field that identifies an environment in the file and on the server' -x
 complete -c cip -n '__cip_under \'cip env export\'' -l ignore-fields -d 'fields the server manages, never compared or sent (default: id,createdAt,updatedAt)' -x
@@ -193,12 +206,14 @@ complete -c cip -n '__cip_under \'cip env apply\'' -l dry-run -d 'print the requ
 complete -c cip -n '__cip_under \'cip env apply\'' -l concurrency -d 'changes under way at once (1-32)' -x
 complete -c cip -n '__cip_under \'cip env apply\'' -l force -d 'write even if the environment changed since cip read it (skips the lost-update check)'
 complete -c cip -n '__cip_under \'cip env apply\'' -l check -d 'without an ETag from the API, read the list again after the question and fail the updates whose environment changed since the plan'
+complete -c cip -n '__cip_under \'cip env apply\'' -l confirm -d 'the name of the profile in use: required to change a protected profile without a terminal (--yes is not enough); answers the question as --yes does' -x -a '(cip __complete profiles 2>/dev/null)'
 complete -c cip -n '__cip_under \'cip api\'' -s X -l method -d 'HTTP method (default: GET, or POST when fields or --input are given)' -x
 complete -c cip -n '__cip_under \'cip api\'' -s F -l field -d 'set a typed field (repeatable)' -x
 complete -c cip -n '__cip_under \'cip api\'' -s f -l raw-field -d 'set a string field (repeatable)' -x
 complete -c cip -n '__cip_under \'cip api\'' -l input -d 'the request body, as it is, from a file (\'-\' for stdin)' -r -F
 complete -c cip -n '__cip_under \'cip api\'' -s H -l header -d 'add a request header (repeatable); not the three credential headers' -x
 complete -c cip -n '__cip_under \'cip api\'' -s i -l include -d 'print the status line and the answer headers on stderr'
+complete -c cip -n '__cip_under \'cip api\'' -l confirm -d 'the name of the profile in use: required to change a protected profile without a terminal (--yes is not enough); answers the question as --yes does' -x -a '(cip __complete profiles 2>/dev/null)'
 complete -c cip -n '__cip_argument \'cip completion\' 0' -a 'bash zsh fish' -d 'bash, zsh or fish'
 complete -c cip -n '__cip_under \'cip sandbox\'' -l port -d 'port to listen on (default: a free one)' -x
 complete -c cip -n '__cip_under \'cip sandbox\'' -l count -d 'number of sample environments to start with (default: 3)' -x

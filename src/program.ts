@@ -17,8 +17,10 @@ import { DEFAULT_BASE_URL } from './config/validate.js';
 import { OUTPUT_FORMATS, oneOf } from './output/format.js';
 import login from './commands/auth/login.js';
 import logout from './commands/auth/logout.js';
+import protect from './commands/auth/protect.js';
 import status from './commands/auth/status.js';
 import switchProfile from './commands/auth/switch.js';
+import unprotect from './commands/auth/unprotect.js';
 import { complete, completion } from './commands/completion/command.js';
 import create from './commands/env/create.js';
 import remove from './commands/env/delete.js';
@@ -34,7 +36,11 @@ import doctor from './commands/doctor.js';
 
 /** Every command, in the order help lists them. */
 export const COMMAND_TREE: readonly (CommandGroup | AnyCommand)[] = [
-  { name: 'auth', description: 'log in, inspect and switch profiles', commands: [login, status, switchProfile, logout] },
+  {
+    name: 'auth',
+    description: 'log in, inspect and switch profiles',
+    commands: [login, status, switchProfile, logout, protect, unprotect],
+  },
   {
     name: 'env',
     description: 'list, get, create, update and delete environments; export, diff and apply them as code',

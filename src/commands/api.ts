@@ -13,7 +13,8 @@ import { withSpinner } from '../terminal/spinner.js';
 import { oneLine, printable, truncate } from '../text/sanitize.js';
 import { readInput } from './io.js';
 import { buildPayload } from '../domain/environments/payload.js';
-import { PAYLOAD_OPTIONS, payloadInput } from './options.js';
+import { CONFIRM_OPTION, PAYLOAD_OPTIONS, payloadInput } from './options.js';
+import { guardProtected } from '../domain/profiles/protect.js';
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'] as const;
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
@@ -50,25 +51,31 @@ export default defineCommand({
     input: option('--input <file>', "the request body, as it is, from a file ('-' for stdin)"),
     header: list('-H, --header <name:value>', 'add a request header (repeatable); not the three credential headers', parseHeader),
     include: flag('-i, --include', 'print the status line and the answer headers on stderr'),
+    confirm: CONFIRM_OPTION,
   },
   notes: `The path is relative to the base URL: with the default base URL, 'cip api Integrations' calls
 https://api.copyl.com/ms/Integrations. A full URL must be on the base URL's origin: the keys go nowhere else.
 -F and -f build a JSON body as for 'env create' (for GET, HEAD and DELETE they become query parameters).
 The answer's body is printed unchanged in a pipe, pretty-printed at a terminal when it is JSON; --jq filters
-it. Failures have the usual exit codes. POST and PATCH are never retried.`,
+it. Failures have the usual exit codes. POST and PATCH are never retried.
+In a protected profile ('cip auth protect'), a method other than GET, HEAD or OPTIONS asks for the profile's
+name; a script passes --confirm NAME.`,
   examples: [
     'cip api Integrations',
     'cip api /Environments --jq ".[].name"',
     'cip api Environments/7d1c... -X PUT --input body.json',
     'cip api Environments -f name=from-api -i',
   ],
-  async run(ctx, { path, method, field, rawField, input, header, include }) {
+  async run(ctx, { path, method, field, rawField, input, header, include, confirm }) {
     const fields = payloadInput({ field, rawField, data: undefined, file: undefined }).fields ?? [];
     if (input !== undefined && fields.length) throw new UsageError('give the body with --input or with -f/-F, not both');
     const chosen = method ?? (input !== undefined || fields.length ? 'POST' : 'GET');
     const { settings, http } = await ctx.http();
     // Refused here, before any input is read, when it would leave the base URL's origin.
     const url = requestUrl(settings.baseUrl, path);
+    // Any method that may change something, in a protected profile: its name, before the body is read.
+    if (!['GET', 'HEAD', 'OPTIONS'].includes(chosen) || confirm !== undefined)
+      await guardProtected(ctx, settings, { change: `send ${chosen} ${printable(path)}`, confirm });
     let body: string | undefined;
     if (input !== undefined) body = await readInput(ctx, input, '--input');
     else if (fields.length) {

@@ -1,8 +1,9 @@
 // Options several commands share, declared once: --columns (list, get), checked against the data by the writer
 // (output/columns.ts); --concurrency (delete, apply); the payload options (create, update, and -F/-f of api);
-// the file of environments and how its records meet the server's (export, diff, apply).
+// the file of environments and how its records meet the server's (export, diff, apply); --confirm (every command a
+// protected profile guards: domain/profiles/protect.ts).
 import { InvalidArgumentError } from 'commander';
-import { flag, list, option, type ValuesOf } from '../cli/options.js';
+import { completedFrom, flag, list, option, type ValuesOf } from '../cli/options.js';
 import type { FieldAssignment, PayloadInput } from '../domain/environments/payload.js';
 import { SERVER_FIELDS } from '../domain/environments/plan.js';
 
@@ -87,3 +88,12 @@ export const PRUNE_OPTION = flag('--prune', 'also delete the environments the fi
 
 /** Skips the lost-update check of a write that merges into what cip read (domain/environments/conflict.ts). */
 export const FORCE_OPTION = flag('--force', 'write even if the environment changed since cip read it (skips the lost-update check)');
+
+/** The profile's name, which a script passes to change a protected profile (domain/profiles/protect.ts). */
+export const CONFIRM_OPTION = completedFrom(
+  'profiles',
+  option(
+    '--confirm <profile>',
+    'the name of the profile in use: required to change a protected profile without a terminal (--yes is not enough); answers the question as --yes does',
+  ),
+);

@@ -15,14 +15,22 @@ export const KINDS = {
 export type CredentialKind = keyof typeof KINDS;
 
 /** What a profile of each kind holds beside its keys: an API key acts in the enterprise the profile names; a token names none. */
-interface ApiKeyFields {
+interface ApiKeyFields extends CommonFields {
   kind?: 'api-key';
-  baseUrl?: string;
   enterpriseId: string;
 }
-interface TokenFields {
+interface TokenFields extends CommonFields {
   kind: 'token';
+}
+/** What a profile of any kind may hold. */
+interface CommonFields {
   baseUrl?: string;
+  /**
+   * Production (`cip auth protect`): a destructive or wide change asks for the profile's name to be typed, or
+   * --confirm NAME (domain/profiles/protect.ts). Absent in files written before it: not protected. A cip that
+   * predates it reads the file all the same (an unknown field is kept, never refused), but does not ask.
+   */
+  protected?: boolean;
 }
 
 /** A profile whose keys are in this file, in plain text (every profile before the keychain; `keys` absent). */
@@ -93,6 +101,9 @@ export function checkShape(raw: unknown, path: string): StoreData {
         throw broken(`profile '${name}' has no ${field}`);
     }
     if (fields.baseUrl !== undefined && typeof fields.baseUrl !== 'string') throw broken(`profile '${name}' has a bad baseUrl`);
+    // "false" or 1 would read as protected to one reader and not to another: only a boolean says it.
+    if (fields.protected !== undefined && typeof fields.protected !== 'boolean')
+      throw broken(`profile '${name}' has a bad "protected" (expected true or false)`);
   }
   if (data.activeProfile !== undefined && typeof data.activeProfile !== 'string') throw broken('"activeProfile" is not a string');
   return { ...(data as object), profiles: profiles as Record<string, Profile> };

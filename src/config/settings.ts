@@ -41,6 +41,8 @@ export interface ResolvedSettings {
   sources: { baseUrl: Source };
   /** Credentials at hand that this run does not use, for `auth status`: "CIP_API_KEY from the environment". */
   unused: string[];
+  /** The profile used is protected (domain/profiles/protect.ts); absent or false: it is not, or none is used. */
+  protected?: boolean;
 }
 
 /** What decides the credentials: the environment and the global options that name a profile or values. */
@@ -259,7 +261,14 @@ export async function resolveSettings(ctx: SettingsInputs): Promise<ResolvedSett
   const checkedOwn = checked(ownSecret!, own.check);
   const checkedSubscription = checked(subscriptionKey!, (value, source) => checkKey(value, 'subscription key', source));
   const credentials = credentialsOf(kind, checkedOwn, checkedSubscription, checkedEnterprise);
-  return { profile: profileName, baseUrl: checkedUrl, credentials, sources: { baseUrl: baseUrl.source }, unused };
+  return {
+    profile: profileName,
+    baseUrl: checkedUrl,
+    credentials,
+    sources: { baseUrl: baseUrl.source },
+    unused,
+    protected: profile?.protected === true,
+  };
 }
 
 /** A file profile's secrets by name; a keychain profile keeps none in the file. */

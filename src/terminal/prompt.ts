@@ -14,7 +14,8 @@ function shown(io: Asking, question: string): string {
   return io.redact ? io.redact(question) : question;
 }
 
-export async function ask(io: Asking, question: string): Promise<string> {
+/** The line typed, trimmed; `exact` keeps it as typed (a name to compare, which may begin or end with a space). */
+export async function ask(io: Asking, question: string, { exact = false } = {}): Promise<string> {
   // readline and its helpers load only when there is something to ask.
   const { createInterface } = await import('node:readline');
   return new Promise((resolve, reject) => {
@@ -30,7 +31,7 @@ export async function ask(io: Asking, question: string): Promise<string> {
     rl.question(shown(io, question), (answer) => {
       answered = true;
       rl.close();
-      resolve(answer.trim());
+      resolve(exact ? answer : answer.trim());
     });
   });
 }

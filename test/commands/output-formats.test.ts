@@ -28,6 +28,8 @@ it('every command states the formats it takes', () => {
     'auth status': ALL,
     'auth switch': ALL,
     'auth logout': ALL,
+    'auth protect': ALL,
+    'auth unprotect': ALL,
     'env list': ALL,
     'env get': ALL,
     'env create': ALL,

@@ -69,6 +69,20 @@ describe('every command, through the binary', () => {
     expect((JSON.parse(doctor.stdout) as { status: string }[]).every((check) => check.status !== 'failed')).toBe(true);
   });
 
+  it('auth protect and unprotect; a protected delete needs --confirm', async () => {
+    const configDir = tempDir();
+    expect((await cip(loginArgs(sandbox, ['--profile', 'live']), { configDir })).exitCode).toBe(0);
+    expect(await cip(['auth', 'protect', 'live'], { configDir })).toMatchObject({ exitCode: 0, stdout: '' });
+    const created = await cip(['env', 'create', '-f', 'name=guarded'], { configDir });
+    expect(created.exitCode).toBe(0);
+    const refused = await cip(['env', 'rm', 'guarded', '--yes'], { configDir });
+    expect(refused.exitCode).toBe(2);
+    expect(refused.stderr).toContain('pass --confirm live (--yes is not enough); nothing was sent');
+    expect(await cip(['env', 'rm', 'guarded', '--confirm', 'live'], { configDir })).toMatchObject({ exitCode: 0 });
+    expect(await cip(['auth', 'unprotect', 'live', '--confirm', 'live'], { configDir })).toMatchObject({ exitCode: 0, stdout: '' });
+    expect(readConfig(configDir)).not.toHaveProperty('profiles.live.protected');
+  });
+
   it('completion prints a script for each shell', async () => {
     for (const shell of ['bash', 'zsh', 'fish']) {
       const result = await cip(['completion', shell]);

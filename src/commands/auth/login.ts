@@ -49,6 +49,7 @@ const OPTIONS = {
   verify: flag('--no-verify', 'save without checking the keys against the API'),
   insecureStorage: flag('--insecure-storage', "keep the keys in plain text in the config file, not the system's keychain"),
   migrate: flag('--migrate', "move the profile's keys from the config file into the keychain; nothing else changes"),
+  protect: flag('--protect', "mark the profile as production, as 'cip auth protect' does"),
 };
 
 export default defineCommand({
@@ -74,6 +75,7 @@ Find your keys at ${SECRETS_URL}`,
     --subscription-key-file sub.txt --enterprise-id 3f2b8c1e-9a4d-4e6f-8b7a-1c2d3e4f5a6b`,
     'cip auth login --profile ci --token-file token.jwt --subscription-key-file sub.txt',
     'cip auth login --profile prod --migrate',
+    'cip auth login --profile prod --protect',
   ],
   run: login,
 });
@@ -133,6 +135,7 @@ async function login(ctx: Context, options: Options): Promise<void> {
       options.insecureStorage && '--insecure-storage',
       ctx.globals.baseUrl !== undefined && '--base-url',
       ctx.globals.enterpriseId !== undefined && '--enterprise-id',
+      options.protect && '--protect',
     ].filter((flag): flag is string => typeof flag === 'string');
     return migrate(ctx, others);
   }
@@ -244,6 +247,7 @@ async function login(ctx: Context, options: Options): Promise<void> {
   }
 
   const fields: ProfileFields = kind === 'token' ? { kind: 'token', baseUrl } : { baseUrl, enterpriseId: enterpriseId! };
+  if (options.protect) fields.protected = true;
   const keys: StoredKeys =
     kind === 'token' ? { token: token!, subscriptionKey: subscriptionKey! } : { apiKey: apiKey!, subscriptionKey: subscriptionKey! };
   const saved = await save(ctx, store, name, storage, fields, keys);
@@ -255,6 +259,9 @@ async function login(ctx: Context, options: Options): Promise<void> {
       ? `Logged in: ${what}${active ? ' is active.' : ` saved; ${inactive}`}`
       : `Saved (not checked): ${what}${active ? ' is active.' : `; ${inactive}`}`,
   );
+  if (getProfile(saved, name)?.protected === true) {
+    ctx.io.info(`Profile '${name}' is protected: deletes and other wide changes in it ask for its name (--confirm ${name} in a script).`);
+  }
   if (storage.where === 'file') {
     ctx.io.warn(`the keys of profile '${name}' are stored in plain text in ${store.path} (${storage.because})`);
   }

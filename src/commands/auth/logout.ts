@@ -5,21 +5,33 @@ import { getProfile, namedProfile, requireProfile } from '../../config/settings.
 import { KeychainError, describeEntry, profileEntry } from '../../config/keychain.js';
 import { inKeychain, type Profile } from '../../config/store.js';
 import { OUTPUT_FORMATS } from '../../output/format.js';
+import { guardProfile } from '../../domain/profiles/protect.js';
+import { printable } from '../../text/sanitize.js';
+import { CONFIRM_OPTION } from '../options.js';
 
 export default defineCommand({
   name: 'logout',
   description: 'remove a profile and its keys (default: the active one; name another with --profile)',
   // Writes no data on stdout: any format.
   outputs: OUTPUT_FORMATS,
-  notes: `Keys in the keychain are removed from it; keys in the config file go with the profile. If the keychain
+  options: { confirm: CONFIRM_OPTION },
+  notes: `A protected profile asks for its name first (--confirm NAME without a terminal): logging out and in
+again would otherwise take its protection off unasked.
+Keys in the keychain are removed from it; keys in the config file go with the profile. If the keychain
 cannot be reached, the profile is removed all the same and the command ends with exit 9, naming the entry
 that is left.`,
   examples: ['cip auth logout', 'cip auth logout --profile staging'],
   run: logout,
 });
 
-async function logout(ctx: Context): Promise<void> {
+async function logout(ctx: Context, { confirm }: { confirm: string | undefined }): Promise<void> {
   const store = await ctx.store();
+  const before = store.read();
+  const chosen = namedProfile(ctx) ?? before.activeProfile;
+  const current = chosen === undefined ? undefined : getProfile(before, chosen);
+  const confirmed =
+    current !== undefined &&
+    (await guardProfile(ctx, chosen!, current, { change: `log out of profile '${printable(chosen!)}' and remove its keys`, confirm }));
   let removed = '';
   let profile: Profile | undefined;
   let nowActive: string | undefined;
@@ -28,6 +40,9 @@ async function logout(ctx: Context): Promise<void> {
     const name = namedProfile(ctx) ?? data.activeProfile;
     if (!name) throw new UsageError('no active profile to log out of', 'name one with --profile');
     profile = requireProfile(data, name);
+    if (profile.protected === true && !(confirmed && name === chosen)) {
+      throw new UsageError(`profile '${printable(name)}' was protected meanwhile: nothing was changed`, 'run the command again');
+    }
     removed = name;
     data.profiles = Object.fromEntries(Object.entries(data.profiles).filter(([other]) => other !== removed));
     const remaining = Object.keys(data.profiles);

@@ -17,9 +17,10 @@ export default defineCommand({
   outputs: OUTPUT_FORMATS,
   notes: `KEYS says where a profile's keys are: 'keychain' (the system's keychain) or 'file' (plain text in the
 config file, with a warning). Where a profile holds a token, KIND (api-key or token), TOKEN (masked) and EXPIRES
-(what the token says, unverified; empty when it does not say) are shown too. Then, on stderr, which credential
-and values a command run now would use, where each comes from, and what it leaves unused. A token that has
-expired is exit 3.`,
+(what the token says, unverified; empty when it does not say) are shown too. PROTECTED (once a profile is
+protected; always in JSON) says which profiles ask for their name before a destructive change ('cip auth
+protect'). Then, on stderr, which credential and values a command run now would use, where each comes from,
+and what it leaves unused. A token that has expired is exit 3.`,
   run: status,
 });
 
@@ -44,10 +45,13 @@ async function status(ctx: Context): Promise<void> {
   const kinds = new Set(profiles.map(([, profile]) => profileKind(profile)));
   const showKind = [...kinds].some((kind) => kind !== 'api-key');
   const columns = statusColumns(kinds);
+  // PROTECTED once a profile is: until then the table reads as it always has (JSON always says it).
+  const showProtected = profiles.some(([, profile]) => profile.protected === true);
   const rows = profiles.map(([name, profile]) => ({
     name,
     active: name === data.activeProfile,
     inUse: name === settings?.profile,
+    protected: profile.protected === true,
     ...(showKind ? { kind: profileKind(profile) } : {}),
     keys: inKeychain(profile) ? 'keychain' : 'file',
     baseUrl: hideCredentials(profile.baseUrl ?? DEFAULT_BASE_URL),
@@ -59,7 +63,17 @@ async function status(ctx: Context): Promise<void> {
   // With no profile and nothing usable, the error alone says it (and how to log in): not a friendly line too.
   if (rows.length === 0 && !settings && ctx.io.outputFormat === 'table') throw problem;
   await writeList(ctx.io, rows, {
-    tableColumns: ['name', 'active', 'inUse', ...(showKind ? ['kind'] : []), 'keys', 'baseUrl', 'enterpriseId', ...columns],
+    tableColumns: [
+      'name',
+      'active',
+      'inUse',
+      ...(showProtected ? ['protected'] : []),
+      ...(showKind ? ['kind'] : []),
+      'keys',
+      'baseUrl',
+      'enterpriseId',
+      ...columns,
+    ],
     emptyMessage: "No profiles. Run 'cip auth login' to create one.",
   });
   const plain = profiles.filter(([, profile]) => !inKeychain(profile));

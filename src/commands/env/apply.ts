@@ -9,8 +9,9 @@ import { withSpinner } from '../../terminal/spinner.js';
 import { printable } from '../../text/sanitize.js';
 import { finishBatch, refuseUnconfirmed, runBatch, stateError } from '../../domain/environments/batch.js';
 import { readInput } from '../io.js';
-import { FILE_OPTION, FORCE_OPTION, KEY_OPTIONS, PRUNE_OPTION, concurrencyOption } from '../options.js';
+import { CONFIRM_OPTION, FILE_OPTION, FORCE_OPTION, KEY_OPTIONS, PRUNE_OPTION, concurrencyOption } from '../options.js';
 import { changedIn, guardedUpdate, sharedRead } from '../../domain/environments/conflict.js';
+import { WIDE_CHANGES, confirmsProfile, guardProtected } from '../../domain/profiles/protect.js';
 import {
   SERVER_FIELDS,
   computePlan,
@@ -51,6 +52,7 @@ export default defineCommand({
       '--check',
       'without an ETag from the API, read the list again after the question and fail the updates whose environment changed since the plan',
     ),
+    confirm: CONFIRM_OPTION,
   },
   notes: `The plan is the one 'env diff' shows, from one read of the list. It is shown, then asked about once at a
 terminal (without one, --yes is required). Creates are POSTed; updates send the server's record with the declared
@@ -61,19 +63,22 @@ writes it, is sent back as the server holds it. In JSON output, stdout gets one 
 An update sends the list's ETag as If-Match when the API gave one: an environment changed since the plan was
 read is that update's failure (exit 6), never overwritten. Without an ETag, --check reads the list once more
 after the question and fails the updates whose environment changed; --force skips both.
-Exit codes: 0 when every change was made; 9 when some failed; when all failed, the failure's code.`,
+Exit codes: 0 when every change was made; 9 when some failed; when all failed, the failure's code.
+In a protected profile ('cip auth protect'), a plan that deletes or makes more than 10 changes asks for the
+profile's name, --yes or not; a script passes --confirm NAME.`,
   examples: [
     'cip env apply --file environments.yaml',
     'cip env apply --file environments.yaml --prune --yes',
     'cip env apply --file environments.yaml --dry-run',
   ],
-  async run(ctx, { file, key, ignoreFields, prune, yes, dryRun, concurrency, force, check }) {
+  async run(ctx, { file, key, ignoreFields, prune, yes, dryRun, concurrency, force, check, confirm: confirmName }) {
     if (force && check) throw new UsageError('--force and --check cannot be combined', '--force skips the check');
     if (file === undefined) throw new UsageError('give the file of environments with --file');
     const desired = await readDesired((path) => readInput(ctx, path, '--file'), file, key);
     const api = await ctx.api();
     const target = targetText(api.settings);
-    if (!yes && !dryRun && !ctx.io.canPrompt) {
+    const named = confirmsProfile(api.settings, confirmName);
+    if (!yes && !named && !dryRun && !ctx.io.canPrompt) {
       throw refuseUnconfirmed(ctx, `apply changes ${target}`, "pass --yes to confirm, or see the plan with 'cip env diff'");
     }
     const { items: server, validator } = await withSpinner(ctx.io, 'Loading environments', () => api.read());
@@ -110,7 +115,11 @@ Exit codes: 0 when every change was made; 9 when some failed; when all failed, t
     const styles = await planStyles(ctx.io, ctx.io.stderrIsTTY);
     ctx.io.info(`${planLines(plan, key, styles, ctx.io).join('\n')}\nPlan: ${planCounts(plan)}.`);
     if (unlisted) ctx.io.info(unlisted);
-    if (!yes && !(await confirm(ctx.io, `Apply ${planCounts(plan)} ${target}?${deletions(plan.delete.length)}`))) {
+    // A plan that deletes, or changes more than a few, asks a protected profile's name instead, whatever --yes says.
+    const wide = plan.delete.length > 0 || planSize(plan) > WIDE_CHANGES;
+    const typed =
+      wide && (await guardProtected(ctx, api.settings, { change: `apply this plan (${planCounts(plan)})`, confirm: confirmName, yes }));
+    if (!yes && !named && !typed && !(await confirm(ctx.io, `Apply ${planCounts(plan)} ${target}?${deletions(plan.delete.length)}`))) {
       ctx.io.info('Nothing was changed.');
       throw new ExitOnly('usage', 'nothing changed: not confirmed');
     }

@@ -9,7 +9,8 @@ import { confirm } from '../../terminal/prompt.js';
 import { printable } from '../../text/sanitize.js';
 import { readInput } from '../io.js';
 import { finishBatch, refuseUnconfirmed, runBatch, stateError } from '../../domain/environments/batch.js';
-import { DEFAULT_CONCURRENCY, concurrencyOption } from '../options.js';
+import { CONFIRM_OPTION, DEFAULT_CONCURRENCY, concurrencyOption } from '../options.js';
+import { guardProtected, refuseUnconfirmedProtected } from '../../domain/profiles/protect.js';
 import { checkAddressable, listForLookup, notFound, resolveIn, type ResolvedEnvironment } from '../../domain/environments/resolve.js';
 import { doneText, environmentLabel, itemText, targetText } from '../../domain/environments/target.js';
 
@@ -22,6 +23,7 @@ const OPTIONS = {
     'ok',
   ] as const),
   stdin: flag('--stdin', 'read ids or names from stdin, one per line (besides any given as arguments)'),
+  confirm: CONFIRM_OPTION,
 };
 
 export default defineCommand({
@@ -37,7 +39,9 @@ The question names each environment, the profile and the enterprise. Deletes the
 (--concurrency), and a failure does not stop the others. In JSON output, stdout gets one result per environment:
 [{"given", "id", "name", "result": "deleted" | "missing" | "failed", "error"}]: "given" is the id or name as
 given; "id" and "name" are the environment's (null for one that matched nothing).
-Exit codes: 0 when every one is gone; when all failed, the failure's code (5 for not found, ...); 9 when some failed.`,
+Exit codes: 0 when every one is gone; when all failed, the failure's code (5 for not found, ...); 9 when some failed.
+In a protected profile ('cip auth protect'), the question asks for the profile's name, --yes or not; a script
+passes --confirm NAME.`,
   examples: [
     'cip env delete staging',
     'cip env delete 7d1c... 9a0b... --yes',
@@ -89,9 +93,15 @@ async function remove(ctx: Context, values: Values): Promise<void> {
   }
   const api = await ctx.api();
   const target = targetText(api.settings);
+  const what = wanted.length === 1 ? `environment ${printable(wanted[0]!)}` : `${wanted.length} environments`;
+  const named = refuseUnconfirmedProtected(ctx, api.settings, {
+    change: `delete ${what}`,
+    confirm: values.confirm,
+    dryRun: values.dryRun,
+    yes: values.yes,
+  });
   // Refused before anything is read: a script that forgot --yes learns it at once, and nothing is sent.
-  if (!values.yes && !values.dryRun && !ctx.io.canPrompt) {
-    const what = wanted.length === 1 ? `environment ${printable(wanted[0]!)}` : `${wanted.length} environments`;
+  if (!values.yes && !named && !values.dryRun && !ctx.io.canPrompt) {
     throw refuseUnconfirmed(ctx, `delete ${what} ${target}`);
   }
   const { found, missing } = resolveIn(await listForLookup(ctx, api), wanted);
@@ -116,7 +126,13 @@ async function remove(ctx: Context, values: Values): Promise<void> {
     await writeResult(ctx.io, absent);
     return;
   }
-  if (!values.yes) {
+  // A protected profile asks for its name instead (every environment named), whatever --yes says.
+  const listed = environments.map((environment) => `  ${label(environment).replace(/^environment /, '')}`);
+  const change =
+    environments.length === 1
+      ? `delete ${label(environments[0]!)}; this cannot be undone`
+      : [`delete ${environments.length} environments:`, ...listed, 'This cannot be undone'].join('\n');
+  if (!named && !(await guardProtected(ctx, api.settings, { change, confirm: values.confirm, yes: values.yes })) && !values.yes) {
     // The target once; several environments one short line each, not one line of every name and id.
     const question =
       environments.length === 1

@@ -8,7 +8,8 @@ import { withSpinner } from '../../terminal/spinner.js';
 import { printable } from '../../text/sanitize.js';
 import { readInput } from '../io.js';
 import { buildPayload } from '../../domain/environments/payload.js';
-import { FORCE_OPTION, PAYLOAD_NOTES, PAYLOAD_OPTIONS, payloadInput } from '../options.js';
+import { CONFIRM_OPTION, FORCE_OPTION, PAYLOAD_NOTES, PAYLOAD_OPTIONS, payloadInput } from '../options.js';
+import { guardProtected } from '../../domain/profiles/protect.js';
 import { checkAddressable, resolveOne } from '../../domain/environments/resolve.js';
 import { guardedUpdate } from '../../domain/environments/conflict.js';
 import { doneText, environmentLabel, nameOf, targetText } from '../../domain/environments/target.js';
@@ -39,6 +40,7 @@ export default defineCommand({
     unset: list('--unset <field>', 'remove a top-level field (repeatable)', (text) => text),
     dryRun: flag('--dry-run', 'print the request that would be sent, send nothing'),
     force: FORCE_OPTION,
+    confirm: CONFIRM_OPTION,
   },
   notes: `${PAYLOAD_NOTES}
 By default the update merges: cip reads the environment, sets the payload's top-level fields over it, removes
@@ -49,17 +51,26 @@ changed since that read is refused (exit 6, saying what changed); nothing is ove
 reads the list again just before the PUT and refuses the same way; a change made between that read and the PUT
 (milliseconds) can still be overwritten. --replace is checked the same way. --force skips the check.
 A payload whose id differs from the environment's is refused: it would write one environment's data over another's.
-A value equal to the stored one as cip prints it (its keys as ***) is sent as the server holds it.`,
+A value equal to the stored one as cip prints it (its keys as ***) is sent as the server holds it.
+In a protected profile ('cip auth protect'), --replace and --unset ask for the profile's name; a script passes
+--confirm NAME.`,
   examples: [
     'cip env update staging -f description="pre-production"',
     'cip env update 7d1c... -F isActive=false --unset tags',
     'cip env update staging --file env.json --replace',
     'cip env update staging -F isActive=false --dry-run',
   ],
-  async run(ctx, { idOrName, replace, unset, dryRun, force, ...values }) {
+  async run(ctx, { idOrName, replace, unset, dryRun, force, confirm, ...values }) {
     const input = payloadInput(values);
     const payload = await buildPayload(input, (path) => readInput(ctx, path, '--file'), unset.length > 0);
     const api = await ctx.api();
+    // Resetting or removing fields in a protected profile asks for its name, before the environment is read; a
+    // --confirm given is checked in any case.
+    const removed = unset.length ? `remove ${unset.map((field) => printable(field)).join(', ')} from` : '';
+    const change = replace
+      ? `replace environment ${printable(idOrName)} whole${removed ? ` and ${removed} it` : ''}`
+      : `${removed} environment ${printable(idOrName)}`;
+    if (replace || removed || confirm !== undefined) await guardProtected(ctx, api.settings, { change, confirm, dryRun });
     const { id, name, record, validator } = await resolveOne(ctx, api, idOrName);
     checkAddressable({ id, name });
     // Checked in both modes; --replace still sends the payload as given, a null id included.

@@ -8,7 +8,7 @@ import { inKeychain, type Profile, type ProfileStore, type StoreData } from '../
 
 /** Where login keeps the keys: the keychain unless told otherwise, and then it says why. */
 /** A profile's fields beside its keys, by kind (config/store.ts). */
-export type ProfileFields = { baseUrl: string; enterpriseId: string } | { kind: 'token'; baseUrl: string };
+export type ProfileFields = ({ baseUrl: string; enterpriseId: string } | { kind: 'token'; baseUrl: string }) & { protected?: true };
 
 export type Storage = { where: 'keychain' } | { where: 'file'; because: string };
 
@@ -54,10 +54,12 @@ export async function save(
   try {
     saved = await store.update((data) => {
       previous = getProfile(data, name);
+      // Logging in again keeps a protected profile protected: only 'auth unprotect', which asks, takes it off.
+      const kept = previous?.protected === true ? { ...fields, protected: true } : fields;
       setProfile(
         data,
         name,
-        (storage.where === 'keychain' ? { ...fields, keys: 'keychain' } : { ...fields, keys: 'file', ...keys }) as Profile,
+        (storage.where === 'keychain' ? { ...kept, keys: 'keychain' } : { ...kept, keys: 'file', ...keys }) as Profile,
       );
       if (data.activeProfile === undefined || !getProfile(data, data.activeProfile)) data.activeProfile = name;
     });
