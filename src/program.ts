@@ -18,7 +18,7 @@ import { OUTPUT_FORMATS, oneOf } from './output/format.js';
 import login from './commands/auth/login.js';
 import logout from './commands/auth/logout.js';
 import status from './commands/auth/status.js';
-import switchProfile from './commands/auth/switch.js';
+import useProfile from './commands/auth/use.js';
 import { complete, completion } from './commands/completion/command.js';
 import create from './commands/env/create.js';
 import remove from './commands/env/delete.js';
@@ -34,7 +34,7 @@ import doctor from './commands/doctor.js';
 
 /** Every command, in the order help lists them. */
 export const COMMAND_TREE: readonly (CommandGroup | AnyCommand)[] = [
-  { name: 'auth', description: 'log in, inspect and switch profiles', commands: [login, status, switchProfile, logout] },
+  { name: 'auth', description: 'log in, inspect and switch profiles', commands: [login, status, useProfile, logout] },
   {
     name: 'env',
     description: 'list, get, create, update and delete environments; export, diff and apply them as code',

@@ -25,6 +25,11 @@ export interface InProcessOptions extends CipOptions {
    * question is on stderr, as a person would. stdin ends after the last one.
    */
   answers?: readonly (readonly [question: string, answer: string])[];
+  /**
+   * The working folder, where the project file (.cip.json) is looked for: by default the config folder, which
+   * is HOME too, so no project file is found unless a test writes one there.
+   */
+  cwd?: string;
 }
 
 function collect(stream: PassThrough): () => string {
@@ -70,7 +75,7 @@ export async function cipInProcess(args: string[], options: InProcessOptions = {
   const err = collect(stderr);
   const configDir = options.configDir ?? tempDir();
   const env = { PATH: process.env.PATH, HOME: configDir, CIP_CONFIG_DIR: configDir, ...TEST_CREDENTIAL_STORE, ...options.env };
-  const exitCode = await run(args, testContext(streams, env, '0.0.0', options.signal));
+  const exitCode = await run(args, testContext(streams, env, '0.0.0', options.signal, options.cwd ?? configDir));
   stdout.end();
   stderr.end();
   await new Promise((resolve) => setImmediate(resolve));
