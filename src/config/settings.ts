@@ -303,6 +303,18 @@ export async function resolveSettings(ctx: SettingsInputs): Promise<ResolvedSett
     projectValue(project?.baseUrl) ??
     ofProfile(profile?.baseUrl) ?? { value: DEFAULT_BASE_URL, source: 'the default' };
   const checkedUrl = checkBaseUrl(baseUrl.value, describeSource(baseUrl.source, 'base URL'), allowHttp(ctx));
+  if (baseUrl.source === projectSource) {
+    // A project file comes with a checkout, maybe someone else's: it may move requests to another path of the
+    // host the keys are for, never to another host (which would receive the keys).
+    const own = ofProfile(profile?.baseUrl) ?? { value: DEFAULT_BASE_URL, source: 'the default' };
+    const ownUrl = checkBaseUrl(own.value, describeSource(own.source, 'base URL'), allowHttp(ctx));
+    if (new URL(checkedUrl).origin !== new URL(ownUrl).origin) {
+      throw new UsageError(
+        `the project file ${projectSource} sends requests to ${new URL(checkedUrl).origin}, another host than ${own.source === 'the default' ? 'the default' : `that of ${own.source}`} (${new URL(ownUrl).origin}): cip will not send the keys there`,
+        `log in a profile at that host and pin it with 'cip auth use NAME --here', or give --base-url`,
+      );
+    }
+  }
   // Checked in the order they are shown: the enterprise, the credential, the subscription key.
   const checked = (value: Given, check: (text: string, source: Source) => string): Given => ({
     value: check(value.value, value.source),

@@ -113,14 +113,22 @@ describe('a project file pins the profile', () => {
     expect(sent()).toEqual([]);
   });
 
-  it('pins the enterprise id and base URL alone: the active profile’s keys, sent where the file says', async () => {
-    const { cip } = setup(JSON.stringify({ enterpriseId: PROD_ENTERPRISE, baseUrl: prod.url }));
+  it('pins the enterprise id and a base URL on the profile’s host: the active profile’s keys, with that enterprise and path', async () => {
+    const { cip } = setup(JSON.stringify({ enterpriseId: PROD_ENTERPRISE, baseUrl: `${new URL(dev.url).origin}/other` }));
     const result = await cip(['env', 'list', '--json']);
-    // dev's API key is not prod's: prod's server refuses it, which shows where the request went.
-    expect(result.exitCode).toBe(3);
-    expect(dev.requests).toEqual([]);
-    expect(prod.requests[0]!.headers.enterpriseid).toBe(PROD_ENTERPRISE);
-    expect(prod.requests[0]!.headers['ocp-apim-subscription-key']).toBe(dev.keys.subscriptionKey);
+    expect(prod.requests).toEqual([]);
+    expect(dev.requests.map((request) => [request.url, request.headers.enterpriseid])).toEqual([['/other/Environments', PROD_ENTERPRISE]]);
+    expect(result.exitCode).not.toBe(0);
+  });
+
+  it('refuses a base URL on another host than the one the keys are for (a checkout cannot send them elsewhere)', async () => {
+    const { cip, path } = setup(JSON.stringify({ baseUrl: prod.url }));
+    const result = await cip(['env', 'list']);
+    expect(result.exitCode).toBe(2);
+    expect(expectOneErrorLine(result.stderr)).toBe(
+      `error: the project file ${path} sends requests to ${new URL(prod.url).origin}, another host than that of profile 'dev' (${new URL(dev.url).origin}): cip will not send the keys there (log in a profile at that host and pin it with 'cip auth use NAME --here', or give --base-url)`,
+    );
+    expect(sent()).toEqual([]);
   });
 
   it.skipIf(!POSIX)('is ignored, with a warning, in a folder others can write to: the active profile is used', async () => {

@@ -123,8 +123,8 @@ describe('the order of precedence: flag, environment, project file, active profi
     ],
     [
       "the project file's base URL beats the active profile's",
-      { project: { baseUrl: 'https://pinned.example.com/ms' } },
-      { profile: 'dev', project: P, baseUrl: `https://pinned.example.com/ms (${P})`, enterprise: `${DEV} (profile 'dev')` },
+      { project: { baseUrl: 'https://dev.example.com/v2' } },
+      { profile: 'dev', project: P, baseUrl: `https://dev.example.com/v2 (${P})`, enterprise: `${DEV} (profile 'dev')` },
     ],
     [
       'CIP_BASE_URL beats the project file’s base URL',
@@ -211,6 +211,18 @@ describe('the order of precedence: flag, environment, project file, active profi
       },
       `the token (from CIP_TOKEN) says it acts for enterprise ${DEV}, but the project file ${P} pins enterprise ${OTHER}: cip will not act in another enterprise than the project's`,
       `use a token for enterprise ${OTHER}, name the profile to use with --profile, or change ${P}`,
+    ],
+    [
+      'a base URL on another host than the profile’s: the keys would go there',
+      { project: { baseUrl: 'https://evil.example.com/ms' } },
+      `the project file ${P} sends requests to https://evil.example.com, another host than that of profile 'dev' (https://dev.example.com): cip will not send the keys there`,
+      "log in a profile at that host and pin it with 'cip auth use NAME --here', or give --base-url",
+    ],
+    [
+      'a base URL on another host than the default, with keys from the environment (a pull request in CI)',
+      { project: { enterpriseId: OTHER, baseUrl: 'https://evil.example.com/ms' }, env: ENV_KEYS },
+      `the project file ${P} sends requests to https://evil.example.com, another host than the default (https://api.copyl.com): cip will not send the keys there`,
+      "log in a profile at that host and pin it with 'cip auth use NAME --here', or give --base-url",
     ],
     [
       'CIP_TOKEN and CIP_API_KEY with no enterprise id anywhere: still refused',
