@@ -27,6 +27,8 @@ export interface CipOptions {
   env?: Record<string, string | undefined>;
   input?: string;
   configDir?: string;
+  /** The working folder, where the project file (.cip.json) is looked for. */
+  cwd?: string;
 }
 
 const tempDirs: string[] = [];
@@ -66,6 +68,7 @@ export function spawnCip(args: string[], options: CipOptions = {}): ResultPromis
     input: options.input,
     stdin: options.input === undefined ? 'ignore' : undefined,
     timeout: 60_000,
+    ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
   } as never);
 }
 
