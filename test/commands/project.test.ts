@@ -257,3 +257,15 @@ describe('cip auth use', () => {
     expect(JSON.parse(readFileSync(join(configDir, 'config.json'), 'utf8'))).toMatchObject({ activeProfile: 'prod' });
   });
 });
+
+describe('cip doctor', () => {
+  it('says the profile came from the project file', async () => {
+    const { cip, path } = setup('{"profile": "prod"}');
+    const result = await cip(['doctor', '--json']);
+    const checks = JSON.parse(result.stdout) as { check: string; status: string; detail: string }[];
+    expect(checks.find(({ check }) => check === 'credentials')).toMatchObject({
+      status: 'ok',
+      detail: expect.stringMatching(new RegExp(`^profile 'prod' \\(from ${path.replaceAll('.', '\\.')}\\); `)) as unknown,
+    });
+  });
+});
