@@ -149,6 +149,16 @@ describe('readProject', () => {
     expect(readProject(path, false)).toEqual({ path, profile: 'prod' });
   });
 
+  it('shows a path with control characters made visible, never as a terminal escape', () => {
+    const dir = join(tempDir(), 'evil\u001b]0;pwned\u0007');
+    mkdirSync(dir);
+    const path = join(dir, '.cip.json');
+    writeFileSync(path, '[]');
+    const message = usage(() => readProject(path, false)).message;
+    expect(message).toBe(`the project file ${path.replace('\u001b', '?').replace('\u0007', '?')} is not a JSON object`);
+    expect(message).not.toMatch(/[\u0000-\u001f]/);
+  });
+
   it('refuses what is not JSON, and never runs it', () => {
     const dir = tempDir();
     const path = join(dir, '.cip.json');

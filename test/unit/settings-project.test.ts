@@ -37,6 +37,13 @@ function token(claims: Record<string, unknown>): string {
   return `${part({ alg: 'HS256', typ: 'JWT' })}.${part(claims)}.c2lnbmF0dXJlLW5vdC1jaGVja2Vk`;
 }
 
+const tokenProfile = (enterprise: string): Profile => ({
+  kind: 'token',
+  baseUrl: 'https://dev.example.com/ms',
+  token: token({ enterpriseId: enterprise }),
+  subscriptionKey: 'bot-sub-key-0123456789',
+});
+
 interface Setup {
   /** The project file's JSON (an object), in HOME/app, while the command runs in HOME/app/src. */
   project?: unknown;
@@ -157,6 +164,11 @@ describe('the order of precedence: flag, environment, project file, active profi
       { profile: undefined, kind: 'api-key', key: 'CIP_API_KEY', enterprise: `${OTHER} (${P})` },
     ],
     [
+      'a project file pinning a token profile: the token, from the profile',
+      { project: { profile: 'bot' }, profiles: { dev, prod, bot: tokenProfile(OTHER) } },
+      { profile: 'bot', from: P, project: P, kind: 'token', key: "profile 'bot'" },
+    ],
+    [
       'a token that says it acts for the pinned enterprise',
       {
         project: { enterpriseId: OTHER },
@@ -223,6 +235,24 @@ describe('the order of precedence: flag, environment, project file, active profi
       { project: { enterpriseId: OTHER, baseUrl: 'https://evil.example.com/ms' }, env: ENV_KEYS },
       `the project file ${P} sends requests to https://evil.example.com, another host than the default (https://api.copyl.com): cip will not send the keys there`,
       "log in a profile at that host and pin it with 'cip auth use NAME --here', or give --base-url",
+    ],
+    [
+      'a project file naming a profile called like an Object member that the store does not have',
+      { project: { profile: 'constructor' } },
+      `the project file ${P} names profile 'constructor', which does not exist`,
+      "known profiles: dev, prod; log in with 'cip auth login --profile constructor', pin another with 'cip auth use NAME --here', or name one with --profile",
+    ],
+    [
+      'an enterprise id pinned beside an active token profile for another enterprise',
+      { project: { enterpriseId: OTHER }, profiles: { dev: tokenProfile(DEV) } },
+      `the token (from profile 'dev') says it acts for enterprise ${DEV}, but the project file ${P} pins enterprise ${OTHER}: cip will not act in another enterprise than the project's`,
+      `use a token for enterprise ${OTHER}, name the profile to use with --profile, or change ${P}`,
+    ],
+    [
+      'a project file pinning a token profile, and an enterprise id given',
+      { project: { profile: 'bot' }, profiles: { dev, bot: tokenProfile(OTHER) }, globals: { enterpriseId: OTHER } },
+      '--enterprise-id does not apply to a token: a token acts for the enterprise it was issued for',
+      'leave out --enterprise-id, or use an API key to choose the enterprise',
     ],
     [
       'CIP_TOKEN and CIP_API_KEY with no enterprise id anywhere: still refused',
