@@ -53,14 +53,26 @@ export function shownPath(path: string): string {
 export function findProjectFile(cwd: string | undefined, home: string | undefined): string | undefined {
   if (cwd === undefined || !isAbsolute(cwd)) return undefined;
   let dir = resolve(cwd);
-  const top = home !== undefined && isAbsolute(home) ? resolve(home) : undefined;
-  const stopAt = top !== undefined && (dir === top || dir.startsWith(top.endsWith(sep) ? top : top + sep)) ? top : undefined;
+  // The working folder comes as the system gives it (links resolved): so is home, when it is reached through a link.
+  const stopAt = home !== undefined && isAbsolute(home) ? [resolve(home), realOrSame(home)].find((top) => within(dir, top)) : undefined;
   for (;;) {
     const candidate = join(dir, PROJECT_FILE);
     if (exists(candidate)) return candidate;
     const parent = dirname(dir);
     if (dir === stopAt || parent === dir) return undefined;
     dir = parent;
+  }
+}
+
+function within(dir: string, top: string): boolean {
+  return dir === top || dir.startsWith(top.endsWith(sep) ? top : top + sep);
+}
+
+function realOrSame(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return resolve(path);
   }
 }
 

@@ -58,6 +58,14 @@ describe('findProjectFile', () => {
     expect(findProjectFile(deep, join(root, 'a'))).toBe(join(root, 'a', '.cip.json'));
   });
 
+  it('stops at the home folder when HOME is a link to where the working folder is', () => {
+    const { root, deep } = tree();
+    writeFileSync(join(root, '.cip.json'), '{}');
+    const link = join(tempDir(), 'home-link');
+    symlinkSync(join(root, 'a'), link);
+    expect(findProjectFile(deep, link)).toBeUndefined();
+  });
+
   it('goes up to the root when the working folder is outside the home folder (a sibling that shares its prefix too)', () => {
     const { root } = tree();
     writeFileSync(join(root, '.cip.json'), '{}');
