@@ -195,6 +195,17 @@ export async function resolveSettings(ctx: SettingsInputs): Promise<ResolvedSett
     }
     const path = ctx.projectPath?.();
     if (path !== undefined) unused.push(`the project file ${shownPath(path)} (a profile is named by ${profileNamedBy(ctx)})`);
+    // CIP_PROFILE may be left over in a shell from other work: one that differs from the profile the project
+    // file pins is said (a flag typed on this command line is not). A project file that cannot be read is
+    // not this run's business: the profile is named.
+    if (path !== undefined && ctx.globals.profile === undefined) {
+      const pinnedName = readableProject(ctx)?.profile;
+      if (pinnedName !== undefined && pinnedName !== named) {
+        ctx.warn(
+          `CIP_PROFILE names profile '${named}', but the project file ${shownPath(path)} pins profile '${pinnedName}': using '${named}' (CIP_PROFILE comes first)`,
+        );
+      }
+    }
   } else {
     const offered = CREDENTIAL_KINDS.flatMap((kind) => {
       const own = fromEnv(ctx, OWN_SECRET[kind].variable);
@@ -339,6 +350,16 @@ export async function resolveSettings(ctx: SettingsInputs): Promise<ResolvedSett
     sources: { baseUrl: baseUrl.source },
     unused,
   };
+}
+
+/** The project file, or undefined when there is none or it cannot be used (its error is for the runs that use it). */
+function readableProject(ctx: SettingsInputs): ProjectFile | undefined {
+  try {
+    return ctx.project?.();
+  } catch (error) {
+    if (error instanceof UsageError) return undefined;
+    throw error;
+  }
 }
 
 /** A project file's profile that does not exist: exit 2, never the active profile in its place. */

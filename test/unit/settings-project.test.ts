@@ -275,6 +275,24 @@ describe('the order of precedence: flag, environment, project file, active profi
     expect(settings.unused).toEqual([`the project file ${path} (a profile is named by --profile)`]);
   });
 
+  it('warns when CIP_PROFILE (perhaps left over in the shell) names another profile than the project file', async () => {
+    const { ctx, path, stderr } = setup({ project: { profile: 'prod' }, env: { CIP_PROFILE: 'dev' } });
+    expect((await ctx.settings()).profile).toBe('dev');
+    expect(stderr()).toBe(
+      `warning: CIP_PROFILE names profile 'dev', but the project file ${path} pins profile 'prod': using 'dev' (CIP_PROFILE comes first)\n`,
+    );
+  });
+
+  it.each<[string, Setup]>([
+    ['--profile, typed on the command line', { project: { profile: 'prod' }, globals: { profile: 'dev' } }],
+    ['CIP_PROFILE naming the pinned profile', { project: { profile: 'prod' }, env: { CIP_PROFILE: 'prod' } }],
+    ['CIP_PROFILE and a project file that cannot be used', { project: { profile: 'prod', extra: 1 }, env: { CIP_PROFILE: 'dev' } }],
+  ])('says nothing for %s', async (_name, given) => {
+    const { ctx, stderr } = setup(given);
+    await ctx.settings();
+    expect(stderr()).toBe('');
+  });
+
   it('says the profile of the project file is unused when a whole credential comes from the environment', async () => {
     const { ctx, path } = setup({ project: { profile: 'prod' }, env: { ...ENV_KEYS, CIP_ENTERPRISE_ID: PROD } });
     expect((await ctx.settings()).unused).toEqual([
