@@ -49,7 +49,7 @@ __cip_child() {
     cip/help) child=help ;;
     'cip auth'/login) child=login ;;
     'cip auth'/status) child=status ;;
-    'cip auth'/switch) child=switch ;;
+    'cip auth'/use|'cip auth'/switch) child=use ;;
     'cip auth'/logout) child=logout ;;
     'cip auth'/protect) child=protect ;;
     'cip auth'/unprotect) child=unprotect ;;
@@ -107,7 +107,7 @@ __cip_options() {
     'cip auth') __cip_words "$2" -V --version -p --profile -o --output --json --base-url --enterprise-id --timeout --verbose -q --quiet --no-color --jq --no-headers -h --help ;;
     'cip auth login') __cip_words "$2" --api-key-file --token-file --subscription-key-file --no-verify --insecure-storage --migrate --protect -V --version -p --profile -o --output --json --base-url --enterprise-id --timeout --verbose -q --quiet --no-color --jq --no-headers -h --help ;;
     'cip auth status') __cip_words "$2" -V --version -p --profile -o --output --json --base-url --enterprise-id --timeout --verbose -q --quiet --no-color --jq --no-headers -h --help ;;
-    'cip auth switch') __cip_words "$2" -V --version -p --profile -o --output --json --base-url --enterprise-id --timeout --verbose -q --quiet --no-color --jq --no-headers -h --help ;;
+    'cip auth use') __cip_words "$2" --here -V --version -p --profile -o --output --json --base-url --enterprise-id --timeout --verbose -q --quiet --no-color --jq --no-headers -h --help ;;
     'cip auth logout') __cip_words "$2" --confirm -V --version -p --profile -o --output --json --base-url --enterprise-id --timeout --verbose -q --quiet --no-color --jq --no-headers -h --help ;;
     'cip auth protect') __cip_words "$2" -V --version -p --profile -o --output --json --base-url --enterprise-id --timeout --verbose -q --quiet --no-color --jq --no-headers -h --help ;;
     'cip auth unprotect') __cip_words "$2" --confirm -V --version -p --profile -o --output --json --base-url --enterprise-id --timeout --verbose -q --quiet --no-color --jq --no-headers -h --help ;;
@@ -134,7 +134,7 @@ __cip_options() {
 __cip_subcommands() {
   case $1 in
     cip) __cip_words "$2" auth env api doctor completion sandbox help ;;
-    'cip auth') __cip_words "$2" login status switch logout protect unprotect help ;;
+    'cip auth') __cip_words "$2" login status use switch logout protect unprotect help ;;
     'cip env') __cip_words "$2" list ls get create update delete rm export diff plan apply help ;;
     *) return 1 ;;
   esac
@@ -143,7 +143,7 @@ __cip_subcommands() {
 # Completes $3 as argument number $2 (from 0) of command path $1.
 __cip_arguments() {
   case $1/$2 in
-    'cip auth switch/0') __cip_profiles "$3" ;;
+    'cip auth use/0') __cip_profiles "$3" ;;
     'cip auth protect/0') __cip_profiles "$3" ;;
     'cip auth unprotect/0') __cip_profiles "$3" ;;
     'cip env get/0') __cip_environments "$3" ;;

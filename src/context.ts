@@ -4,11 +4,12 @@
 // first asks for it. Nothing here reads process.*: main.ts hands everything in, so tests can run commands
 // in-process with fake streams and a temporary config folder.
 import { DEFAULT_GLOBALS, type GlobalOptions } from './cli/globals.js';
-import type { Env } from './env.js';
+import { nonEmpty, type Env } from './env.js';
 import { Secrets } from './secrets.js';
 import { IOStreams, type Streams } from './terminal/io-streams.js';
 import { configLocation, openProfileStore, type ProfileStore } from './config/store.js';
-import { resolveSettings, type ResolvedSettings } from './config/settings.js';
+import { allowHttp, resolveSettings, type ResolvedSettings } from './config/settings.js';
+import { findProjectFile, loadProject, type ProjectFile } from './config/project.js';
 import { SECRET_VARIABLES, expiredError, expiryWarning, tokenOf } from './config/credentials.js';
 import { createKeychain, type Keychain } from './config/keychain.js';
 import { connect } from './api/connect.js';
@@ -19,6 +20,10 @@ import { createEnvironmentsApi, type EnvironmentsApi } from './api/environments.
 export interface Host {
   /** The user's id (POSIX); undefined on Windows. */
   uid: number | undefined;
+  /** The user's primary group (POSIX): a folder only it may write to is the user's own (umask 002). */
+  gid?: number | undefined;
+  /** The working folder, where the project file is looked for; undefined (it was removed): none is. */
+  cwd?: string | undefined;
   /** Node's version, for the User-Agent. */
   nodeVersion: string;
   /** Node's executable, to run the keychain helper with. */
@@ -50,6 +55,7 @@ export class Context {
   #store: Promise<ProfileStore> | undefined;
   #keychain: Keychain | undefined;
   #settings: Promise<ResolvedSettings> | undefined;
+  #project: { file: ProjectFile | undefined } | undefined;
   #api: Promise<EnvironmentsApi> | undefined;
 
   constructor({ streams, env, version, host, signal = new AbortController().signal }: ContextOptions) {
@@ -100,6 +106,29 @@ export class Context {
     return this.#keychain;
   }
 
+  /** The home folder, where the search for a project file stops. */
+  get home(): string | undefined {
+    return nonEmpty(this.env.HOME) ?? nonEmpty(this.env.USERPROFILE);
+  }
+
+  /**
+   * The project file in force (config/project.ts): found, checked and read once a run. One that others can
+   * change is ignored, with a warning.
+   */
+  project(): ProjectFile | undefined {
+    this.#project ??= {
+      file: loadProject({
+        cwd: this.host.cwd,
+        home: this.home,
+        uid: this.host.uid,
+        gid: this.host.gid,
+        allowHttp: allowHttp(this),
+        warn: (message) => this.io.warn(message),
+      }),
+    };
+    return this.#project.file;
+  }
+
   /** Which profile, base URL and credentials a command uses (config/settings.ts has the rule). */
   settings(): Promise<ResolvedSettings> {
     this.#settings ??= resolveSettings({
@@ -108,6 +137,8 @@ export class Context {
       store: () => this.store(),
       keychain: () => this.keychain(),
       warn: (message) => this.io.warn(message),
+      project: () => this.project(),
+      projectPath: () => findProjectFile(this.host.cwd, this.home),
     }).then((settings) => {
       // Keys read from the keychain are secrets from the moment they are known, not only once a client exists.
       this.#rememberKeys(...settings.credentials.secrets);

@@ -65,6 +65,8 @@ export async function main(): Promise<number> {
 
   const host = {
     uid: process.getuid?.(),
+    gid: process.getgid?.(),
+    cwd: workingFolder(),
     nodeVersion: process.version,
     execPath: process.execPath,
     keychainHelper: fileURLToPath(new URL('./keychain-helper.cjs', import.meta.url)),
@@ -77,6 +79,15 @@ export async function main(): Promise<number> {
   await flushed(stdout);
   if (outputError && code === 0) return outputFailed(ctx, outputError);
   return code;
+}
+
+/** The working folder; undefined when it was removed under cip (process.cwd() throws ENOENT). */
+function workingFolder(): string | undefined {
+  try {
+    return process.cwd();
+  } catch {
+    return undefined;
+  }
 }
 
 /** A terminal width, or undefined for 0 (a pty without a size), NaN and other nonsense. */

@@ -19,8 +19,8 @@ import login from './commands/auth/login.js';
 import logout from './commands/auth/logout.js';
 import protect from './commands/auth/protect.js';
 import status from './commands/auth/status.js';
-import switchProfile from './commands/auth/switch.js';
 import unprotect from './commands/auth/unprotect.js';
+import useProfile from './commands/auth/use.js';
 import { complete, completion } from './commands/completion/command.js';
 import create from './commands/env/create.js';
 import remove from './commands/env/delete.js';
@@ -39,7 +39,7 @@ export const COMMAND_TREE: readonly (CommandGroup | AnyCommand)[] = [
   {
     name: 'auth',
     description: 'log in, inspect and switch profiles',
-    commands: [login, status, switchProfile, logout, protect, unprotect],
+    commands: [login, status, useProfile, logout, protect, unprotect],
   },
   {
     name: 'env',
@@ -76,17 +76,23 @@ Environment variables:
   NO_COLOR, FORCE_COLOR, CI
 An empty variable counts as unset; an empty option value (--profile "") is an error.
 
+Precedence: flags, then environment variables, then the project file, then the active profile.
+The project file is the nearest .cip.json from the current folder upward (up to your home folder), holding {"profile": "prod"}, or {"enterpriseId": "GUID", "baseUrl": "https://..."}; 'cip auth use NAME --here' writes one. One that others can write to is ignored, with a warning.
+
 Which credentials a command uses (the first rule that applies):
   1. --profile or CIP_PROFILE names a profile: that profile; CIP_TOKEN, CIP_API_KEY,
-     CIP_SUBSCRIPTION_KEY, CIP_ENTERPRISE_ID and CIP_BASE_URL are ignored (with a warning).
-  2. CIP_TOKEN and CIP_API_KEY are both set: an enterprise id (CIP_ENTERPRISE_ID or --enterprise-id)
-     picks the API key, in that enterprise, and CIP_TOKEN is not used; without one, cip refuses
-     (exit 2) rather than guess which enterprise you meant.
-  3. CIP_TOKEN and CIP_SUBSCRIPTION_KEY are set, or CIP_API_KEY, CIP_SUBSCRIPTION_KEY and
-     CIP_ENTERPRISE_ID are: the variables (and CIP_BASE_URL); no profile is read.
-  4. Some of those variables are set: the active profile, those variables overriding it (with a
-     warning); CIP_TOKEN replaces a profile's API key and enterprise id.
-  5. None is set: the active profile.
+     CIP_SUBSCRIPTION_KEY, CIP_ENTERPRISE_ID and CIP_BASE_URL are ignored (with a warning), and
+     the project file is not read.
+  2. CIP_TOKEN and CIP_API_KEY are both set: an enterprise id (CIP_ENTERPRISE_ID, --enterprise-id
+     or the project file's) picks the API key, in that enterprise, and CIP_TOKEN is not used;
+     without one, cip refuses (exit 2) rather than guess which enterprise you meant.
+  3. CIP_TOKEN and CIP_SUBSCRIPTION_KEY are set, or CIP_API_KEY, CIP_SUBSCRIPTION_KEY and an
+     enterprise id are: the variables (and CIP_BASE_URL); no profile is used.
+  4. Some of those variables are set: the project file's profile, else the active one, those
+     variables overriding it (with a warning); CIP_TOKEN replaces a profile's API key and
+     enterprise id.
+  5. None is set: the project file's profile, else the active profile.
+A project file naming an unknown profile is exit 2. Its enterprise id and base URL override the profile's; a base URL on another host than the keys are for is exit 2. An enterprise id or a token for another enterprise than the project file pins is exit 2.
 --base-url and --enterprise-id override the value chosen by every rule. A token acts for the
 enterprise it was issued for: an enterprise id given with one is refused (exit 2). A token that has
 expired is refused before anything is sent (exit 3); one that expires within 5 minutes is warned of.

@@ -80,8 +80,8 @@ const ELSEWHERE: Readonly<Record<string, Readonly<Record<string, string>>>> = {
     status: 'cip auth status',
     whoami: 'cip auth status',
     profiles: 'cip auth status',
-    switch: 'cip auth switch',
-    use: 'cip auth switch',
+    switch: 'cip auth use',
+    use: 'cip auth use',
     version: 'cip --version',
     list: 'cip env list',
     ls: 'cip env list',
@@ -106,7 +106,6 @@ const ELSEWHERE: Readonly<Record<string, Readonly<Record<string, string>>>> = {
     whoami: 'cip auth status',
     list: 'cip auth status',
     ls: 'cip auth status',
-    use: 'cip auth switch',
   },
   'cip env': {
     show: 'cip env get',

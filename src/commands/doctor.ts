@@ -30,7 +30,8 @@ interface Check {
 const MAX_CLOCK_SKEW_MS = 5 * 60_000;
 
 function describeSettings(settings: ResolvedSettings): string {
-  const profile = settings.profile === undefined ? 'no profile' : `profile '${settings.profile}'`;
+  const chosen = settings.project !== undefined && settings.profileFrom === settings.project ? ` (from ${settings.project})` : '';
+  const profile = settings.profile === undefined ? 'no profile' : `profile '${settings.profile}'${chosen}`;
   const described = pieces(settings.credentials, Date.now())
     // The expiry has a check of its own.
     .filter((piece) => piece.source !== undefined)

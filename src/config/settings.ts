@@ -1,15 +1,23 @@
-// Which profile, base URL and credentials a command uses, and where each came from. The rule (README,
-// `cip help environment`):
+// Which profile, base URL and credentials a command uses, and where each came from. One order of precedence
+// (README, `cip help environment`, `auth status`): the flags (--profile, --enterprise-id, --base-url), then the
+// environment (CIP_PROFILE, the CIP_* credential variables), then the project file (config/project.ts: a
+// `.cip.json` found from the working folder upward), then the active profile. In detail:
 //   - a profile named with --profile or CIP_PROFILE is used as it is: the credential variables (CIP_TOKEN,
-//     CIP_API_KEY, CIP_SUBSCRIPTION_KEY, CIP_ENTERPRISE_ID, CIP_BASE_URL) are ignored, with a warning;
-//   - with no profile named and both CIP_TOKEN and CIP_API_KEY set, an enterprise id given (the flag or
-//     CIP_ENTERPRISE_ID) picks the API key, in that enterprise, and CIP_TOKEN is not used (auth status says
-//     so); without one, cip refuses (exit 2): each may act in another enterprise, and cip never guesses;
+//     CIP_API_KEY, CIP_SUBSCRIPTION_KEY, CIP_ENTERPRISE_ID, CIP_BASE_URL) are ignored, with a warning, and the
+//     project file is not read;
+//   - with no profile named and both CIP_TOKEN and CIP_API_KEY set, an enterprise id given (the flag,
+//     CIP_ENTERPRISE_ID, or the project file's) picks the API key, in that enterprise, and CIP_TOKEN is not used
+//     (auth status says so); without one, cip refuses (exit 2): each may act in another enterprise, and cip
+//     never guesses;
 //   - with no profile named and a whole credential in the variables (CIP_TOKEN and CIP_SUBSCRIPTION_KEY, or
-//     CIP_API_KEY, CIP_SUBSCRIPTION_KEY and an enterprise id), no profile is read;
-//   - with no profile named and only some of them, they override the active profile, with a warning;
+//     CIP_API_KEY, CIP_SUBSCRIPTION_KEY and an enterprise id), no profile is used;
+//   - else the project file's profile, or the active one; a project file naming a profile that does not exist
+//     is exit 2 (never the active profile in its place). Variables set override that profile, with a warning;
+//   - a project file's enterprise id and base URL override the profile's, below the flags and variables;
 //   - --base-url and --enterprise-id override whatever the rule chose. A token names no enterprise (it acts
 //     for the one it was issued for), so an enterprise id given with one is refused (exit 2).
+// A project file pins an enterprise (its enterprise id, or its profile's): an enterprise the run would act in
+// that differs (an explicit one, or the one a token says it is for) is refused (exit 2).
 // An explicit choice must win: a script that names a profile or an enterprise must never act with other
 // credentials.
 import { isTruthyEnv, nonEmpty, type Env } from '../env.js';
@@ -27,6 +35,7 @@ import {
   type Source,
 } from './credentials.js';
 import { KeychainError, describeEntry, profileEntry, type Keychain, type StoredKeys } from './keychain.js';
+import { shownPath, type ProjectFile } from './project.js';
 import { inKeychain, profileKind, type KeychainProfile, type Profile, type ProfileStore, type StoreData } from './store.js';
 import { DEFAULT_BASE_URL, checkBaseUrl, checkEnterpriseId, checkKey } from './validate.js';
 
@@ -35,6 +44,10 @@ export { profileSource, type Given, type Source } from './credentials.js';
 export interface ResolvedSettings {
   /** The profile the values came from, if one was used. */
   profile: string | undefined;
+  /** How that profile was chosen: '--profile', 'CIP_PROFILE', the project file's path, or 'the active profile'. */
+  profileFrom?: string | undefined;
+  /** The project file (its path, as shown) that decided the profile, the enterprise id or the base URL, if one did. */
+  project?: string;
   baseUrl: string;
   /** What every request carries, and where each piece of it came from. */
   credentials: Credentials;
@@ -56,6 +69,10 @@ export interface SettingsInputs extends CredentialInputs {
   /** Asked only for a profile whose keys are in the keychain, and only when the keys are needed. */
   keychain(): Keychain;
   warn(message: string): void;
+  /** The project file in force (config/project.ts), read only when no profile is named. */
+  project?(): ProjectFile | undefined;
+  /** Where the nearest project file is, without reading it: auth status says it is not used when a profile is named. */
+  projectPath?(): string | undefined;
 }
 
 /** The credential variables a named profile makes cip ignore, in the order they are named. */
@@ -152,19 +169,44 @@ export async function resolveSettings(ctx: SettingsInputs): Promise<ResolvedSett
   let setVariables = CREDENTIAL_VARIABLES.filter((variable) => nonEmpty(ctx.env[variable]) !== undefined);
   const unused: string[] = [];
   let profileName: string | undefined;
+  let profileFrom: string | undefined;
   let profile: Profile | undefined;
   /** The kind the variables give, and its own secret. */
   let given: { kind: CredentialKind; own: Given } | undefined;
   let subscriptionKey: Given | undefined;
   let enterpriseId = givenEnterpriseId(ctx, named === undefined);
   let overriding = false;
+  // The project file counts only when no profile is named: then it is not even read.
+  const project = named === undefined ? ctx.project?.() : undefined;
+  const projectSource: Source | undefined = project && shownPath(project.path);
+  const projectValue = (value: string | undefined): Given | undefined =>
+    value === undefined ? undefined : { value, source: projectSource! };
+  const projectEnterprise = projectValue(project?.enterpriseId);
+  /** The enterprise the project file pins, directly or through its profile, for the check at the end. */
+  let pinned: { id: string; what: string } | undefined = project?.enterpriseId
+    ? { id: project.enterpriseId, what: `enterprise ${project.enterpriseId}` }
+    : undefined;
 
   if (named !== undefined) {
     profile = requireProfile((await ctx.store()).read(), named);
     profileName = named;
+    profileFrom = profileNamedBy(ctx);
     if (setVariables.length) {
       ctx.warn(`using profile '${named}' (named by ${profileNamedBy(ctx)}): ignoring ${list(setVariables)} from the environment`);
       unused.push(`${list(setVariables)} from the environment (a profile is named)`);
+    }
+    const path = ctx.projectPath?.();
+    if (path !== undefined) unused.push(`the project file ${shownPath(path)} (a profile is named by ${profileNamedBy(ctx)})`);
+    // CIP_PROFILE may be left over in a shell from other work: one that differs from the profile the project
+    // file pins is said (a flag typed on this command line is not). A project file that cannot be read is
+    // not this run's business: the profile is named.
+    if (path !== undefined && ctx.globals.profile === undefined) {
+      const pinnedName = readableProject(ctx)?.profile;
+      if (pinnedName !== undefined && pinnedName !== named) {
+        ctx.warn(
+          `CIP_PROFILE names profile '${named}', but the project file ${shownPath(path)} pins profile '${pinnedName}': using '${named}' (CIP_PROFILE comes first)`,
+        );
+      }
     }
   } else {
     const offered = CREDENTIAL_KINDS.flatMap((kind) => {
@@ -172,12 +214,13 @@ export async function resolveSettings(ctx: SettingsInputs): Promise<ResolvedSett
       return own ? [{ kind, own }] : [];
     });
     given = offered[0];
+    const choosing = enterpriseId ?? projectEnterprise;
     if (offered.length > 1) {
       // Each may act in another enterprise. One given names the kind that takes it (a token names none);
       // without one, cip would be guessing.
       const naming = offered.filter(({ kind }) => KINDS[kind].enterpriseId);
       const variables = list(offered.map(({ own }) => own.source));
-      if (!enterpriseId || naming.length !== 1) {
+      if (!choosing || naming.length !== 1) {
         throw new UsageError(
           `${variables} are ${offered.length === 2 ? 'both' : 'all'} set, and no enterprise id says which to use: cip will not guess (each may act in another enterprise)`,
           `unset ${offered.length === 2 ? 'one' : 'all but one'} of them, or set CIP_ENTERPRISE_ID to use ${namingEnterprise()} in that enterprise`,
@@ -186,23 +229,44 @@ export async function resolveSettings(ctx: SettingsInputs): Promise<ResolvedSett
       given = naming[0]!;
       for (const { own } of offered.filter((other) => other !== given)) {
         unused.push(
-          `${own.source} (an enterprise id is given: the ${OWN_SECRET[given.kind].what} is used, in enterprise ${enterpriseId.value.trim()})`,
+          `${own.source} (an enterprise id is given: the ${OWN_SECRET[given.kind].what} is used, in enterprise ${choosing.value.trim()})`,
         );
         setVariables = setVariables.filter((variable) => variable !== own.source);
       }
     }
     subscriptionKey = fromEnv(ctx, 'CIP_SUBSCRIPTION_KEY');
-    // With a whole credential at hand (the CI case), the profile store is not even opened.
-    if (!(subscriptionKey && given && (!KINDS[given.kind].enterpriseId || enterpriseId))) {
+    // With a whole credential at hand (the CI case), no profile is used, and the profile store is not even
+    // opened unless the project file names a profile (whose enterprise is then checked, if it has one here).
+    const whole = subscriptionKey !== undefined && given !== undefined && (!KINDS[given.kind].enterpriseId || choosing !== undefined);
+    if (!whole || project?.profile !== undefined) {
       const data = (await ctx.store()).read();
-      profileName = activeProfile(data);
-      profile = profileName === undefined ? undefined : getProfile(data, profileName);
-      const known = Object.keys(data.profiles);
-      if (profileName === undefined && known.length) {
-        throw new AuthError(
-          'no profile is active',
-          `choose one with 'cip auth switch <name>' or --profile (known profiles: ${known.join(', ')})`,
-        );
+      if (project?.profile !== undefined) {
+        const pinnedProfile = getProfile(data, project.profile);
+        if (pinnedProfile === undefined && !whole) throw unknownProjectProfile(project, data);
+        if (pinnedProfile && 'enterpriseId' in pinnedProfile && nonEmpty(pinnedProfile.enterpriseId) !== undefined) {
+          pinned = {
+            id: pinnedProfile.enterpriseId,
+            what: `profile '${project.profile}' (enterprise ${pinnedProfile.enterpriseId.trim()})`,
+          };
+        }
+        if (whole) {
+          unused.push(`profile '${project.profile}' of the project file ${projectSource!} (the credentials come from the environment)`);
+        } else {
+          profileName = project.profile;
+          profile = pinnedProfile;
+          profileFrom = projectSource;
+        }
+      } else {
+        profileName = activeProfile(data);
+        profile = profileName === undefined ? undefined : getProfile(data, profileName);
+        profileFrom = profileName === undefined ? undefined : 'the active profile';
+        const known = Object.keys(data.profiles);
+        if (profileName === undefined && known.length) {
+          throw new AuthError(
+            'no profile is active',
+            `choose one with 'cip auth use <name>' or --profile (known profiles: ${known.join(', ')})`,
+          );
+        }
       }
       overriding = profileName !== undefined && setVariables.length > 0;
     }
@@ -236,6 +300,7 @@ export async function resolveSettings(ctx: SettingsInputs): Promise<ResolvedSett
     profile && needed ? (inKeychain(profile) ? await keychainKeys(ctx.keychain(), profileName!, profile) : secretsOf(profile)) : undefined;
   subscriptionKey ??= ofProfile(keys?.subscriptionKey);
   ownSecret ??= ofProfile(keys?.[own.field]);
+  if (KINDS[kind].enterpriseId) enterpriseId ??= projectEnterprise;
   if (KINDS[kind].enterpriseId && !otherKind && profile && 'enterpriseId' in profile) enterpriseId ??= ofProfile(profile.enterpriseId);
   const missing = [
     ownSecret ? undefined : `${own.what} (${own.variable})`,
@@ -248,8 +313,21 @@ export async function resolveSettings(ctx: SettingsInputs): Promise<ResolvedSett
   }
 
   const baseUrl = givenBaseUrl(ctx, named === undefined) ??
+    projectValue(project?.baseUrl) ??
     ofProfile(profile?.baseUrl) ?? { value: DEFAULT_BASE_URL, source: 'the default' };
   const checkedUrl = checkBaseUrl(baseUrl.value, describeSource(baseUrl.source, 'base URL'), allowHttp(ctx));
+  if (baseUrl.source === projectSource) {
+    // A project file comes with a checkout, maybe someone else's: it may move requests to another path of the
+    // host the keys are for, never to another host (which would receive the keys).
+    const own = ofProfile(profile?.baseUrl) ?? { value: DEFAULT_BASE_URL, source: 'the default' };
+    const ownUrl = checkBaseUrl(own.value, describeSource(own.source, 'base URL'), allowHttp(ctx));
+    if (new URL(checkedUrl).origin !== new URL(ownUrl).origin) {
+      throw new UsageError(
+        `the project file ${projectSource} sends requests to ${new URL(checkedUrl).origin}, another host than ${own.source === 'the default' ? 'the default' : `that of ${own.source}`} (${new URL(ownUrl).origin}): cip will not send the keys there`,
+        `log in a profile at that host and pin it with 'cip auth use NAME --here', or give --base-url`,
+      );
+    }
+  }
   // Checked in the order they are shown: the enterprise, the credential, the subscription key.
   const checked = (value: Given, check: (text: string, source: Source) => string): Given => ({
     value: check(value.value, value.source),
@@ -261,14 +339,75 @@ export async function resolveSettings(ctx: SettingsInputs): Promise<ResolvedSett
   const checkedOwn = checked(ownSecret!, own.check);
   const checkedSubscription = checked(subscriptionKey!, (value, source) => checkKey(value, 'subscription key', source));
   const credentials = credentialsOf(kind, checkedOwn, checkedSubscription, checkedEnterprise);
+  if (project && pinned) checkPinnedEnterprise(credentials, pinned, projectSource!, unused);
+  const decided =
+    projectSource !== undefined &&
+    (profileFrom === projectSource || baseUrl.source === projectSource || checkedEnterprise?.source === projectSource);
   return {
     profile: profileName,
+    profileFrom,
+    ...(decided ? { project: projectSource } : {}),
     baseUrl: checkedUrl,
     credentials,
     sources: { baseUrl: baseUrl.source },
     unused,
     protected: profile?.protected === true,
   };
+}
+
+/** The project file, or undefined when there is none or it cannot be used (its error is for the runs that use it). */
+function readableProject(ctx: SettingsInputs): ProjectFile | undefined {
+  try {
+    return ctx.project?.();
+  } catch (error) {
+    if (error instanceof UsageError) return undefined;
+    throw error;
+  }
+}
+
+/** A project file's profile that does not exist: exit 2, never the active profile in its place. */
+function unknownProjectProfile(project: ProjectFile, data: StoreData): UsageError {
+  const known = Object.keys(data.profiles);
+  const name = project.profile!;
+  return new UsageError(
+    `the project file ${shownPath(project.path)} names profile '${name}', which does not exist`,
+    `${known.length ? `known profiles: ${known.join(', ')}; ` : ''}log in with 'cip auth login --profile ${name}', pin another with 'cip auth use NAME --here', or name one with --profile`,
+  );
+}
+
+/**
+ * The enterprise the run acts in must be the one the project file pins: an explicit enterprise id (the flag,
+ * CIP_ENTERPRISE_ID) or a token for another is refused (exit 2). A token that does not say which enterprise it
+ * is for cannot be checked; auth status says so.
+ */
+function checkPinnedEnterprise(credentials: Credentials, pinned: { id: string; what: string }, path: string, unused: string[]): void {
+  const acting =
+    credentials.kind === 'api-key'
+      ? { id: credentials.enterpriseId, who: `${credentials.sources.enterpriseId} names enterprise ${credentials.enterpriseId}` }
+      : credentials.claims.enterprise === undefined
+        ? undefined
+        : {
+            id: credentials.claims.enterprise,
+            who: `the token (from ${credentials.sources.token}) says it acts for enterprise ${credentials.claims.enterprise}`,
+          };
+  if (acting === undefined) {
+    unused.push(`the enterprise the project file ${path} pins (the token does not say which enterprise it acts for: cip cannot check it)`);
+    return;
+  }
+  if (acting.id.trim().toLowerCase() === pinned.id.trim().toLowerCase()) return;
+  const source = credentials.kind === 'api-key' ? credentials.sources.enterpriseId : undefined;
+  const first =
+    source === undefined
+      ? `use a token for enterprise ${pinned.id.trim()}`
+      : source.startsWith('--')
+        ? `leave out ${source}`
+        : source.startsWith('CIP_')
+          ? `unset ${source}`
+          : `fix ${source}`;
+  throw new UsageError(
+    `${acting.who}, but the project file ${path} pins ${pinned.what}: cip will not act in another enterprise than the project's`,
+    `${first}, name the profile to use with --profile, or change ${path}`,
+  );
 }
 
 /** A file profile's secrets by name; a keychain profile keeps none in the file. */

@@ -473,7 +473,7 @@ describe('auth login: which profile is active', () => {
     expect(result.stderr.split('\n')[0]).toBe(
       becomesActive
         ? `Saved (not checked): ${target} is active.`
-        : `Saved (not checked): ${target}; make it active with 'cip auth switch qa'.`,
+        : `Saved (not checked): ${target}; make it active with 'cip auth use qa'.`,
     );
     expect((readConfig(configDir) as { activeProfile: string }).activeProfile).toBe(becomesActive ? 'qa' : 'prod');
   });
@@ -487,7 +487,7 @@ describe('auth login: which profile is active', () => {
     const second = await cip(loginArgs(['--profile', 'qa']), { configDir, env: FILE });
     expect(second.exitCode).toBe(0);
     expect(second.stderr.split('\n')[0]).toBe(
-      `Logged in: profile 'qa' (enterprise ${sandbox.keys.enterpriseId}, ${sandbox.url}) saved; make it active with 'cip auth switch qa'.`,
+      `Logged in: profile 'qa' (enterprise ${sandbox.keys.enterpriseId}, ${sandbox.url}) saved; make it active with 'cip auth use qa'.`,
     );
   });
 });
@@ -1001,7 +1001,7 @@ describe('auth logout', () => {
     const result = await cip(['auth', 'logout', '--profile', name], { configDir, keychain: fakeKeychain() });
     expect(result.exitCode).toBe(0);
     expect(result.stderr).toBe(
-      `Removed profile '${name}'.${active ? ` Active profile: '${active}'.` : " No profile is active; choose one with 'cip auth switch <name>'."}\n`,
+      `Removed profile '${name}'.${active ? ` Active profile: '${active}'.` : " No profile is active; choose one with 'cip auth use <name>'."}\n`,
     );
     const after = readConfig(configDir) as { activeProfile?: string; profiles: object };
     expect(after.activeProfile).toBe(active);

@@ -117,7 +117,7 @@ describe('auth logout', () => {
     const configDir = configWith({ a: sandboxProfile(), b: sandboxProfile(), c: sandboxProfile() }, 'b');
     const result = await cip(['auth', 'logout'], { configDir });
     expect(result.exitCode).toBe(0);
-    expect(result.stderr).toBe("Removed profile 'b'. No profile is active; choose one with 'cip auth switch <name>'.\n");
+    expect(result.stderr).toBe("Removed profile 'b'. No profile is active; choose one with 'cip auth use <name>'.\n");
     const config = readConfig(configDir) as { activeProfile?: string; profiles: Record<string, unknown> };
     expect(config.activeProfile).toBeUndefined();
     expect(Object.keys(config.profiles)).toEqual(['a', 'c']);

@@ -23,7 +23,7 @@ const LINES: Record<keyof typeof COMMITTED, string[]> = {
     `    'cip env create'/--file|'cip env create '*/--file) __cip_files "$3" ;;`,
     `    'cip env get/0') __cip_environments "$3" ;;`,
     `    'cip env delete/'*) __cip_environments "$3" ;;`,
-    `    'cip auth switch/0') __cip_profiles "$3" ;;`,
+    `    'cip auth use/0') __cip_profiles "$3" ;;`,
     `    'cip completion/0') __cip_words "$3" bash zsh fish ;;`,
   ],
   zsh: [
@@ -35,7 +35,7 @@ const LINES: Record<keyof typeof COMMITTED, string[]> = {
     `complete -c cip -s o -l output -d 'output format (default: table on a terminal, json otherwise)' -x -a 'table json yaml tsv'`,
     `complete -c cip -n '__cip_argument \\'cip env get\\' 0' -a '(cip __complete environments 2>/dev/null)' -d 'environment id, or its exact name'`,
     `complete -c cip -n '__cip_argument \\'cip env delete\\' 0 or-later' -a '(cip __complete environments 2>/dev/null)' -d`,
-    `complete -c cip -n '__cip_argument \\'cip auth switch\\' 0' -a '(cip __complete profiles 2>/dev/null)' -d 'profile name'`,
+    `complete -c cip -n '__cip_argument \\'cip auth use\\' 0' -a '(cip __complete profiles 2>/dev/null)' -d 'profile name'`,
     `complete -c cip -n '__cip_under \\'cip env create\\'' -l file -d `,
   ],
 };

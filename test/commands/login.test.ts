@@ -120,7 +120,7 @@ describe('auth login inputs', () => {
     expect((await cip(loginArgs(sandbox, ['--no-verify']), { configDir })).exitCode).toBe(0);
     const second = await cip(loginArgs(sandbox, ['--no-verify', '--profile', 'qa']), { configDir });
     expect(second.stderr).toBe(
-      `Saved (not checked): profile 'qa' (enterprise ${sandbox.keys.enterpriseId}, ${sandbox.url}); make it active with 'cip auth switch qa'.\n` +
+      `Saved (not checked): profile 'qa' (enterprise ${sandbox.keys.enterpriseId}, ${sandbox.url}); make it active with 'cip auth use qa'.\n` +
         `warning: the keys of profile 'qa' are stored in plain text in ${join(configDir, 'config.json')} (CIP_CREDENTIAL_STORE=file)\n`,
     );
     expect(readConfig(configDir)).toMatchObject({ activeProfile: 'default' });

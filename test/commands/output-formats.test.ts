@@ -26,7 +26,7 @@ it('every command states the formats it takes', () => {
   expect(declared).toEqual({
     'auth login': ALL,
     'auth status': ALL,
-    'auth switch': ALL,
+    'auth use': ALL,
     'auth logout': ALL,
     'auth protect': ALL,
     'auth unprotect': ALL,

@@ -4,7 +4,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import status from '../../src/commands/auth/status.js';
-import switchProfile from '../../src/commands/auth/switch.js';
+import useProfile from '../../src/commands/auth/use.js';
 import remove from '../../src/commands/env/delete.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { sandboxEnv } from '../helpers/cli.js';
@@ -80,12 +80,12 @@ describe("a command's notes and examples close its help, before the pointer to t
     expect(remove.notes).toBeDefined();
     expect(remove.examples!.length).toBeGreaterThan(1);
     expect([status.notes, status.examples]).toEqual([expect.any(String), undefined]);
-    expect([switchProfile.notes, switchProfile.examples]).toEqual([undefined, expect.any(Array)]);
+    expect([useProfile.notes, useProfile.examples]).toEqual([undefined, expect.any(Array)]);
   });
 
   it.each([
     ['env delete: notes, then examples', ['env', 'delete', '--help'], `${remove.notes} ${examples(remove.examples!)}`],
-    ['auth switch: examples only', ['auth', 'switch', '--help'], examples(switchProfile.examples!)],
+    ['auth use: examples only', ['auth', 'use', '--help'], examples(useProfile.examples!)],
     ['auth status: notes only', ['auth', 'status', '--help'], status.notes!],
   ])('%s', async (_name, args, tail) => {
     const result = await cip(args);

@@ -71,7 +71,7 @@ describe('auth logout', () => {
   it('of the last profile leaves no activeProfile in the file', async () => {
     const configDir = configWith({ activeProfile: 'a', profiles: { a: profile() } });
     const result = await cip(['auth', 'logout'], { configDir });
-    expect(result.stderr).toBe("Removed profile 'a'. No profile is active; choose one with 'cip auth switch <name>'.\n");
+    expect(result.stderr).toBe("Removed profile 'a'. No profile is active; choose one with 'cip auth use <name>'.\n");
     expect(readConfig(configDir)).toEqual({ profiles: {} });
   });
 });

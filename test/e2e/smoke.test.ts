@@ -28,6 +28,11 @@ describe('every command, through the binary', () => {
       ['two', false],
     ]);
     expect(await cip(['auth', 'switch', 'two'], { configDir })).toMatchObject({ exitCode: 0, stderr: "Profile 'two' is now active.\n" });
+    // A project file pins 'one' where it is written, whatever is active: the binary looks from its working folder.
+    const project = tempDir();
+    expect(await cip(['auth', 'use', 'one', '--here'], { configDir, cwd: project })).toMatchObject({ exitCode: 0, stdout: '' });
+    const pinned = await cip(['auth', 'status'], { configDir, cwd: project, env: { HOME: project } });
+    expect(pinned.stderr).toContain(`A command run now would use profile 'one' (from ${join(project, '.cip.json')}):\n`);
 
     const created = await cip(['env', 'create', '-f', 'name=smoke', '-F', 'size=12345678901234567890'], { configDir });
     expect(created.exitCode).toBe(0);

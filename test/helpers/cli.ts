@@ -27,6 +27,8 @@ export interface CipOptions {
   env?: Record<string, string | undefined>;
   input?: string;
   configDir?: string;
+  /** The working folder, where the project file (.cip.json) is looked for. */
+  cwd?: string;
 }
 
 const tempDirs: string[] = [];
@@ -58,14 +60,17 @@ function baseEnv(options: CipOptions): Record<string, string | undefined> {
 }
 
 export function spawnCip(args: string[], options: CipOptions = {}): ResultPromise<{ reject: false }> {
+  const env = baseEnv(options);
   return execa('node', [CIP, ...args], {
-    env: baseEnv(options),
+    env,
     extendEnv: false,
     reject: false,
     stripFinalNewline: false,
     input: options.input,
     stdin: options.input === undefined ? 'ignore' : undefined,
     timeout: 60_000,
+    // In the test's HOME unless told: a .cip.json above the checkout (the developer's own) is never found.
+    cwd: options.cwd ?? env.HOME,
   } as never);
 }
 

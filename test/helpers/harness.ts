@@ -69,8 +69,10 @@ export async function cipInProcess(args: string[], options: InProcessOptions = {
   const out = collect(stdout);
   const err = collect(stderr);
   const configDir = options.configDir ?? tempDir();
+  // The working folder (where .cip.json is looked for) is by default the config folder, which is HOME too:
+  // no project file is found unless a test writes one there.
   const env = { PATH: process.env.PATH, HOME: configDir, CIP_CONFIG_DIR: configDir, ...TEST_CREDENTIAL_STORE, ...options.env };
-  const exitCode = await run(args, testContext(streams, env, '0.0.0', options.signal));
+  const exitCode = await run(args, testContext(streams, env, '0.0.0', options.signal, options.cwd ?? configDir));
   stdout.end();
   stderr.end();
   await new Promise((resolve) => setImmediate(resolve));

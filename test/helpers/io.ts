@@ -25,14 +25,19 @@ export function fakeIO(overrides: Partial<Streams> = {}): Streams {
   };
 }
 
-/** A context as main.ts builds one, with the given streams and environment (nothing from process.env). */
-export function testContext(streams: Streams = fakeIO(), env: Env = {}, version = '0.0.0', signal?: AbortSignal): Context {
+/**
+ * A context as main.ts builds one, with the given streams and environment (nothing from process.env). With no
+ * working folder, no project file is looked for.
+ */
+export function testContext(streams: Streams = fakeIO(), env: Env = {}, version = '0.0.0', signal?: AbortSignal, cwd?: string): Context {
   return new Context({
     streams,
     env,
     version,
     host: {
       uid: process.getuid?.(),
+      gid: process.getgid?.(),
+      cwd,
       nodeVersion: process.version,
       execPath: process.execPath,
       keychainHelper: KEYCHAIN_HELPER,

@@ -206,6 +206,7 @@ describe.skipIf(!hasBash)('bash completion', () => {
     expect(await complete('cip', 'en')).toEqual(['env']);
     expect(await complete('cip', 'env', '')).toEqual(expect.arrayContaining(['list', 'create', 'update', 'delete']));
     expect(await complete('cip', 'auth', 's')).toEqual(['status', 'switch']);
+    expect(await complete('cip', 'auth', '')).toEqual(expect.arrayContaining(['use', 'switch']));
   });
 
   it('does not offer the hidden __complete command', async () => {
@@ -218,8 +219,10 @@ describe.skipIf(!hasBash)('bash completion', () => {
     expect(await complete('cip', 'env', 'list', '--output', '=', 'j')).toEqual(['json']);
   });
 
-  it('completes profile names for auth switch and --profile', async () => {
+  it('completes profile names for auth use (and its old name, switch) and --profile', async () => {
+    expect(await complete('cip', 'auth', 'use', '')).toEqual(['dev', 'prod']);
     expect(await complete('cip', 'auth', 'switch', '')).toEqual(['dev', 'prod']);
+    expect(await complete('cip', 'auth', 'u')).toEqual(['use']);
     expect(await complete('cip', '-p', 'p')).toEqual(['prod']);
   });
 

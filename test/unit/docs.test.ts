@@ -17,7 +17,7 @@ describe('docs/commands.md', () => {
     for (const command of [
       'auth login',
       'auth status',
-      'auth switch',
+      'auth use',
       'auth logout',
       'env list',
       'env create',

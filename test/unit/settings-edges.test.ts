@@ -91,7 +91,7 @@ describe('what is missing', () => {
     const { ctx } = setup({ activeProfile: 'gone', profiles: { a: profileA, b: profileA } });
     const error = await failure(ctx.settings());
     expect(error.message).toBe('no profile is active');
-    expect(error.hint).toBe("choose one with 'cip auth switch <name>' or --profile (known profiles: a, b)");
+    expect(error.hint).toBe("choose one with 'cip auth use <name>' or --profile (known profiles: a, b)");
   });
 
   it('lists the known profiles when an unknown one is named', async () => {

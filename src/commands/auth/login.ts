@@ -252,7 +252,7 @@ async function login(ctx: Context, options: Options): Promise<void> {
     kind === 'token' ? { token: token!, subscriptionKey: subscriptionKey! } : { apiKey: apiKey!, subscriptionKey: subscriptionKey! };
   const saved = await save(ctx, store, name, storage, fields, keys);
   const active = saved.activeProfile === name;
-  const inactive = `make it active with 'cip auth switch ${name}'.`;
+  const inactive = `make it active with 'cip auth use ${name}'.`;
   const what = `profile '${name}' (${actingAs(credentials).afterProfile}, ${baseUrl})`;
   ctx.io.info(
     options.verify

@@ -53,7 +53,7 @@ async function logout(ctx: Context, { confirm }: { confirm: string | undefined }
     }
     nowActive = data.activeProfile;
   });
-  const active = nowActive ? ` Active profile: '${nowActive}'.` : " No profile is active; choose one with 'cip auth switch <name>'.";
+  const active = nowActive ? ` Active profile: '${nowActive}'.` : " No profile is active; choose one with 'cip auth use <name>'.";
   if (profile && inKeychain(profile)) {
     const entry = profileEntry(removed, profile);
     try {

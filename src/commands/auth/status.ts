@@ -11,6 +11,9 @@ import { writeList } from '../../output/writer.js';
 import { hideCredentials, printable } from '../../text/sanitize.js';
 import { OUTPUT_FORMATS } from '../../output/format.js';
 
+/** The order of precedence (config/settings.ts), said under what is in use. */
+const PRECEDENCE = 'Order: flags, then environment variables, then the project file (.cip.json), then the active profile.';
+
 export default defineCommand({
   name: 'status',
   description: 'show every profile, where its keys are, and the keys masked',
@@ -19,8 +22,9 @@ export default defineCommand({
 config file, with a warning). Where a profile holds a token, KIND (api-key or token), TOKEN (masked) and EXPIRES
 (what the token says, unverified; empty when it does not say) are shown too. PROTECTED (once a profile is
 protected; always in JSON) says which profiles ask for their name before a destructive change ('cip auth
-protect'). Then, on stderr, which credential and values a command run now would use, where each comes from,
-and what it leaves unused. A token that has expired is exit 3.`,
+protect'). Then, on stderr, which credential and values a command run now would use, where each comes from (a
+flag, a variable, the project file .cip.json found from the working folder upward, or the active profile, in
+that order of precedence), and what it leaves unused. A token that has expired is exit 3.`,
   run: status,
 });
 
@@ -174,12 +178,15 @@ async function keysOf(ctx: Context, profiles: [string, Profile][]): Promise<Prof
 
 function describeInUse(ctx: Context, settings: ResolvedSettings): string {
   const { profile, sources, credentials } = settings;
+  const from = settings.profileFrom;
   const which =
     profile === undefined
       ? 'no profile (every credential from the environment)'
-      : namedProfile(ctx) !== undefined
-        ? `profile '${profile}' (named by ${profileNamedBy(ctx)})`
-        : `profile '${profile}' (the active profile)`;
+      : from === '--profile' || from === 'CIP_PROFILE' || (from === undefined && namedProfile(ctx) !== undefined)
+        ? `profile '${profile}' (named by ${from ?? profileNamedBy(ctx)})`
+        : from !== undefined && from === settings.project
+          ? `profile '${profile}' (from ${from})`
+          : `profile '${profile}' (the active profile)`;
   const line = (label: string, value: string, source?: string) =>
     `  ${label.padEnd(17)}${value}${source === undefined ? '' : `  (from ${source})`}`;
   return [
@@ -187,6 +194,8 @@ function describeInUse(ctx: Context, settings: ResolvedSettings): string {
     line('kind', credentials.kind),
     line('base URL', settings.baseUrl, sources.baseUrl),
     ...pieces(credentials, Date.now()).map((piece) => line(piece.label, piece.secret ? maskKey(piece.value) : piece.value, piece.source)),
+    ...(settings.project === undefined ? [] : [line('project file', settings.project)]),
     ...(settings.unused.length ? [line('not used', settings.unused.join('; '))] : []),
+    PRECEDENCE,
   ].join('\n');
 }

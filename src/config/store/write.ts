@@ -14,13 +14,13 @@ export async function loadConf(): Promise<Conf> {
  * Replaces the file in one step: a temporary file in the same folder, flushed to disk, renamed over it.
  * A full disk or a crash leaves the old file whole. conf would write in place when SNAP is set.
  */
-function writeFileAtomic(path: string, text: string): void {
+export function writeFileAtomic(path: string, text: string, mode = 0o600): void {
   // Created exclusively ('wx') in a folder cip checked: the name need only differ from other writers' at
   // once, so node:crypto (a cost for every command, since this module is loaded by all) is not needed.
   const temp = `${path}.${Date.now().toString(36)}${Math.random().toString(36).slice(2)}.tmp`;
   let fd: number | undefined;
   try {
-    fd = openSync(temp, 'wx', 0o600);
+    fd = openSync(temp, 'wx', mode);
     writeFileSync(fd, text);
     fsyncSync(fd);
     closeSync(fd);

@@ -11,13 +11,20 @@ import { printable } from '../../text/sanitize.js';
 /**
  * "in profile 'prod', enterprise 1111…" or "in enterprise 1111… (credentials from the environment)"; with a
  * token, "in profile 'prod', with a token for enterprise 1111…" (what the token says, or "with a token").
+ * A target a project file chose says so: "in profile 'prod' (from /home/u/app/.cip.json), enterprise 1111…",
+ * or, where it pinned the enterprise or base URL, "... (pinned by /home/u/app/.cip.json)".
  */
 export function targetText(settings: ResolvedSettings): string {
   const host = settings.baseUrl === DEFAULT_BASE_URL ? '' : ` at ${new URL(settings.baseUrl).host}`;
   const acting = actingAs(settings.credentials);
-  return settings.profile === undefined
-    ? `${acting.alone}${host} (credentials from the environment)`
-    : `in profile '${settings.profile}', ${acting.afterProfile}${host}`;
+  const { project } = settings;
+  if (settings.profile === undefined) {
+    return `${acting.alone}${host} (credentials from the environment${project === undefined ? '' : `; pinned by ${project}`})`;
+  }
+  if (project !== undefined && settings.profileFrom === project) {
+    return `in profile '${settings.profile}' (from ${project}), ${acting.afterProfile}${host}`;
+  }
+  return `in profile '${settings.profile}', ${acting.afterProfile}${host}${project === undefined ? '' : ` (pinned by ${project})`}`;
 }
 
 /**

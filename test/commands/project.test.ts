@@ -1,0 +1,271 @@
+// A project says which profile it means: a .cip.json found from the working folder upward, in-process against
+// two sandboxes (one per enterprise), asserting what each server received.
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { expectOneErrorLine, tempDir } from '../helpers/cli.js';
+import { cipInProcess } from '../helpers/harness.js';
+
+const PROD_ENTERPRISE = '7a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d';
+const POSIX = process.platform !== 'win32';
+let dev: Sandbox;
+let prod: Sandbox;
+
+beforeAll(async () => {
+  dev = await startSandbox({ seed: [{ id: 'd1', name: 'dev-one' }] });
+  prod = await startSandbox({
+    seed: [{ id: 'p1', name: 'prod-one' }],
+    enterpriseId: PROD_ENTERPRISE,
+    apiKey: 'prod-api-key-abcdefghijkl',
+    subscriptionKey: 'prod-sub-key-mnopqrstuvwx',
+  });
+});
+afterAll(async () => {
+  await dev.close();
+  await prod.close();
+});
+beforeEach(() => {
+  dev.reset();
+  prod.reset();
+});
+
+const profileOf = (sandbox: Sandbox) => ({
+  baseUrl: sandbox.url,
+  enterpriseId: sandbox.keys.enterpriseId,
+  keys: 'file',
+  apiKey: sandbox.keys.apiKey,
+  subscriptionKey: sandbox.keys.subscriptionKey,
+});
+
+/** Profiles 'dev' (active) and 'prod', and a project tree HOME/app/src, the command run in src. */
+function setup(project?: string) {
+  const configDir = tempDir();
+  writeFileSync(
+    join(configDir, 'config.json'),
+    JSON.stringify({ activeProfile: 'dev', profiles: { dev: profileOf(dev), prod: profileOf(prod) } }),
+    { mode: 0o600 },
+  );
+  // HOME is a folder below a private one, so that a test can put a project file above it.
+  const above = tempDir('cip-project-');
+  const home = join(above, 'home');
+  const app = join(home, 'app');
+  const cwd = join(app, 'src');
+  mkdirSync(cwd, { recursive: true });
+  const path = join(app, '.cip.json');
+  if (project !== undefined) writeFileSync(path, project);
+  const cip = (args: string[], options: Parameters<typeof cipInProcess>[1] = {}) =>
+    cipInProcess(args, { configDir, cwd, ...options, env: { HOME: home, ...options.env } });
+  return { cip, configDir, above, home, app, cwd, path };
+}
+
+const sent = () => [...dev.requests.map(() => 'dev'), ...prod.requests.map(() => 'prod')];
+
+describe('a project file pins the profile', () => {
+  it("makes env list use the pinned profile: prod's keys and enterprise reach prod's server, nothing reaches dev's", async () => {
+    const { cip } = setup('{"profile": "prod"}\n');
+    const result = await cip(['env', 'list', '--json']);
+    expect(result.exitCode).toBe(0);
+    expect(JSON.parse(result.stdout)).toEqual([expect.objectContaining({ id: 'p1', name: 'prod-one' })]);
+    expect(dev.requests).toEqual([]);
+    expect(prod.requests).toHaveLength(1);
+    expect(prod.requests[0]!.headers.enterpriseid).toBe(PROD_ENTERPRISE);
+    expect(prod.requests[0]!.headers['ocp-apim-subscription-key']).toBe(prod.keys.subscriptionKey);
+  });
+
+  it('names an unknown profile: exit 2, the file named, nothing sent (never the active profile instead)', async () => {
+    const { cip, path } = setup('{"profile": "staging"}');
+    const result = await cip(['env', 'list']);
+    expect(result.exitCode).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(expectOneErrorLine(result.stderr)).toBe(
+      `error: the project file ${path} names profile 'staging', which does not exist (known profiles: dev, prod; log in with 'cip auth login --profile staging', pin another with 'cip auth use NAME --here', or name one with --profile)`,
+    );
+    expect(sent()).toEqual([]);
+  });
+
+  it('is not valid: exit 2, the file named, nothing sent; --profile still works, as it never reads the file', async () => {
+    const { cip, path } = setup('{"profile": "prod", "enterprise": "x"}');
+    const result = await cip(['env', 'list']);
+    expect(result.exitCode).toBe(2);
+    expect(expectOneErrorLine(result.stderr)).toBe(
+      `error: the project file ${path} has an unknown field 'enterprise' (a project file holds only {"profile": "prod"} or {"enterpriseId": "GUID", "baseUrl": "https://..."})`,
+    );
+    expect(sent()).toEqual([]);
+    expect((await cip(['env', 'list', '--profile', 'dev'])).exitCode).toBe(0);
+    expect(sent()).toEqual(['dev']);
+  });
+
+  it('is beaten by CIP_PROFILE and by --profile', async () => {
+    const { cip } = setup('{"profile": "prod"}');
+    expect((await cip(['env', 'list'], { env: { CIP_PROFILE: 'dev' } })).exitCode).toBe(0);
+    expect((await cip(['env', 'list', '--profile', 'dev'])).exitCode).toBe(0);
+    expect(sent()).toEqual(['dev', 'dev']);
+  });
+
+  it('refuses an explicit enterprise id for another enterprise (exit 2), and sends nothing', async () => {
+    const { cip, path } = setup('{"profile": "prod"}');
+    const result = await cip(['env', 'list'], { env: { CIP_ENTERPRISE_ID: dev.keys.enterpriseId } });
+    expect(result.exitCode).toBe(2);
+    expect(expectOneErrorLine(result.stderr)).toBe(
+      `error: CIP_ENTERPRISE_ID names enterprise ${dev.keys.enterpriseId}, but the project file ${path} pins profile 'prod' (enterprise ${PROD_ENTERPRISE}): cip will not act in another enterprise than the project's (unset CIP_ENTERPRISE_ID, name the profile to use with --profile, or change ${path})`,
+    );
+    expect(sent()).toEqual([]);
+  });
+
+  it('pins the enterprise id and a base URL on the profile’s host: the active profile’s keys, with that enterprise and path', async () => {
+    const { cip } = setup(JSON.stringify({ enterpriseId: PROD_ENTERPRISE, baseUrl: `${new URL(dev.url).origin}/other` }));
+    const result = await cip(['env', 'list', '--json']);
+    expect(prod.requests).toEqual([]);
+    expect(dev.requests.map((request) => [request.url, request.headers.enterpriseid])).toEqual([['/other/Environments', PROD_ENTERPRISE]]);
+    expect(result.exitCode).not.toBe(0);
+  });
+
+  it('refuses a base URL on another host than the one the keys are for (a checkout cannot send them elsewhere)', async () => {
+    const { cip, path } = setup(JSON.stringify({ baseUrl: prod.url }));
+    const result = await cip(['env', 'list']);
+    expect(result.exitCode).toBe(2);
+    expect(expectOneErrorLine(result.stderr)).toBe(
+      `error: the project file ${path} sends requests to ${new URL(prod.url).origin}, another host than that of profile 'dev' (${new URL(dev.url).origin}): cip will not send the keys there (log in a profile at that host and pin it with 'cip auth use NAME --here', or give --base-url)`,
+    );
+    expect(sent()).toEqual([]);
+  });
+
+  it.skipIf(!POSIX)('is ignored, with a warning, in a folder others can write to: the active profile is used', async () => {
+    const { cip, app, path } = setup('{"profile": "prod"}');
+    chmodSync(app, 0o777);
+    const result = await cip(['env', 'list', '--json']);
+    expect(result.exitCode).toBe(0);
+    expect(result.stderr).toBe(
+      `warning: ignoring the project file ${path}: its folder ${app}: others can write to it (mode 777); others could change which profile cip uses\n`,
+    );
+    expect(sent()).toEqual(['dev']);
+  });
+
+  it('is not looked for above the home folder; from a folder outside home, the search goes on to the root', async () => {
+    const { cip, above } = setup();
+    writeFileSync(join(above, '.cip.json'), '{"profile": "nope"}');
+    expect((await cip(['env', 'list'])).exitCode).toBe(0);
+    expect(sent()).toEqual(['dev']);
+    mkdirSync(join(above, 'srv'));
+    const outside = await cip(['env', 'list'], { cwd: join(above, 'srv') });
+    expect(outside.exitCode).toBe(2);
+    expect(expectOneErrorLine(outside.stderr)).toBe(
+      `error: the project file ${join(above, '.cip.json')} names profile 'nope', which does not exist (known profiles: dev, prod; log in with 'cip auth login --profile nope', pin another with 'cip auth use NAME --here', or name one with --profile)`,
+    );
+    expect(sent()).toEqual(['dev']);
+  });
+});
+
+describe('what a user is told', () => {
+  it('auth status says the profile came from the project file, and the order of precedence', async () => {
+    const { cip, path } = setup('{"profile": "prod"}');
+    const result = await cip(['auth', 'status']);
+    expect(result.exitCode).toBe(0);
+    const lines = result.stderr.split('\n');
+    expect(lines).toContain(`A command run now would use profile 'prod' (from ${path}):`);
+    expect(lines).toContain(`  project file     ${path}`);
+    expect(lines).toContain('Order: flags, then environment variables, then the project file (.cip.json), then the active profile.');
+    expect(JSON.parse((await cip(['auth', 'status', '--json'])).stdout)).toContainEqual(
+      expect.objectContaining({ name: 'prod', active: false, inUse: true }),
+    );
+  });
+
+  it('auth status says a named profile leaves the project file unused', async () => {
+    const { cip, path } = setup('{"profile": "prod"}');
+    const result = await cip(['auth', 'status'], { env: { CIP_PROFILE: 'dev' } });
+    expect(result.stderr).toContain("A command run now would use profile 'dev' (named by CIP_PROFILE):\n");
+    expect(result.stderr).toContain(`  not used         the project file ${path} (a profile is named by CIP_PROFILE)\n`);
+  });
+
+  it("a write's done line says the target came from the project file", async () => {
+    const { cip, path } = setup('{"profile": "prod"}');
+    const result = await cip(['env', 'create', '--data', '{"name":"made-here"}']);
+    expect(result.exitCode).toBe(0);
+    const lines = result.stderr.split('\n');
+    expect(lines[0]).toMatch(/^Created environment 'made-here' \(.+\)$/);
+    expect(lines.slice(1)).toEqual([`  in profile 'prod' (from ${path}), enterprise ${PROD_ENTERPRISE} at ${new URL(prod.url).host}.`, '']);
+    expect(prod.requests.map((request) => request.method)).toContain('POST');
+    expect(dev.requests).toEqual([]);
+  });
+
+  it("a delete's question names the target and the project file it came from", async () => {
+    const { cip, path } = setup('{"profile": "prod"}');
+    const question = `in profile 'prod' (from ${path})`;
+    const result = await cip(['env', 'delete', 'prod-one'], { answers: [[question, 'y\n']] });
+    expect(result.stderr).toContain(question);
+    expect(result.exitCode).toBe(0);
+    expect(prod.requests.map((request) => request.method)).toContain('DELETE');
+  });
+});
+
+describe('cip auth use', () => {
+  it('--here writes .cip.json in the working folder pinning the profile, and leaves the active profile', async () => {
+    const { cip, cwd, configDir } = setup();
+    const result = await cip(['auth', 'use', 'prod', '--here']);
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout).toBe('');
+    const path = join(cwd, '.cip.json');
+    expect(result.stderr).toBe(`Wrote ${path}: commands run in this folder and below use profile 'prod'.\n`);
+    expect(JSON.parse(readFileSync(path, 'utf8'))).toEqual({ profile: 'prod' });
+    expect(JSON.parse(readFileSync(join(configDir, 'config.json'), 'utf8'))).toMatchObject({ activeProfile: 'dev' });
+    expect((await cip(['env', 'list'])).exitCode).toBe(0);
+    expect(sent()).toEqual(['prod']);
+  });
+
+  it('--here replaces a project file, saying what it pinned', async () => {
+    const { cip, cwd } = setup();
+    writeFileSync(join(cwd, '.cip.json'), '{"profile": "prod"}');
+    const result = await cip(['auth', 'use', 'dev', '--here']);
+    expect(result.stderr).toBe(
+      `Wrote ${join(cwd, '.cip.json')} (it pinned profile 'prod'): commands run in this folder and below use profile 'dev'.\n`,
+    );
+  });
+
+  it('--here refuses a profile that does not exist, and writes nothing', async () => {
+    const { cip, cwd } = setup();
+    const result = await cip(['auth', 'use', 'staging', '--here']);
+    expect(result.exitCode).toBe(2);
+    expect(expectOneErrorLine(result.stderr)).toBe("error: unknown profile 'staging' (known profiles: dev, prod)");
+    expect(existsSync(join(cwd, '.cip.json'))).toBe(false);
+  });
+
+  it('--here never overwrites a .cip.json that another tool wrote', async () => {
+    const { cip, cwd } = setup();
+    writeFileSync(join(cwd, '.cip.json'), '{"cip": "a different program"}');
+    const result = await cip(['auth', 'use', 'prod', '--here']);
+    expect(result.exitCode).toBe(2);
+    expect(expectOneErrorLine(result.stderr)).toBe(
+      `error: the project file ${join(cwd, '.cip.json')} has an unknown field 'cip': cip will not replace it (fix or remove it by hand)`,
+    );
+    expect(readFileSync(join(cwd, '.cip.json'), 'utf8')).toBe('{"cip": "a different program"}');
+  });
+
+  it('without --here makes the profile active, and warns when the project file here pins another', async () => {
+    const { cip, path, configDir } = setup('{"profile": "prod"}');
+    const result = await cip(['auth', 'use', 'dev']);
+    expect(result.exitCode).toBe(0);
+    expect(result.stderr).toBe(
+      `Profile 'dev' is now active.\nwarning: here, the project file ${path} pins profile 'prod': commands run under it use that one\n`,
+    );
+    expect(JSON.parse(readFileSync(join(configDir, 'config.json'), 'utf8'))).toMatchObject({ activeProfile: 'dev' });
+  });
+
+  it('is still reached by its old name, switch', async () => {
+    const { cip, configDir } = setup();
+    expect(await cip(['auth', 'switch', 'prod'])).toMatchObject({ exitCode: 0, stderr: "Profile 'prod' is now active.\n" });
+    expect(JSON.parse(readFileSync(join(configDir, 'config.json'), 'utf8'))).toMatchObject({ activeProfile: 'prod' });
+  });
+});
+
+describe('cip doctor', () => {
+  it('says the profile came from the project file', async () => {
+    const { cip, path } = setup('{"profile": "prod"}');
+    const result = await cip(['doctor', '--json']);
+    const checks = JSON.parse(result.stdout) as { check: string; status: string; detail: string }[];
+    expect(checks.find(({ check }) => check === 'credentials')).toMatchObject({
+      status: 'ok',
+      detail: expect.stringMatching(new RegExp(`^profile 'prod' \\(from ${path.replaceAll('.', '\\.')}\\); `)) as unknown,
+    });
+  });
+});
