@@ -258,6 +258,29 @@ describe('cip auth use', () => {
   });
 });
 
+describe('cip auth logout', () => {
+  it('refuses to guess when the project file pins another profile than the active one: exit 2, both profiles kept', async () => {
+    const { cip, configDir } = setup('{"profile": "prod"}');
+    const before = readFileSync(join(configDir, 'config.json'), 'utf8');
+    const result = await cip(['auth', 'logout']);
+    expect(result.exitCode).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(expectOneErrorLine(result.stderr)).toMatch(/pins profile 'prod', but the active profile is 'dev': cip will not guess/);
+    expect(result.stderr).toContain('cip auth logout --profile prod');
+    expect(readFileSync(join(configDir, 'config.json'), 'utf8')).toBe(before);
+  });
+
+  it('removes the named profile, or the active one when the project file pins that same one', async () => {
+    const named = setup('{"profile": "prod"}');
+    expect((await named.cip(['auth', 'logout', '--profile', 'prod'])).exitCode).toBe(0);
+    expect(Object.keys(JSON.parse(readFileSync(join(named.configDir, 'config.json'), 'utf8')).profiles)).toEqual(['dev']);
+    const same = setup('{"profile": "dev"}');
+    const result = await same.cip(['auth', 'logout']);
+    expect(result.exitCode).toBe(0);
+    expect(Object.keys(JSON.parse(readFileSync(join(same.configDir, 'config.json'), 'utf8')).profiles)).toEqual(['prod']);
+  });
+});
+
 describe('cip doctor', () => {
   it('says the profile came from the project file', async () => {
     const { cip, path } = setup('{"profile": "prod"}');

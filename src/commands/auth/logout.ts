@@ -7,6 +7,7 @@ import { inKeychain, type Profile } from '../../config/store.js';
 import { OUTPUT_FORMATS } from '../../output/format.js';
 import { guardProfile } from '../../domain/profiles/protect.js';
 import { printable } from '../../text/sanitize.js';
+import { shownPath } from '../../config/project.js';
 import { CONFIRM_OPTION } from '../options.js';
 
 export default defineCommand({
@@ -19,14 +20,30 @@ export default defineCommand({
 again would otherwise take its protection off unasked.
 Keys in the keychain are removed from it; keys in the config file go with the profile. If the keychain
 cannot be reached, the profile is removed all the same and the command ends with exit 9, naming the entry
-that is left.`,
+that is left. In a folder whose project file (.cip.json) pins another profile than the active one, name the
+profile to remove with --profile: cip does not guess (exit 2).`,
   examples: ['cip auth logout', 'cip auth logout --profile staging'],
   run: logout,
 });
 
+/**
+ * With no profile named, logout removes the active profile; but in a folder whose project file pins another,
+ * every other command there uses that one, and the user may mean either: cip asks for the name, never guesses.
+ */
+function refuseAmbiguous(ctx: Context, active: string | undefined): void {
+  if (namedProfile(ctx) !== undefined) return;
+  const project = ctx.project();
+  if (project?.profile === undefined || project.profile === active) return;
+  throw new UsageError(
+    `the project file ${shownPath(project.path)} pins profile '${printable(project.profile)}', but the active profile is ${active === undefined ? 'none' : `'${printable(active)}'`}: cip will not guess which to log out of`,
+    `name it: cip auth logout --profile ${printable(project.profile)}${active === undefined ? '' : ` (or --profile ${printable(active)})`}`,
+  );
+}
+
 async function logout(ctx: Context, { confirm }: { confirm: string | undefined }): Promise<void> {
   const store = await ctx.store();
   const before = store.read();
+  refuseAmbiguous(ctx, before.activeProfile);
   const chosen = namedProfile(ctx) ?? before.activeProfile;
   const current = chosen === undefined ? undefined : getProfile(before, chosen);
   const confirmed =
@@ -38,6 +55,7 @@ async function logout(ctx: Context, { confirm }: { confirm: string | undefined }
   // The file first: from then on no command uses the profile, whatever happens to the keychain.
   await store.update((data) => {
     const name = namedProfile(ctx) ?? data.activeProfile;
+    refuseAmbiguous(ctx, data.activeProfile);
     if (!name) throw new UsageError('no active profile to log out of', 'name one with --profile');
     profile = requireProfile(data, name);
     if (profile.protected === true && !(confirmed && name === chosen)) {
