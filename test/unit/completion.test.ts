@@ -222,7 +222,8 @@ describe.skipIf(!hasBash)('bash completion', () => {
   it('completes profile names for auth use (and its old name, switch) and --profile', async () => {
     expect(await complete('cip', 'auth', 'use', '')).toEqual(['dev', 'prod']);
     expect(await complete('cip', 'auth', 'switch', '')).toEqual(['dev', 'prod']);
-    expect(await complete('cip', 'auth', 'u')).toEqual(['use']);
+    expect(await complete('cip', 'auth', 'us')).toEqual(['use']);
+    expect(await complete('cip', 'auth', 'u')).toEqual(['use', 'unprotect']);
     expect(await complete('cip', '-p', 'p')).toEqual(['prod']);
   });
 
