@@ -14,6 +14,7 @@ import { oneLine, printable, truncate } from '../text/sanitize.js';
 import { readInput } from './io.js';
 import { buildPayload } from '../domain/environments/payload.js';
 import { PAYLOAD_OPTIONS, payloadInput } from './options.js';
+import { journaledCall } from '../domain/journal/record.js';
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'] as const;
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
@@ -82,7 +83,9 @@ it. Failures have the usual exit codes. POST and PATCH are never retried.`,
 
     const what = `${chosen} ${printable(path)}`;
     const answer = await withSpinner(ctx.io, `${chosen} ${printable(path)}`, () =>
-      http.exchange(chosen, target, what, { ...(body === undefined ? {} : { body }), headers: Object.fromEntries(header) }),
+      journaledCall(ctx, settings, { method: chosen, url: target, text: body }, () =>
+        http.exchange(chosen, target, what, { ...(body === undefined ? {} : { body }), headers: Object.fromEntries(header) }),
+      ),
     );
     if (include) {
       // As curl prints it: the version and reason phrase the server sent, cleaned for the terminal.

@@ -84,3 +84,14 @@ export const FILE_OPTION = option(
   "the environments that should exist: YAML or JSON, as 'env export' writes ('-' for stdin)",
 );
 export const PRUNE_OPTION = flag('--prune', 'also delete the environments the file does not list');
+
+function parseLimit(text: string): number {
+  const count = Number(text);
+  if (!Number.isInteger(count) || count < 0) throw new InvalidArgumentError('expected a whole number, 0 for all');
+  return count;
+}
+
+/** --limit for a command that lists the newest of many (env history). */
+export function limitOption(what: string, defaultCount: number) {
+  return option('--limit <count>', `show at most this many ${what} (default ${defaultCount}; 0 for all)`, parseLimit, defaultCount);
+}

@@ -22,6 +22,7 @@ import {
 } from '../../domain/environments/plan.js';
 import { checkAddressable } from '../../domain/environments/resolve.js';
 import { doneText, environmentLabel, idOf, itemText, nameOf, targetText } from '../../domain/environments/target.js';
+import { journaledApi } from '../../domain/journal/record.js';
 
 type Step =
   | { action: 'create'; key: string; body: Record<string, unknown> }
@@ -61,7 +62,7 @@ Exit codes: 0 when every change was made; 9 when some failed; when all failed, t
   async run(ctx, { file, key, ignoreFields, prune, yes, dryRun, concurrency }) {
     if (file === undefined) throw new UsageError('give the file of environments with --file');
     const desired = await readDesired((path) => readInput(ctx, path, '--file'), file, key);
-    const api = await ctx.api();
+    const api = journaledApi(ctx, await ctx.api(), 'env apply');
     const target = targetText(api.settings);
     if (!yes && !dryRun && !ctx.io.canPrompt) {
       throw refuseUnconfirmed(ctx, `apply changes ${target}`, "pass --yes to confirm, or see the plan with 'cip env diff'");

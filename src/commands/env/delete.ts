@@ -12,6 +12,7 @@ import { finishBatch, refuseUnconfirmed, runBatch, stateError } from '../../doma
 import { DEFAULT_CONCURRENCY, concurrencyOption } from '../options.js';
 import { checkAddressable, listForLookup, notFound, resolveIn, type ResolvedEnvironment } from '../../domain/environments/resolve.js';
 import { doneText, environmentLabel, itemText, targetText } from '../../domain/environments/target.js';
+import { journaledApi } from '../../domain/journal/record.js';
 
 const OPTIONS = {
   yes: flag('-y, --yes', 'do not ask for confirmation (required without a terminal)'),
@@ -87,7 +88,7 @@ async function remove(ctx: Context, values: Values): Promise<void> {
     await writeResult(ctx.io, []);
     return;
   }
-  const api = await ctx.api();
+  const api = journaledApi(ctx, await ctx.api(), 'env delete');
   const target = targetText(api.settings);
   // Refused before anything is read: a script that forgot --yes learns it at once, and nothing is sent.
   if (!values.yes && !values.dryRun && !ctx.io.canPrompt) {

@@ -12,6 +12,7 @@ import { PAYLOAD_NOTES, PAYLOAD_OPTIONS, payloadInput } from '../options.js';
 import { checkAddressable, resolveOne } from '../../domain/environments/resolve.js';
 import { doneText, environmentLabel, nameOf, targetText } from '../../domain/environments/target.js';
 import { OUTPUT_FORMATS } from '../../output/format.js';
+import { journaledApi } from '../../domain/journal/record.js';
 
 /** The record without the fields named (any letter case); the names that matched nothing. */
 function unsetFields(record: Record<string, unknown>, fields: readonly string[]): { result: Record<string, unknown>; absent: string[] } {
@@ -54,7 +55,7 @@ A value equal to the stored one as cip prints it (its keys as ***) is sent as th
   async run(ctx, { idOrName, replace, unset, dryRun, ...values }) {
     const input = payloadInput(values);
     const payload = await buildPayload(input, (path) => readInput(ctx, path, '--file'), unset.length > 0);
-    const api = await ctx.api();
+    const api = journaledApi(ctx, await ctx.api(), 'env update');
     const { id, name, record } = await resolveOne(ctx, api, idOrName);
     checkAddressable({ id, name });
     // Checked in both modes; --replace still sends the payload as given, a null id included.
