@@ -43,6 +43,10 @@ function __cip_child --argument-names path word
             echo 'diff'
         case 'cip env/apply'
             echo 'apply'
+        case 'cip env/history'
+            echo 'history'
+        case 'cip env/restore'
+            echo 'restore'
         case 'cip env/help'
             echo 'help'
         case '*'
@@ -53,7 +57,7 @@ end
 # Succeeds if option $word takes a value in command path $path.
 function __cip_takes_value --argument-names path word
     switch "$path/$word"
-        case '*/-p' '*/--profile' '*/-o' '*/--output' '*/--base-url' '*/--enterprise-id' '*/--timeout' '*/--jq' 'cip auth login/--api-key-file' 'cip auth login */--api-key-file' 'cip auth login/--token-file' 'cip auth login */--token-file' 'cip auth login/--subscription-key-file' 'cip auth login */--subscription-key-file' 'cip env list/--columns' 'cip env list */--columns' 'cip env get/--columns' 'cip env get */--columns' 'cip env create/--data' 'cip env create */--data' 'cip env create/--file' 'cip env create */--file' 'cip env create/-F' 'cip env create */-F' 'cip env create/--field' 'cip env create */--field' 'cip env create/-f' 'cip env create */-f' 'cip env create/--raw-field' 'cip env create */--raw-field' 'cip env create/--if-exists' 'cip env create */--if-exists' 'cip env create/--key' 'cip env create */--key' 'cip env update/--data' 'cip env update */--data' 'cip env update/--file' 'cip env update */--file' 'cip env update/-F' 'cip env update */-F' 'cip env update/--field' 'cip env update */--field' 'cip env update/-f' 'cip env update */-f' 'cip env update/--raw-field' 'cip env update */--raw-field' 'cip env update/--unset' 'cip env update */--unset' 'cip env delete/--concurrency' 'cip env delete */--concurrency' 'cip env delete/--if-missing' 'cip env delete */--if-missing' 'cip env export/--key' 'cip env export */--key' 'cip env export/--ignore-fields' 'cip env export */--ignore-fields' 'cip env diff/--file' 'cip env diff */--file' 'cip env diff/--key' 'cip env diff */--key' 'cip env diff/--ignore-fields' 'cip env diff */--ignore-fields' 'cip env apply/--file' 'cip env apply */--file' 'cip env apply/--key' 'cip env apply */--key' 'cip env apply/--ignore-fields' 'cip env apply */--ignore-fields' 'cip env apply/--concurrency' 'cip env apply */--concurrency' 'cip api/-X' 'cip api */-X' 'cip api/--method' 'cip api */--method' 'cip api/-F' 'cip api */-F' 'cip api/--field' 'cip api */--field' 'cip api/-f' 'cip api */-f' 'cip api/--raw-field' 'cip api */--raw-field' 'cip api/--input' 'cip api */--input' 'cip api/-H' 'cip api */-H' 'cip api/--header' 'cip api */--header' 'cip sandbox/--port' 'cip sandbox */--port' 'cip sandbox/--count' 'cip sandbox */--count' 'cip sandbox/--page-size' 'cip sandbox */--page-size' 'cip sandbox/--paging' 'cip sandbox */--paging' 'cip sandbox/--latency' 'cip sandbox */--latency' 'cip sandbox/--api-key' 'cip sandbox */--api-key' 'cip sandbox/--read-only-key' 'cip sandbox */--read-only-key' 'cip sandbox/--subscription-key' 'cip sandbox */--subscription-key' 'cip sandbox/--token-secret' 'cip sandbox */--token-secret'
+        case '*/-p' '*/--profile' '*/-o' '*/--output' '*/--base-url' '*/--enterprise-id' '*/--timeout' '*/--jq' 'cip auth login/--api-key-file' 'cip auth login */--api-key-file' 'cip auth login/--token-file' 'cip auth login */--token-file' 'cip auth login/--subscription-key-file' 'cip auth login */--subscription-key-file' 'cip env list/--columns' 'cip env list */--columns' 'cip env get/--columns' 'cip env get */--columns' 'cip env create/--data' 'cip env create */--data' 'cip env create/--file' 'cip env create */--file' 'cip env create/-F' 'cip env create */-F' 'cip env create/--field' 'cip env create */--field' 'cip env create/-f' 'cip env create */-f' 'cip env create/--raw-field' 'cip env create */--raw-field' 'cip env create/--if-exists' 'cip env create */--if-exists' 'cip env create/--key' 'cip env create */--key' 'cip env update/--data' 'cip env update */--data' 'cip env update/--file' 'cip env update */--file' 'cip env update/-F' 'cip env update */-F' 'cip env update/--field' 'cip env update */--field' 'cip env update/-f' 'cip env update */-f' 'cip env update/--raw-field' 'cip env update */--raw-field' 'cip env update/--unset' 'cip env update */--unset' 'cip env delete/--concurrency' 'cip env delete */--concurrency' 'cip env delete/--if-missing' 'cip env delete */--if-missing' 'cip env export/--key' 'cip env export */--key' 'cip env export/--ignore-fields' 'cip env export */--ignore-fields' 'cip env diff/--file' 'cip env diff */--file' 'cip env diff/--key' 'cip env diff */--key' 'cip env diff/--ignore-fields' 'cip env diff */--ignore-fields' 'cip env apply/--file' 'cip env apply */--file' 'cip env apply/--key' 'cip env apply */--key' 'cip env apply/--ignore-fields' 'cip env apply */--ignore-fields' 'cip env apply/--concurrency' 'cip env apply */--concurrency' 'cip env history/--limit' 'cip env history */--limit' 'cip api/-X' 'cip api */-X' 'cip api/--method' 'cip api */--method' 'cip api/-F' 'cip api */-F' 'cip api/--field' 'cip api */--field' 'cip api/-f' 'cip api */-f' 'cip api/--raw-field' 'cip api */--raw-field' 'cip api/--input' 'cip api */--input' 'cip api/-H' 'cip api */-H' 'cip api/--header' 'cip api */--header' 'cip sandbox/--port' 'cip sandbox */--port' 'cip sandbox/--count' 'cip sandbox */--count' 'cip sandbox/--page-size' 'cip sandbox */--page-size' 'cip sandbox/--paging' 'cip sandbox */--paging' 'cip sandbox/--latency' 'cip sandbox */--latency' 'cip sandbox/--api-key' 'cip sandbox */--api-key' 'cip sandbox/--read-only-key' 'cip sandbox */--read-only-key' 'cip sandbox/--subscription-key' 'cip sandbox */--subscription-key' 'cip sandbox/--token-secret' 'cip sandbox */--token-secret'
             return 0
     end
     return 1
@@ -117,6 +121,7 @@ complete -c cip -l verbose -d 'log each request and response to stderr (keys red
 complete -c cip -s q -l quiet -d 'print no progress or notes, only data and errors'
 complete -c cip -l no-color -d 'plain text without colour'
 complete -c cip -l jq -d 'filter the data with jq (strings printed raw, as jq -r); implies JSON' -x
+complete -c cip -l no-journal -d 'record none of this run\'s writes in the journal (as CIP_JOURNAL=off)'
 complete -c cip -l no-headers -d 'leave out the header line of -o tsv'
 complete -c cip -s h -l help -d 'show help for a command'
 complete -c cip -n '__cip_needs_subcommand \'cip\'' -a 'auth' -d 'log in, inspect and switch profiles'
@@ -149,6 +154,8 @@ complete -c cip -n '__cip_needs_subcommand \'cip env\'' -a 'export' -d 'write ev
 complete -c cip -n '__cip_needs_subcommand \'cip env\'' -a 'diff' -d 'show what apply would change to make the environments match a file'
 complete -c cip -n '__cip_needs_subcommand \'cip env\'' -a 'plan' -d 'show what apply would change to make the environments match a file'
 complete -c cip -n '__cip_needs_subcommand \'cip env\'' -a 'apply' -d 'make the environments match a file: create, update (merging the declared fields) and, with --prune, delete'
+complete -c cip -n '__cip_needs_subcommand \'cip env\'' -a 'history' -d 'list the changes cip sent, newest first, from the local journal (reads no network)'
+complete -c cip -n '__cip_needs_subcommand \'cip env\'' -a 'restore' -d 'put an environment back as it was before a change in the journal (asks first at a terminal)'
 complete -c cip -n '__cip_needs_subcommand \'cip env\'' -a 'help' -d 'show help for a command'
 complete -c cip -n '__cip_under \'cip env list\'' -l columns -d 'comma-separated fields to show, in any letter case; dots reach nested fields (settings.retention); applies to JSON too' -x
 complete -c cip -n '__cip_under \'cip env get\'' -l columns -d 'comma-separated fields to show, in any letter case; dots reach nested fields (settings.retention); applies to JSON too' -x
@@ -189,6 +196,11 @@ complete -c cip -n '__cip_under \'cip env apply\'' -l prune -d 'also delete the 
 complete -c cip -n '__cip_under \'cip env apply\'' -s y -l yes -d 'do not ask for confirmation (required without a terminal)'
 complete -c cip -n '__cip_under \'cip env apply\'' -l dry-run -d 'print the requests that would be sent, send nothing'
 complete -c cip -n '__cip_under \'cip env apply\'' -l concurrency -d 'changes under way at once (1-32)' -x
+complete -c cip -n '__cip_under \'cip env history\'' -l limit -d 'show at most this many entries (default 20; 0 for all)' -x
+complete -c cip -n '__cip_argument \'cip env history\' 0' -a '(cip __complete environments 2>/dev/null)' -d 'only the entries about this environment id or name'
+complete -c cip -n '__cip_under \'cip env restore\'' -s y -l yes -d 'do not ask for confirmation (required without a terminal)'
+complete -c cip -n '__cip_under \'cip env restore\'' -l dry-run -d 'print the request that would be sent, send nothing'
+complete -c cip -n '__cip_under \'cip env restore\'' -l force -d 'restore even if the environment changed since the entry, or the entry has no known outcome'
 complete -c cip -n '__cip_under \'cip api\'' -s X -l method -d 'HTTP method (default: GET, or POST when fields or --input are given)' -x
 complete -c cip -n '__cip_under \'cip api\'' -s F -l field -d 'set a typed field (repeatable)' -x
 complete -c cip -n '__cip_under \'cip api\'' -s f -l raw-field -d 'set a string field (repeatable)' -x
