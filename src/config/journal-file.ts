@@ -196,7 +196,7 @@ function prune(place: JournalPlace, bounds: JournalBounds, now: number, warn: Wa
   try {
     const size = fstatSync(fd).size;
     // Bounded: a file far over its bound (another tool's, or a bound just lowered) is read from its newest part.
-    const window = Math.min(size, 2 * bounds.maxBytes);
+    const window = Math.min(size, 2 * bounds.maxBytes + HEAD_BYTES);
     unread = size - window;
     text = readAt(fd, window, unread).toString('utf8');
   } finally {

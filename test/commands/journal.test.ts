@@ -361,3 +361,59 @@ describe('env restore', () => {
     expect(expectOneErrorLine(missing.stderr)).toBe("error: the journal has no entry 'zzzzzzzz' ('cip env history' lists the entries)");
   });
 });
+
+describe('a hostile tester', () => {
+  it('an update restored after its environment was deleted and re-created follows it to its new id', async () => {
+    await run(['env', 'update', 'beta', '-f', 'description=changed']);
+    await run(['env', 'delete', 'beta', '--yes']);
+    const [deleted, updated] = await history();
+    expect((await run(['env', 'restore', deleted!.entry, '--yes'])).exitCode).toBe(0);
+    const [recreated] = await history();
+    const newId = recreated!.answeredId!;
+    expect(newId).not.toBe('e2');
+    sandbox.reset();
+    const result = await run(['env', 'restore', updated!.entry, '--yes']);
+    expect(result.exitCode).toBe(0);
+    expect(writes().map((request) => `${request.method} ${request.url}`)).toEqual([`PUT /ms/Environments/${newId}`]);
+    expect(sandbox.environments.get(newId)).toMatchObject({ name: 'beta', description: 'second', tags: ['a'] });
+  });
+
+  it('a bound that is not a positive number is exit 2 before anything is read or sent', async () => {
+    const result = await run(['env', 'delete', 'e2', '--yes'], { env: { CIP_JOURNAL_DAYS: 'thirty' } });
+    expect(result.exitCode).toBe(2);
+    expect(expectOneErrorLine(result.stderr)).toBe("error: CIP_JOURNAL_DAYS must be a positive number, not 'thirty'");
+    expect(sandbox.requests).toHaveLength(0);
+    // Turned off, the journal's bounds do not matter.
+    expect((await run(['env', 'delete', 'e2', '--yes'], { env: { CIP_JOURNAL: 'off', CIP_JOURNAL_MAX_MB: '-1' } })).exitCode).toBe(0);
+  });
+
+  it('names with control characters, quotes, ".." and unicode: escaped in the table, exact in JSON', async () => {
+    await seedSandbox(sandbox, ['{"id":"odd","name":"evil\\u001b[31m; rm -rf / ..\\u202e名"}']);
+    expect((await run(['env', 'delete', 'odd', '--yes'])).exitCode).toBe(0);
+    const table = await cip(['env', 'history'], { env, configDir, terminalColumns: 200 });
+    expect(table.stdout).not.toMatch(/[\u001b\u202e]/);
+    expect(table.stdout).toContain('evil\\u001b[31m; rm -rf / ..\\u202e名 (odd)');
+    const [entry] = await history();
+    expect(entry!.environment.name).toBe('evil\u001b[31m; rm -rf / ..\u202e名');
+    expect((await history(['evil\u001b[31m; rm -rf / ..\u202e名'])).map((found) => found.entry)).toEqual([entry!.entry]);
+  });
+
+  it('a line planted in the file for another enterprise is not restored there; one with an id that changes the path sends nothing', async () => {
+    await run(['env', 'update', 'e2', '-f', 'x=1']);
+    const line = readFileSync(journalFile(), 'utf8').split('\n')[0]!;
+    const planted = JSON.parse(line) as Record<string, unknown>;
+    writeFileSync(
+      journalFile(),
+      `${JSON.stringify({ ...planted, entry: 'plantedother1', enterprise: '99999999-0000-4000-8000-000000000000' })}\n` +
+        `${JSON.stringify({ ...planted, entry: 'plantedpath01', environment: { id: '..', name: null } })}\n` +
+        `${JSON.stringify({ ...planted, entry: 'plantedpath01', event: 'answered', result: 'done', status: null, id: '..', record: null, error: null })}\n`,
+    );
+    sandbox.reset();
+    const other = await run(['env', 'restore', 'plantedother1', '--yes', '--force']);
+    expect(other.exitCode).toBe(2);
+    expect(expectOneErrorLine(other.stderr)).toContain('was made in enterprise');
+    const path = await run(['env', 'restore', 'plantedpath01', '--yes', '--force']);
+    expect(path.exitCode).toBe(5);
+    expect(writes()).toHaveLength(0);
+  });
+});

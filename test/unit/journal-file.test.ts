@@ -1,5 +1,6 @@
 // The journal's file (config/journal-file.ts): private, appended whole lines at a time, pruned to its bounds
 // without a torn line or a silent loss, read within a bound, never through a link.
+import { execFileSync } from 'node:child_process';
 import { chmodSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -73,6 +74,13 @@ describe('appending', () => {
     );
     expect(readFileSync(elsewhere, 'utf8')).toBe('theirs\n');
     expect(() => readJournal(linked, 1e6)).toThrow('is a link');
+    // A FIFO would block a reader (and Ctrl-C) until someone wrote to it.
+    const piped = tempDir();
+    execFileSync('mkfifo', [join(piped, 'journal.jsonl')]);
+    await expect(appendToJournal(place(piped), entry('a', 0), { days: 30, maxBytes: 1e6 }, NOW, noWarnings)).rejects.toThrow(
+      `${join(piped, 'journal.jsonl')} is not a regular file (a FIFO)`,
+    );
+    expect(() => readJournal(piped, 1e6)).toThrow(`the journal ${join(piped, 'journal.jsonl')} is not a regular file (a FIFO)`);
   });
 
   it('starts a new line after a line left without its end (a crash, another tool)', async () => {

@@ -46,7 +46,8 @@ The restore is itself an entry of the journal, with the new id of an environment
   examples: ['cip env restore 0mfx3k2a1q7zk', 'cip env restore 0mfx3k2a --dry-run', 'cip env restore 0mfx3k2a1q7zk --yes'],
   async run(ctx, { entry: given, yes, dryRun, force }) {
     if (given.trim() === '') throw new UsageError('a journal entry cannot be empty');
-    const entry = findEntry(await readEntries(ctx), given);
+    const entries = await readEntries(ctx);
+    const entry = findEntry(entries, given);
     const plain = await ctx.api();
     checkScope(entry, plain.settings);
     const refusal = outcomeRefusal(entry, force);
@@ -54,7 +55,7 @@ The restore is itself an entry of the journal, with the new id of an environment
     const target = targetText(plain.settings);
     if (!yes && !dryRun && !ctx.io.canPrompt) throw refuseUnconfirmed(ctx, `restore entry ${printable(entry.entry)} ${target}`);
     const api = journaledApi(ctx, plain, 'env restore', entry.entry);
-    const plan = planRestore(entry, await listForLookup(ctx, api));
+    const plan = planRestore(entry, await listForLookup(ctx, api), entries);
     if (plan.kind !== 'recreate') checkAddressable({ id: plan.id, name: plan.name });
     if (plan.drift !== undefined) {
       const what =

@@ -127,6 +127,8 @@ export async function journaled<T>(
  * as it was before an update or a delete is the one the command read.
  */
 export function journaledApi(ctx: Context, api: EnvironmentsApi, command: string, restores?: string): EnvironmentsApi {
+  // A bound that is not a number (CIP_JOURNAL_DAYS=abc) is refused now, before anything is read or sent.
+  if (journalOn(ctx)) journalSetup(ctx);
   const seen = new Map<string, Record<string, unknown>>();
   const base = api.settings.baseUrl;
   const change = (action: JournalAction, id: string | undefined, name: string | undefined, request: JournalRequest): JournalChange => {

@@ -119,8 +119,40 @@ export function outcomeRefusal(entry: JournalEntry, force: boolean): CipError | 
   return undefined;
 }
 
-/** The write that undoes the entry, against the list as it is now. */
-export function planRestore(entry: JournalEntry, list: readonly unknown[]): RestorePlan {
+/**
+ * The environment's id now: a delete undone by `env restore` created it again under the id the API gave, so an
+ * older entry about it (an update, its create) follows it there, through as many re-creations as were made.
+ */
+export function idNow(entries: readonly JournalEntry[], id: string): string {
+  const byEntry = new Map(entries.map((entry) => [entry.entry, entry]));
+  // Old id to new, the latest re-creation last (entries are oldest first).
+  const moved = new Map<string, string>();
+  for (const entry of entries) {
+    const undone = entry.restores === undefined ? undefined : byEntry.get(entry.restores);
+    if (
+      entry.action === 'create' &&
+      entry.result === 'done' &&
+      entry.answeredId !== null &&
+      undone?.action === 'delete' &&
+      undone.environment.id !== null
+    ) {
+      moved.set(undone.environment.id, entry.answeredId);
+    }
+  }
+  const seen = new Set<string>();
+  let current = id;
+  while (moved.has(current) && !seen.has(current)) {
+    seen.add(current);
+    current = moved.get(current)!;
+  }
+  return current;
+}
+
+/**
+ * The write that undoes the entry, against the list as it is now; `entries` (the journal) lead to an environment
+ * that a restore re-created under a new id.
+ */
+export function planRestore(entry: JournalEntry, list: readonly unknown[], entries: readonly JournalEntry[] = []): RestorePlan {
   const id = printable(entry.entry);
   if (entry.action === 'delete') {
     const before = entry.before;
@@ -137,7 +169,7 @@ export function planRestore(entry: JournalEntry, list: readonly unknown[]): Rest
     const sent = entry.request.body;
     if (target === null || !before || !isRecord(sent))
       throw new UsageError(`entry ${id} does not hold the environment as it was before the update`);
-    const current = byId(list, target);
+    const current = byId(list, target) ?? byId(list, idNow(entries, target));
     const label = environmentLabel(target, entry.environment.name ?? undefined);
     if (!current) {
       throw new CipError(
@@ -156,12 +188,12 @@ export function planRestore(entry: JournalEntry, list: readonly unknown[]): Rest
     const result = became(entry) ?? sent;
     const changed = differing(current, result);
     const drift = changed.length ? `${fieldList(changed)} changed since` : undefined;
-    return { kind: 'revert', id: target, name: nameOf(current), body, fields, drift };
+    return { kind: 'revert', id: idOf(current) ?? target, name: nameOf(current), body, fields, drift };
   }
   // A create: the id the answer gave the new environment.
   const created = entry.answeredId ?? idOf(entry.record) ?? entry.environment.id;
   if (created === null) throw new UsageError(`entry ${id} holds no id of the environment it created`);
-  const current = byId(list, created);
+  const current = byId(list, created) ?? byId(list, idNow(entries, created));
   if (!current)
     throw new CipError(
       'not-found',
@@ -171,5 +203,10 @@ export function planRestore(entry: JournalEntry, list: readonly unknown[]): Rest
   const result = became(entry);
   // The server may add fields a create did not send: only those the create set are compared.
   const changed = result ? differing(current, result, new Set(Object.keys(result))) : [];
-  return { kind: 'remove', id: created, name: nameOf(current), drift: changed.length ? `${fieldList(changed)} changed since` : undefined };
+  return {
+    kind: 'remove',
+    id: idOf(current) ?? created,
+    name: nameOf(current),
+    drift: changed.length ? `${fieldList(changed)} changed since` : undefined,
+  };
 }
