@@ -96,6 +96,12 @@ describe('every write is recorded', () => {
     expect(api!.environment.id).toBe('e2');
     expect(api!.status).toBe(200);
     expect(api!.before).toBeNull();
+    // A POST to the collection through cip api: the new id, as answered.
+    await run(['api', 'Environments', '-f', 'name=by-api']);
+    const [posted] = await history();
+    const byApi = [...sandbox.environments.values()].find((record) => record.name === 'by-api')!;
+    expect(posted).toMatchObject({ command: 'api', answeredId: byApi.id, status: 201 });
+    expect((await history([String(byApi.id)])).map((found) => found.entry)).toEqual([posted!.entry]);
     // A create records the id the server gave it.
     const gamma = [...sandbox.environments.values()].find((record) => record.name === 'gamma')!;
     expect(created!.answeredId).toBe(gamma.id);
@@ -191,6 +197,25 @@ describe('every write is recorded', () => {
     const [, created] = await history();
     expect(created).toMatchObject({ action: 'create', answeredId: 'n1', result: 'done' });
     if (process.platform !== 'win32') expect(statSync(journalFile()).mode & 0o777).toBe(0o600);
+  });
+
+  it('create --if-exists update records an update with the record before; dry runs record nothing', async () => {
+    expect((await run(['env', 'create', '-f', 'name=beta', '-f', 'description=merged', '--if-exists', 'update'])).exitCode).toBe(0);
+    expect(await history()).toMatchObject([
+      { command: 'env create', action: 'update', environment: { id: 'e2', name: 'beta' }, before: { id: 'e2', description: 'second' } },
+    ]);
+    const before = readFileSync(journalFile(), 'utf8');
+    const file = join(tempDir(), 'envs.json');
+    writeFileSync(file, JSON.stringify({ environments: [{ name: 'new-one' }] }));
+    for (const args of [
+      ['env', 'create', '-f', 'name=x', '--dry-run'],
+      ['env', 'update', 'e2', '-f', 'x=1', '--dry-run'],
+      ['env', 'delete', 'e2', '--dry-run'],
+      ['env', 'apply', '--file', file, '--prune', '--dry-run'],
+    ]) {
+      expect((await run(args)).exitCode).toBe(0);
+    }
+    expect(readFileSync(journalFile(), 'utf8')).toBe(before);
   });
 
   it('CIP_JOURNAL=off and --no-journal write nothing', async () => {

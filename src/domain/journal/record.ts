@@ -232,5 +232,10 @@ export function journaledCall<T extends { status: number; body: Uint8Array }>(
     request: { method, url, ...(text === undefined ? {} : { text }) },
     before: undefined,
   };
-  return journaled(ctx, settings, change, send, async (answer) => ({ status: answer.status, record: await answerRecord(answer.body) }));
+  // A POST to the collection creates one: its id, as answered, is what history shows and filters by.
+  const creates = method === 'POST' && new URL(url).pathname.replace(/\/$/, '') === new URL(environmentUrl(settings.baseUrl)).pathname;
+  return journaled(ctx, settings, change, send, async (answer) => {
+    const record = await answerRecord(answer.body);
+    return { status: answer.status, record, id: creates ? idOf(record) : undefined };
+  });
 }
