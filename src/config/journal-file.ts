@@ -145,7 +145,9 @@ export async function appendToJournal(
   checkFolder(place, warn);
   const lockfile = await loadLockfile();
   let compromised: Error | undefined;
-  const release = await lockFile(lockfile, path, path, warn, (error) => {
+  // The lock's one note is that it waits; said of the journal, not of the config file.
+  const waiting = () => warn(`another cip is writing the journal ${path}; waiting for it`);
+  const release = await lockFile(lockfile, path, path, waiting, (error) => {
     compromised = error;
   });
   try {
