@@ -337,6 +337,20 @@ describe('env restore', () => {
     expect(sandbox.environments.get('e2')).not.toHaveProperty('added');
   });
 
+  it('after an update puts numbers back with their digits, and nested objects whole', async () => {
+    const before = await withoutServerFields(sandbox.environments.get('e1'));
+    expect((await run(['env', 'update', 'alpha', '-F', 'price=1', '--data', '{"nested":{"deep":null}}', '--unset', 'big'])).exitCode).toBe(
+      0,
+    );
+    const [updated] = await history();
+    sandbox.reset();
+    expect((await run(['env', 'restore', updated!.entry, '--yes'])).exitCode).toBe(0);
+    const put = writes()[0]!;
+    expect(put.body).toContain('"price":12345678901234567890.000');
+    expect(put.body).toContain('"big":1e400');
+    expect(await withoutServerFields(sandbox.environments.get('e1'))).toBe(before);
+  });
+
   it('after a create deletes what it created, asking first at a terminal', async () => {
     await run(['env', 'create', '-f', 'name=temp']);
     const [created] = await history();

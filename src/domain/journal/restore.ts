@@ -179,12 +179,13 @@ export function planRestore(entry: JournalEntry, list: readonly unknown[], entri
       );
     }
     const fields = differing(before, sent);
+    // In the order the record had before, then the fields others added since; the update's own additions go.
     const body: Record<string, unknown> = {};
-    for (const key of Object.keys(current)) {
-      if (!fields.includes(key)) setOwn(body, key, current[key]);
-      else if (Object.hasOwn(before, key)) setOwn(body, key, before[key]);
+    for (const key of Object.keys(before)) {
+      if (fields.includes(key)) setOwn(body, key, before[key]);
+      else if (Object.hasOwn(current, key)) setOwn(body, key, current[key]);
     }
-    for (const field of fields) if (Object.hasOwn(before, field) && !Object.hasOwn(body, field)) setOwn(body, field, before[field]);
+    for (const key of Object.keys(current)) if (!Object.hasOwn(body, key) && !fields.includes(key)) setOwn(body, key, current[key]);
     const result = became(entry) ?? sent;
     const changed = differing(current, result);
     const drift = changed.length ? `${fieldList(changed)} changed since` : undefined;
