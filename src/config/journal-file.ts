@@ -188,7 +188,8 @@ function oldestTime(path: string): number {
 /**
  * Keeps the newest whole entries: those younger than the bound's days, at most PRUNE_TO of its bytes (the newest
  * entry always). An entry's "answered" line goes with its "sent" line. Lines another tool wrote are dropped only
- * with the entries around them, and said so.
+ * with the entries around them, and said so. An entry pruned while its request is under way (in another
+ * process) leaves its "answered" line alone in the file: readers skip it, and the next prune drops it.
  */
 function prune(place: JournalPlace, bounds: JournalBounds, now: number, warn: Warn): void {
   const path = journalPath(place.dir);
