@@ -62,6 +62,8 @@ __cip_child() {
     'cip env'/export) child=export ;;
     'cip env'/diff|'cip env'/plan) child=diff ;;
     'cip env'/apply) child=apply ;;
+    'cip env'/history) child=history ;;
+    'cip env'/restore) child=restore ;;
     'cip env'/help) child=help ;;
     *) return 1 ;;
   esac
@@ -70,7 +72,7 @@ __cip_child() {
 # Succeeds if option $2 takes a value in command path $1.
 __cip_takes_value() {
   case $1/$2 in
-    */-p|*/--profile|*/-o|*/--output|*/--base-url|*/--enterprise-id|*/--timeout|*/--jq|'cip auth login'/--api-key-file|'cip auth login '*/--api-key-file|'cip auth login'/--token-file|'cip auth login '*/--token-file|'cip auth login'/--subscription-key-file|'cip auth login '*/--subscription-key-file|'cip auth logout'/--confirm|'cip auth logout '*/--confirm|'cip auth unprotect'/--confirm|'cip auth unprotect '*/--confirm|'cip env list'/--columns|'cip env list '*/--columns|'cip env get'/--columns|'cip env get '*/--columns|'cip env create'/--data|'cip env create '*/--data|'cip env create'/--file|'cip env create '*/--file|'cip env create'/-F|'cip env create '*/-F|'cip env create'/--field|'cip env create '*/--field|'cip env create'/-f|'cip env create '*/-f|'cip env create'/--raw-field|'cip env create '*/--raw-field|'cip env create'/--if-exists|'cip env create '*/--if-exists|'cip env create'/--key|'cip env create '*/--key|'cip env update'/--data|'cip env update '*/--data|'cip env update'/--file|'cip env update '*/--file|'cip env update'/-F|'cip env update '*/-F|'cip env update'/--field|'cip env update '*/--field|'cip env update'/-f|'cip env update '*/-f|'cip env update'/--raw-field|'cip env update '*/--raw-field|'cip env update'/--unset|'cip env update '*/--unset|'cip env update'/--confirm|'cip env update '*/--confirm|'cip env delete'/--concurrency|'cip env delete '*/--concurrency|'cip env delete'/--if-missing|'cip env delete '*/--if-missing|'cip env delete'/--confirm|'cip env delete '*/--confirm|'cip env export'/--key|'cip env export '*/--key|'cip env export'/--ignore-fields|'cip env export '*/--ignore-fields|'cip env diff'/--file|'cip env diff '*/--file|'cip env diff'/--key|'cip env diff '*/--key|'cip env diff'/--ignore-fields|'cip env diff '*/--ignore-fields|'cip env apply'/--file|'cip env apply '*/--file|'cip env apply'/--key|'cip env apply '*/--key|'cip env apply'/--ignore-fields|'cip env apply '*/--ignore-fields|'cip env apply'/--concurrency|'cip env apply '*/--concurrency|'cip env apply'/--confirm|'cip env apply '*/--confirm|'cip api'/-X|'cip api '*/-X|'cip api'/--method|'cip api '*/--method|'cip api'/-F|'cip api '*/-F|'cip api'/--field|'cip api '*/--field|'cip api'/-f|'cip api '*/-f|'cip api'/--raw-field|'cip api '*/--raw-field|'cip api'/--input|'cip api '*/--input|'cip api'/-H|'cip api '*/-H|'cip api'/--header|'cip api '*/--header|'cip api'/--confirm|'cip api '*/--confirm|'cip sandbox'/--port|'cip sandbox '*/--port|'cip sandbox'/--count|'cip sandbox '*/--count|'cip sandbox'/--page-size|'cip sandbox '*/--page-size|'cip sandbox'/--paging|'cip sandbox '*/--paging|'cip sandbox'/--latency|'cip sandbox '*/--latency|'cip sandbox'/--api-key|'cip sandbox '*/--api-key|'cip sandbox'/--read-only-key|'cip sandbox '*/--read-only-key|'cip sandbox'/--subscription-key|'cip sandbox '*/--subscription-key|'cip sandbox'/--token-secret|'cip sandbox '*/--token-secret) return 0 ;;
+    */-p|*/--profile|*/-o|*/--output|*/--base-url|*/--enterprise-id|*/--timeout|*/--jq|'cip auth login'/--api-key-file|'cip auth login '*/--api-key-file|'cip auth login'/--token-file|'cip auth login '*/--token-file|'cip auth login'/--subscription-key-file|'cip auth login '*/--subscription-key-file|'cip auth logout'/--confirm|'cip auth logout '*/--confirm|'cip auth unprotect'/--confirm|'cip auth unprotect '*/--confirm|'cip env list'/--columns|'cip env list '*/--columns|'cip env get'/--columns|'cip env get '*/--columns|'cip env create'/--data|'cip env create '*/--data|'cip env create'/--file|'cip env create '*/--file|'cip env create'/-F|'cip env create '*/-F|'cip env create'/--field|'cip env create '*/--field|'cip env create'/-f|'cip env create '*/-f|'cip env create'/--raw-field|'cip env create '*/--raw-field|'cip env create'/--if-exists|'cip env create '*/--if-exists|'cip env create'/--key|'cip env create '*/--key|'cip env update'/--data|'cip env update '*/--data|'cip env update'/--file|'cip env update '*/--file|'cip env update'/-F|'cip env update '*/-F|'cip env update'/--field|'cip env update '*/--field|'cip env update'/-f|'cip env update '*/-f|'cip env update'/--raw-field|'cip env update '*/--raw-field|'cip env update'/--unset|'cip env update '*/--unset|'cip env update'/--confirm|'cip env update '*/--confirm|'cip env delete'/--concurrency|'cip env delete '*/--concurrency|'cip env delete'/--if-missing|'cip env delete '*/--if-missing|'cip env delete'/--confirm|'cip env delete '*/--confirm|'cip env export'/--key|'cip env export '*/--key|'cip env export'/--ignore-fields|'cip env export '*/--ignore-fields|'cip env diff'/--file|'cip env diff '*/--file|'cip env diff'/--key|'cip env diff '*/--key|'cip env diff'/--ignore-fields|'cip env diff '*/--ignore-fields|'cip env apply'/--file|'cip env apply '*/--file|'cip env apply'/--key|'cip env apply '*/--key|'cip env apply'/--ignore-fields|'cip env apply '*/--ignore-fields|'cip env apply'/--concurrency|'cip env apply '*/--concurrency|'cip env apply'/--confirm|'cip env apply '*/--confirm|'cip env history'/--limit|'cip env history '*/--limit|'cip env restore'/--confirm|'cip env restore '*/--confirm|'cip api'/-X|'cip api '*/-X|'cip api'/--method|'cip api '*/--method|'cip api'/-F|'cip api '*/-F|'cip api'/--field|'cip api '*/--field|'cip api'/-f|'cip api '*/-f|'cip api'/--raw-field|'cip api '*/--raw-field|'cip api'/--input|'cip api '*/--input|'cip api'/-H|'cip api '*/-H|'cip api'/--header|'cip api '*/--header|'cip api'/--confirm|'cip api '*/--confirm|'cip sandbox'/--port|'cip sandbox '*/--port|'cip sandbox'/--count|'cip sandbox '*/--count|'cip sandbox'/--page-size|'cip sandbox '*/--page-size|'cip sandbox'/--paging|'cip sandbox '*/--paging|'cip sandbox'/--latency|'cip sandbox '*/--latency|'cip sandbox'/--api-key|'cip sandbox '*/--api-key|'cip sandbox'/--read-only-key|'cip sandbox '*/--read-only-key|'cip sandbox'/--subscription-key|'cip sandbox '*/--subscription-key|'cip sandbox'/--token-secret|'cip sandbox '*/--token-secret) return 0 ;;
     *) return 1 ;;
   esac
 }
@@ -94,6 +96,7 @@ __cip_option_value() {
     'cip env diff'/--file|'cip env diff '*/--file) __cip_files "$3" ;;
     'cip env apply'/--file|'cip env apply '*/--file) __cip_files "$3" ;;
     'cip env apply'/--confirm|'cip env apply '*/--confirm) __cip_profiles "$3" ;;
+    'cip env restore'/--confirm|'cip env restore '*/--confirm) __cip_profiles "$3" ;;
     'cip api'/--input|'cip api '*/--input) __cip_files "$3" ;;
     'cip api'/--confirm|'cip api '*/--confirm) __cip_profiles "$3" ;;
     'cip sandbox'/--paging|'cip sandbox '*/--paging) __cip_words "$3" odata link next ;;
@@ -103,30 +106,32 @@ __cip_option_value() {
 # Completes the options of command path $1 that start with $2.
 __cip_options() {
   case $1 in
-    cip) __cip_words "$2" -V --version -p --profile -o --output --json --base-url --enterprise-id --timeout --verbose -q --quiet --no-color --jq --no-headers -h --help ;;
-    'cip auth') __cip_words "$2" -V --version -p --profile -o --output --json --base-url --enterprise-id --timeout --verbose -q --quiet --no-color --jq --no-headers -h --help ;;
-    'cip auth login') __cip_words "$2" --api-key-file --token-file --subscription-key-file --no-verify --insecure-storage --migrate --protect -V --version -p --profile -o --output --json --base-url --enterprise-id --timeout --verbose -q --quiet --no-color --jq --no-headers -h --help ;;
-    'cip auth status') __cip_words "$2" -V --version -p --profile -o --output --json --base-url --enterprise-id --timeout --verbose -q --quiet --no-color --jq --no-headers -h --help ;;
-    'cip auth use') __cip_words "$2" --here -V --version -p --profile -o --output --json --base-url --enterprise-id --timeout --verbose -q --quiet --no-color --jq --no-headers -h --help ;;
-    'cip auth logout') __cip_words "$2" --confirm -V --version -p --profile -o --output --json --base-url --enterprise-id --timeout --verbose -q --quiet --no-color --jq --no-headers -h --help ;;
-    'cip auth protect') __cip_words "$2" -V --version -p --profile -o --output --json --base-url --enterprise-id --timeout --verbose -q --quiet --no-color --jq --no-headers -h --help ;;
-    'cip auth unprotect') __cip_words "$2" --confirm -V --version -p --profile -o --output --json --base-url --enterprise-id --timeout --verbose -q --quiet --no-color --jq --no-headers -h --help ;;
-    'cip auth help') __cip_words "$2" -V --version -p --profile -o --output --json --base-url --enterprise-id --timeout --verbose -q --quiet --no-color --jq --no-headers -h --help ;;
-    'cip env') __cip_words "$2" -V --version -p --profile -o --output --json --base-url --enterprise-id --timeout --verbose -q --quiet --no-color --jq --no-headers -h --help ;;
-    'cip env list') __cip_words "$2" --columns -V --version -p --profile -o --output --json --base-url --enterprise-id --timeout --verbose -q --quiet --no-color --jq --no-headers -h --help ;;
-    'cip env get') __cip_words "$2" --columns -V --version -p --profile -o --output --json --base-url --enterprise-id --timeout --verbose -q --quiet --no-color --jq --no-headers -h --help ;;
-    'cip env create') __cip_words "$2" --data --file -F --field -f --raw-field --dry-run --if-exists --key --force -V --version -p --profile -o --output --json --base-url --enterprise-id --timeout --verbose -q --quiet --no-color --jq --no-headers -h --help ;;
-    'cip env update') __cip_words "$2" --data --file -F --field -f --raw-field --replace --unset --dry-run --force --confirm -V --version -p --profile -o --output --json --base-url --enterprise-id --timeout --verbose -q --quiet --no-color --jq --no-headers -h --help ;;
-    'cip env delete') __cip_words "$2" -y --yes --dry-run --concurrency --if-missing --stdin --confirm -V --version -p --profile -o --output --json --base-url --enterprise-id --timeout --verbose -q --quiet --no-color --jq --no-headers -h --help ;;
-    'cip env export') __cip_words "$2" --key --ignore-fields --all-fields -V --version -p --profile -o --output --json --base-url --enterprise-id --timeout --verbose -q --quiet --no-color --jq --no-headers -h --help ;;
-    'cip env diff') __cip_words "$2" --file --key --ignore-fields --prune --exit-code -V --version -p --profile -o --output --json --base-url --enterprise-id --timeout --verbose -q --quiet --no-color --jq --no-headers -h --help ;;
-    'cip env apply') __cip_words "$2" --file --key --ignore-fields --prune -y --yes --dry-run --concurrency --force --check --confirm -V --version -p --profile -o --output --json --base-url --enterprise-id --timeout --verbose -q --quiet --no-color --jq --no-headers -h --help ;;
-    'cip env help') __cip_words "$2" -V --version -p --profile -o --output --json --base-url --enterprise-id --timeout --verbose -q --quiet --no-color --jq --no-headers -h --help ;;
-    'cip api') __cip_words "$2" -X --method -F --field -f --raw-field --input -H --header -i --include --confirm -V --version -p --profile -o --output --json --base-url --enterprise-id --timeout --verbose -q --quiet --no-color --jq --no-headers -h --help ;;
-    'cip doctor') __cip_words "$2" -V --version -p --profile -o --output --json --base-url --enterprise-id --timeout --verbose -q --quiet --no-color --jq --no-headers -h --help ;;
-    'cip completion') __cip_words "$2" -V --version -p --profile -o --output --json --base-url --enterprise-id --timeout --verbose -q --quiet --no-color --jq --no-headers -h --help ;;
-    'cip sandbox') __cip_words "$2" --port --count --page-size --paging --latency --fail-ping --api-key --read-only-key --subscription-key --token-secret -V --version -p --profile -o --output --json --base-url --enterprise-id --timeout --verbose -q --quiet --no-color --jq --no-headers -h --help ;;
-    'cip help') __cip_words "$2" -V --version -p --profile -o --output --json --base-url --enterprise-id --timeout --verbose -q --quiet --no-color --jq --no-headers -h --help ;;
+    cip) __cip_words "$2" -V --version -p --profile -o --output --json --base-url --enterprise-id --timeout --verbose -q --quiet --no-color --jq --no-journal --no-headers -h --help ;;
+    'cip auth') __cip_words "$2" -V --version -p --profile -o --output --json --base-url --enterprise-id --timeout --verbose -q --quiet --no-color --jq --no-journal --no-headers -h --help ;;
+    'cip auth login') __cip_words "$2" --api-key-file --token-file --subscription-key-file --no-verify --insecure-storage --migrate --protect -V --version -p --profile -o --output --json --base-url --enterprise-id --timeout --verbose -q --quiet --no-color --jq --no-journal --no-headers -h --help ;;
+    'cip auth status') __cip_words "$2" -V --version -p --profile -o --output --json --base-url --enterprise-id --timeout --verbose -q --quiet --no-color --jq --no-journal --no-headers -h --help ;;
+    'cip auth use') __cip_words "$2" --here -V --version -p --profile -o --output --json --base-url --enterprise-id --timeout --verbose -q --quiet --no-color --jq --no-journal --no-headers -h --help ;;
+    'cip auth logout') __cip_words "$2" --confirm -V --version -p --profile -o --output --json --base-url --enterprise-id --timeout --verbose -q --quiet --no-color --jq --no-journal --no-headers -h --help ;;
+    'cip auth protect') __cip_words "$2" -V --version -p --profile -o --output --json --base-url --enterprise-id --timeout --verbose -q --quiet --no-color --jq --no-journal --no-headers -h --help ;;
+    'cip auth unprotect') __cip_words "$2" --confirm -V --version -p --profile -o --output --json --base-url --enterprise-id --timeout --verbose -q --quiet --no-color --jq --no-journal --no-headers -h --help ;;
+    'cip auth help') __cip_words "$2" -V --version -p --profile -o --output --json --base-url --enterprise-id --timeout --verbose -q --quiet --no-color --jq --no-journal --no-headers -h --help ;;
+    'cip env') __cip_words "$2" -V --version -p --profile -o --output --json --base-url --enterprise-id --timeout --verbose -q --quiet --no-color --jq --no-journal --no-headers -h --help ;;
+    'cip env list') __cip_words "$2" --columns -V --version -p --profile -o --output --json --base-url --enterprise-id --timeout --verbose -q --quiet --no-color --jq --no-journal --no-headers -h --help ;;
+    'cip env get') __cip_words "$2" --columns -V --version -p --profile -o --output --json --base-url --enterprise-id --timeout --verbose -q --quiet --no-color --jq --no-journal --no-headers -h --help ;;
+    'cip env create') __cip_words "$2" --data --file -F --field -f --raw-field --dry-run --if-exists --key --force -V --version -p --profile -o --output --json --base-url --enterprise-id --timeout --verbose -q --quiet --no-color --jq --no-journal --no-headers -h --help ;;
+    'cip env update') __cip_words "$2" --data --file -F --field -f --raw-field --replace --unset --dry-run --force --confirm -V --version -p --profile -o --output --json --base-url --enterprise-id --timeout --verbose -q --quiet --no-color --jq --no-journal --no-headers -h --help ;;
+    'cip env delete') __cip_words "$2" -y --yes --dry-run --concurrency --if-missing --stdin --confirm -V --version -p --profile -o --output --json --base-url --enterprise-id --timeout --verbose -q --quiet --no-color --jq --no-journal --no-headers -h --help ;;
+    'cip env export') __cip_words "$2" --key --ignore-fields --all-fields -V --version -p --profile -o --output --json --base-url --enterprise-id --timeout --verbose -q --quiet --no-color --jq --no-journal --no-headers -h --help ;;
+    'cip env diff') __cip_words "$2" --file --key --ignore-fields --prune --exit-code -V --version -p --profile -o --output --json --base-url --enterprise-id --timeout --verbose -q --quiet --no-color --jq --no-journal --no-headers -h --help ;;
+    'cip env apply') __cip_words "$2" --file --key --ignore-fields --prune -y --yes --dry-run --concurrency --force --check --confirm -V --version -p --profile -o --output --json --base-url --enterprise-id --timeout --verbose -q --quiet --no-color --jq --no-journal --no-headers -h --help ;;
+    'cip env history') __cip_words "$2" --limit -V --version -p --profile -o --output --json --base-url --enterprise-id --timeout --verbose -q --quiet --no-color --jq --no-journal --no-headers -h --help ;;
+    'cip env restore') __cip_words "$2" -y --yes --dry-run --force --confirm -V --version -p --profile -o --output --json --base-url --enterprise-id --timeout --verbose -q --quiet --no-color --jq --no-journal --no-headers -h --help ;;
+    'cip env help') __cip_words "$2" -V --version -p --profile -o --output --json --base-url --enterprise-id --timeout --verbose -q --quiet --no-color --jq --no-journal --no-headers -h --help ;;
+    'cip api') __cip_words "$2" -X --method -F --field -f --raw-field --input -H --header -i --include --confirm -V --version -p --profile -o --output --json --base-url --enterprise-id --timeout --verbose -q --quiet --no-color --jq --no-journal --no-headers -h --help ;;
+    'cip doctor') __cip_words "$2" -V --version -p --profile -o --output --json --base-url --enterprise-id --timeout --verbose -q --quiet --no-color --jq --no-journal --no-headers -h --help ;;
+    'cip completion') __cip_words "$2" -V --version -p --profile -o --output --json --base-url --enterprise-id --timeout --verbose -q --quiet --no-color --jq --no-journal --no-headers -h --help ;;
+    'cip sandbox') __cip_words "$2" --port --count --page-size --paging --latency --fail-ping --api-key --read-only-key --subscription-key --token-secret -V --version -p --profile -o --output --json --base-url --enterprise-id --timeout --verbose -q --quiet --no-color --jq --no-journal --no-headers -h --help ;;
+    'cip help') __cip_words "$2" -V --version -p --profile -o --output --json --base-url --enterprise-id --timeout --verbose -q --quiet --no-color --jq --no-journal --no-headers -h --help ;;
   esac
 }
 
@@ -135,7 +140,7 @@ __cip_subcommands() {
   case $1 in
     cip) __cip_words "$2" auth env api doctor completion sandbox help ;;
     'cip auth') __cip_words "$2" login status use switch logout protect unprotect help ;;
-    'cip env') __cip_words "$2" list ls get create update delete rm export diff plan apply help ;;
+    'cip env') __cip_words "$2" list ls get create update delete rm export diff plan apply history restore help ;;
     *) return 1 ;;
   esac
 }
@@ -149,6 +154,7 @@ __cip_arguments() {
     'cip env get/0') __cip_environments "$3" ;;
     'cip env update/0') __cip_environments "$3" ;;
     'cip env delete/'*) __cip_environments "$3" ;;
+    'cip env history/0') __cip_environments "$3" ;;
     'cip completion/0') __cip_words "$3" bash zsh fish ;;
   esac
 }

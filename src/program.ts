@@ -30,6 +30,8 @@ import diff from './commands/env/diff.js';
 import apply from './commands/env/apply.js';
 import list from './commands/env/list.js';
 import update from './commands/env/update.js';
+import history from './commands/env/history.js';
+import restore from './commands/env/restore.js';
 import sandbox from './commands/sandbox.js';
 import api from './commands/api.js';
 import doctor from './commands/doctor.js';
@@ -44,7 +46,7 @@ export const COMMAND_TREE: readonly (CommandGroup | AnyCommand)[] = [
   {
     name: 'env',
     description: 'list, get, create, update and delete environments; export, diff and apply them as code',
-    commands: [list, get, create, update, remove, exportEnvironments, diff, apply],
+    commands: [list, get, create, update, remove, exportEnvironments, diff, apply, history, restore],
   },
   api,
   doctor,
@@ -71,6 +73,9 @@ Environment variables:
   CIP_KEYCHAIN_TIMEOUT   seconds one visit to the keychain may take (default 3)
   CIP_ALLOW_HTTP=1       allow http:// base URLs to hosts other than this machine
   CIP_MAX_ANSWER_BYTES   the largest answer cip reads (default 256 MiB)
+  CIP_JOURNAL=off        record no writes in the journal (like --no-journal)
+  CIP_JOURNAL_DAYS       days the journal keeps its entries (default 30)
+  CIP_JOURNAL_MAX_MB     the journal's largest size in MB (default 50)
   CIP_DEBUG=1            print a stack trace with an error (for bug reports)
   HTTPS_PROXY, HTTP_PROXY, NO_PROXY   proxies, as curl reads them; never for this machine
   NO_COLOR, FORCE_COLOR, CI

@@ -27,6 +27,7 @@ export const GLOBAL_OPTIONS = {
   quiet: flag('-q, --quiet', 'print no progress or notes, only data and errors'),
   color: flag('--no-color', 'plain text without colour'),
   jq: option('--jq <expression>', 'filter the data with jq (strings printed raw, as jq -r); implies JSON'),
+  journal: flag('--no-journal', "record none of this run's writes in the journal (as CIP_JOURNAL=off)"),
   headers: flag('--no-headers', `leave out the header line of ${ROW_FORMATS.map((format) => `-o ${format}`).join(' and ')}`),
 };
 
@@ -44,5 +45,6 @@ export const DEFAULT_GLOBALS: GlobalOptions = {
   quiet: false,
   color: true,
   jq: undefined,
+  journal: true,
   headers: true,
 };

@@ -15,6 +15,7 @@ import { readInput } from './io.js';
 import { buildPayload } from '../domain/environments/payload.js';
 import { CONFIRM_OPTION, PAYLOAD_OPTIONS, payloadInput } from './options.js';
 import { guardProtected } from '../domain/profiles/protect.js';
+import { journaledCall } from '../domain/journal/record.js';
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'] as const;
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
@@ -89,7 +90,9 @@ name; a script passes --confirm NAME.`,
 
     const what = `${chosen} ${printable(path)}`;
     const answer = await withSpinner(ctx.io, `${chosen} ${printable(path)}`, () =>
-      http.exchange(chosen, target, what, { ...(body === undefined ? {} : { body }), headers: Object.fromEntries(header) }),
+      journaledCall(ctx, settings, { method: chosen, url: target, text: body }, () =>
+        http.exchange(chosen, target, what, { ...(body === undefined ? {} : { body }), headers: Object.fromEntries(header) }),
+      ),
     );
     if (include) {
       // As curl prints it: the version and reason phrase the server sent, cleaned for the terminal.

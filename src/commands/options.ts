@@ -97,3 +97,14 @@ export const CONFIRM_OPTION = completedFrom(
     'the name of the profile in use: required to change a protected profile without a terminal (--yes is not enough); answers the question as --yes does',
   ),
 );
+
+function parseLimit(text: string): number {
+  const count = Number(text);
+  if (!Number.isInteger(count) || count < 0) throw new InvalidArgumentError('expected a whole number, 0 for all');
+  return count;
+}
+
+/** --limit for a command that lists the newest of many (env history). */
+export function limitOption(what: string, defaultCount: number) {
+  return option('--limit <count>', `show at most this many ${what} (default ${defaultCount}; 0 for all)`, parseLimit, defaultCount);
+}

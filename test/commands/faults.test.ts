@@ -215,7 +215,8 @@ describe.concurrent('fault matrix', () => {
           const statAfter = statSync(path);
           expect(statAfter.mtimeMs).toBe(statBefore.mtimeMs);
           expect(statAfter.mode & 0o777).toBe(0o600);
-          expect(readdirSync(dir).sort()).toEqual(filesBefore);
+          // A write adds its journal entry, and leaves nothing else behind (no lock, no temporary file).
+          expect(readdirSync(dir).sort()).toEqual(operation === 'GET' ? filesBefore : [...filesBefore, 'journal.jsonl'].sort());
         } finally {
           await Promise.all([sandbox.close(), elsewhere.close()]);
         }

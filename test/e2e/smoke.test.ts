@@ -50,6 +50,12 @@ describe('every command, through the binary', () => {
     expect(removed.exitCode).toBe(0);
     expect(JSON.parse(removed.stdout)).toEqual([{ given: 'smoke-2', id, name: 'smoke-2', result: 'deleted', error: null }]);
     expect(sandbox.environments.has(id)).toBe(false);
+    const history = await cip(['env', 'history'], { configDir });
+    const [deleted] = JSON.parse(history.stdout) as { entry: string; action: string }[];
+    expect(deleted).toMatchObject({ action: 'delete' });
+    const restored = await cip(['env', 'restore', deleted!.entry, '--yes'], { configDir });
+    expect(restored.exitCode).toBe(0);
+    expect(restored.stdout).toContain('"size": 12345678901234567890');
 
     expect(await cip(['auth', 'logout'], { configDir })).toMatchObject({ exitCode: 0 });
     expect(readConfig(configDir)).toMatchObject({ activeProfile: 'one', profiles: { one: expect.any(Object) } });

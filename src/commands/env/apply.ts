@@ -24,6 +24,7 @@ import {
 } from '../../domain/environments/plan.js';
 import { checkAddressable } from '../../domain/environments/resolve.js';
 import { doneText, environmentLabel, idOf, itemText, nameOf, targetText } from '../../domain/environments/target.js';
+import { journaledApi } from '../../domain/journal/record.js';
 
 type Step =
   | { action: 'create'; key: string; body: Record<string, unknown> }
@@ -75,7 +76,7 @@ profile's name, --yes or not; a script passes --confirm NAME.`,
     if (force && check) throw new UsageError('--force and --check cannot be combined', '--force skips the check');
     if (file === undefined) throw new UsageError('give the file of environments with --file');
     const desired = await readDesired((path) => readInput(ctx, path, '--file'), file, key);
-    const api = await ctx.api();
+    const api = journaledApi(ctx, await ctx.api(), 'env apply');
     const target = targetText(api.settings);
     const named = confirmsProfile(api.settings, confirmName);
     if (!yes && !named && !dryRun && !ctx.io.canPrompt) {

@@ -14,6 +14,7 @@ import { keyOf } from '../../domain/environments/plan.js';
 import { checkAddressable, distinctById, readForLookup, sameIdConflict } from '../../domain/environments/resolve.js';
 import { doneText, environmentLabel, idOf, nameOf, targetText } from '../../domain/environments/target.js';
 import { OUTPUT_FORMATS } from '../../output/format.js';
+import { journaledApi } from '../../domain/journal/record.js';
 
 export default defineCommand({
   name: 'create',
@@ -55,7 +56,7 @@ into it, as 'env update' does, with its check that the environment did not chang
         `set it, for example -f ${printable(key)}=...`,
       );
     }
-    const api = await ctx.api();
+    const api = journaledApi(ctx, await ctx.api(), 'env create');
     const target = targetText(api.settings);
 
     if (ifExists !== undefined && wanted !== undefined) {

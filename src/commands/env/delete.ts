@@ -13,6 +13,7 @@ import { CONFIRM_OPTION, DEFAULT_CONCURRENCY, concurrencyOption } from '../optio
 import { guardProtected, refuseUnconfirmedProtected } from '../../domain/profiles/protect.js';
 import { checkAddressable, listForLookup, notFound, resolveIn, type ResolvedEnvironment } from '../../domain/environments/resolve.js';
 import { doneText, environmentLabel, itemText, targetText } from '../../domain/environments/target.js';
+import { journaledApi } from '../../domain/journal/record.js';
 
 const OPTIONS = {
   yes: flag('-y, --yes', 'do not ask for confirmation (required without a terminal)'),
@@ -91,7 +92,7 @@ async function remove(ctx: Context, values: Values): Promise<void> {
     await writeResult(ctx.io, []);
     return;
   }
-  const api = await ctx.api();
+  const api = journaledApi(ctx, await ctx.api(), 'env delete');
   const target = targetText(api.settings);
   const what = wanted.length === 1 ? `environment ${printable(wanted[0]!)}` : `${wanted.length} environments`;
   const named = refuseUnconfirmedProtected(ctx, api.settings, {

@@ -14,6 +14,7 @@ import { checkAddressable, resolveOne } from '../../domain/environments/resolve.
 import { guardedUpdate } from '../../domain/environments/conflict.js';
 import { doneText, environmentLabel, nameOf, targetText } from '../../domain/environments/target.js';
 import { OUTPUT_FORMATS } from '../../output/format.js';
+import { journaledApi } from '../../domain/journal/record.js';
 
 /** The record without the fields named (any letter case); the names that matched nothing. */
 function unsetFields(record: Record<string, unknown>, fields: readonly string[]): { result: Record<string, unknown>; absent: string[] } {
@@ -63,7 +64,7 @@ In a protected profile ('cip auth protect'), --replace and --unset ask for the p
   async run(ctx, { idOrName, replace, unset, dryRun, force, confirm, ...values }) {
     const input = payloadInput(values);
     const payload = await buildPayload(input, (path) => readInput(ctx, path, '--file'), unset.length > 0);
-    const api = await ctx.api();
+    const api = journaledApi(ctx, await ctx.api(), 'env update');
     // Resetting or removing fields in a protected profile asks for its name, before the environment is read; a
     // --confirm given is checked in any case.
     const removed = unset.length ? `remove ${unset.map((field) => printable(field)).join(', ')} from` : '';

@@ -1,0 +1,249 @@
+// Recording writes in the journal: a "sent" line before the request goes out, an "answered" line once its
+// outcome is known. The write commands call the API through journaledApi (env create, update, delete, apply,
+// restore) or journaled (`cip api`), so each hook is one line. No header is ever recorded, so no key either;
+// the data is recorded exactly as sent and read, never redacted, or it could not be put back. A journal that
+// cannot be written (a read-only home in CI, a full disk) is said once and the write goes on: a change is
+// never refused for want of its record, and the README says so.
+import { environmentUrl, type EnvironmentsApi } from '../../api/environments.js';
+import { actingAs } from '../../config/credentials.js';
+import { appendToJournal } from '../../config/journal-file.js';
+import type { ResolvedSettings } from '../../config/settings.js';
+import type { Context } from '../../context.js';
+import { ApiError, UsageError } from '../../errors.js';
+import { parseExactJson, stringifyExactJson } from '../../json/exact.js';
+import { isRecord } from '../../json/record.js';
+import { idOf, nameOf } from '../environments/target.js';
+import {
+  JOURNAL_VERSION,
+  journalOn,
+  journalSetup,
+  newEntryId,
+  scopeOf,
+  type AnsweredLine,
+  type JournalAction,
+  type JournalRequest,
+  type SentLine,
+} from './entry.js';
+
+/** A write about to be sent, as the command knows it. */
+export interface JournalChange {
+  command: string;
+  action: JournalAction;
+  environment: { id: string | undefined; name: string | undefined };
+  request: JournalRequest;
+  before: Record<string, unknown> | undefined;
+  restores?: string | undefined;
+}
+
+/** What became of a write that was answered. */
+export interface JournalOutcome {
+  status?: number | undefined;
+  id?: string | undefined;
+  record?: unknown;
+}
+
+/** Per run: whether the journal already failed (said once; later writes of the run are not recorded). */
+const broken = new WeakSet<Context>();
+
+async function append(ctx: Context, line: SentLine | AnsweredLine): Promise<boolean> {
+  if (broken.has(ctx)) return false;
+  const { place, path, bounds } = journalSetup(ctx);
+  try {
+    await appendToJournal(place, [stringifyExactJson(line)], bounds, Date.now(), (message) => ctx.io.warn(message));
+    return true;
+  } catch (error) {
+    // Writes under way at once (apply) may each fail: said once.
+    if (broken.has(ctx)) return false;
+    broken.add(ctx);
+    ctx.io.warn(
+      `cannot write the journal ${path} (${(error as Error).message}); this run's changes are not recorded, and 'cip env restore' cannot undo them`,
+    );
+    return false;
+  }
+}
+
+/** How a failed write ended: 'failed' when the API refused it, 'unknown' when it may have been carried out. */
+function failureOf(error: unknown): Pick<AnsweredLine, 'result' | 'status'> {
+  if (error instanceof ApiError)
+    return { result: error.status < 500 && !error.afterUncertainAttempt ? 'failed' : 'unknown', status: error.status };
+  // Refused before anything was sent (an id that cannot be addressed).
+  if (error instanceof UsageError) return { result: 'failed', status: null };
+  // Interrupted, timed out, a connection lost or a broken answer: the server may have carried it out.
+  return { result: 'unknown', status: null };
+}
+
+/**
+ * Sends a write with its journal entry: the "sent" line first, then the request, then the "answered" line.
+ * Without a journal (--no-journal, CIP_JOURNAL=off) it only sends.
+ */
+export async function journaled<T>(
+  ctx: Context,
+  settings: ResolvedSettings,
+  change: JournalChange,
+  send: () => Promise<T>,
+  outcome: (value: T) => JournalOutcome | Promise<JournalOutcome>,
+): Promise<T> {
+  if (!journalOn(ctx)) return send();
+  const entry = newEntryId(Date.now());
+  const sent: SentLine = {
+    v: JOURNAL_VERSION,
+    entry,
+    event: 'sent',
+    at: new Date().toISOString(),
+    command: change.command,
+    action: change.action,
+    ...scopeOf(settings, actingAs(settings.credentials).afterProfile),
+    environment: { id: change.environment.id ?? null, name: change.environment.name ?? null },
+    request: change.request,
+    before: change.before ?? null,
+    ...(change.restores === undefined ? {} : { restores: change.restores }),
+  };
+  const recorded = await append(ctx, sent);
+  const answered = (fields: Omit<AnsweredLine, 'v' | 'entry' | 'event' | 'at'>): AnsweredLine => ({
+    v: JOURNAL_VERSION,
+    entry,
+    event: 'answered',
+    at: new Date().toISOString(),
+    ...fields,
+  });
+  let value: T;
+  try {
+    value = await send();
+  } catch (error) {
+    if (recorded) await append(ctx, answered({ ...failureOf(error), id: null, record: null, error: ctx.redact((error as Error).message) }));
+    throw error;
+  }
+  if (recorded) {
+    const { status, id, record } = await outcome(value);
+    // An answer that echoes a key is not kept: the journal never holds the keys, and undo needs only the id.
+    const kept = record === undefined || ctx.redact(stringifyExactJson(record)) !== stringifyExactJson(record) ? null : record;
+    await append(ctx, answered({ result: 'done', status: status ?? null, id: id ?? null, record: kept, error: null }));
+  }
+  return value;
+}
+
+/**
+ * The Environments API with every write journaled. It remembers the records the list gave, by id: the record
+ * as it was before an update or a delete is the one the command read.
+ */
+export function journaledApi(ctx: Context, api: EnvironmentsApi, command: string, restores?: string): EnvironmentsApi {
+  // A bound that is not a number (CIP_JOURNAL_DAYS=abc) is refused now, before anything is read or sent.
+  if (journalOn(ctx)) journalSetup(ctx);
+  const seen = new Map<string, Record<string, unknown>>();
+  const base = api.settings.baseUrl;
+  const change = (action: JournalAction, id: string | undefined, name: string | undefined, request: JournalRequest): JournalChange => {
+    const before = id === undefined ? undefined : seen.get(id);
+    return { command, action, environment: { id, name: name ?? nameOf(before) }, request, before, restores };
+  };
+  /** The records a list gave, by id: the newest read is what a write changes. */
+  const remember = (items: unknown[]): unknown[] => {
+    for (const item of items) {
+      const id = idOf(item);
+      if (id !== undefined && isRecord(item)) seen.set(id, item);
+    }
+    return items;
+  };
+  return {
+    settings: api.settings,
+    async list() {
+      return remember(await api.list());
+    },
+    async read() {
+      const answer = await api.read();
+      remember(answer.items);
+      return answer;
+    },
+    create(payload) {
+      const request = { method: 'POST', url: environmentUrl(base), body: payload };
+      return journaled(
+        ctx,
+        api.settings,
+        change('create', idOf(payload), nameOf(payload), request),
+        () => api.create(payload),
+        (answer) => ({
+          id: idOf(answer),
+          record: answer,
+        }),
+      );
+    },
+    update(id, payload, ifMatch) {
+      const request = { method: 'PUT', url: environmentUrl(base, id), body: payload };
+      return journaled(
+        ctx,
+        api.settings,
+        change('update', id, nameOf(payload), request),
+        () => api.update(id, payload, ifMatch),
+        (answer) => ({
+          id,
+          record: answer,
+        }),
+      );
+    },
+    remove(id) {
+      const request = { method: 'DELETE', url: environmentUrl(base, id) };
+      return journaled(
+        ctx,
+        api.settings,
+        change('delete', id, undefined, request),
+        () => api.remove(id),
+        () => ({ id }),
+      );
+    },
+  };
+}
+
+/** Whether `cip api` with this method writes, and so is journaled. */
+export function writesWith(method: string): boolean {
+  return ['POST', 'PUT', 'PATCH', 'DELETE'].includes(method);
+}
+
+/** The environment a `cip api` URL names, if it is one: {base}/Environments/{id}. */
+export function environmentIn(baseUrl: string, url: string): string | undefined {
+  const collection = new URL(`${baseUrl}/Environments`);
+  const target = new URL(url);
+  if (target.origin !== collection.origin || !target.pathname.startsWith(`${collection.pathname}/`)) return undefined;
+  const rest = target.pathname.slice(collection.pathname.length + 1);
+  if (rest === '' || rest.includes('/')) return undefined;
+  try {
+    return decodeURIComponent(rest);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The largest `cip api` answer kept in the journal as its record. */
+const MAX_RECORDED_ANSWER = 1024 * 1024;
+
+/** A `cip api` answer's JSON body, as the record it answered; null for one too large or not JSON. */
+async function answerRecord(body: Uint8Array): Promise<unknown> {
+  if (body.length === 0 || body.length > MAX_RECORDED_ANSWER) return null;
+  try {
+    return await parseExactJson(Buffer.from(body).toString('utf8'));
+  } catch {
+    return null;
+  }
+}
+
+/** A `cip api` call, journaled when its method writes: the body as the text sent, the answer's status and JSON. */
+export function journaledCall<T extends { status: number; body: Uint8Array }>(
+  ctx: Context,
+  settings: ResolvedSettings,
+  request: { method: string; url: string; text: string | undefined },
+  send: () => Promise<T>,
+): Promise<T> {
+  if (!writesWith(request.method)) return send();
+  const { method, url, text } = request;
+  const change: JournalChange = {
+    command: 'api',
+    action: 'request',
+    environment: { id: environmentIn(settings.baseUrl, url), name: undefined },
+    request: { method, url, ...(text === undefined ? {} : { text }) },
+    before: undefined,
+  };
+  // A POST to the collection creates one: its id, as answered, is what history shows and filters by.
+  const creates = method === 'POST' && new URL(url).pathname.replace(/\/$/, '') === new URL(environmentUrl(settings.baseUrl)).pathname;
+  return journaled(ctx, settings, change, send, async (answer) => {
+    const record = await answerRecord(answer.body);
+    return { status: answer.status, record, id: creates ? idOf(record) : undefined };
+  });
+}
