@@ -389,6 +389,31 @@ describe('env restore', () => {
     expect(writes()).toHaveLength(0);
   });
 
+  it("in a protected profile, undoing an update or a create needs the profile's name (--yes is not enough); re-creating a deleted one does not", async () => {
+    expect(await cip([...loginArgs(sandbox, ['--profile', 'prod']), '--protect'], { configDir })).toMatchObject({ exitCode: 0 });
+    const prod = (args: string[], extra: { input?: string; interactive?: boolean } = {}) =>
+      cip(args, { configDir, env: { CIP_PROFILE: 'prod' }, ...extra });
+    expect((await prod(['env', 'update', 'beta', '-f', 'description=new'])).exitCode).toBe(0);
+    const [updated] = await history(['--profile', 'prod']);
+    sandbox.reset();
+    const script = await prod(['env', 'restore', updated!.entry, '--yes']);
+    expect(script.exitCode).toBe(2);
+    expect(expectOneErrorLine(script.stderr)).toContain('pass --confirm prod');
+    expect(sandbox.requests).toHaveLength(0);
+    const wrong = await prod(['env', 'restore', updated!.entry, '--yes'], { interactive: true, input: 'staging\n' });
+    expect(wrong.exitCode).toBe(2);
+    expect(wrong.stderr).toContain("About to write back the fields the update changed in the environment 'beta' (e2) (PUT): description");
+    expect(writes()).toHaveLength(0);
+    const confirmed = await prod(['env', 'restore', updated!.entry, '--confirm', 'prod']);
+    expect(confirmed.exitCode).toBe(0);
+    expect(sandbox.environments.get('e2')).toMatchObject({ description: 'second' });
+    expect((await prod(['env', 'delete', 'beta', '--confirm', 'prod'])).exitCode).toBe(0);
+    const [deleted] = await history(['--profile', 'prod']);
+    expect(deleted!.action).toBe('delete');
+    const recreate = await prod(['env', 'restore', deleted!.entry, '--yes']);
+    expect(recreate.exitCode).toBe(0);
+  });
+
   it('refuses a cip api entry and an entry the journal does not hold', async () => {
     await run(['api', 'Environments', '-f', 'name=via-api']);
     const [api] = await history();
