@@ -357,3 +357,23 @@ describe('env apply: each update carries the ETag of the list the plan came from
     expect(result.exitCode).toBe(2);
   });
 });
+
+describe('env restore: writing back an update is checked as an update is', () => {
+  it("a change made between the restore's read and its PUT is refused (412, exit 6), and the other writer's record is kept", async () => {
+    const configDir = tempDir();
+    const env = sandboxEnv(strong);
+    expect((await cip(['env', 'update', 'staging', '-f', 'description=mine'], { env, configDir })).exitCode).toBe(0);
+    const history = await cip(['env', 'history', '--json'], { env, configDir });
+    const [entry] = JSON.parse(history.stdout) as { entry: string }[];
+    strong.reset();
+    const changed = between(strong, 'PUT', 1, () => otherWriter(strong, ID, { name: 'staging', description: 'theirs' }));
+    const result = await cip(['env', 'restore', entry!.entry, '--yes'], { env, configDir });
+    await changed;
+    expect(result.exitCode).toBe(6);
+    expect(expectOneErrorLine(result.stderr)).toContain(
+      `error: the environment 'staging' (${ID}) changed since cip read it: description "mine" → "theirs"`,
+    );
+    expect(putOf(strong)[0]!.headers['if-match']).toMatch(/^"v\d+"$/);
+    expect(strong.environments.get(ID)).toMatchObject({ description: 'theirs' });
+  });
+});

@@ -8,7 +8,9 @@ import { confirm } from '../../terminal/prompt.js';
 import { withSpinner } from '../../terminal/spinner.js';
 import { printable } from '../../text/sanitize.js';
 import { refuseUnconfirmed } from '../../domain/environments/batch.js';
-import { checkAddressable, listForLookup } from '../../domain/environments/resolve.js';
+import { checkAddressable, readForLookup } from '../../domain/environments/resolve.js';
+import { guardedUpdate } from '../../domain/environments/conflict.js';
+import { isRecord } from '../../json/record.js';
 import { doneText, environmentLabel, idOf, nameOf, targetText } from '../../domain/environments/target.js';
 import { readEntries } from '../../domain/journal/entry.js';
 import { journaledApi } from '../../domain/journal/record.js';
@@ -65,7 +67,8 @@ profile's name, --yes or not; a script passes --confirm NAME. Re-creating a dele
     const named = destructive ? refuseUnconfirmedProtected(ctx, plain.settings, guarded) : confirmsProfile(plain.settings, confirmName);
     if (!yes && !named && !dryRun && !ctx.io.canPrompt) throw refuseUnconfirmed(ctx, `restore entry ${printable(entry.entry)} ${target}`);
     const api = journaledApi(ctx, plain, 'env restore', entry.entry);
-    const plan = planRestore(entry, await listForLookup(ctx, api), entries);
+    const { items, validator } = await readForLookup(ctx, api);
+    const plan = planRestore(entry, items, entries);
     if (plan.kind !== 'recreate') checkAddressable({ id: plan.id, name: plan.name });
     if (plan.drift !== undefined) {
       const what =
@@ -117,7 +120,20 @@ profile's name, --yes or not; a script passes --confirm NAME. Re-creating a dele
             : `; its id was '${printable(plan.oldId ?? '')}', and is now '${printable(id)}'`;
       ctx.io.info(doneText(`Re-created ${environmentLabel(id, nameOf(created) ?? plan.name)}${note}`, target));
     } else if (plan.kind === 'revert') {
-      const updated = await withSpinner(ctx.io, 'Restoring environment', () => api.update(plan.id, plan.body));
+      // The write back is checked as an update is (domain/environments/conflict.ts): a change made after this
+      // read is refused, never overwritten. --force here is about the entry, not about that.
+      const current = items.find((item) => idOf(item) === plan.id);
+      const updated = await withSpinner(ctx.io, 'Restoring environment', () =>
+        isRecord(current)
+          ? guardedUpdate(api, { id: plan.id, name: plan.name, record: current, validator }, plan.body, {
+              force: false,
+              compare: true,
+              redact: ctx.io.redact,
+              reread: () => api.read(),
+              note: (text) => ctx.io.info(text),
+            })
+          : api.update(plan.id, plan.body),
+      );
       await writeRecord(ctx.io, updated ?? plan.body);
       ctx.io.info(doneText(`Restored ${environmentLabel(plan.id, plan.name)} as it was before entry ${printable(entry.entry)}`, target));
     } else {
