@@ -53,7 +53,7 @@ function checkOptions(options: SandboxOptions): void {
     throw new RangeError(`pageSize must be a whole number of at least 1, got ${pageSize}`);
   }
   if (options.etags !== undefined && !['strong', 'weak', 'none'].includes(options.etags)) {
-    throw new RangeError(`etags must be strong, weak or none, got ${String(options.etags)}`);
+    throw new RangeError(`etags must be strong, weak or none, got ${options.etags as string}`);
   }
   if (options.paging !== undefined && pageSize === undefined) throw new RangeError('paging needs pageSize');
   if (options.envelope !== undefined && pageSize !== undefined) throw new RangeError('envelope and pageSize cannot be combined');
