@@ -39,6 +39,11 @@ export interface JournalPlace {
 export interface JournalBounds {
   days: number;
   maxBytes: number;
+  /**
+   * Whether to look at the age of the oldest entry (a read of the file's head): once a run is enough, as a
+   * run's appends come seconds apart, not days. The size is checked at every append.
+   */
+  checkAge?: boolean;
 }
 
 /** Why the journal cannot be written (a read-only or shared folder, a file that is not cip's). */
@@ -164,7 +169,8 @@ export async function appendToJournal(
       closeSync(fd);
     }
     if (compromised) throw new JournalUnwritable(`lost the lock on ${path}`);
-    if (size > bounds.maxBytes || oldestTime(path) < now - bounds.days * DAY_MS) prune(place, bounds, now, warn);
+    if (size > bounds.maxBytes || (bounds.checkAge !== false && oldestTime(path) < now - bounds.days * DAY_MS))
+      prune(place, bounds, now, warn);
   } finally {
     await release().catch(() => undefined);
   }
@@ -217,9 +223,23 @@ function prune(place: JournalPlace, bounds: JournalBounds, now: number, warn: Wa
   let keepFrom = facts.findIndex((fact) => fact !== undefined && fact.time >= cutoff);
   if (keepFrom < 0) keepFrom = lines.length;
   const target = Math.floor(bounds.maxBytes * PRUNE_TO);
+  // Whole entries, newest first: an entry's bytes are its "sent" line's and its "answered" line's, wherever
+  // that is (several answers may follow the sent lines of a batch); an answer whose entry is not kept goes too.
+  const lineBytes = (index: number) => Buffer.byteLength(lines[index]!) + 1;
+  const answeredBytes = new Map<string, number>();
+  facts.forEach((fact, index) => {
+    if (fact !== undefined && fact.event !== 'sent') answeredBytes.set(fact.entry, (answeredBytes.get(fact.entry) ?? 0) + lineBytes(index));
+  });
   let bytes = Buffer.byteLength(tail);
   let sizeFrom = lines.length;
-  while (sizeFrom > 0 && bytes + Buffer.byteLength(lines[sizeFrom - 1]!) + 1 <= target) bytes += Buffer.byteLength(lines[--sizeFrom]!) + 1;
+  for (let index = lines.length - 1; index >= 0; index--) {
+    const fact = facts[index];
+    if (fact !== undefined && fact.event !== 'sent') continue;
+    const add = lineBytes(index) + (fact === undefined ? 0 : (answeredBytes.get(fact.entry) ?? 0));
+    if (bytes + add > target) break;
+    bytes += add;
+    sizeFrom = index;
+  }
   let newestSent = facts.length - 1;
   while (newestSent >= 0 && facts[newestSent]?.event !== 'sent') newestSent--;
   keepFrom = Math.max(keepFrom, Math.min(sizeFrom, newestSent < 0 ? lines.length : newestSent));

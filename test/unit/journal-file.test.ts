@@ -117,6 +117,28 @@ describe('pruning to the bounds', () => {
     expect(ids.length).toBeGreaterThanOrEqual(10);
   });
 
+  it('counts an entry whole when a batch wrote its answer after other entries: the answers of a batch never push out their own entries', async () => {
+    const dir = tempDir();
+    const bounds = { days: 30, maxBytes: 4000 };
+    // A batch of writes as `apply --concurrency 4` makes them: four "sent" lines with big bodies, then the four
+    // answers, each big too, in one append: over the bound, so it is pruned at once.
+    const batch = ['a', 'b', 'c', 'd'].map((id) => entry(id, 0, 400));
+    const answered = (id: string) =>
+      JSON.stringify({ v: 1, entry: id, event: 'answered', at: new Date(NOW).toISOString(), record: 'y'.repeat(600) });
+    await appendToJournal(place(dir), entry('old', 0, 1500), bounds, NOW, noWarnings);
+    await appendToJournal(
+      place(dir),
+      batch.map(([sent]) => sent!),
+      bounds,
+      NOW,
+      noWarnings,
+    );
+    await appendToJournal(place(dir), ['a', 'b', 'c', 'd'].map(answered), bounds, NOW, noWarnings);
+    expect(statSync(join(dir, 'journal.jsonl')).size).toBeLessThanOrEqual(4000);
+    // The newest entries that fit, each with its answer: not the answers alone.
+    expect(idsOf(dir)).toEqual(['c', 'd', 'c', 'd']);
+  });
+
   it('says how many lines another tool wrote it dropped with the old entries; keeps those among the kept ones', async () => {
     const dir = tempDir();
     writeFileSync(
