@@ -45,11 +45,69 @@ export interface JournalOutcome {
 /** Per run: whether the journal already failed (said once; later writes of the run are not recorded). */
 const broken = new WeakSet<Context>();
 
+/** Lines of one run waiting for the append under way, and whether the run has looked at the journal's age. */
+interface Writer {
+  waiting: { text: string; done: (error?: Error) => void }[];
+  running: boolean;
+  agedChecked: boolean;
+}
+const writers = new WeakMap<Context, Writer>();
+
+/**
+ * The lines given while an append is under way go out together in the next one: one lock and one write for
+ * the writes of a batch that end at once, not one each (200 deletes, 8 at a time, took twice the CPU). Each
+ * caller still returns only once its own line is on disk, so a "sent" line is written before its request.
+ */
+function writeLine(ctx: Context, text: string): Promise<void> {
+  let writer = writers.get(ctx);
+  if (!writer) writers.set(ctx, (writer = { waiting: [], running: false, agedChecked: false }));
+  const own = writer;
+  return new Promise<void>((resolve, reject) => {
+    own.waiting.push({
+      text,
+      done: (error) => (error === undefined ? resolve() : reject(error)),
+    });
+    if (!own.running) void drain(ctx, own);
+  });
+}
+
+const asError = (error: unknown): Error => (error instanceof Error ? error : new Error('the journal could not be written'));
+
+async function drain(ctx: Context, writer: Writer): Promise<void> {
+  writer.running = true;
+  let setup: ReturnType<typeof journalSetup>;
+  try {
+    setup = journalSetup(ctx);
+  } catch (error) {
+    for (const item of writer.waiting.splice(0)) item.done(asError(error));
+    writer.running = false;
+    return;
+  }
+  const { place, bounds } = setup;
+  while (writer.waiting.length) {
+    const batch = writer.waiting.splice(0);
+    try {
+      await appendToJournal(
+        place,
+        batch.map((item) => item.text),
+        { ...bounds, checkAge: !writer.agedChecked },
+        Date.now(),
+        (message) => ctx.io.warn(message),
+      );
+      writer.agedChecked = true;
+      for (const item of batch) item.done();
+    } catch (error) {
+      for (const item of batch) item.done(asError(error));
+    }
+  }
+  writer.running = false;
+}
+
 async function append(ctx: Context, line: SentLine | AnsweredLine): Promise<boolean> {
   if (broken.has(ctx)) return false;
-  const { place, path, bounds } = journalSetup(ctx);
+  const { path } = journalSetup(ctx);
   try {
-    await appendToJournal(place, [stringifyExactJson(line)], bounds, Date.now(), (message) => ctx.io.warn(message));
+    await writeLine(ctx, stringifyExactJson(line));
     return true;
   } catch (error) {
     // Writes under way at once (apply) may each fail: said once.
