@@ -199,6 +199,34 @@ describe('every write is recorded', () => {
     if (process.platform !== 'win32') expect(statSync(journalFile()).mode & 0o777).toBe(0o600);
   });
 
+  it('never holds a key sent as data: a body or record holding one is left out (never masked), and restore says why it cannot', async () => {
+    const key = sandbox.keys.apiKey;
+    // A field someone set to the API key, then an update of it, a delete of it, and a cip api call with it.
+    expect((await run(['env', 'create', '-f', 'name=leaky', '-f', `token=${key}`])).exitCode).toBe(0);
+    expect((await run(['env', 'update', 'leaky', '-f', 'description=x'])).exitCode).toBe(0);
+    expect((await run(['env', 'delete', 'leaky', '--yes'])).exitCode).toBe(0);
+    expect(
+      (await run(['api', `Environments?probe=${key}`, '-X', 'POST', '--input', '-'], { input: `{"name":"raw","k":"${key}"}` })).exitCode,
+    ).toBe(0);
+    const text = readFileSync(journalFile(), 'utf8');
+    expect(text).not.toContain(key);
+    // Only the URL, which no restore sends again, is kept masked.
+    expect(text.match(/\*\*\*/g)).toHaveLength(1);
+    const [api, deleted, updated, created] = await history();
+    expect(api!.request.url).toBe(`${sandbox.url}/Environments?probe=***`);
+    expect(created).toMatchObject({ action: 'create', withheld: ['request body'], request: { method: 'POST' } });
+    expect(created!.request).not.toHaveProperty('body');
+    expect(updated).toMatchObject({ action: 'update', withheld: ['request body', 'before'], before: null });
+    expect(deleted).toMatchObject({ action: 'delete', withheld: ['before'], before: null });
+    expect(api).toMatchObject({ action: 'request', withheld: ['request body'] });
+    const restore = await run(['env', 'restore', deleted!.entry, '--yes']);
+    expect(restore.exitCode).toBe(2);
+    expect(expectOneErrorLine(restore.stderr)).toContain(
+      `error: entry ${deleted!.entry} cannot be restored: its before held one of the keys in use, and the journal never keeps a key`,
+    );
+    expect(restore.stderr).not.toContain(key);
+  });
+
   it('create --if-exists update records an update with the record before; dry runs record nothing', async () => {
     expect((await run(['env', 'create', '-f', 'name=beta', '-f', 'description=merged', '--if-exists', 'update'])).exitCode).toBe(0);
     expect(await history()).toMatchObject([

@@ -52,6 +52,8 @@ export interface SentLine extends JournalScope {
   before: Record<string, unknown> | null;
   /** The entry an `env restore` undid. */
   restores?: string;
+  /** What was left out because it held one of the run's keys: 'request body', 'before'. */
+  withheld?: string[];
 }
 
 export interface AnsweredLine {
@@ -147,7 +149,9 @@ function isSent(value: unknown): value is SentLine {
     isRecord(request) &&
     text(request.method) &&
     text(request.url) &&
-    (value.before === null || isRecord(value.before))
+    (value.before === null || isRecord(value.before)) &&
+    (value.restores === undefined || text(value.restores)) &&
+    (value.withheld === undefined || (Array.isArray(value.withheld) && value.withheld.every(text)))
   );
 }
 

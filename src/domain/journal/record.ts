@@ -143,6 +143,23 @@ export async function journaled<T>(
 ): Promise<T> {
   if (!journalOn(ctx)) return send();
   const entry = newEntryId(Date.now());
+  // A body or record that holds one of the run's keys (a field someone set to the API key) is not kept: the
+  // journal never holds the keys. It is left out whole, never written masked: a *** could be put back as data.
+  const holdsKey = (value: unknown) =>
+    value !== undefined && value !== null && ctx.redact(stringifyExactJson(value)) !== stringifyExactJson(value);
+  const withheld: string[] = [];
+  let request: JournalRequest = change.request;
+  if (holdsKey(request.body) || holdsKey(request.text)) {
+    const { body: _body, text: _text, ...rest } = request;
+    request = rest;
+    withheld.push('request body');
+  }
+  if (ctx.redact(request.url) !== request.url) request = { ...request, url: ctx.redact(request.url) };
+  let before = change.before ?? null;
+  if (holdsKey(before)) {
+    before = null;
+    withheld.push('before');
+  }
   const sent: SentLine = {
     v: JOURNAL_VERSION,
     entry,
@@ -152,8 +169,9 @@ export async function journaled<T>(
     action: change.action,
     ...scopeOf(settings, actingAs(settings.credentials).afterProfile),
     environment: { id: change.environment.id ?? null, name: change.environment.name ?? null },
-    request: change.request,
-    before: change.before ?? null,
+    request,
+    before,
+    ...(withheld.length ? { withheld } : {}),
     ...(change.restores === undefined ? {} : { restores: change.restores }),
   };
   const recorded = await append(ctx, sent);

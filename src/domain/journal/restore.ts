@@ -154,6 +154,12 @@ export function idNow(entries: readonly JournalEntry[], id: string): string {
  */
 export function planRestore(entry: JournalEntry, list: readonly unknown[], entries: readonly JournalEntry[] = []): RestorePlan {
   const id = printable(entry.entry);
+  if (entry.withheld?.length && entry.action !== 'create') {
+    throw new UsageError(
+      `entry ${id} cannot be restored: its ${entry.withheld.join(' and ')} held one of the keys in use, and the journal never keeps a key`,
+      "look at the environment with 'cip env get', and set it back with 'cip env update'",
+    );
+  }
   if (entry.action === 'delete') {
     const before = entry.before;
     if (!before) throw new UsageError(`entry ${id} does not hold the environment as it was before the delete`);
