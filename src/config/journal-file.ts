@@ -5,7 +5,6 @@
 // flushed, renamed over the old), keeps whole lines only, and says what it dropped that cip did not write.
 import {
   accessSync,
-  chmodSync,
   closeSync,
   constants,
   existsSync,
@@ -23,7 +22,7 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { ConfigError } from '../errors.js';
 import { loadLockfile, lockFile } from './store/lock.js';
-import { POSIX, makePrivateFolder, type Warn } from './store/privacy.js';
+import { POSIX, folderPrivacy, makePrivateFolder, type Warn } from './store/privacy.js';
 import { kindOf } from './store/read.js';
 
 export const JOURNAL_FILE = 'journal.jsonl';
@@ -66,18 +65,9 @@ function checkFolder({ dir, own, uid }: JournalPlace, warn: Warn): void {
     makePrivateFolder(dir);
     return;
   }
-  const stats = statSync(dir);
-  if (!stats.isDirectory()) throw new JournalUnwritable(`${dir} is not a folder`);
-  if (POSIX) {
-    if (own && (stats.mode & 0o077) !== 0) {
-      chmodSync(dir, (stats.mode & 0o7000) | 0o700);
-      warn(`${dir} was readable by others (mode ${modeText(stats.mode)}); cip made it private (700)`);
-    } else if (!own && (stats.mode & 0o022) !== 0) {
-      throw new JournalUnwritable(`the config folder ${dir} is not private: others can write to it (mode ${modeText(stats.mode)})`);
-    } else if (!own && uid !== undefined && stats.uid !== uid) {
-      throw new JournalUnwritable(`the config folder ${dir} belongs to another user (uid ${stats.uid})`);
-    }
-  }
+  if (!statSync(dir).isDirectory()) throw new JournalUnwritable(`${dir} is not a folder`);
+  const problem = folderPrivacy(dir, own, uid, warn);
+  if (problem) throw new JournalUnwritable(`the config folder ${dir} is not private: ${problem}`);
   // The lock would retry a folder it cannot write to for minutes; say so at once.
   accessSync(dir, constants.W_OK);
 }

@@ -22,10 +22,10 @@ export function statOrUndefined(path: string): Stats | undefined {
 const modeText = (mode: number) => (mode & 0o7777).toString(8);
 
 /**
- * Why keys must not be kept in this folder (others can write to it, or someone else owns it), if they can.
- * cip's own folder with a wider mode is made private instead, and said so.
+ * Why this folder is not private (others can write to it, or someone else owns it), if it is not. cip's own
+ * folder with a wider mode is made private instead, and said so.
  */
-export function checkFolder(dir: string, own: boolean, uid: number | undefined, warn: Warn): string | undefined {
+export function folderPrivacy(dir: string, own: boolean, uid: number | undefined, warn: Warn): string | undefined {
   if (!POSIX) return undefined;
   const stats = statOrUndefined(dir);
   if (!stats) return undefined;
@@ -36,7 +36,12 @@ export function checkFolder(dir: string, own: boolean, uid: number | undefined, 
     }
     return undefined;
   }
-  const problem = notPrivate(stats, uid);
+  return notPrivate(stats, uid);
+}
+
+/** Why keys must not be kept in this folder, if they must not (folderPrivacy), said as a warning. */
+export function checkFolder(dir: string, own: boolean, uid: number | undefined, warn: Warn): string | undefined {
+  const problem = folderPrivacy(dir, own, uid, warn);
   if (problem) warn(`the config folder ${dir} is not private: ${problem}; cip will not store keys in it`);
   return problem;
 }
