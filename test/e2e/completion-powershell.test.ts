@@ -62,6 +62,7 @@ interface Case {
 const CASES: Case[] = [
   { line: 'cip ' },
   { line: 'cip en' },
+  { line: '$null = 1; cip en' },
   { line: 'cip env ' },
   { line: 'cip auth s' },
   { line: 'cip auth u' },
@@ -165,6 +166,8 @@ describe.skipIf(!PWSH)('PowerShell completion (pwsh, TabExpansion2)', () => {
 
   it('completes commands and subcommands, aliases too', () => {
     expect(offered('cip en')).toEqual(['env']);
+    // cip after another statement: the completer reads the words by their place in the whole line
+    expect(offered('$null = 1; cip en')).toEqual(['env']);
     expect(offered('cip env ')).toEqual(expect.arrayContaining(['list', 'ls', 'create', 'update', 'delete', 'rm']));
     expect(offered('cip auth s')).toEqual(['status', 'switch']);
     expect(offered('cip auth u')).toEqual(['use', 'unprotect']);
