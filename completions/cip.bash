@@ -155,7 +155,7 @@ __cip_arguments() {
     'cip env update/0') __cip_environments "$3" ;;
     'cip env delete/'*) __cip_environments "$3" ;;
     'cip env history/0') __cip_environments "$3" ;;
-    'cip completion/0') __cip_words "$3" bash zsh fish ;;
+    'cip completion/0') __cip_words "$3" bash zsh fish powershell ;;
   esac
 }
 

@@ -229,7 +229,7 @@ complete -c cip -n '__cip_under \'cip api\'' -l input -d 'the request body, as i
 complete -c cip -n '__cip_under \'cip api\'' -s H -l header -d 'add a request header (repeatable); not the three credential headers' -x
 complete -c cip -n '__cip_under \'cip api\'' -s i -l include -d 'print the status line and the answer headers on stderr'
 complete -c cip -n '__cip_under \'cip api\'' -l confirm -d 'the name of the profile in use: required to change a protected profile without a terminal (--yes is not enough); answers the question as --yes does' -x -a '(cip __complete profiles 2>/dev/null)'
-complete -c cip -n '__cip_argument \'cip completion\' 0' -a 'bash zsh fish' -d 'bash, zsh or fish'
+complete -c cip -n '__cip_argument \'cip completion\' 0' -a 'bash zsh fish powershell' -d 'bash, zsh, fish or powershell'
 complete -c cip -n '__cip_under \'cip sandbox\'' -l port -d 'port to listen on (default: a free one)' -x
 complete -c cip -n '__cip_under \'cip sandbox\'' -l count -d 'number of sample environments to start with (default: 3)' -x
 complete -c cip -n '__cip_under \'cip sandbox\'' -l page-size -d 'serve lists at most n environments a page, ?page=2 for the next (default: all in one answer)' -x

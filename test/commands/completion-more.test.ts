@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { cipInProcess as cip } from '../helpers/harness.js';
 
-const COMMITTED = { bash: 'cip.bash', zsh: '_cip', fish: 'cip.fish' } as const;
+const COMMITTED = { bash: 'cip.bash', zsh: '_cip', fish: 'cip.fish', powershell: 'cip.ps1' } as const;
 const committed = (shell: keyof typeof COMMITTED) =>
   readFileSync(fileURLToPath(new URL(`../../completions/${COMMITTED[shell]}`, import.meta.url)), 'utf8');
 
@@ -24,12 +24,12 @@ const LINES: Record<keyof typeof COMMITTED, string[]> = {
     `    'cip env get/0') __cip_environments "$3" ;;`,
     `    'cip env delete/'*) __cip_environments "$3" ;;`,
     `    'cip auth use/0') __cip_profiles "$3" ;;`,
-    `    'cip completion/0') __cip_words "$3" bash zsh fish ;;`,
+    `    'cip completion/0') __cip_words "$3" bash zsh fish powershell ;;`,
   ],
   zsh: [
     `'(-p --profile)--profile=[profile to use (default\\: the active one)]:name:_cip_profiles'`,
     `:_cip_environments'`,
-    `:(bash zsh fish)'`,
+    `:(bash zsh fish powershell)'`,
   ],
   fish: [
     `complete -c cip -s o -l output -d 'output format (default: table on a terminal, json otherwise)' -x -a 'table json yaml tsv'`,
@@ -37,6 +37,18 @@ const LINES: Record<keyof typeof COMMITTED, string[]> = {
     `complete -c cip -n '__cip_argument \\'cip env delete\\' 0 or-later' -a '(cip __complete environments 2>/dev/null)' -d`,
     `complete -c cip -n '__cip_argument \\'cip auth use\\' 0' -a '(cip __complete profiles 2>/dev/null)' -d 'profile name'`,
     `complete -c cip -n '__cip_under \\'cip env create\\'' -l file -d `,
+  ],
+  powershell: [
+    `    $values['cip/-p'] = 'profiles'`,
+    `    $values['cip/--output'] = 'choices', 'table', 'json', 'yaml', 'tsv'`,
+    `    $values['cip env create/--file'] = 'files'`,
+    `    $values['cip env delete/--confirm'] = 'profiles'`,
+    `    $arguments['cip env get/0'] = 'environments'`,
+    `    $arguments['cip env delete/0+'] = 'environments'`,
+    `    $arguments['cip auth use/0'] = 'profiles'`,
+    `    $arguments['cip completion/0'] = 'choices', 'bash', 'zsh', 'fish', 'powershell'`,
+    `cip __complete profiles 2>$null`,
+    `cip __complete environments 2>$null`,
   ],
 };
 

@@ -82,7 +82,7 @@ describe('cip sandbox --count', () => {
     const help = await cip(['sandbox', '--help']);
     expect(help.stdout).toMatch(/--count <n> +number of sample environments to start with/);
     expect(help.stdout).not.toContain('--seed');
-    for (const shell of ['bash', 'zsh', 'fish']) {
+    for (const shell of ['bash', 'zsh', 'fish', 'powershell']) {
       const script = (await cip(['completion', shell])).stdout;
       expect(script).toContain('count');
       expect(script).not.toContain('seed');

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { DeclaredArgument, DeclaredOption } from '../../src/cli/declared.js';
 import { bashScript } from '../../src/commands/completion/bash.js';
 import { fishScript } from '../../src/commands/completion/fish.js';
+import { powershellScript } from '../../src/commands/completion/powershell.js';
 import { allCommands, describeCommand, type CommandSpec } from '../../src/commands/completion/spec.js';
 import { zshScript } from '../../src/commands/completion/zsh.js';
 
@@ -123,5 +124,18 @@ describe('the scripts for the made-up tree', () => {
     expect(script).toContain(`    'a\\:b:a colon'\n`);
     expect(script).toMatch(/\n {4}':thing: '\n\}\n/);
     expect(script).toMatch(/\n {4}'\*:the shells:\(bash zsh\)'\n\}\n/);
+  });
+
+  it('powershell keeps quotes in its tables, a colon in a name, and completes a variadic argument at every position', () => {
+    const root = described();
+    const script = powershellScript(root);
+    expect(script).toContain(`\n    $values['cip/--color'] = 'choices', 'auto', 'it''s', 'a b'\n`);
+    expect(script).toContain(`\n    $values['cip/--thing'] = 'none'\n`);
+    expect(script).toContain(`\n    $arguments['cip shells/0+'] = 'choices', 'bash', 'zsh'\n`);
+    expect(script).toContain(`\n        '-q', 'quiet, short only'\n`);
+    expect(script).toContain(`\n    $children['cip/a:b'] = 'a:b'\n`);
+    expect(script).toContain(`\n    $children['cip/e'] = 'env'\n`);
+    // An argument completed from nothing has no entry: PowerShell completes file names there.
+    expect(script).not.toContain(`$arguments['cip a:b/`);
   });
 });

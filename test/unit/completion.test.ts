@@ -1,5 +1,6 @@
 // Shell completion: the committed scripts match what the CLI prints, every script covers the command tree,
-// and the shells installed here really complete with them (bash always; zsh and fish when present).
+// and the shells installed here really complete with them (bash always; zsh and fish when present; PowerShell
+// in test/e2e/completion-powershell.test.ts).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execa, execaSync } from 'execa';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -15,8 +16,14 @@ import { CIP } from '../helpers/cli.js';
 import { fakeIO, testContext } from '../helpers/io.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const FILES: Record<Shell, string> = { bash: 'cip.bash', zsh: '_cip', fish: 'cip.fish' };
-const PROFILES_CALL = 'cip __complete profiles 2>/dev/null';
+const FILES: Record<Shell, string> = { bash: 'cip.bash', zsh: '_cip', fish: 'cip.fish', powershell: 'cip.ps1' };
+/** How each script asks cip for the profile names, errors silenced as its shell does. */
+const PROFILES_CALL: Record<Shell, string> = {
+  bash: 'cip __complete profiles 2>/dev/null',
+  zsh: 'cip __complete profiles 2>/dev/null',
+  fish: 'cip __complete profiles 2>/dev/null',
+  powershell: 'cip __complete profiles 2>$null',
+};
 
 const hasBash = existsSync('/bin/bash');
 const installed = (name: string) => execaSync('sh', ['-c', `command -v ${name}`], { reject: false }).exitCode === 0;
@@ -131,12 +138,14 @@ describe.each(SHELLS)('generateCompletion(%s)', (shell) => {
   });
 
   it('offers the output formats and the shell names from their choices', () => {
-    expect(script).toContain('table json');
-    expect(script).toContain('bash zsh fish');
+    // PowerShell's tables hold lists of quoted words.
+    const list = (...words: string[]) => (shell === 'powershell' ? words.map((word) => `'${word}'`).join(', ') : words.join(' '));
+    expect(script).toContain(list('table', 'json'));
+    expect(script).toContain(list('bash', 'zsh', 'fish', 'powershell'));
   });
 
   it('gets profile names from `cip __complete profiles`', () => {
-    expect(script).toContain(PROFILES_CALL);
+    expect(script).toContain(PROFILES_CALL[shell]);
   });
 
   it('completes file names for the options that take a file', () => {
@@ -144,6 +153,7 @@ describe.each(SHELLS)('generateCompletion(%s)', (shell) => {
       bash: (flag) => new RegExp(`/${flag}\\) __cip_files "\\$3" ;;$`, 'm'),
       zsh: (flag) => new RegExp(`'${flag}=\\[[^\\n]*\\]:path:_files'`),
       fish: (flag) => new RegExp(` -l ${flag.slice(2)} -d '[^\\n]*' -r -F$`, 'm'),
+      powershell: (flag) => new RegExp(`^ {4}\\$values\\['cip [^'\\n]*/${flag}'\\] = 'files'$`, 'm'),
     };
     for (const flag of ['--file', '--api-key-file', '--subscription-key-file']) expect(script, flag).toMatch(fileOption[shell](flag));
   });
@@ -153,6 +163,7 @@ describe.each(SHELLS)('generateCompletion(%s)', (shell) => {
       bash: /\/--input\) __cip_files "\$3" ;;$/m,
       zsh: /'--input=\[[^\n]*\]:file:_files'/,
       fish: / -l input -d '[^\n]*' -r -F$/m,
+      powershell: /^ {4}\$values\['cip api\/--input'\] = 'files'$/m,
     };
     expect(script).toMatch(fileOption[shell]);
   });
@@ -228,7 +239,7 @@ describe.skipIf(!hasBash)('bash completion', () => {
   });
 
   it('completes shell names for completion', async () => {
-    expect(await complete('cip', 'completion', '')).toEqual(['bash', 'zsh', 'fish']);
+    expect(await complete('cip', 'completion', '')).toEqual(['bash', 'zsh', 'fish', 'powershell']);
   });
 
   it("completes a command's own options and the global ones", async () => {

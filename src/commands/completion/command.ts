@@ -17,15 +17,17 @@ export const completion = defineCommand({
   description: 'print a shell completion script',
   // A shell script: no other format.
   outputs: [],
-  args: { shell: argument('<shell>', 'bash, zsh or fish', SHELLS) },
+  args: { shell: argument('<shell>', 'bash, zsh, fish or powershell', SHELLS) },
   notes: `Create the folder first if it does not exist:
   bash  mkdir -p ~/.local/share/bash-completion/completions   (needs the bash-completion package)
   zsh   mkdir -p ~/.zfunc   (and in ~/.zshrc, before compinit: fpath=(~/.zfunc $fpath))
-  fish  mkdir -p ~/.config/fish/completions`,
+  fish  mkdir -p ~/.config/fish/completions
+PowerShell: add the last example's line to your profile ($PROFILE).`,
   examples: [
     'cip completion bash > ~/.local/share/bash-completion/completions/cip',
     'cip completion zsh > ~/.zfunc/_cip',
     'cip completion fish > ~/.config/fish/completions/cip.fish',
+    'cip completion powershell | Out-String | Invoke-Expression',
   ],
   async run(ctx, { shell }, { root }) {
     const { generateCompletion } = await import('./index.js');

@@ -1,8 +1,9 @@
-// Completion scripts for bash, zsh and fish, generated from the commander tree so they cannot drift from the
-// commands. Loaded only for `cip completion`.
+// Completion scripts for bash, zsh, fish and PowerShell, generated from the commander tree so they cannot drift
+// from the commands. Loaded only for `cip completion`.
 import type { Command } from 'commander';
 import { bashScript } from './bash.js';
 import { fishScript } from './fish.js';
+import { powershellScript } from './powershell.js';
 import type { Shell } from './shells.js';
 import { describeCommand } from './spec.js';
 import { zshScript } from './zsh.js';
@@ -17,5 +18,7 @@ export function generateCompletion(program: Command, shell: Shell): string {
       return zshScript(root);
     case 'fish':
       return fishScript(root);
+    case 'powershell':
+      return powershellScript(root);
   }
 }

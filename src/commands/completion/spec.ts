@@ -1,5 +1,6 @@
 // The command tree as completion scripts need it: commands, aliases, options (and which take values, and how
-// those are completed), arguments. Shell-neutral; bash.ts, zsh.ts and fish.ts turn it into scripts.
+// those are completed), arguments. Shell-neutral; bash.ts, zsh.ts, fish.ts and powershell.ts turn it
+// into scripts.
 import type { Argument, Command, Option } from 'commander';
 import { DeclaredArgument, DeclaredOption } from '../../cli/declared.js';
 import type { ValueSource } from '../../cli/options.js';
