@@ -3,12 +3,12 @@
 // dist/, test/helpers/global-setup.ts), and every run here has a PATH of an empty folder: no node, no npm, no
 // dist/ or node_modules beside it. Linux x64 only, as the package script.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa, type ResultPromise } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
-import { BUILD, ROOT, cip, loginArgs, readConfig, tempDir } from '../helpers/cli.js';
+import { BUILD, ROOT, cip, expectOneErrorLine, loginArgs, readConfig, tempDir } from '../helpers/cli.js';
 import { keychainMissing, startKeychain, type TestKeychain } from '../helpers/keychain.js';
 
 const PLATFORM = `${process.platform}-${process.arch}`;
@@ -18,6 +18,8 @@ const VERSION = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as
 let executable: string;
 /** A PATH with nothing on it: the executable must find nothing it needs there. */
 let emptyPath: string;
+/** TMPDIR for the runs: the files the executable writes out (and its code cache) go with this file's temp folders. */
+let tmp: string;
 let sandbox: Sandbox;
 
 /** What the executable would be given by a CI job on a machine without Node: a bare environment. */
@@ -31,6 +33,7 @@ function runSea(
       HOME: home,
       CIP_CONFIG_DIR: options.configDir ?? tempDir(),
       CIP_CREDENTIAL_STORE: 'file',
+      TMPDIR: tmp,
       ...options.env,
       PATH: emptyPath,
     },
@@ -58,6 +61,7 @@ describe.skipIf(skipped !== undefined)('the single executable, with no Node on P
     const out = tempDir('cip-sea-');
     emptyPath = join(out, 'bin');
     mkdirSync(emptyPath);
+    tmp = tempDir('cip-sea-tmp-');
     // Once for the file; it reads dist/ from this run's copy, so a rebuild elsewhere changes nothing here.
     const built = await execa(
       process.execPath,
@@ -156,6 +160,14 @@ describe.skipIf(skipped !== undefined)('the single executable, with no Node on P
         subscriptionKey: sandbox.keys.subscriptionKey,
       });
 
+      // The addon came out of the executable, into its private folder.
+      const cache = join(
+        tmp,
+        readdirSync(tmp).find((name) => name.startsWith('cip-compile-cache-'))!,
+      );
+      const sea = readdirSync(cache).filter((name) => name.startsWith('sea-'));
+      expect(sea.filter((name) => existsSync(join(cache, name, 'keyring.node')))).toHaveLength(1);
+
       sandbox.requests.length = 0;
       const list = await runSea(['env', 'list'], { configDir, env });
       expect(list.exitCode, list.stderr).toBe(0);
@@ -164,6 +176,34 @@ describe.skipIf(skipped !== undefined)('the single executable, with no Node on P
       const logout = await runSea(['auth', 'logout'], { configDir, env });
       expect(logout.exitCode, logout.stderr).toBe(0);
       expect(keychain.lookup(service, 'kc')).toBeUndefined();
+    });
+
+    it('an addon that cannot be loaded (as from a temp folder mounted noexec) refuses the keychain as a machine without one', async () => {
+      // The executable writes its files into its folder of the private cache folder under TMPDIR; a file that
+      // is not a library where the addon goes makes process.dlopen fail as it would on a noexec mount.
+      const own = tempDir('cip-sea-tmp-');
+      expect((await runSea(['--help'], { env: { TMPDIR: own } })).exitCode).toBe(0);
+      const cache = join(
+        own,
+        readdirSync(own).find((name) => name.startsWith('cip-compile-cache-'))!,
+      );
+      const files = join(
+        cache,
+        readdirSync(cache).find((name) => name.startsWith('sea-'))!,
+      );
+      writeFileSync(join(files, 'keyring.node'), 'not a library');
+
+      const configDir = tempDir();
+      const env = { ...keychain.env, CIP_CREDENTIAL_STORE: undefined, TMPDIR: own };
+      const login = await runSea(loginArgs(sandbox), { configDir, env });
+      expect(login.exitCode).toBe(2);
+      expect(expectOneErrorLine(login.stderr)).toMatch(
+        /^error: no usable keychain here: nothing was saved; use --insecure-storage or CIP_CREDENTIAL_STORE=file .* \(cause: the keychain module @napi-rs\/keyring cannot be loaded here \(.+\)\)$/,
+      );
+      expect(readConfig(configDir)).toBeUndefined();
+      const insecure = await runSea(loginArgs(sandbox, ['--insecure-storage']), { configDir, env });
+      expect(insecure.exitCode, insecure.stderr).toBe(0);
+      expect(readConfig(configDir)).toMatchObject({ profiles: { default: { keys: 'file' } } });
     });
   });
 });
