@@ -3,8 +3,8 @@
 // dist/, test/helpers/global-setup.ts), and every run here has a PATH of an empty folder: no node, no npm, no
 // dist/ or node_modules beside it. Linux x64 only, as the package script.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import { execa, type ResultPromise } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
@@ -111,6 +111,19 @@ describe.skipIf(skipped !== undefined)('the single executable, with no Node on P
     expect(removed.exitCode, removed.stderr).toBe(0);
     expect(JSON.parse(removed.stdout)).toEqual([{ given: 'from-sea-2', id, name: 'from-sea-2', result: 'deleted', error: null }]);
     expect(sandbox.environments.has(id)).toBe(false);
+  });
+
+  it('where the cache folder is not private, writes the --jq worker to a private temporary folder and removes it', async () => {
+    const own = tempDir('cip-sea-tmp-');
+    // Another user's or a shared folder: never read, never written.
+    const shared = join(own, `cip-compile-cache-${process.getuid!()}`);
+    mkdirSync(shared, { mode: 0o755 });
+    chmodSync(shared, 0o755);
+    const names = await runSea(['env', 'list', '--jq', '.[].name'], { env: { ...sandboxEnv(), TMPDIR: own } });
+    expect(names).toMatchObject({ exitCode: 0, stderr: '' });
+    expect(names.stdout).toContain('env-0001\n');
+    expect(readdirSync(own)).toEqual([basename(shared)]);
+    expect(readdirSync(shared)).toEqual([]);
   });
 
   it('prints the same bash completion as the npm package', async () => {
