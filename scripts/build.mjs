@@ -105,6 +105,8 @@ await Promise.all([
     format: 'cjs',
     // An optional dependency with a .node file per platform: required from node_modules at run time, if there.
     external: NATIVE,
+    // import() becomes a require, which the single executable (src/load-cli.ts) serves from its assets.
+    supported: { 'dynamic-import': false },
   }),
   build({
     ...common,

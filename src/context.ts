@@ -26,9 +26,9 @@ export interface Host {
   cwd?: string | undefined;
   /** Node's version, for the User-Agent. */
   nodeVersion: string;
-  /** Node's executable, to run the keychain helper with. */
+  /** Node's executable (or the single executable), to run the keychain helper with. */
   execPath: string;
-  /** The keychain helper (dist/keychain-helper.cjs); undefined: no keychain. */
+  /** The keychain helper (dist/keychain-helper.cjs, or the single executable's helper mode); undefined: no keychain. */
   keychainHelper: string | undefined;
   /** The thread --jq runs in (dist/jq-worker.cjs). */
   jqWorker: string;

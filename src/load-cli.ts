@@ -2,7 +2,7 @@
 // what the previous run compiled: on Node 20 this saves about a third of `cip --help`. Node >= 22.1 has its
 // own cache (module.enableCompileCache); Node 20 gets one here, built on vm.Script's cachedData.
 // Part of the process-facing entry, like main.ts.
-import { lstatSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import module, { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -77,4 +77,166 @@ export function loadCli(): LoadedCli {
       }
     },
   };
+}
+
+// The single executable (scripts/package.mjs builds it; README, "One file"). Node runs dist/main.cjs as the
+// executable's injected main script, whose `require` loads only Node's built-in modules. The rest of dist/ is
+// in the executable as assets (node:sea's getAsset), under their names in dist/: cli.cjs and each vendor file run
+// here from their text, with a require that serves `./vendor/...` from the assets and nothing from the disk.
+// What must be a file is written once into a folder of the private cache folder, named for the executable:
+// the --jq worker (a thread loads its script by path) and @napi-rs/keyring's addon (process.dlopen needs a file).
+
+/** The executable's assets, as scripts/package.mjs names them. */
+const SEA_ASSETS = {
+  cli: 'cli.cjs',
+  helper: 'keychain-helper.cjs',
+  jqWorker: 'jq-worker.cjs',
+  jq: 'vendor/jq-wasm-inline.cjs',
+  keyring: 'keyring.node',
+};
+
+type SeaModule = typeof import('node:sea');
+
+/** A CommonJS module's text run as Node runs a file, with the given require; a cache file when there is one. */
+function runModule(source: string, filename: string, require: (id: string) => unknown, cacheFile?: string) {
+  let cachedData: Buffer | undefined;
+  try {
+    cachedData = cacheFile === undefined ? undefined : readFileSync(cacheFile);
+  } catch {
+    cachedData = undefined;
+  }
+  const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, { filename, cachedData });
+  const cjs = { exports: {} as unknown };
+  (script.runInThisContext() as (...args: unknown[]) => void)(cjs.exports, require, cjs, filename, dirname(filename));
+  const saveCache = () => {
+    if (cacheFile === undefined || (cachedData && !script.cachedDataRejected)) return;
+    try {
+      const temp = `${cacheFile}.${process.pid}.tmp`;
+      writeFileSync(temp, script.createCachedData(), { mode: 0o600 });
+      renameSync(temp, cacheFile);
+    } catch {
+      // A cache is an optimisation: a full disk or a read-only /tmp only costs speed.
+    }
+  };
+  return { exports: cjs.exports, saveCache };
+}
+
+/**
+ * The modules of the executable: each asset run once, on the first require. An asset's require loads Node's
+ * built-in modules and the assets beside it; `@napi-rs/keyring` is its addon, from the assets.
+ */
+function seaModules(sea: SeaModule, files: () => string) {
+  const builtin = createRequire(process.execPath);
+  const loaded = new Map<string, unknown>();
+  const requireFrom =
+    (asset: string) =>
+    (id: string): unknown => {
+      if (module.isBuiltin(id)) return builtin(id);
+      if (id === '@napi-rs/keyring') return loadAddon(sea, files);
+      const name = id.startsWith('./') ? join(dirname(asset), id).replace(/\\/g, '/') : id;
+      if (!loaded.has(name)) {
+        const source = seaAsset(sea, name, `cannot find module '${id}'`);
+        loaded.set(name, runModule(source, seaFilename(name), requireFrom(name)).exports);
+      }
+      return loaded.get(name);
+    };
+  return requireFrom;
+}
+
+/** Where an asset says it is in stack traces: beside the executable, under its name in dist/. */
+function seaFilename(asset: string): string {
+  return join(dirname(process.execPath), asset);
+}
+
+function seaAsset(sea: SeaModule, name: string, missing: string): string {
+  try {
+    return sea.getAsset(name, 'utf8');
+  } catch {
+    throw new Error(missing);
+  }
+}
+
+/** @napi-rs/keyring, which is its native addon: written out once (files()) and loaded from there. */
+function loadAddon(sea: SeaModule, files: () => string): unknown {
+  let bytes: ArrayBuffer;
+  try {
+    bytes = sea.getAsset(SEA_ASSETS.keyring);
+  } catch {
+    throw new Error('this executable was built without it');
+  }
+  const path = join(files(), SEA_ASSETS.keyring);
+  writeOnce(path, new Uint8Array(bytes));
+  const addon = { exports: {} };
+  process.dlopen(addon, path);
+  return addon.exports;
+}
+
+/** Writes a file unless it is there: by a rename, so that a reader never sees half of it. */
+function writeOnce(path: string, data: string | Uint8Array): void {
+  if (existsSync(path)) return;
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  const temp = `${path}.${process.pid}.tmp`;
+  writeFileSync(temp, data, { mode: 0o600 });
+  renameSync(temp, path);
+}
+
+/**
+ * The folder this executable writes its files to: in the private cache folder, named for the executable
+ * (cip's version, its size and time), so that another build never uses them. Without a private cache folder,
+ * a private temporary one, removed when the process exits.
+ */
+function seaFilesDir(cacheDir: string | undefined, key: string): string {
+  if (cacheDir) return join(cacheDir, `sea-${key}`);
+  const dir = mkdtempSync(join(tmpdir(), 'cip-sea-'));
+  process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+/** What names this build of the executable: cip's version, Node's, and the executable's size and time. */
+function seaKey(): string {
+  const { size, mtimeMs } = statSync(process.execPath);
+  return `${VERSION}-${process.version}-${process.arch}-${size}-${Math.trunc(mtimeMs)}`;
+}
+
+export interface LoadedSeaCli extends LoadedCli {
+  /** The --jq worker's script, written out (with the jq module beside it) for the thread to load. */
+  jqWorker: string;
+}
+
+/** Node's node:sea (Node >= 20.12), loaded only in the executable. */
+function seaModule(): SeaModule {
+  return createRequire(process.execPath)('node:sea') as SeaModule;
+}
+
+/** loadCli for the single executable: cli.cjs from the assets, with the same code cache. */
+export function loadSeaCli(): LoadedSeaCli {
+  const sea = seaModule();
+  const key = seaKey();
+  const cacheDir = privateCacheDir();
+  const files = seaFilesDir(cacheDir, key);
+  const requireFrom = seaModules(sea, () => files);
+  const source = seaAsset(sea, SEA_ASSETS.cli, 'this executable has no cli.cjs');
+  // The same switch as Node's own cache.
+  const cacheFile = cacheDir && !process.env.NODE_DISABLE_COMPILE_CACHE ? join(cacheDir, `cli-sea-${key}-${source.length}.bin`) : undefined;
+  const { exports, saveCache } = runModule(source, seaFilename(SEA_ASSETS.cli), requireFrom(SEA_ASSETS.cli), cacheFile);
+  // The worker is written before the first --jq can need it: the jq module first, so that the worker's file
+  // being there means both are.
+  const jqWorker = join(files, SEA_ASSETS.jqWorker);
+  if (!existsSync(jqWorker)) {
+    writeOnce(join(files, SEA_ASSETS.jq), seaAsset(sea, SEA_ASSETS.jq, 'this executable has no jq'));
+    writeOnce(jqWorker, seaAsset(sea, SEA_ASSETS.jqWorker, 'this executable has no jq worker'));
+  }
+  return { cli: exports as Cli, saveCache, jqWorker };
+}
+
+/**
+ * The keychain helper, as a mode of the executable (config/keychain.ts starts it with main.ts's
+ * SEA_KEYCHAIN_HELPER): keychain-helper.cjs from the assets, its addon written out on the first use.
+ */
+export function runSeaKeychainHelper(): void {
+  const sea = seaModule();
+  let files: string | undefined;
+  const requireFrom = seaModules(sea, () => (files ??= seaFilesDir(privateCacheDir(), seaKey())));
+  const source = seaAsset(sea, SEA_ASSETS.helper, 'this executable has no keychain helper');
+  runModule(source, seaFilename(SEA_ASSETS.helper), requireFrom(SEA_ASSETS.helper));
 }

@@ -6,17 +6,31 @@ import { fileURLToPath } from 'node:url';
 import type { Streams } from './terminal/io-streams.js';
 import { VERSION } from './version.js';
 
-/** Entry point for bin/cip.cjs. */
-export async function main(): Promise<number> {
+/**
+ * The argument that makes the single executable the keychain helper (config/keychain.ts runs the helper as
+ * `<execPath> <helper>`: the helper's file for Node, this for the executable). Never a secret: those go on stdin.
+ */
+const SEA_KEYCHAIN_HELPER = '--cip-keychain-helper';
+
+/**
+ * Entry point for bin/cip.cjs, and for the single executable (`sea`: scripts/package.mjs), which holds the rest
+ * of dist/ as its assets (load-cli.ts).
+ */
+export async function main(sea = false): Promise<number> {
   const argv = process.argv.slice(2);
+  if (sea && argv.length === 1 && argv[0] === SEA_KEYCHAIN_HELPER) {
+    const { runSeaKeychainHelper } = await import('./load-cli.js');
+    runSeaKeychainHelper();
+    return 0;
+  }
   // The most frequent call in scripts needs no command tree.
   if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
     process.stdout.write(`${VERSION}\n`);
     return 0;
   }
   // Loaded only past --version: it brings node:vm and node:os, which --version does without.
-  const { loadCli } = await import('./load-cli.js');
-  const { cli, saveCache } = loadCli();
+  const { loadCli, loadSeaCli } = await import('./load-cli.js');
+  const { cli, saveCache, jqWorker } = sea ? loadSeaCli() : { ...loadCli(), jqWorker: undefined };
   const { run, Context, InterruptedError, exitCode, outputFailed } = cli;
   const controller = new AbortController();
   const { stdout, stderr, stdin } = process;
@@ -69,8 +83,8 @@ export async function main(): Promise<number> {
     cwd: workingFolder(),
     nodeVersion: process.version,
     execPath: process.execPath,
-    keychainHelper: fileURLToPath(new URL('./keychain-helper.cjs', import.meta.url)),
-    jqWorker: fileURLToPath(new URL('./jq-worker.cjs', import.meta.url)),
+    keychainHelper: sea ? SEA_KEYCHAIN_HELPER : fileURLToPath(new URL('./keychain-helper.cjs', import.meta.url)),
+    jqWorker: jqWorker ?? fileURLToPath(new URL('./jq-worker.cjs', import.meta.url)),
   };
   const ctx = new Context({ streams, env: process.env, version: VERSION, host, signal: controller.signal });
   const code = await run(argv, ctx);

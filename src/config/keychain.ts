@@ -84,9 +84,12 @@ export function describeEntry(entry: KeychainEntry): string {
 }
 
 export interface KeychainOptions {
-  /** Node, to run the helper with. */
+  /** Node, or the single executable, to run the helper with. */
   execPath: string;
-  /** The helper's file; undefined where there is none (then there is no keychain). */
+  /**
+   * The one argument that makes execPath the helper: the helper's file for Node, the helper mode of the single
+   * executable (main.ts); undefined where there is none (then there is no keychain).
+   */
   helper: string | undefined;
   env: Env;
   signal: AbortSignal;

@@ -19,6 +19,9 @@ const CIP = join(root, 'bin', 'cip.cjs');
 const FLOOR = join(root, 'test', 'bench', 'floor-http.mjs');
 const FLOOR_FETCH = join(root, 'test', 'bench', 'floor-fetch.mjs');
 const FLOOR_DELETE = join(root, 'test', 'bench', 'floor-delete.mjs');
+// The single executable, when `npm run package` has built it (it is not rebuilt here): its rows compare it too.
+const SEA = join(root, 'release', 'cip-linux-x64');
+const HAS_SEA = existsSync(SEA);
 const ONLY = process.env.BENCH_ONLY;
 if (ONLY !== undefined && ONLY !== 'deletes') throw new Error(`BENCH_ONLY=${ONLY}: only 'deletes' can run alone`);
 const GNU_TIME = '/usr/bin/time';
@@ -42,7 +45,9 @@ const loads = [];
  */
 function once(args, env) {
   const timeFile = join(scratch, 'time');
-  const [command, argv] = hasTime ? [GNU_TIME, ['-f', '%U %S %M', '-o', timeFile, process.execPath, ...args]] : [process.execPath, args];
+  // The single executable runs by itself; everything else is a script for this Node.
+  const line = args[0] === SEA ? args : [process.execPath, ...args];
+  const [command, argv] = hasTime ? [GNU_TIME, ['-f', '%U %S %M', '-o', timeFile, ...line]] : [line[0], line.slice(1)];
   return new Promise((resolve, reject) => {
     const started = process.hrtime.bigint();
     const child = spawn(command, argv, {
@@ -269,6 +274,14 @@ try {
         wall: 1.25,
       },
     );
+    if (HAS_SEA) {
+      record(
+        'single executable (release/): `cip-linux-x64 --version`',
+        '`node -e 0`',
+        await compare({ subject: [SEA, '--version'], floor: ['-e', '0'], env: config, runs: STARTUP_RUNS }),
+        { wall: 1.05 },
+      );
+    }
     if (EXTRA_CA) {
       // Loading the extra CA certificates costs every Node process on this machine tens of milliseconds, which
       // dilutes start-up ratios; the same rows with only PATH set show cip's own cost more sharply.
@@ -341,6 +354,14 @@ try {
           await compare({ subject: [CIP, 'env', 'list', '-o', 'json'], floor: [FLOOR, 'list'], env }),
           { wall: 1.5, cpu: 1.5, rss: 1.3 },
         );
+        if (HAS_SEA) {
+          record(
+            'single executable (release/): `cip-linux-x64 env list -o json`, 10 environments',
+            'node:http script',
+            await compare({ subject: [SEA, 'env', 'list', '-o', 'json'], floor: [FLOOR, 'list'], env }),
+            { wall: 1.25, cpu: 1.25 },
+          );
+        }
         if (EXTRA_CA) {
           record(
             '`cip env list -o json`, 10 environments, only PATH set',

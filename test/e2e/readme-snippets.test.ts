@@ -155,6 +155,8 @@ describe("README's completion install lines", () => {
 /** The first command line of each block the test does not run, and why. */
 const SKIPPED = [
   'npm install', // Install: needs the registry and writes a global link
+  'npm run package', // builds the single executable: test/e2e/sea.test.ts does
+  'sha256sum --check --ignore-missing SHA256SUMS', // installs it for the whole machine
   'npm install && npm run demo', // the demo: test/e2e/demo.test.ts runs it
   'cip sandbox --port 4010 --count 5', // runs in the foreground until Ctrl-C: the test starts this sandbox itself
   'cip auth login --enterprise-id 3f2b8c1e-9a4d-4e6f-8b7a-1c2d3e4f5a6b', // asks at a terminal
