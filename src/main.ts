@@ -19,16 +19,22 @@ export async function main(): Promise<number> {
   const { cli, saveCache } = loadCli();
   const { run, Context, InterruptedError, exitCode, outputFailed } = cli;
   const controller = new AbortController();
-  const { stdout, stderr, stdin } = process;
+  const { stdout, stderr } = process;
   const streams: Streams = {
     stdout,
     stderr,
-    stdin,
+    // Made on first use (IOStreams reads it only then): process.stdin loads a stream's modules, which most
+    // commands never need.
+    get stdin() {
+      return process.stdin;
+    },
     // Node's types say boolean, but isTTY is undefined on a stream that is not a terminal.
     /* eslint-disable @typescript-eslint/no-unnecessary-type-conversion */
     stdoutIsTTY: Boolean(stdout.isTTY),
     stderrIsTTY: Boolean(stderr.isTTY),
-    stdinIsTTY: Boolean(stdin.isTTY),
+    get stdinIsTTY() {
+      return Boolean(process.stdin.isTTY);
+    },
     /* eslint-enable @typescript-eslint/no-unnecessary-type-conversion */
     columns: stdout.isTTY ? (positive(stdout.columns) ?? positive(Number(process.env.COLUMNS)) ?? 80) : undefined,
     stderrColumns: stderr.isTTY ? positive(stderr.columns) : undefined,

@@ -26,7 +26,7 @@ beforeAll(async () => {
 afterAll(() => sandbox.close());
 
 /** The packages whose code a run of cip loaded, and how many of cip's files it read. */
-async function loads(args: string[], env: Record<string, string | undefined> = {}) {
+async function loads(args: string[], env: Record<string, string | undefined> = {}, input?: string) {
   const file = join(tempDir(), 'trace');
   const result = await execa('node', ['--import', TRACE, CIP, ...args], {
     env: {
@@ -39,6 +39,7 @@ async function loads(args: string[], env: Record<string, string | undefined> = {
     },
     extendEnv: false,
     reject: false,
+    ...(input === undefined ? {} : { input }),
   });
   const urls = existsSync(file) ? readFileSync(file, 'utf8').trim().split('\n') : [];
   const ours = urls.filter((url) => url.includes('/dist/')).map((url) => new URL(url).pathname);
@@ -55,6 +56,7 @@ async function loads(args: string[], env: Record<string, string | undefined> = {
     keychain: urls.filter((url) => url.includes('keychain-helper') || url.includes('@napi-rs/keyring')),
     jq: ours.filter((path) => path.includes('jq-wasm')),
     builtins: new Set(urls.filter((url) => url.startsWith('node:'))),
+    stdin: urls.includes('process.stdin'),
   };
 }
 
@@ -82,6 +84,24 @@ describe('what each command loads', () => {
   it('--help loads commander and nothing heavier', async () => {
     const run = await loads(['--help']);
     expect(run.packages).toEqual(new Set(['commander']));
+  });
+
+  it("--help loads none of Node's modules that only some commands use, and never makes process.stdin", async () => {
+    const run = await loads(['--help']);
+    expect(run.exitCode).toBe(0);
+    const some = ['child_process', 'crypto', 'http', 'https', 'net', 'readline', 'stream', 'tls', 'worker_threads', 'zlib'];
+    expect(some.filter((name) => run.builtins.has(`node:${name}`))).toEqual([]);
+    expect(run.stdin).toBe(false);
+  });
+
+  it('a command that reads nothing from stdin never makes process.stdin; one that reads it does (so the check can fail)', async () => {
+    const list = await loads(['env', 'list', '--json'], sandboxEnv(sandbox));
+    expect(list.exitCode).toBe(0);
+    expect(list.stdin).toBe(false);
+    expect(list.builtins.has('node:http')).toBe(true);
+    const create = await loads(['env', 'create', '--file', '-'], sandboxEnv(sandbox), '{"name":"from-stdin"}');
+    expect(create.exitCode).toBe(0);
+    expect(create.stdin).toBe(true);
   });
 
   it('the CI path (all credentials in the environment) never loads the profile store or spinner code', async () => {
