@@ -57,6 +57,7 @@ async function loads(args: string[], env: Record<string, string | undefined> = {
     jq: ours.filter((path) => path.includes('jq-wasm')),
     builtins: new Set(urls.filter((url) => url.startsWith('node:'))),
     stdin: urls.includes('process.stdin'),
+    stdout: urls.includes('process.stdout'),
   };
 }
 
@@ -79,6 +80,13 @@ describe('what each command loads', () => {
     expect(run.exitCode).toBe(0);
     expect(run.packages).toEqual(new Set());
     expect(run.files).toBe(1);
+  });
+
+  it('--version writes its line without making the process.stdout stream (and loading its modules); --help makes it', async () => {
+    const run = await loads(['--version']);
+    expect(run.exitCode).toBe(0);
+    expect(run.stdout).toBe(false);
+    expect((await loads(['--help'])).stdout).toBe(true);
   });
 
   it('--help loads commander and nothing heavier', async () => {
