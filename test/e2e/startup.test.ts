@@ -16,6 +16,8 @@ const MARKERS = {
   ky: 'option cannot be greater than',
   commander: 'commander.unknownOption',
   cliTable3: 'truncateWidth',
+  properLockfile: 'Lock file is already being held',
+  gracefulFs: 'graceful-fs.queue',
 };
 type Package = keyof typeof MARKERS;
 
@@ -67,7 +69,9 @@ describe('the bundle', () => {
     const all = ['cli.cjs', ...readdirSync(join(DIST, 'vendor')).map((name) => join('vendor', name))]
       .map((name) => readFileSync(join(DIST, name), 'utf8'))
       .join('\n');
-    for (const marker of Object.values(MARKERS)) expect(all).toContain(marker);
+    for (const [name, marker] of Object.entries(MARKERS)) if (name !== 'gracefulFs') expect(all).toContain(marker);
+    // proper-lockfile is built with Node's fs (scripts/build.mjs).
+    expect(all).not.toContain(MARKERS.gracefulFs);
     const run = await loads(['--help']);
     expect(run.exitCode).toBe(0);
     expect(run.nodeModules).toEqual([]);
@@ -181,6 +185,13 @@ describe('what each command loads', () => {
     const list = await loads(['env', 'list'], { CIP_CONFIG_DIR: configDir });
     expect(list.exitCode).toBe(0);
     expect(list.packages).toEqual(new Set(['commander', 'ky']));
+  });
+
+  it("a write's lock loads proper-lockfile without graceful-fs (whose load cost every write ~7 ms of CPU)", async () => {
+    const run = await loads(['env', 'create', '-f', 'name=locked'], sandboxEnv(sandbox));
+    expect(run.exitCode).toBe(0);
+    expect(run.packages.has('properLockfile')).toBe(true);
+    expect(run.packages.has('gracefulFs')).toBe(false);
   });
 
   it('the record view after create loads cli-table3; JSON output does not', async () => {
