@@ -453,6 +453,14 @@ try {
           undefined,
           '(the floor itself)',
         );
+        // ky builds web Request objects, which Node keeps in its internal undici: what loading it costs any process.
+        record(
+          '`node -e globalThis.Request`, only PATH set',
+          '`node -e 0`, same',
+          await compare({ subject: ['-e', 'globalThis.Request'], floor: ['-e', '0'], env: { CLEAN: '1' } }),
+          undefined,
+          "(what ky's Request costs every API command)",
+        );
         // The first run after an install has no compile cache: a fresh temporary folder each run.
         let fresh = 0;
         const cold = await compare({
