@@ -17,7 +17,7 @@ export async function main(): Promise<number> {
   }
   // Loaded only past --version: it brings node:vm and node:os, which --version does without.
   const { loadCli } = await import('./load-cli.js');
-  const { cli, saveCache } = loadCli();
+  const { cli, saveCache } = loadCli(argv);
   const { run, Context, InterruptedError, exitCode, outputFailed } = cli;
   const controller = new AbortController();
   const { stdout, stderr } = process;
