@@ -34,19 +34,59 @@ const common = {
   define: { __CIP_VERSION__: JSON.stringify(pkg.version) },
 };
 
-// commander requires child_process at load time, for executable subcommands that cip does not have; loading
-// it (and net, dgram, streams...) costs every run a few milliseconds. Give commander a lazy stand-in.
+// A module of Node's that plain `node` has not loaded by the time cip starts costs a few milliseconds to load
+// (child_process brings net, dgram and streams; crypto its many parts), and cli.cjs names a dozen of them at
+// its top, most used by one command or none (commander's child_process is for executable subcommands, which cip
+// does not have). Each is given a stand-in with the same export names, whose getters require the real module
+// the first time one is read: `cip --help` loads none of them, and a command loads those it uses.
+const LAZY_BUILTINS = [
+  'child_process',
+  'crypto',
+  'dns/promises',
+  'http',
+  'https',
+  'net',
+  'os',
+  'readline',
+  'stream',
+  'tls',
+  'tty',
+  'worker_threads',
+  'zlib',
+];
 /** @type {import('esbuild').Plugin} */
-const lazyChildProcess = {
-  name: 'lazy-child-process',
+const lazyBuiltins = {
+  name: 'lazy-builtins',
   setup(builder) {
-    builder.onResolve({ filter: /^(node:)?child_process$/ }, (args) =>
-      args.importer.includes('node_modules/commander/') ? { path: 'child_process', namespace: 'lazy-child-process' } : undefined,
+    const names = LAZY_BUILTINS.map((name) => name.replace('/', '\\/')).join('|');
+    builder.onResolve({ filter: new RegExp(`^(node:)?(${names})$`) }, ({ path, namespace }) =>
+      // The stand-in's own require is of the real module.
+      namespace === 'lazy-builtin' ? { path, external: true } : { path: path.replace(/^node:/, ''), namespace: 'lazy-builtin' },
     );
-    builder.onLoad({ filter: /.*/, namespace: 'lazy-child-process' }, () => ({
-      contents: "let real; module.exports = new Proxy({}, { get: (_target, key) => (real ??= require('node:child_process'))[key] });",
-      loader: 'js',
-    }));
+    builder.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, async ({ path: name }) => {
+      const keys = Object.keys(await import(`node:${name}`)).filter((key) => key !== 'default' && /^[A-Za-z_$][\w$]*$/.test(key));
+      return {
+        contents: [
+          `let real; const load = () => (real ??= require('node:${name}'));`,
+          `module.exports = Object.defineProperties({}, {`,
+          ...keys.map((key) => `  ${key}: { get: () => load().${key}, enumerable: true },`),
+          '});',
+        ].join('\n'),
+        loader: 'js',
+      };
+    });
+  },
+};
+
+// proper-lockfile takes its fs from graceful-fs, whose load (it requires assert and the stream modules, and
+// copies and wraps fs) cost every write command about 7 ms of CPU, more than the lock itself. What graceful-fs
+// adds is a queue that retries opening files past the limit of open files (EMFILE); the lock opens none
+// (mkdir, stat, utimes, rmdir), so the vendor file gets Node's fs.
+/** @type {import('esbuild').Plugin} */
+const plainFs = {
+  name: 'plain-fs',
+  setup(builder) {
+    builder.onResolve({ filter: /^graceful-fs$/ }, () => ({ path: 'node:fs', external: true }));
   },
 };
 
@@ -125,11 +165,12 @@ await Promise.all([
     // cli.cjs runs as a classic script (for the code cache), where import() is not available: make every
     // remaining import(), such as of node:readline, a require at the moment it runs.
     supported: { 'dynamic-import': false },
-    plugins: [lazyChildProcess, vendorFiles],
+    plugins: [lazyBuiltins, vendorFiles],
   }),
   ...VENDORS.map((name) =>
     build({
       ...common,
+      plugins: [plainFs],
       // An ES module package becomes CommonJS with its default and named exports; a CommonJS one stays as it is.
       stdin: {
         contents: `export * from '${name}';${hasDefault(name) ? ` export { default } from '${name}';` : ''}`,

@@ -2,6 +2,7 @@
 // builds the context from the real streams, environment and signals and hands it to run(). It loads
 // nothing else up front, so `cip --version` costs little more than Node itself; everything else comes from
 // dist/cli.cjs (load-cli.ts).
+import { writeSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Streams } from './terminal/io-streams.js';
 import { VERSION } from './version.js';
@@ -25,24 +26,30 @@ export async function main(sea = false): Promise<number> {
   }
   // The most frequent call in scripts needs no command tree.
   if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
-    process.stdout.write(`${VERSION}\n`);
+    writeVersion(`${VERSION}\n`);
     return 0;
   }
   // Loaded only past --version: it brings node:vm and node:os, which --version does without.
   const { loadCli, loadSeaCli } = await import('./load-cli.js');
-  const { cli, saveCache, jqWorker } = sea ? loadSeaCli() : { ...loadCli(), jqWorker: undefined };
+  const { cli, saveCache, jqWorker } = sea ? loadSeaCli() : { ...loadCli(argv), jqWorker: undefined };
   const { run, Context, InterruptedError, exitCode, outputFailed } = cli;
   const controller = new AbortController();
-  const { stdout, stderr, stdin } = process;
+  const { stdout, stderr } = process;
   const streams: Streams = {
     stdout,
     stderr,
-    stdin,
+    // Made on first use (IOStreams reads it only then): process.stdin loads a stream's modules, which most
+    // commands never need.
+    get stdin() {
+      return process.stdin;
+    },
     // Node's types say boolean, but isTTY is undefined on a stream that is not a terminal.
     /* eslint-disable @typescript-eslint/no-unnecessary-type-conversion */
     stdoutIsTTY: Boolean(stdout.isTTY),
     stderrIsTTY: Boolean(stderr.isTTY),
-    stdinIsTTY: Boolean(stdin.isTTY),
+    get stdinIsTTY() {
+      return Boolean(process.stdin.isTTY);
+    },
     /* eslint-enable @typescript-eslint/no-unnecessary-type-conversion */
     columns: stdout.isTTY ? (positive(stdout.columns) ?? positive(Number(process.env.COLUMNS)) ?? 80) : undefined,
     stderrColumns: stderr.isTTY ? positive(stderr.columns) : undefined,
@@ -93,6 +100,21 @@ export async function main(sea = false): Promise<number> {
   await flushed(stdout);
   if (outputError && code === 0) return outputFailed(ctx, outputError);
   return code;
+}
+
+/**
+ * The version, written straight to file descriptor 1: making process.stdout loads Node's stream modules, which
+ * cost `cip --version` a tenth of its run. Whatever that write cannot do at once (a pipe that would block,
+ * a reader that went away, a full disk) goes through process.stdout as before, which reports it as before.
+ */
+function writeVersion(text: string): void {
+  let written = 0;
+  try {
+    written = writeSync(1, text);
+  } catch {
+    written = 0;
+  }
+  if (written < text.length) process.stdout.write(text.slice(written));
 }
 
 /** The working folder; undefined when it was removed under cip (process.cwd() throws ENOENT). */

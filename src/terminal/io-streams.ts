@@ -40,10 +40,8 @@ export type ColorLevel = 0 | 1 | 2 | 3;
 export class IOStreams implements Streams {
   readonly stdout: Writable;
   readonly stderr: Writable;
-  readonly stdin: Readable;
   readonly stdoutIsTTY: boolean;
   readonly stderrIsTTY: boolean;
-  readonly stdinIsTTY: boolean;
   readonly columns: number | undefined;
   readonly stderrColumns: number | undefined;
   /** Where --jq runs: its thread, the caller's environment, the run's signal. */
@@ -63,10 +61,23 @@ export class IOStreams implements Streams {
     jqRunner?: JqRunner,
   ) {
     this.jqRunner = jqRunner;
-    ({ stdout: this.stdout, stderr: this.stderr, stdin: this.stdin } = streams);
-    ({ stdoutIsTTY: this.stdoutIsTTY, stderrIsTTY: this.stderrIsTTY, stdinIsTTY: this.stdinIsTTY } = streams);
+    this.streams = streams;
+    ({ stdout: this.stdout, stderr: this.stderr } = streams);
+    ({ stdoutIsTTY: this.stdoutIsTTY, stderrIsTTY: this.stderrIsTTY } = streams);
     this.columns = streams.columns;
     this.stderrColumns = streams.stderrColumns;
+  }
+
+  private readonly streams: Streams;
+
+  // stdin is looked at only by a command that reads it or asks a question: Node makes process.stdin on first
+  // use, which loads the modules of a stream (net for a pipe or terminal), a few milliseconds of every run.
+  get stdin(): Readable {
+    return this.streams.stdin;
+  }
+
+  get stdinIsTTY(): boolean {
+    return this.streams.stdinIsTTY;
   }
 
   get isCI(): boolean {

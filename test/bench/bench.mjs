@@ -1,29 +1,33 @@
-// `npm run bench`: start-up, list, create and delete timings of the built cip against the floors no Node.js
-// program can beat, measured in the same run and interleaved run by run, so that drift in machine load hits
-// both sides alike: `node -e 0` for start-up, and for API calls a bare node:http(s) script that makes the same
-// request and prints the same JSON (test/bench/floor-http.mjs). Each row reports wall time (median), CPU time
-// (user + system, the mean of GNU time's 10 ms steps, corrected for their rounding down) and peak RSS; the
-// table says how loaded the machine was.
+// `npm run bench`: start-up, list, get, create, update and delete timings of the built cip against the floors no
+// Node.js program can beat, measured in the same run and interleaved run by run, so that drift in machine load
+// hits both sides alike: `node -e 0` for start-up, and for API calls a bare node:http(s) script that makes the
+// same requests and prints the same JSON (test/bench/floor-http.cjs: CommonJS, as cip's entry is; an ES module
+// floor pays for Node's module loader, about 10 ms, and flattered every ratio by as much). Each row reports wall
+// time and CPU time (user + system, exact: the kernel's own count, read by test/bench/measure.py), both as medians,
+// and peak RSS; the ratios are ratios of medians. Rows run twice: in this machine's environment (where
+// NODE_EXTRA_CA_CERTS names the system bundle, whose loading costs every Node process tens of milliseconds and
+// dilutes every ratio) and with only PATH set, where cip's own cost shows undiluted.
 // Prints a Markdown table, writes it to test/bench/RESULTS.md and into docs/performance.md between the bench markers.
 // BENCH_RUNS (default 10) sets the runs per measurement; the 100,000-row and delete rows use half of them (at
 // least 5), start-up rows five times as many. BENCH_ONLY=deletes runs only the "200 deletes" row and prints it,
-// writing no file.
+// writing no file; BENCH_ONLY=api only the API command rows.
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const CIP = join(root, 'bin', 'cip.cjs');
-const FLOOR = join(root, 'test', 'bench', 'floor-http.mjs');
-const FLOOR_FETCH = join(root, 'test', 'bench', 'floor-fetch.mjs');
-const FLOOR_DELETE = join(root, 'test', 'bench', 'floor-delete.mjs');
+const FLOOR = join(root, 'test', 'bench', 'floor-http.cjs');
+const FLOOR_FETCH = join(root, 'test', 'bench', 'floor-fetch.cjs');
+const FLOOR_DELETE = join(root, 'test', 'bench', 'floor-delete.cjs');
 // The single executable, when `npm run package` has built it (it is not rebuilt here): its rows compare it too.
 const SEA = join(root, 'release', 'cip-linux-x64');
 const HAS_SEA = existsSync(SEA);
 const ONLY = process.env.BENCH_ONLY;
-if (ONLY !== undefined && ONLY !== 'deletes') throw new Error(`BENCH_ONLY=${ONLY}: only 'deletes' can run alone`);
+if (ONLY !== undefined && ONLY !== 'deletes' && ONLY !== 'api')
+  throw new Error(`BENCH_ONLY=${ONLY}: only 'deletes' or 'api' can run alone`);
 const GNU_TIME = '/usr/bin/time';
 const RUNS = Math.max(3, Number(process.env.BENCH_RUNS ?? 10));
 // Runs for the rows that take seconds each: the 100,000-row lists and the 200 deletes.
@@ -40,35 +44,73 @@ const CLEAN_ENV = { PATH: process.env.PATH };
 const loads = [];
 
 /**
- * One run: wall time in ms (spawn to exit), CPU time in ms and peak RSS in MiB (GNU time), output drained from
- * a pipe. `env.CLEAN` starts from only PATH instead of this machine's environment.
+ * The measurer (test/bench/measure.py): one process for the whole run, which forks each command and reads its
+ * rusage. Without python3, GNU time measures instead, in 10 ms steps of CPU (half a step each is added back, so
+ * that means are not biased low), and wall time includes GNU time's own start.
  */
-function once(args, env) {
+function startMeasurer() {
+  try {
+    execFileSync('python3', ['-c', 'import os; os.wait4'], { stdio: 'ignore' });
+  } catch {
+    return undefined;
+  }
+  const child = spawn('python3', [join(root, 'test', 'bench', 'measure.py')], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const waiting = [];
+  let buffered = '';
+  child.stdout.on('data', (chunk) => {
+    buffered += chunk;
+    let newline;
+    while ((newline = buffered.indexOf('\n')) >= 0) {
+      const line = buffered.slice(0, newline);
+      buffered = buffered.slice(newline + 1);
+      waiting.shift()(JSON.parse(line));
+    }
+  });
+  return {
+    run: (request) =>
+      new Promise((resolve) => {
+        waiting.push(resolve);
+        child.stdin.write(`${JSON.stringify(request)}\n`);
+      }),
+    stop: () => child.stdin.end(),
+  };
+}
+const measurer = startMeasurer();
+if (!measurer) process.stderr.write('python3 not found: CPU times from GNU time, in 10 ms steps\n');
+
+/**
+ * One run: wall time in ms (fork to exit), CPU time in ms and peak RSS in MiB, output to a file. `env.CLEAN`
+ * starts from only PATH instead of this machine's environment.
+ */
+async function once(args, env) {
+  const fullEnv = Object.fromEntries(
+    Object.entries({ ...(env.CLEAN ? CLEAN_ENV : baseEnv), HOME: scratch, ...env, CLEAN: undefined }).filter(
+      ([, value]) => value !== undefined,
+    ),
+  );
+  const stdout = join(scratch, 'stdout');
+  const stderr = join(scratch, 'stderr');
+  const failed = (code) => new Error(`node ${args.join(' ')} exited ${code}: ${readFileSync(stderr, 'utf8')}`);
+  if (measurer) {
+    const result = await measurer.run({ argv: args[0] === SEA ? args : [process.execPath, ...args], env: fullEnv, stdout, stderr });
+    if (result.code !== 0) throw failed(result.code);
+    return { ms: result.wall, cpu: result.cpu, rss: result.rss };
+  }
   const timeFile = join(scratch, 'time');
   // The single executable runs by itself; everything else is a script for this Node.
   const line = args[0] === SEA ? args : [process.execPath, ...args];
   const [command, argv] = hasTime ? [GNU_TIME, ['-f', '%U %S %M', '-o', timeFile, ...line]] : [line[0], line.slice(1)];
-  return new Promise((resolve, reject) => {
-    const started = process.hrtime.bigint();
-    const child = spawn(command, argv, {
-      env: { ...(env.CLEAN ? CLEAN_ENV : baseEnv), HOME: scratch, ...env, CLEAN: undefined },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stderr = '';
-    child.stdout.resume();
-    child.stderr.on('data', (chunk) => (stderr += chunk));
+  const files = [openSync(stdout, 'w'), openSync(stderr, 'w')];
+  const started = process.hrtime.bigint();
+  const code = await new Promise((resolve, reject) => {
+    const child = spawn(command, argv, { env: fullEnv, stdio: ['ignore', ...files] });
     child.on('error', reject);
-    child.on('close', (code) => {
-      const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      if (code !== 0) return reject(new Error(`node ${args.join(' ')} exited ${code}: ${stderr}`));
-      const [user, system, rss] = hasTime
-        ? readFileSync(timeFile, 'utf8').trim().split('\n').pop().split(' ').map(Number)
-        : [NaN, NaN, NaN];
-      // GNU time prints user and system time cut down to 10 ms steps: half a step each is added back, so the
-      // mean over many runs is not biased low (which would inflate every CPU ratio).
-      resolve({ ms, cpu: (user + system) * 1000 + 10, rss: rss / 1024 });
-    });
-  });
+    child.on('close', resolve);
+  }).finally(() => files.forEach((fd) => closeSync(fd)));
+  const ms = Number(process.hrtime.bigint() - started) / 1e6;
+  if (code !== 0) throw failed(code);
+  const [user, system, rss] = hasTime ? readFileSync(timeFile, 'utf8').trim().split('\n').pop().split(' ').map(Number) : [NaN, NaN, NaN];
+  return { ms, cpu: (user + system) * 1000 + 10, rss: rss / 1024 };
 }
 
 const median = (values) => {
@@ -76,7 +118,6 @@ const median = (values) => {
   const mid = sorted.length >> 1;
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 };
-const mean = (values) => values.reduce((sum, value) => sum + value, 0) / values.length;
 
 function summary(runs) {
   const ms = runs.map((run) => run.ms);
@@ -84,25 +125,30 @@ function summary(runs) {
     median: median(ms),
     min: Math.min(...ms),
     max: Math.max(...ms),
-    cpu: mean(runs.map((run) => run.cpu)),
+    cpu: median(runs.map((run) => run.cpu)),
     rss: Math.max(...runs.map((run) => run.rss)),
   };
 }
 
-/** Subject and floor, alternating, after warm-up runs of each. `env` may be a function of the run's number. */
-async function compare({ subject, floor, env = {}, subjectEnv, runs = RUNS }) {
+/**
+ * Subject and floor, alternating, after warm-up runs of each. `env` may be a function of the run's number;
+ * `setup`, when given, runs before each run (untimed) and its result is passed to `subject` and `floor`, which
+ * are then functions giving the arguments (a fresh environment to delete, say).
+ */
+async function compare({ subject, floor, env = {}, subjectEnv, runs = RUNS, setup }) {
   const envFor = typeof env === 'function' ? env : () => env;
   const subjectEnvFor = subjectEnv ?? envFor;
+  const argsOf = async (args) => (typeof args === 'function' ? args(await setup()) : args);
   let run = 0;
   for (let i = 0; i < WARMUP; i++) {
-    await once(subject, subjectEnvFor(run++));
-    await once(floor, envFor(run++));
+    await once(await argsOf(subject), subjectEnvFor(run++));
+    await once(await argsOf(floor), envFor(run++));
   }
   const a = [];
   const b = [];
   for (let i = 0; i < runs; i++) {
-    a.push(await once(subject, subjectEnvFor(run++)));
-    b.push(await once(floor, envFor(run++)));
+    a.push(await once(await argsOf(subject), subjectEnvFor(run++)));
+    b.push(await once(await argsOf(floor), envFor(run++)));
   }
   loads.push(loadavg()[0]);
   return { subject: summary(a), floor: summary(b), runs };
@@ -115,8 +161,31 @@ async function serve(seed, latencyMs = 0, tls = undefined) {
   const exited = new Promise((resolve) => child.once('exit', resolve));
   const line = await new Promise((resolve) => child.stdout.once('data', (chunk) => resolve(String(chunk))));
   const { url, keys } = JSON.parse(line);
+  const ca = tls ? readFileSync(tls.certPath, 'utf8') : undefined;
   return {
     env: { CIP_BASE_URL: url, CIP_API_KEY: keys.apiKey, CIP_SUBSCRIPTION_KEY: keys.subscriptionKey, CIP_ENTERPRISE_ID: keys.enterpriseId },
+    /** One request of the benchmark's own (untimed): the answer's JSON. */
+    call: async (method, path, body) => {
+      const { request } = await import(tls ? 'node:https' : 'node:http');
+      const headers = {
+        Authorization: `ApiKey ${keys.apiKey}`,
+        'Ocp-Apim-Subscription-Key': keys.subscriptionKey,
+        EnterpriseId: keys.enterpriseId,
+      };
+      if (body) Object.assign(headers, { 'Content-Type': 'application/json' });
+      return new Promise((resolve, reject) => {
+        const outgoing = request(`${url}${path}`, { method, headers, ...(ca ? { ca } : {}) }, (response) => {
+          let text = '';
+          response.setEncoding('utf8');
+          response.on('data', (chunk) => (text += chunk));
+          response.on('end', () =>
+            response.statusCode < 300 ? resolve(JSON.parse(text)) : reject(new Error(`${method} ${path}: ${response.statusCode} ${text}`)),
+          );
+        });
+        outgoing.on('error', reject);
+        outgoing.end(body === undefined ? undefined : JSON.stringify(body));
+      });
+    },
     /** Resolves once the server process has exited. */
     stop: () => {
       child.stdin.end();
@@ -256,49 +325,84 @@ function record(name, floorName, result, limits = undefined, note = undefined) {
 const started = Date.now();
 let perRowText;
 try {
+  const config = { CIP_CONFIG_DIR: join(scratch, 'config') };
+  // The two environments each row runs in: this machine's (with its NODE_EXTRA_CA_CERTS, if set) and only PATH.
+  const settings = [
+    { label: '', env: {}, strict: true },
+    ...(EXTRA_CA ? [{ label: ', NODE_EXTRA_CA_CERTS unset (only PATH set)', env: { CLEAN: '1' }, strict: false }] : []),
+  ];
   if (!ONLY) {
-    const config = { CIP_CONFIG_DIR: join(scratch, 'config') };
-    record(
-      '`cip --version`',
-      '`node -e 0`',
-      await compare({ subject: [CIP, '--version'], floor: ['-e', '0'], env: config, runs: STARTUP_RUNS }),
-      {
-        wall: 1.1,
-      },
-    );
-    record(
-      '`cip --help`',
-      '`node -e 0`',
-      await compare({ subject: [CIP, '--help'], floor: ['-e', '0'], env: config, runs: STARTUP_RUNS }),
-      {
-        wall: 1.25,
-      },
-    );
-    if (HAS_SEA) {
+    for (const { label, env, strict } of settings) {
+      const startupEnv = { ...config, ...env };
       record(
-        'single executable (release/): `cip-linux-x64 --version`',
-        '`node -e 0`',
-        await compare({ subject: [SEA, '--version'], floor: ['-e', '0'], env: config, runs: STARTUP_RUNS }),
-        { wall: 1.05 },
-      );
-    }
-    if (EXTRA_CA) {
-      // Loading the extra CA certificates costs every Node process on this machine tens of milliseconds, which
-      // dilutes start-up ratios; the same rows with only PATH set show cip's own cost more sharply.
-      const clean = { ...config, CLEAN: '1' };
-      record(
-        '`cip --version`, only PATH set (no NODE_EXTRA_CA_CERTS)',
+        `\`cip --version\`${label}`,
         '`node -e 0`, same',
-        await compare({ subject: [CIP, '--version'], floor: ['-e', '0'], env: clean, runs: STARTUP_RUNS }),
-        { wall: 1.3 },
+        await compare({ subject: [CIP, '--version'], floor: ['-e', '0'], env: startupEnv, runs: STARTUP_RUNS }),
+        {
+          wall: 1.1,
+        },
       );
       record(
-        '`cip --help`, only PATH set',
+        `\`cip --help\`${label}`,
         '`node -e 0`, same',
-        await compare({ subject: [CIP, '--help'], floor: ['-e', '0'], env: clean, runs: STARTUP_RUNS }),
+        await compare({ subject: [CIP, '--help'], floor: ['-e', '0'], env: startupEnv, runs: STARTUP_RUNS }),
+        {
+          wall: strict ? 1.15 : 1.3,
+        },
       );
+      if (HAS_SEA) {
+        record(
+          `single executable (release/): \`cip-linux-x64 --version\`${label}`,
+          '`node -e 0`, same',
+          await compare({ subject: [SEA, '--version'], floor: ['-e', '0'], env: startupEnv, runs: STARTUP_RUNS }),
+          { wall: 1.05 },
+        );
+      }
     }
-
+  }
+  if (!ONLY || ONLY === 'api') {
+    // Every API command, over http and https, in both environments: each against the floor script making the
+    // same requests (floor-http.cjs). A fresh sandbox of 10 environments for each protocol and environment; the
+    // commands that add environments run last.
+    const tls = certificate();
+    if (!tls) process.stderr.write('skipped: the https rows (need openssl)\n');
+    for (const protocol of tls ? ['http', 'https'] : ['http']) {
+      for (const { label, env: settingEnv, strict } of settings) {
+        const server = await serve(10, 0, protocol === 'https' ? tls : undefined);
+        try {
+          // Over https the certificate is trusted through NODE_EXTRA_CA_CERTS: the machine's bundle and it, or
+          // it alone where the variable is otherwise unset.
+          const caEnv = protocol === 'https' ? { NODE_EXTRA_CA_CERTS: strict ? tls.caPath : tls.certPath } : {};
+          const env = { ...server.env, ...config, ...settingEnv, ...caEnv };
+          const limits = strict ? { wall: 1.25, cpu: 1.25 } : { wall: 1.4, cpu: 1.4 };
+          const floorName = `node:${protocol} script, same`;
+          const where = `${protocol === 'https' ? ' over https' : ''}${label}`;
+          const [first] = await server.call('GET', '/Environments');
+          const api = (name, subject, floor, setup) =>
+            compare({ subject, floor, env, setup }).then((result) => record(`${name}${where}`, floorName, result, limits));
+          await api('`cip env list -o json`, 10 environments', [CIP, 'env', 'list', '-o', 'json'], [FLOOR, 'list']);
+          await api('`cip env get ID -o json`', [CIP, 'env', 'get', first.id, '-o', 'json'], [FLOOR, 'get', first.id]);
+          await api(
+            '`cip env update ID -f description=bench -o json`',
+            [CIP, 'env', 'update', first.id, '-f', 'description=bench', '-o', 'json'],
+            [FLOOR, 'update', first.id],
+          );
+          // Each run deletes an environment made for it (untimed): the list it reads holds 11.
+          const made = () => server.call('POST', '/Environments', { name: 'doomed' }).then((environment) => environment.id);
+          await api(
+            '`cip env delete ID --yes -o json`',
+            (id) => [CIP, 'env', 'delete', id, '--yes', '-o', 'json'],
+            (id) => [FLOOR, 'delete', id],
+            made,
+          );
+          await api('`cip env create -f name=bench -o json`', [CIP, 'env', 'create', '-f', 'name=bench', '-o', 'json'], [FLOOR, 'create']);
+        } finally {
+          await server.stop();
+        }
+      }
+    }
+  }
+  if (!ONLY) {
     const tableTime = {};
     /** Median ms of the table stage for 1,000 and 100,000 records, bundled from src/output as cip bundles it. */
     async function tableStage() {
@@ -343,30 +447,17 @@ try {
       }
       return times;
     }
-    // 10 environments: the everyday call, over http and https, with and without the machine's CA bundle.
+    // The floors themselves, and the first run after an install.
     {
       const server = await serve(10);
       try {
         const env = { ...server.env, ...config };
-        record(
-          '`cip env list -o json`, 10 environments',
-          'node:http script',
-          await compare({ subject: [CIP, 'env', 'list', '-o', 'json'], floor: [FLOOR, 'list'], env }),
-          { wall: 1.5, cpu: 1.5, rss: 1.3 },
-        );
         if (HAS_SEA) {
           record(
             'single executable (release/): `cip-linux-x64 env list -o json`, 10 environments',
             'node:http script',
             await compare({ subject: [SEA, 'env', 'list', '-o', 'json'], floor: [FLOOR, 'list'], env }),
             { wall: 1.25, cpu: 1.25 },
-          );
-        }
-        if (EXTRA_CA) {
-          record(
-            '`cip env list -o json`, 10 environments, only PATH set',
-            'node:http script, same',
-            await compare({ subject: [CIP, 'env', 'list', '-o', 'json'], floor: [FLOOR, 'list'], env: { ...env, CLEAN: '1' } }),
           );
         }
         record(
@@ -383,10 +474,13 @@ try {
           undefined,
           '(the floor itself)',
         );
+        // ky builds web Request objects, which Node keeps in its internal undici: what loading it costs any process.
         record(
-          '`cip env create`',
-          'node:http POST',
-          await compare({ subject: [CIP, 'env', 'create', '-f', 'name=bench', '-o', 'json'], floor: [FLOOR, 'create'], env }),
+          '`node -e globalThis.Request`, only PATH set',
+          '`node -e 0`, same',
+          await compare({ subject: ['-e', 'globalThis.Request'], floor: ['-e', '0'], env: { CLEAN: '1' } }),
+          undefined,
+          "(what ky's Request costs every API command)",
         );
         // The first run after an install has no compile cache: a fresh temporary folder each run.
         let fresh = 0;
@@ -412,22 +506,6 @@ try {
         await server.stop();
       }
     }
-    const tls = certificate();
-    if (tls) {
-      const server = await serve(10, 0, tls);
-      try {
-        const env = { ...server.env, ...config, NODE_EXTRA_CA_CERTS: tls.caPath };
-        record(
-          '`cip env list -o json`, 10 environments over https',
-          'node:https script',
-          await compare({ subject: [CIP, 'env', 'list', '-o', 'json'], floor: [FLOOR, 'list'], env }),
-          { wall: 1.5, cpu: 1.5, rss: 1.3 },
-        );
-      } finally {
-        await server.stop();
-      }
-    } else process.stderr.write('skipped: the https row (needs openssl)\n');
-
     for (const seed of [1_000, 100_000]) {
       const server = await serve(seed);
       const env = { ...server.env, ...config };
@@ -443,7 +521,7 @@ try {
         );
         const table = await compare({ subject: [CIP, 'env', 'list', '-o', 'table'], floor: [FLOOR, 'list'], env, runs });
         tableTime[seed] = table.subject.median;
-        record(`\`cip env list -o table\`, ${label} rows`, 'node:http script (JSON)', table, big ? { wall: 1.6 } : undefined);
+        record(`\`cip env list -o table\`, ${label} rows`, 'node:http script (JSON)', table, big ? { wall: 1.3 } : undefined);
       } finally {
         await server.stop();
       }
@@ -459,15 +537,18 @@ try {
       `whole command per row: ${((tableTime[1_000] / 1_000) * 1000).toFixed(0)} µs and ${((tableTime[100_000] / 100_000) * 1000).toFixed(1)} µs.`;
     process.stderr.write(`${growth <= 1.5 ? 'ok  ' : 'MISS'} ${perRowText}\n`);
   }
-  await deletes();
+  if (!ONLY || ONLY === 'deletes') await deletes();
 
   const cpu = cpus()[0]?.model.trim() ?? 'unknown CPU';
   const load = `load average ${Math.min(...loads, loadavg()[0]).toFixed(1)}–${Math.max(...loads, loadavg()[0]).toFixed(1)} while it ran`;
   const lines = [
     `Measured ${new Date().toISOString().slice(0, 10)} on ${cpus().length} × ${cpu}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, ${process.platform}` +
       ` (${process.env.NODE_EXTRA_CA_CERTS ? 'NODE_EXTRA_CA_CERTS set, as on these machines' : 'NODE_EXTRA_CA_CERTS unset'}), ${load}; ` +
-      `${RUNS} runs per row after ${WARMUP} warm-ups (start-up rows: ${STARTUP_RUNS}; 100,000-row and delete rows: ${LONG_RUNS}, the delete row after 1 warm-up), subject and floor alternating. ` +
-      'Wall: median (min–max); CPU: user + system, mean (GNU time counts it in 10 ms steps, cut down: 5 ms each is added back); RSS: peak. Regenerate with `npm run bench`.',
+      `${RUNS} runs per row after ${WARMUP} warm-ups (start-up rows: ${STARTUP_RUNS}; 100,000-row and 200-delete rows: ${LONG_RUNS}, the 200-delete row after 1 warm-up), subject and floor alternating. ` +
+      (measurer
+        ? 'Wall: median (min–max), fork to exit; CPU: user + system as the kernel counts it (wait4), median; RSS: peak; ratios are of medians. '
+        : 'Wall: median (min–max); CPU: user + system, median (GNU time counts it in 10 ms steps, cut down: 5 ms each is added back); RSS: peak. ') +
+      'Floors are CommonJS scripts making the same requests and printing the same JSON (test/bench/floor-http.cjs). Regenerate with `npm run bench`.',
     '',
     '| command | floor | cip wall | floor wall | wall ratio | CPU cip / floor | peak RSS cip / floor | target |',
     '|---|---|---|---|---|---|---|---|',
@@ -489,5 +570,6 @@ try {
   }
   process.stderr.write(`done in ${((Date.now() - started) / 1000).toFixed(0)} s\n`);
 } finally {
+  measurer?.stop();
   rmSync(scratch, { recursive: true, force: true });
 }

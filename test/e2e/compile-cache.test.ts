@@ -3,7 +3,8 @@
 import { chmodSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cip, tempDir } from '../helpers/cli.js';
+import { startSandbox } from '../../src/sandbox/index.js';
+import { cip, sandboxEnv, tempDir } from '../helpers/cli.js';
 
 const [major, minor] = process.versions.node.split('.').map(Number) as [number, number];
 // Node >= 22.1 brings its own cache (module.enableCompileCache), and cip uses that instead.
@@ -24,6 +25,31 @@ describe.runIf(ownCache)('the compile cache', () => {
     const second = await cip(['--help'], { env: { TMPDIR: tmp } });
     expect(second.stdout).toBe(first.stdout);
     expect(statSync(join(dir, file!)).mtimeMs).toBe(written);
+  });
+
+  it("is written again after the first run of another kind of command, so that it holds that command's code too", async () => {
+    const sandbox = await startSandbox({ seed: 2 });
+    try {
+      const tmp = tempDir();
+      const env = sandboxEnv(sandbox, { TMPDIR: tmp });
+      await cip(['--help'], { env });
+      const dir = cacheDirIn(tmp);
+      const file = join(dir, readdirSync(dir)[0]!);
+      const afterHelp = readFileSync(file);
+      const list = await cip(['env', 'list', '--json'], { env });
+      expect(list.exitCode).toBe(0);
+      const afterList = readFileSync(file);
+      // The code env list ran is in it now, beside --help's.
+      expect(afterList.length).toBeGreaterThan(afterHelp.length);
+      // Another env list, or --help again, finds its code there: the file is not written again.
+      const written = statSync(file).mtimeMs;
+      await cip(['env', 'list', '--json'], { env });
+      await cip(['--help'], { env });
+      expect(statSync(file).mtimeMs).toBe(written);
+      expect(readdirSync(dir)).toHaveLength(1);
+    } finally {
+      await sandbox.close();
+    }
   });
 
   it('a damaged cache is refused by V8 and replaced, and the command still works', async () => {

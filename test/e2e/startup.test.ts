@@ -16,6 +16,8 @@ const MARKERS = {
   ky: 'option cannot be greater than',
   commander: 'commander.unknownOption',
   cliTable3: 'truncateWidth',
+  properLockfile: 'Lock file is already being held',
+  gracefulFs: 'graceful-fs.queue',
 };
 type Package = keyof typeof MARKERS;
 
@@ -26,7 +28,7 @@ beforeAll(async () => {
 afterAll(() => sandbox.close());
 
 /** The packages whose code a run of cip loaded, and how many of cip's files it read. */
-async function loads(args: string[], env: Record<string, string | undefined> = {}) {
+async function loads(args: string[], env: Record<string, string | undefined> = {}, input?: string) {
   const file = join(tempDir(), 'trace');
   const result = await execa('node', ['--import', TRACE, CIP, ...args], {
     env: {
@@ -39,6 +41,7 @@ async function loads(args: string[], env: Record<string, string | undefined> = {
     },
     extendEnv: false,
     reject: false,
+    ...(input === undefined ? {} : { input }),
   });
   const urls = existsSync(file) ? readFileSync(file, 'utf8').trim().split('\n') : [];
   const ours = urls.filter((url) => url.includes('/dist/')).map((url) => new URL(url).pathname);
@@ -55,6 +58,8 @@ async function loads(args: string[], env: Record<string, string | undefined> = {
     keychain: urls.filter((url) => url.includes('keychain-helper') || url.includes('@napi-rs/keyring')),
     jq: ours.filter((path) => path.includes('jq-wasm')),
     builtins: new Set(urls.filter((url) => url.startsWith('node:'))),
+    stdin: urls.includes('process.stdin'),
+    stdout: urls.includes('process.stdout'),
   };
 }
 
@@ -64,7 +69,9 @@ describe('the bundle', () => {
     const all = ['cli.cjs', ...readdirSync(join(DIST, 'vendor')).map((name) => join('vendor', name))]
       .map((name) => readFileSync(join(DIST, name), 'utf8'))
       .join('\n');
-    for (const marker of Object.values(MARKERS)) expect(all).toContain(marker);
+    for (const [name, marker] of Object.entries(MARKERS)) if (name !== 'gracefulFs') expect(all).toContain(marker);
+    // proper-lockfile is built with Node's fs (scripts/build.mjs).
+    expect(all).not.toContain(MARKERS.gracefulFs);
     const run = await loads(['--help']);
     expect(run.exitCode).toBe(0);
     expect(run.nodeModules).toEqual([]);
@@ -79,9 +86,34 @@ describe('what each command loads', () => {
     expect(run.files).toBe(1);
   });
 
+  it('--version writes its line without making the process.stdout stream (and loading its modules); --help makes it', async () => {
+    const run = await loads(['--version']);
+    expect(run.exitCode).toBe(0);
+    expect(run.stdout).toBe(false);
+    expect((await loads(['--help'])).stdout).toBe(true);
+  });
+
   it('--help loads commander and nothing heavier', async () => {
     const run = await loads(['--help']);
     expect(run.packages).toEqual(new Set(['commander']));
+  });
+
+  it("--help loads none of Node's modules that only some commands use, and never makes process.stdin", async () => {
+    const run = await loads(['--help']);
+    expect(run.exitCode).toBe(0);
+    const some = ['child_process', 'crypto', 'http', 'https', 'net', 'readline', 'stream', 'tls', 'worker_threads', 'zlib'];
+    expect(some.filter((name) => run.builtins.has(`node:${name}`))).toEqual([]);
+    expect(run.stdin).toBe(false);
+  });
+
+  it('a command that reads nothing from stdin never makes process.stdin; one that reads it does (so the check can fail)', async () => {
+    const list = await loads(['env', 'list', '--json'], sandboxEnv(sandbox));
+    expect(list.exitCode).toBe(0);
+    expect(list.stdin).toBe(false);
+    expect(list.builtins.has('node:http')).toBe(true);
+    const create = await loads(['env', 'create', '--file', '-'], sandboxEnv(sandbox), '{"name":"from-stdin"}');
+    expect(create.exitCode).toBe(0);
+    expect(create.stdin).toBe(true);
   });
 
   it('the CI path (all credentials in the environment) never loads the profile store or spinner code', async () => {
@@ -153,6 +185,13 @@ describe('what each command loads', () => {
     const list = await loads(['env', 'list'], { CIP_CONFIG_DIR: configDir });
     expect(list.exitCode).toBe(0);
     expect(list.packages).toEqual(new Set(['commander', 'ky']));
+  });
+
+  it("a write's lock loads proper-lockfile without graceful-fs (whose load cost every write ~7 ms of CPU)", async () => {
+    const run = await loads(['env', 'create', '-f', 'name=locked'], sandboxEnv(sandbox));
+    expect(run.exitCode).toBe(0);
+    expect(run.packages.has('properLockfile')).toBe(true);
+    expect(run.packages.has('gracefulFs')).toBe(false);
   });
 
   it('the record view after create loads cli-table3; JSON output does not', async () => {

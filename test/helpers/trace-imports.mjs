@@ -1,7 +1,8 @@
 // `node --import ./trace-imports.mjs app.js` appends the file of every module the app loads, ES module or
 // CommonJS (and node:<name> for each of Node's own modules the app requires), to the file named by TRACE_IMPORTS_FILE: tests use it to prove which code a command does (not)
 // load. (CommonJS is traced through Module._load; run with NODE_DISABLE_COMPILE_CACHE=1 so that cip loads
-// dist/cli.cjs by require rather than from its code cache.)
+// dist/cli.cjs by require rather than from its code cache.) The first read of process.stdin or process.stdout,
+// which makes the stream (and loads its modules), is written as the line `process.stdin` or `process.stdout`.
 import { appendFileSync } from 'node:fs';
 import Module, { register } from 'node:module';
 import { pathToFileURL } from 'node:url';
@@ -16,6 +17,18 @@ export async function load(url, context, next) {
   return next(url, context);
 }`)}`,
   );
+  for (const name of ['stdin', 'stdout']) {
+    const stream = Object.getOwnPropertyDescriptor(process, name);
+    let read = false;
+    Object.defineProperty(process, name, {
+      ...stream,
+      get() {
+        if (!read) appendFileSync(file, `process.${name}\n`);
+        read = true;
+        return stream.get.call(process);
+      },
+    });
+  }
   const load = Module._load;
   Module._load = function (request, parent, isMain) {
     try {

@@ -1,6 +1,8 @@
 // The floor for `cip env delete id1 … idN --yes`: a bare node:http script that sends the same DELETEs with the
-// same headers over keep-alive connections, 8 at a time, and checks only that each answered 204.
-import http from 'node:http';
+// same headers over keep-alive connections, 8 at a time, and checks only that each answered 204. CommonJS, as
+// cip's entry is.
+'use strict';
+const http = require('node:http');
 
 const ids = process.argv.slice(2);
 const PARALLEL = 8;
@@ -27,6 +29,7 @@ let next = 0;
 async function worker() {
   while (next < ids.length) await remove(ids[next++]);
 }
-await Promise.all(Array.from({ length: Math.min(PARALLEL, ids.length) }, worker));
-agent.destroy();
-process.stdout.write(`${ids.length} deleted\n`);
+Promise.all(Array.from({ length: Math.min(PARALLEL, ids.length) }, worker)).then(() => {
+  agent.destroy();
+  process.stdout.write(`${ids.length} deleted\n`);
+});
