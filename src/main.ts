@@ -25,10 +25,9 @@ export async function main(sea = false): Promise<number> {
     return 0;
   }
   // The most frequent call in scripts needs no command tree.
-  if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
-    writeVersion(`${VERSION}\n`);
-    return 0;
-  }
+  // A line that cannot be written at once (a pipe that is full, a full disk) goes the way every command's output
+  // goes, which waits for a pipe and reports a failure as one error line and exit 11.
+  if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V') && writeVersion(`${VERSION}\n`)) return 0;
   // Loaded only past --version: it brings node:vm and node:os, which --version does without.
   const { loadCli, loadSeaCli } = await import('./load-cli.js');
   const { cli, saveCache, jqWorker } = sea ? loadSeaCli() : { ...loadCli(argv), jqWorker: undefined };
@@ -107,14 +106,12 @@ export async function main(sea = false): Promise<number> {
  * cost `cip --version` a tenth of its run. Whatever that write cannot do at once (a pipe that would block,
  * a reader that went away, a full disk) goes through process.stdout as before, which reports it as before.
  */
-function writeVersion(text: string): void {
-  let written = 0;
+function writeVersion(text: string): boolean {
   try {
-    written = writeSync(1, text);
+    return writeSync(1, text) === Buffer.byteLength(text);
   } catch {
-    written = 0;
+    return false;
   }
-  if (written < text.length) process.stdout.write(text.slice(written));
 }
 
 /** The working folder; undefined when it was removed under cip (process.cwd() throws ENOENT). */

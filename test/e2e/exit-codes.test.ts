@@ -69,6 +69,16 @@ describe('every exit code from a real run', () => {
           reject: false,
         }) as Promise<{ exitCode: number; stderr: string }>,
     ],
+    [
+      11,
+      'a full disk under the stdout of --version (written straight to its file descriptor)',
+      () =>
+        execa('bash', ['-c', `exec node ${CIP} --version > /dev/full`], {
+          env: { PATH: process.env.PATH, HOME: tempDir(), CIP_CONFIG_DIR: tempDir() },
+          extendEnv: false,
+          reject: false,
+        }) as Promise<{ exitCode: number; stderr: string }>,
+    ],
   ];
   for (const [code, what, run] of scenarios) {
     it(`${code}: ${what}`, async () => {
