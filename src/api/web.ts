@@ -21,8 +21,10 @@ function headerName(name: string): string {
   return text.toLowerCase();
 }
 
+/** A value as the real Headers takes it: anything becomes its string (a number, an undefined from a caller's record). */
 function headerValue(name: string, value: string): string {
-  const text = value.replace(EDGES, '');
+  const given: unknown = value;
+  const text = (typeof given === 'string' ? given : String(given)).replace(EDGES, '');
   if (FORBIDDEN_IN_VALUE.test(text)) throw new TypeError(`Headers: invalid value for header "${name}"`);
   return text;
 }

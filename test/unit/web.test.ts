@@ -45,6 +45,9 @@ describe('WebHeaders', () => {
     // And the real one takes ours (the proxy path hands them to fetch).
     expect(pairs(new Headers(ours))).toEqual(pairs(ours));
     expect(Object.prototype.toString.call(ours)).toBe('[object Headers]');
+    // A value that is not a string becomes one, as in the real Headers.
+    const odd = { 'X-N': 42, 'X-U': undefined } as unknown as Record<string, string>;
+    expect(pairs(new WebHeaders(odd))).toEqual(pairs(new Headers(odd)));
   });
 
   it('refuses what the real Headers refuses: a name that is not a token, a value with CR, LF, NUL or beyond Latin-1', () => {
