@@ -125,6 +125,28 @@ const vendorFiles = {
   },
 };
 
+// ky names the web classes Request, Response and Headers (at load: it builds a Request to learn whether request
+// streams work; and for every call), and FormData and ReadableStream at load. In Node each of the first four is
+// Node's internal undici, whose load was about a third of every API command. ky.cjs gets cip's own small
+// classes instead (src/api/web.ts, bundled into it), and no FormData or ReadableStream: ky then neither probes
+// request streams nor offers its progress options, which cip does not use. The proxy path still goes through
+// fetch, and loads undici then.
+/** @type {Partial<import('esbuild').BuildOptions>} */
+const kyWeb = {
+  define: {
+    ...common.define,
+    ...Object.fromEntries(
+      ['Request', 'Response', 'Headers'].flatMap((name) => [
+        [name, `Web${name}`],
+        [`globalThis.${name}`, `Web${name}`],
+      ]),
+    ),
+    'globalThis.FormData': 'undefined',
+    'globalThis.ReadableStream': 'undefined',
+  },
+  inject: ['src/api/web.ts'],
+};
+
 await Promise.all([
   build({
     ...common,
@@ -170,6 +192,7 @@ await Promise.all([
   ...VENDORS.map((name) =>
     build({
       ...common,
+      ...(name === 'ky' ? kyWeb : {}),
       plugins: [plainFs],
       // An ES module package becomes CommonJS with its default and named exports; a CommonJS one stays as it is.
       stdin: {

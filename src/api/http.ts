@@ -30,6 +30,7 @@ import {
 import { timed } from './step-timeout.js';
 import { nodeTransport } from './transport.js';
 import { requestUrl } from './url.js';
+import { WebRequest, WebResponse, type WebRequestInit } from './web.js';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 /** What `cip api` may send. */
@@ -98,12 +99,13 @@ type KyModule = typeof import('ky');
 /**
  * ky's Response for an answer: the status and headers ky decides on, with the whole answer beside them. The body
  * stays out of the Response (a web stream around 40 MB of list, read back, would cost more than the rest of the
- * command), and so does the reason phrase (one the Response constructor dislikes, such as '201 已创建', must not
- * turn a success into a failure). No class extends Response: naming Response when cli.cjs loads would load
- * Node's fetch into every run, `cip --help` included (about 25 ms).
+ * command), and so does the reason phrase (one the real Response dislikes, such as '201 已创建', must not turn a
+ * success into a failure). It is cip's own Response (api/web.ts): the real one would load Node's internal undici
+ * into every API command (about a third of `env list`), and the ky cip ships uses the same classes
+ * (scripts/build.mjs).
  */
 function responseFor(answer: RawAnswer): Response {
-  return Object.assign(new Response(null, { status: answer.status, headers: answer.headers }), { answer });
+  return Object.assign(new WebResponse(null, { status: answer.status, headers: answer.headers }), { answer }) as unknown as Response;
 }
 
 /** The answer a Response from `responseFor` carries; ky hands back the Response it was given. */
@@ -113,10 +115,17 @@ function answerOf(response: Response): RawAnswer {
   throw new Error('ky handed back a Response that the request path did not make');
 }
 
-/** The steps below ky, as the fetch it calls: ky's Request in, the answer out inside a Response. */
+/** What the steps below ky read of the Request ky gives its fetch: the real class, or cip's own in the build. */
+type KyRequest = Pick<Request, 'method' | 'url' | 'headers' | 'signal' | 'arrayBuffer'> & { body: unknown };
+
+/**
+ * The steps below ky, as the fetch it calls: ky's Request in, the answer out inside a Response. ky always hands
+ * over a Request (its own, which the build makes cip's WebRequest); a URL and init are taken as fetch takes them.
+ */
 function asFetch(step: Step): (input: Request | URL | string, init?: RequestInit) => Promise<Response> {
   return async (input, init) => {
-    const request = input instanceof Request ? input : new Request(input, init);
+    const request: KyRequest =
+      typeof input === 'string' || input instanceof URL ? new WebRequest(input, init as WebRequestInit | undefined) : input;
     // Read once here, so a retry or a --verbose line never reads it twice.
     const body = request.body ? new Uint8Array(await request.arrayBuffer()) : undefined;
     const answer = await step({ method: request.method, url: request.url, headers: request.headers, body, signal: request.signal });

@@ -10,6 +10,7 @@
 import type { Agent, IncomingMessage, RequestOptions } from 'node:http';
 import { ACCEPT_ENCODING, BrokenAnswer, headersToSend, type Bytes, type Outgoing, type RawAnswer, type Step } from './chain.js';
 import { decodedBody, readLimited, tooLarge, undecodable } from './body.js';
+import { WebHeaders } from './web.js';
 
 const NULL_BODY_STATUS = new Set([101, 204, 205, 304]);
 
@@ -26,8 +27,9 @@ function reasonPhrase(message: string | undefined): string {
   }
 }
 
+/** The answer's headers, in cip's own Headers (api/web.ts): the real class would load Node's internal undici. */
 function answerHeaders(raw: string[]): Headers {
-  const headers = new Headers();
+  const headers = new WebHeaders();
   for (let at = 0; at + 1 < raw.length; at += 2) headers.append(raw[at]!, raw[at + 1]!);
   return headers;
 }

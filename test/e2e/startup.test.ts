@@ -20,6 +20,25 @@ const MARKERS = {
   gracefulFs: 'graceful-fs.queue',
 };
 type Package = keyof typeof MARKERS;
+// Node's own modules are not files: process.moduleLoadList names each one the process loaded. This preload
+// writes that list when the process exits.
+const MODULE_LIST_PRELOAD =
+  "process.on('exit', () => require('node:fs').writeFileSync(process.env.MODULE_LIST_FILE, process.moduleLoadList.join('\\n')));\n";
+/** Node's internal copy of undici (fetch, Request, Response, Headers), as process.moduleLoadList names it. */
+const UNDICI = 'NativeModule internal/deps/undici/undici';
+
+/** The entries of process.moduleLoadList of `node ...args` when it exited. */
+async function moduleLoadList(args: string[], env: Record<string, string | undefined> = {}) {
+  const dir = tempDir();
+  const file = join(dir, 'modules');
+  writeFileSync(join(dir, 'preload.cjs'), MODULE_LIST_PRELOAD);
+  const result = await execa('node', ['--require', join(dir, 'preload.cjs'), ...args], {
+    env: { PATH: process.env.PATH, HOME: tempDir(), CIP_CONFIG_DIR: tempDir(), MODULE_LIST_FILE: file, ...env },
+    extendEnv: false,
+    reject: false,
+  });
+  return { exitCode: result.exitCode, stderr: result.stderr, modules: existsSync(file) ? readFileSync(file, 'utf8').split('\n') : [] };
+}
 
 let sandbox: Sandbox;
 beforeAll(async () => {
@@ -192,6 +211,22 @@ describe('what each command loads', () => {
     expect(run.exitCode).toBe(0);
     expect(run.packages.has('properLockfile')).toBe(true);
     expect(run.packages.has('gracefulFs')).toBe(false);
+  });
+
+  it("an API command over node:http never loads Node's internal undici: ky and the request path use cip's own web classes", async () => {
+    // So that the check can fail: naming the real Request loads undici.
+    expect((await moduleLoadList(['-e', 'globalThis.Request'])).modules).toContain(UNDICI);
+    for (const args of [
+      ['env', 'list', '-o', 'json'],
+      ['env', 'create', '-f', 'name=web', '-o', 'json'],
+      ['env', 'delete', 'web', '--yes'],
+      ['api', '-i', '/environments'],
+    ]) {
+      const run = await moduleLoadList([CIP, ...args], sandboxEnv(sandbox));
+      expect(run.exitCode, `${args.join(' ')}: ${run.stderr}`).toBe(0);
+      expect(run.modules.length, args.join(' ')).toBeGreaterThan(0);
+      expect(run.modules, args.join(' ')).not.toContain(UNDICI);
+    }
   });
 
   it('the record view after create loads cli-table3; JSON output does not', async () => {
