@@ -480,7 +480,7 @@ try {
           '`node -e 0`, same',
           await compare({ subject: ['-e', 'globalThis.Request'], floor: ['-e', '0'], env: { CLEAN: '1' } }),
           undefined,
-          "(what ky's Request costs every API command)",
+          "(what Node's web Request costs to load: cip's API commands use their own since src/api/web.ts)",
         );
         // The first run after an install has no compile cache: a fresh temporary folder each run.
         let fresh = 0;
