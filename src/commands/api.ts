@@ -33,6 +33,10 @@ function parseHeader(text: string): [string, string] {
   const value = text.slice(at + 1).trim();
   if (at <= 0 || !TOKEN.test(name)) throw new InvalidArgumentError("expected 'Name: value'");
   if (/[\r\n\0]/.test(value)) throw new InvalidArgumentError('a header value cannot hold a line break');
+  // HTTP carries a header's bytes: a character beyond Latin-1 (漢, an emoji) or a control character has no
+  // one way to go, and would fail only when the request is made, looking like a network failure.
+  if (/[^\t\x20-\x7e\x80-\xff]/.test(value))
+    throw new InvalidArgumentError('a header value can hold only printable ASCII and Latin-1 characters');
   if (isCredentialHeader(name)) {
     throw new InvalidArgumentError(`${name} comes from the profile or the CIP_* variables, never from -H`);
   }

@@ -42,6 +42,8 @@ describe('cip api: refused before anything is sent (exit 2, one error line)', ()
     [['-H', 'X Trace: abc'], `${header('X Trace: abc')} expected 'Name: value'`],
     [['-H', 'X-Trace: a\nb'], `${header('X-Trace: a b')} a header value cannot hold a line break`],
     [['-H', 'X-Trace: a\rb'], `${header('X-Trace: a\\rb')} a header value cannot hold a line break`],
+    [['-H', 'X-Trace: 漢字'], `${header('X-Trace: 漢字')} a header value can hold only printable ASCII and Latin-1 characters`],
+    [['-H', 'X-Trace: a\u0007b'], `${header('X-Trace: a\\u0007b')} a header value can hold only printable ASCII and Latin-1 characters`],
     [
       ['-H', 'Ocp-Apim-Subscription-Key: x'],
       `${header('Ocp-Apim-Subscription-Key: x')} Ocp-Apim-Subscription-Key comes from the profile or the CIP_* variables, never from -H`,
