@@ -322,17 +322,7 @@ describe('JSON lists', () => {
 
 describe('JSON lists and a slow or absent reader', () => {
   const rows = Array.from({ length: 2000 }, (_, index) => ({ id: `e${index}`, name: 'x'.repeat(50) }));
-  const ioFor = (stdout: Writable): Output => ({
-    stdout,
-    stdoutIsTTY: false,
-    columns: undefined,
-    outputFormat: 'json',
-    jq: undefined,
-    headers: true,
-    colorLevel: () => 0,
-    info: () => undefined,
-    redact: (text) => text,
-  });
+  const ioFor = (stdout: Writable): Output => writerOutput({ stdout }).io;
 
   it('waits for the reader between slices instead of queueing the whole output', async () => {
     let queuedMost = 0;
