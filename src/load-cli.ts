@@ -96,32 +96,9 @@ export function loadCli(argv: readonly string[] = []): LoadedCli {
 
   const source = readFileSync(path, 'utf8');
   const { mtimeMs } = statSync(path);
-  const cacheFile = join(dir, `cli-${VERSION}-${process.version}-${process.arch}-${source.length}-${Math.trunc(mtimeMs)}.bin`);
-  const cache = readCache(cacheFile);
-  const cachedData = cache?.data;
-  const command = hash(commandOf(argv));
-  // V8 checks the cache against the source and its own version and flags, and refuses one that does not fit.
-  const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, { filename: path, cachedData });
-  const cjs = { exports: {} as Cli };
-  (script.runInThisContext() as (...args: unknown[]) => void)(cjs.exports, require, cjs, path, dirname(path));
-  return {
-    cli: cjs.exports,
-    saveCache() {
-      const kept = cache && !script.cachedDataRejected ? cache.commands : [];
-      if (kept.includes(command) || kept.length >= MAX_COMMANDS) return;
-      try {
-        const temp = `${cacheFile}.${process.pid}.tmp`;
-        const header = Buffer.from(JSON.stringify([...kept, command]));
-        const length = Buffer.alloc(4);
-        length.writeUInt32LE(header.length);
-        // Made after the run: it holds what the cache brought and what this run compiled.
-        writeFileSync(temp, Buffer.concat([length, header, script.createCachedData()]), { mode: 0o600 });
-        renameSync(temp, cacheFile);
-      } catch {
-        // A cache is an optimisation: a full disk or a read-only /tmp only costs speed.
-      }
-    },
-  };
+  const file = join(dir, `cli-${VERSION}-${process.version}-${process.arch}-${source.length}-${Math.trunc(mtimeMs)}.bin`);
+  const { exports, saveCache } = runModule(source, path, require, { file, command: hash(commandOf(argv)) });
+  return { cli: exports as Cli, saveCache };
 }
 
 // The single executable (scripts/package.mjs builds it; README, "One file"). Node runs dist/main.cjs as the
@@ -142,23 +119,32 @@ const SEA_ASSETS = {
 
 type SeaModule = typeof import('node:sea');
 
-/** A CommonJS module's text run as Node runs a file, with the given require; a cache file when there is one. */
-function runModule(source: string, filename: string, require: (id: string) => unknown, cacheFile?: string) {
-  let cachedData: Buffer | undefined;
-  try {
-    cachedData = cacheFile === undefined ? undefined : readFileSync(cacheFile);
-  } catch {
-    cachedData = undefined;
-  }
-  const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, { filename, cachedData });
+/**
+ * A CommonJS module's text run as Node runs a file, with the given require; with a cache, compiled from it and
+ * written again after the first run of each kind of command (`command`, hashed), so that it holds the code of
+ * the commands this user runs, not only of the one that happened to run first.
+ */
+function runModule(source: string, filename: string, require: (id: string) => unknown, cache?: { file: string; command: number }) {
+  const stored = cache === undefined ? undefined : readCache(cache.file);
+  // V8 checks the cache against the source and its own version and flags, and refuses one that does not fit.
+  const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
+    filename,
+    cachedData: stored?.data,
+  });
   const cjs = { exports: {} as unknown };
   (script.runInThisContext() as (...args: unknown[]) => void)(cjs.exports, require, cjs, filename, dirname(filename));
   const saveCache = () => {
-    if (cacheFile === undefined || (cachedData && !script.cachedDataRejected)) return;
+    if (cache === undefined) return;
+    const kept = stored && !script.cachedDataRejected ? stored.commands : [];
+    if (kept.includes(cache.command) || kept.length >= MAX_COMMANDS) return;
     try {
-      const temp = `${cacheFile}.${process.pid}.tmp`;
-      writeFileSync(temp, script.createCachedData(), { mode: 0o600 });
-      renameSync(temp, cacheFile);
+      const temp = `${cache.file}.${process.pid}.tmp`;
+      const header = Buffer.from(JSON.stringify([...kept, cache.command]));
+      const length = Buffer.alloc(4);
+      length.writeUInt32LE(header.length);
+      // Made after the run: it holds what the cache brought and what this run compiled.
+      writeFileSync(temp, Buffer.concat([length, header, script.createCachedData()]), { mode: 0o600 });
+      renameSync(temp, cache.file);
     } catch {
       // A cache is an optimisation: a full disk or a read-only /tmp only costs speed.
     }
@@ -254,7 +240,7 @@ function seaModule(): SeaModule {
 }
 
 /** loadCli for the single executable: cli.cjs from the assets, with the same code cache. */
-export function loadSeaCli(): LoadedSeaCli {
+export function loadSeaCli(argv: readonly string[] = []): LoadedSeaCli {
   const sea = seaModule();
   const key = seaKey();
   const cacheDir = privateCacheDir();
@@ -262,8 +248,11 @@ export function loadSeaCli(): LoadedSeaCli {
   const requireFrom = seaModules(sea, () => files);
   const source = seaAsset(sea, SEA_ASSETS.cli, 'this executable has no cli.cjs');
   // The same switch as Node's own cache.
-  const cacheFile = cacheDir && !process.env.NODE_DISABLE_COMPILE_CACHE ? join(cacheDir, `cli-sea-${key}-${source.length}.bin`) : undefined;
-  const { exports, saveCache } = runModule(source, seaFilename(SEA_ASSETS.cli), requireFrom(SEA_ASSETS.cli), cacheFile);
+  const cache =
+    cacheDir && !process.env.NODE_DISABLE_COMPILE_CACHE
+      ? { file: join(cacheDir, `cli-sea-${key}-${source.length}.bin`), command: hash(commandOf(argv)) }
+      : undefined;
+  const { exports, saveCache } = runModule(source, seaFilename(SEA_ASSETS.cli), requireFrom(SEA_ASSETS.cli), cache);
   // The worker is written before the first --jq can need it: the jq module first, so that the worker's file
   // being there means both are.
   const jqWorker = join(files, SEA_ASSETS.jqWorker);

@@ -30,7 +30,7 @@ export async function main(sea = false): Promise<number> {
   if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V') && writeVersion(`${VERSION}\n`)) return 0;
   // Loaded only past --version: it brings node:vm and node:os, which --version does without.
   const { loadCli, loadSeaCli } = await import('./load-cli.js');
-  const { cli, saveCache, jqWorker } = sea ? loadSeaCli() : { ...loadCli(argv), jqWorker: undefined };
+  const { cli, saveCache, jqWorker } = sea ? loadSeaCli(argv) : { ...loadCli(argv), jqWorker: undefined };
   const { run, Context, InterruptedError, exitCode, outputFailed } = cli;
   const controller = new AbortController();
   const { stdout, stderr } = process;
