@@ -2,7 +2,18 @@
 // what the previous run compiled: on Node 20 this saves about a third of `cip --help`. Node >= 22.1 has its
 // own cache (module.enableCompileCache); Node 20 gets one here, built on vm.Script's cachedData.
 // Part of the process-facing entry, like main.ts.
-import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import module, { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -49,36 +60,157 @@ function commandOf(argv: readonly string[]): string {
     .join(' ');
 }
 
-/** FNV-1a, 32 bits: the cache file names the commands it holds by this, not by the words. */
+/** FNV-1a, 32 bits: a cache file names the kind of run it is for by this, not by the words. */
 function hash(text: string): number {
   let value = 0x811c9dc5;
   for (let i = 0; i < text.length; i++) value = Math.imul(value ^ text.charCodeAt(i), 0x01000193) >>> 0;
   return value;
 }
 
-/** Kinds of run a cache keeps track of; past them it is not written again. */
-const MAX_COMMANDS = 64;
+/** Kinds of run that get a cache file of their own; past them, a run makes do with the shared one. */
+const MAX_KINDS = 32;
+
+/** How old another build's cache files must be before a run that writes its own removes them. */
+const STALE_MS = 7 * 24 * 3600 * 1000;
 
 /**
- * A cache file: a 4-byte length, that many bytes of JSON (the hashes of the commands whose code it holds), then
- * V8's data. Undefined for anything else (a damaged file is then replaced).
+ * A cache file: a 4-byte length, that many bytes of JSON naming the scripts whose V8 data follows and its size
+ * (`[["cli.cjs", 301234], ["vendor/ky.cjs", 20480]]`), then that data, in that order. Undefined for anything
+ * else (a damaged file is then replaced).
  */
-function readCache(file: string): { commands: number[]; data: Buffer } | undefined {
+function readCacheFile(file: string): Map<string, Buffer> | undefined {
   try {
     const bytes = readFileSync(file);
     const length = bytes.readUInt32LE(0);
-    const commands: unknown = JSON.parse(bytes.subarray(4, 4 + length).toString('utf8'));
-    if (!Array.isArray(commands) || !commands.every((item) => typeof item === 'number')) return undefined;
-    return { commands, data: bytes.subarray(4 + length) };
+    const names: unknown = JSON.parse(bytes.subarray(4, 4 + length).toString('utf8'));
+    if (!Array.isArray(names)) return undefined;
+    const stored = new Map<string, Buffer>();
+    let offset = 4 + length;
+    for (const entry of names as unknown[]) {
+      if (!Array.isArray(entry) || typeof entry[0] !== 'string' || !Number.isSafeInteger(entry[1]) || (entry[1] as number) < 0) {
+        return undefined;
+      }
+      const end = offset + (entry[1] as number);
+      if (end > bytes.length) return undefined;
+      stored.set(entry[0], bytes.subarray(offset, end));
+      offset = end;
+    }
+    return stored;
   } catch {
     return undefined;
   }
 }
 
+/** Writes a cache file by a rename, private to its owner. A cache is an optimisation: a failure only costs speed. */
+function writeCacheFile(file: string, scripts: ReadonlyMap<string, Buffer>): void {
+  try {
+    const header = Buffer.from(JSON.stringify([...scripts].map(([name, data]) => [name, data.length])));
+    const length = Buffer.alloc(4);
+    length.writeUInt32LE(header.length);
+    const temp = `${file}.${process.pid}.tmp`;
+    writeFileSync(temp, Buffer.concat([length, header, ...scripts.values()]), { mode: 0o600 });
+    renameSync(temp, file);
+  } catch {
+    // A full disk or a read-only temporary folder.
+  }
+}
+
 /**
- * Loads the CLI. V8 compiles a function when it first runs, and a code cache holds what had been compiled when
- * it was made: the cache is written again after the first run of each kind of command (`argv` says which), so
- * that it holds the code of the commands this user runs, not only of the one that happened to run first.
+ * V8's code cache for the scripts one kind of run loads (`env list`, `--help`): cli.cjs and the vendor files, in a
+ * file of that kind's own. A cache holds what V8 had compiled when it was made, and V8 reads all of it before the
+ * script runs: one cache shared by every command made each run pay for all of them (`--help` read 510 KB where
+ * its own code is 310 KB). The first run of a kind, which has no file yet, starts from the shared file that the
+ * very first run wrote.
+ */
+class CodeCache {
+  private readonly ownFile: string;
+  private readonly sharedFile: string;
+  private readonly stored: Map<string, Buffer>;
+  /** Whether this kind of run had its own file. */
+  private readonly own: boolean;
+  private readonly compiled = new Map<string, Script>();
+
+  /** `prefix` names this build of cli.cjs (the vendor files are built with it); `kind` the kind of run. */
+  constructor(
+    private readonly dir: string,
+    private readonly prefix: string,
+    kind: string,
+  ) {
+    this.ownFile = join(dir, `${prefix}-${hash(kind).toString(16)}.bin`);
+    this.sharedFile = join(dir, `${prefix}-shared.bin`);
+    const own = readCacheFile(this.ownFile);
+    this.own = own !== undefined;
+    const shared = own ? undefined : readCacheFile(this.sharedFile);
+    this.sharedBroken = !own && !shared && existsSync(this.sharedFile);
+    this.stored = own ?? shared ?? new Map<string, Buffer>();
+  }
+
+  /** The shared file is there but is no cache (damaged, or cut short): it is written again. */
+  private readonly sharedBroken: boolean;
+
+  /** A CommonJS module's text, compiled as Node compiles a file: from its cache, when V8 finds that it fits. */
+  compile(name: string, source: string, filename: string): Script {
+    // V8 checks the cache against the source and its own version and flags, and refuses one that does not fit.
+    const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
+      filename,
+      cachedData: this.stored.get(name),
+    });
+    this.compiled.set(name, script);
+    return script;
+  }
+
+  /**
+   * After the run: writes this kind's file when it had none, or when a script was compiled without a cache (V8
+   * refused it, or this kind loaded the script for the first time). Made after the run, the file holds what the
+   * cache brought and what the run compiled.
+   */
+  save(): void {
+    const fresh = [...this.compiled].filter(([name, script]) => !this.stored.has(name) || script.cachedDataRejected);
+    if (this.own && fresh.length === 0) return;
+    const scripts = new Map<string, Buffer>();
+    // What other runs of this kind loaded and this one did not is kept.
+    if (this.own) for (const [name, data] of this.stored) if (!this.compiled.has(name)) scripts.set(name, data);
+    for (const [name, script] of this.compiled) scripts.set(name, script.createCachedData());
+    if (this.sharedBroken || !existsSync(this.sharedFile)) writeCacheFile(this.sharedFile, scripts);
+    if (this.own || this.kinds() < MAX_KINDS) writeCacheFile(this.ownFile, scripts);
+  }
+
+  /**
+   * How many kinds of run of this build have a file. On the way, other builds' files older than a week are
+   * removed: each version of cip and of Node, and each install, leaves its own.
+   */
+  private kinds(): number {
+    let count = 0;
+    try {
+      const now = Date.now();
+      for (const name of readdirSync(this.dir)) {
+        if (name.startsWith(`${this.prefix}-`)) {
+          if (name.endsWith('.bin') && name !== `${this.prefix}-shared.bin`) count++;
+        } else if (/^cli-.*\.bin$/.test(name)) {
+          const path = join(this.dir, name);
+          if (now - statSync(path).mtimeMs > STALE_MS) rmSync(path, { force: true });
+        }
+      }
+    } catch {
+      // Another run removing the same file, or a folder that cannot be read: counted as far as it went.
+    }
+    return count;
+  }
+}
+
+/** A CommonJS module's text run as Node runs a file, with the given require; compiled from the cache when one is given. */
+function runModule(source: string, filename: string, require: (id: string) => unknown, cache?: CodeCache, name = filename): unknown {
+  const script =
+    cache?.compile(name, source, filename) ??
+    new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, { filename });
+  const cjs = { exports: {} as unknown };
+  (script.runInThisContext() as (...args: unknown[]) => void)(cjs.exports, require, cjs, filename, dirname(filename));
+  return cjs.exports;
+}
+
+/**
+ * Loads the CLI, compiled from the code cache of this kind of run (`argv` says which) when there is one, with a
+ * require that compiles the vendor files it loads from the same cache.
  */
 export function loadCli(argv: readonly string[] = []): LoadedCli {
   const path = fileURLToPath(new URL('./cli.cjs', import.meta.url));
@@ -96,9 +228,23 @@ export function loadCli(argv: readonly string[] = []): LoadedCli {
 
   const source = readFileSync(path, 'utf8');
   const { mtimeMs } = statSync(path);
-  const file = join(dir, `cli-${VERSION}-${process.version}-${process.arch}-${source.length}-${Math.trunc(mtimeMs)}.bin`);
-  const { exports, saveCache } = runModule(source, path, require, { file, command: hash(commandOf(argv)) });
-  return { cli: exports as Cli, saveCache };
+  const build = `cli-${VERSION}-${process.version}-${process.arch}-${source.length}-${Math.trunc(mtimeMs)}`;
+  const cache = new CodeCache(dir, build, commandOf(argv));
+  const folder = dirname(path);
+  const vendors = new Map<string, unknown>();
+  // cli.cjs requires Node's modules, and its vendor files (`./vendor/ky.cjs`) when a command first needs one:
+  // each vendor file is run once, compiled from the cache, with Node's require for what it requires.
+  const cachedRequire = (id: string): unknown => {
+    if (!id.startsWith('./vendor/')) return require(id);
+    const name = id.slice(2);
+    if (!vendors.has(name)) {
+      const file = join(folder, name);
+      vendors.set(name, runModule(readFileSync(file, 'utf8'), file, createRequire(file), cache, name));
+    }
+    return vendors.get(name);
+  };
+  const cli = runModule(source, path, cachedRequire, cache, 'cli.cjs') as Cli;
+  return { cli, saveCache: () => cache.save() };
 }
 
 // The single executable (scripts/package.mjs builds it; README, "One file"). Node runs dist/main.cjs as the
@@ -120,43 +266,11 @@ const SEA_ASSETS = {
 type SeaModule = typeof import('node:sea');
 
 /**
- * A CommonJS module's text run as Node runs a file, with the given require; with a cache, compiled from it and
- * written again after the first run of each kind of command (`command`, hashed), so that it holds the code of
- * the commands this user runs, not only of the one that happened to run first.
+ * The modules of the executable: each asset run once, on the first require, compiled from the cache when one is
+ * given. An asset's require loads Node's built-in modules and the assets beside it; `@napi-rs/keyring` is its
+ * addon, from the assets.
  */
-function runModule(source: string, filename: string, require: (id: string) => unknown, cache?: { file: string; command: number }) {
-  const stored = cache === undefined ? undefined : readCache(cache.file);
-  // V8 checks the cache against the source and its own version and flags, and refuses one that does not fit.
-  const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
-    filename,
-    cachedData: stored?.data,
-  });
-  const cjs = { exports: {} as unknown };
-  (script.runInThisContext() as (...args: unknown[]) => void)(cjs.exports, require, cjs, filename, dirname(filename));
-  const saveCache = () => {
-    if (cache === undefined) return;
-    const kept = stored && !script.cachedDataRejected ? stored.commands : [];
-    if (kept.includes(cache.command) || kept.length >= MAX_COMMANDS) return;
-    try {
-      const temp = `${cache.file}.${process.pid}.tmp`;
-      const header = Buffer.from(JSON.stringify([...kept, cache.command]));
-      const length = Buffer.alloc(4);
-      length.writeUInt32LE(header.length);
-      // Made after the run: it holds what the cache brought and what this run compiled.
-      writeFileSync(temp, Buffer.concat([length, header, script.createCachedData()]), { mode: 0o600 });
-      renameSync(temp, cache.file);
-    } catch {
-      // A cache is an optimisation: a full disk or a read-only /tmp only costs speed.
-    }
-  };
-  return { exports: cjs.exports, saveCache };
-}
-
-/**
- * The modules of the executable: each asset run once, on the first require. An asset's require loads Node's
- * built-in modules and the assets beside it; `@napi-rs/keyring` is its addon, from the assets.
- */
-function seaModules(sea: SeaModule, files: () => string) {
+function seaModules(sea: SeaModule, files: () => string, cache?: CodeCache) {
   const builtin = createRequire(process.execPath);
   const loaded = new Map<string, unknown>();
   const requireFrom =
@@ -167,7 +281,7 @@ function seaModules(sea: SeaModule, files: () => string) {
       const name = id.startsWith('./') ? join(dirname(asset), id).replace(/\\/g, '/') : id;
       if (!loaded.has(name)) {
         const source = seaAsset(sea, name, `cannot find module '${id}'`);
-        loaded.set(name, runModule(source, seaFilename(name), requireFrom(name)).exports);
+        loaded.set(name, runModule(source, seaFilename(name), requireFrom(name), cache, name));
       }
       return loaded.get(name);
     };
@@ -245,14 +359,14 @@ export function loadSeaCli(argv: readonly string[] = []): LoadedSeaCli {
   const key = seaKey();
   const cacheDir = privateCacheDir();
   const files = seaFilesDir(cacheDir, key);
-  const requireFrom = seaModules(sea, () => files);
   const source = seaAsset(sea, SEA_ASSETS.cli, 'this executable has no cli.cjs');
   // The same switch as Node's own cache.
   const cache =
     cacheDir && !process.env.NODE_DISABLE_COMPILE_CACHE
-      ? { file: join(cacheDir, `cli-sea-${key}-${source.length}.bin`), command: hash(commandOf(argv)) }
+      ? new CodeCache(cacheDir, `cli-sea-${key}-${source.length}`, commandOf(argv))
       : undefined;
-  const { exports, saveCache } = runModule(source, seaFilename(SEA_ASSETS.cli), requireFrom(SEA_ASSETS.cli), cache);
+  const requireFrom = seaModules(sea, () => files, cache);
+  const cli = runModule(source, seaFilename(SEA_ASSETS.cli), requireFrom(SEA_ASSETS.cli), cache, SEA_ASSETS.cli) as Cli;
   // The worker is written before the first --jq can need it: the jq module first, so that the worker's file
   // being there means both are.
   const jqWorker = join(files, SEA_ASSETS.jqWorker);
@@ -260,7 +374,7 @@ export function loadSeaCli(argv: readonly string[] = []): LoadedSeaCli {
     writeOnce(join(files, SEA_ASSETS.jq), seaAsset(sea, SEA_ASSETS.jq, 'this executable has no jq'));
     writeOnce(jqWorker, seaAsset(sea, SEA_ASSETS.jqWorker, 'this executable has no jq worker'));
   }
-  return { cli: exports as Cli, saveCache, jqWorker };
+  return { cli, saveCache: () => cache?.save(), jqWorker };
 }
 
 /**

@@ -2,7 +2,7 @@
 // builds the context from the real streams, environment and signals and hands it to run(). It loads
 // nothing else up front, so `cip --version` costs little more than Node itself; everything else comes from
 // dist/cli.cjs (load-cli.ts).
-import { writeSync } from 'node:fs';
+import { fstatSync, writeSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Streams } from './terminal/io-streams.js';
 import { VERSION } from './version.js';
@@ -33,10 +33,31 @@ export async function main(sea = false): Promise<number> {
   const { cli, saveCache, jqWorker } = sea ? loadSeaCli(argv) : { ...loadCli(argv), jqWorker: undefined };
   const { run, Context, InterruptedError, exitCode, outputFailed } = cli;
   const controller = new AbortController();
-  const { stdout, stderr } = process;
+  const { stdout } = process;
+  // A stream that fails never ends the work early: a reader that went away (`cip env list | head`,
+  // `2>&1 | head -c0`) just gets nothing more, and the command finishes what it started, so its exit code
+  // tells the truth. Output that could not be written (a full disk) makes a successful run fail.
+  let outputError: NodeJS.ErrnoException | undefined;
+  stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE' && error.code !== 'ERR_STREAM_DESTROYED') outputError ??= error;
+  });
+  // process.stderr is made only when something is written to it or asks whether it is a terminal: making it
+  // loads a stream's modules, and a run that succeeds in a script writes nothing there.
+  let stderrStream: NodeJS.WriteStream | undefined;
+  const stderr = (): NodeJS.WriteStream => {
+    if (stderrStream) return stderrStream;
+    stderrStream = process.stderr;
+    stderrStream.on('error', () => undefined);
+    return stderrStream;
+  };
+  // Node's types say boolean, but isTTY is undefined on a stream that is not a terminal.
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-conversion
+  const stderrIsTTY = mayBeTerminal(2) && Boolean(stderr().isTTY);
   const streams: Streams = {
     stdout,
-    stderr,
+    get stderr() {
+      return stderr();
+    },
     // Made on first use (IOStreams reads it only then): process.stdin loads a stream's modules, which most
     // commands never need.
     get stdin() {
@@ -45,23 +66,14 @@ export async function main(sea = false): Promise<number> {
     // Node's types say boolean, but isTTY is undefined on a stream that is not a terminal.
     /* eslint-disable @typescript-eslint/no-unnecessary-type-conversion */
     stdoutIsTTY: Boolean(stdout.isTTY),
-    stderrIsTTY: Boolean(stderr.isTTY),
+    stderrIsTTY,
     get stdinIsTTY() {
       return Boolean(process.stdin.isTTY);
     },
     /* eslint-enable @typescript-eslint/no-unnecessary-type-conversion */
     columns: stdout.isTTY ? (positive(stdout.columns) ?? positive(Number(process.env.COLUMNS)) ?? 80) : undefined,
-    stderrColumns: stderr.isTTY ? positive(stderr.columns) : undefined,
+    stderrColumns: stderrIsTTY ? positive(stderr().columns) : undefined,
   };
-  // A stream that fails never ends the work early: a reader that went away (`cip env list | head`,
-  // `2>&1 | head -c0`) just gets nothing more, and the command finishes what it started, so its exit code
-  // tells the truth. Output that could not be written (a full disk) makes a successful run fail.
-  let outputError: NodeJS.ErrnoException | undefined;
-  for (const stream of [stdout, stderr]) {
-    stream.on('error', (error: NodeJS.ErrnoException) => {
-      if (stream === stdout && error.code !== 'EPIPE' && error.code !== 'ERR_STREAM_DESTROYED') outputError ??= error;
-    });
-  }
   // Ctrl-C and SIGTERM abort what is under way; the config file is replaced by a rename (config/store.ts's
   // writeFileAtomic: a temporary file, flushed, renamed over it), so leaving cannot leave a half-written file.
   // A command that does not stop within a moment is ended.
@@ -111,6 +123,19 @@ function writeVersion(text: string): boolean {
     return writeSync(1, text) === Buffer.byteLength(text);
   } catch {
     return false;
+  }
+}
+
+/**
+ * Whether a file descriptor may be a terminal: a terminal is a character device, so a file, a pipe or a socket
+ * is not, and that is known without making the stream. A character device (a terminal, /dev/null) is asked.
+ */
+function mayBeTerminal(fd: number): boolean {
+  try {
+    return fstatSync(fd).isCharacterDevice();
+  } catch {
+    // Closed (2>&-): Node's stream says then.
+    return true;
   }
 }
 

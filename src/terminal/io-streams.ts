@@ -39,7 +39,10 @@ export type ColorLevel = 0 | 1 | 2 | 3;
 
 export class IOStreams implements Streams {
   readonly stdout: Writable;
-  readonly stderr: Writable;
+  /** Made on first use, as stdin is: most runs that succeed write nothing to stderr. */
+  get stderr(): Writable {
+    return this.streams.stderr;
+  }
   readonly stdoutIsTTY: boolean;
   readonly stderrIsTTY: boolean;
   readonly columns: number | undefined;
@@ -62,7 +65,7 @@ export class IOStreams implements Streams {
   ) {
     this.jqRunner = jqRunner;
     this.streams = streams;
-    ({ stdout: this.stdout, stderr: this.stderr } = streams);
+    this.stdout = streams.stdout;
     ({ stdoutIsTTY: this.stdoutIsTTY, stderrIsTTY: this.stderrIsTTY } = streams);
     this.columns = streams.columns;
     this.stderrColumns = streams.stderrColumns;
