@@ -79,8 +79,11 @@ const CACHE_NAME = 'completion-cache.json';
  * separator) or another control or format character (it would reach the terminal raw in a list of choices,
  * or hide what is inserted), and one that starts with '-' (the command would read it as an option: a name
  * '--yes' offered to `env delete` would skip the question).
+ * Made on first use: V8 builds a Unicode property class (\p{C}) when the expression is made, and this module
+ * is loaded by every run of cip.
  */
-const COMPLETABLE = /^[^\p{C}-][^\p{C}]*$/u;
+let completable: RegExp | undefined;
+const isCompletable = (value: string): boolean => (completable ??= /^[^\p{C}-][^\p{C}]*$/u).test(value);
 
 interface CompletionCache {
   /** Whose environments: the base URL, enterprise and profile (never a key). */
@@ -96,7 +99,7 @@ function readCache(path: string, key: string, now: number): string[] | undefined
     const cache = JSON.parse(readFileSync(path, 'utf8')) as Partial<CompletionCache>;
     const fresh = cache.key === key && typeof cache.at === 'number' && now - cache.at >= 0 && now - cache.at < CACHE_TTL_MS;
     return fresh && Array.isArray(cache.values)
-      ? cache.values.filter((value) => typeof value === 'string' && COMPLETABLE.test(value))
+      ? cache.values.filter((value) => typeof value === 'string' && isCompletable(value))
       : undefined;
   } catch {
     return undefined;
@@ -136,7 +139,7 @@ async function completeEnvironments(ctx: Context): Promise<void> {
       for (const item of items) {
         // A name that holds a key is left out: offered (or cached), it would show the key.
         for (const value of [idOf(item), nameOf(item)]) {
-          if (value !== undefined && COMPLETABLE.test(value) && ctx.redact(value) === value) found.add(value);
+          if (value !== undefined && isCompletable(value) && ctx.redact(value) === value) found.add(value);
         }
       }
       values = [...found];
