@@ -81,6 +81,16 @@ const lazyBuiltins = {
   },
 };
 
+// node:process is the process object, but requiring it loads a module of Node's (commander does, at start).
+/** @type {import('esbuild').Plugin} */
+const processObject = {
+  name: 'process-object',
+  setup(builder) {
+    builder.onResolve({ filter: /^(node:)?process$/ }, () => ({ path: 'process', namespace: 'process-object' }));
+    builder.onLoad({ filter: /.*/, namespace: 'process-object' }, () => ({ contents: 'module.exports = process;', loader: 'js' }));
+  },
+};
+
 // proper-lockfile takes its fs from graceful-fs, whose load (it requires assert and the stream modules, and
 // copies and wraps fs) cost every write command about 7 ms of CPU, more than the lock itself. What graceful-fs
 // adds is a queue that retries opening files past the limit of open files (EMFILE); the lock opens none
@@ -190,7 +200,7 @@ await Promise.all([
     // cli.cjs runs as a classic script (for the code cache), where import() is not available: make every
     // remaining import(), such as of node:readline, a require at the moment it runs.
     supported: { 'dynamic-import': false },
-    plugins: [lazyBuiltins, vendorFiles],
+    plugins: [lazyBuiltins, processObject, vendorFiles],
   }),
   ...VENDORS.map((name) =>
     build({
