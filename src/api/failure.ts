@@ -6,7 +6,7 @@ import { ApiError, CipError, InterruptedError, NetworkError, ProtocolError, stat
 import { hideCredentials, oneLine, truncate } from '../text/sanitize.js';
 import { BrokenAnswer, type RawAnswer } from './chain.js';
 import { errorMessageFromBody } from './error-body.js';
-import { handshakeFailure, networkReason, notConnected, proxyStatus } from './network-errors.js';
+import { handshakeFailure, networkReason, notConnected, notHttp, proxyStatus } from './network-errors.js';
 import type { ProxyChoice } from './proxy.js';
 import { writeMayHaveHappened } from './step-retry.js';
 import { TimedOut } from './step-timeout.js';
@@ -62,6 +62,14 @@ export function requestFailure(error: unknown, context: FailureContext): CipErro
     return new NetworkError(
       `cannot ${what}: no answer from ${host} within ${context.timeout}s`,
       maybeDone ?? 'raise --timeout, or check the network',
+    );
+  }
+  const parseError = notHttp(error);
+  if (parseError) {
+    const through = proxy ? ` (through the proxy at ${proxy.display})` : '';
+    return new ProtocolError(
+      context.redact(`cannot ${what}: the answer from ${host}${through} is not HTTP that cip can read (${parseError})`),
+      maybeDone ?? 'check the base URL and its port',
     );
   }
   const handshake = handshakeFailure(error);

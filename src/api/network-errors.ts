@@ -84,6 +84,16 @@ export function isCertificateError(error: unknown): boolean {
   return /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|ERR_TLS/.test(code) || handshakeFailure(error) !== undefined;
 }
 
+/**
+ * The code of Node's HTTP parser (llhttp: HPE_INVALID_CONSTANT, HPE_HEADER_OVERFLOW, ...) when the failure is an
+ * answer that is not HTTP: the server was reached and answered, with something cip cannot read (another protocol
+ * on that port, a body where none may be). Undefined for any other failure.
+ */
+export function notHttp(error: unknown): string | undefined {
+  const code = errorCode(error);
+  return code?.startsWith('HPE_') ? code : undefined;
+}
+
 /** The status a proxy answered a CONNECT with, when that is why the request failed. */
 export function proxyStatus(error: unknown): number | undefined {
   for (const cause of causeChain(error)) {

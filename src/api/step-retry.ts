@@ -6,12 +6,13 @@
 //   - An answer is retried for 408, 429, 500, 502, 503 and 504. For 429, 503 (and 413, which is never retried)
 //     ky waits what Retry-After or one of its cousins says, 30 s at most; a wait it cannot read ('soon') would
 //     make it wait those 30 s, so the usual backoff (0.3 s, 0.6 s, ...) applies instead.
-//   - A failure to connect or a connection cut is retried; a time-out, a broken answer, a certificate or TLS
-//     handshake problem and a proxy's refusal are not: asking again would only fail again, or wait again.
+//   - A failure to connect or a connection cut is retried; a time-out, a broken answer (or one that is not HTTP),
+//     a certificate or TLS handshake problem and a proxy's refusal are not: asking again would only fail again,
+//     or wait again.
 //   - A write whose answer was lost may still have been carried out: the error says so, and a retried DELETE
 //     that then finds nothing (404) knows its own earlier attempt may have done the work.
 import { BrokenAnswer } from './chain.js';
-import { isCertificateError, notSent, proxyStatus } from './network-errors.js';
+import { isCertificateError, notHttp, notSent, proxyStatus } from './network-errors.js';
 import { TimedOut } from './step-timeout.js';
 
 export const RETRY_LIMIT = 2;
@@ -45,7 +46,13 @@ export function retryAnswer(status: number, headers: Headers): boolean | undefin
 export function retryError(error: unknown): boolean {
   // A proxy that refused (407, 403) will refuse again.
   const refusedByProxy = (proxyStatus(error) ?? 500) < 500;
-  return !(error instanceof TimedOut || error instanceof BrokenAnswer || isCertificateError(error) || refusedByProxy);
+  return !(
+    error instanceof TimedOut ||
+    error instanceof BrokenAnswer ||
+    notHttp(error) !== undefined ||
+    isCertificateError(error) ||
+    refusedByProxy
+  );
 }
 
 /** Whether an attempt that failed so may have been carried out, its answer lost: a 5xx, or a cut after sending. */

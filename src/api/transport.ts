@@ -82,7 +82,12 @@ function exchangeOn(request: RequestFunction, agent: Agent, { method, url, heade
       );
     });
     signal.addEventListener('abort', abort, { once: true });
-    outgoing.on('error', (error) => settle(() => reject(error)));
+    outgoing.on('error', (error) => {
+      // An answer without a body (204, 304, a HEAD's) is whole with its headers: bytes a server sends after them (a
+      // body a 204 must not have) are not part of it, and only spoil the connection, which Node then closes.
+      if (answer && (NULL_BODY_STATUS.has(answer.statusCode ?? 0) || method === 'HEAD')) return;
+      settle(() => reject(error));
+    });
     outgoing.end(body);
   });
 }

@@ -80,3 +80,39 @@ describe.skipIf(!certificate)(
     });
   },
 );
+
+describe('an answer that is not HTTP', () => {
+  it('another protocol on the port (an SSH banner): exit 7, the server named, one request, no retry', async () => {
+    raw.respond('SSH-2.0-OpenSSH_9.6\r\n');
+    const result = await cip(['env', 'list'], { env });
+    expect(result.exitCode).toBe(7);
+    const port = new URL(raw.url).port;
+    expect(expectOneErrorLine(result.stderr)).toBe(
+      `error: cannot list environments: the answer from 127.0.0.1:${port} is not HTTP that cip can read (HPE_INVALID_CONSTANT) ` +
+        '(check the base URL and its port)',
+    );
+    expect(raw.requests).toHaveLength(1);
+  });
+
+  it('a write answered so may have been carried out, and says so', async () => {
+    raw.respond('HTTP/1.1 200 OK\r\nContent-Length: 2\r\nX-Bad\r\n\r\n{}');
+    const result = await cip(['env', 'create', '-f', 'name=x'], { env });
+    expect(result.exitCode).toBe(7);
+    expect(expectOneErrorLine(result.stderr)).toMatch(
+      /^error: cannot create the environment: the answer from 127\.0\.0\.1:\d+ is not HTTP that cip can read \(HPE_\w+\) \(the request was sent, so it may have been carried out; check with 'cip env list' before trying again\)$/,
+    );
+    expect(raw.requests).toHaveLength(1);
+  });
+
+  it('a 204 that carries a body anyway is the 204: the answer was whole with its headers', async () => {
+    raw.respond('HTTP/1.1 204 No Content\r\nContent-Length: 5\r\n\r\nhello');
+    const result = await cip(['api', 'Environments/e1', '-X', 'DELETE', '-i'], { env });
+    expect(result.exitCode).toBe(0);
+    // -i prints the status line and headers on stderr; there is no body.
+    expect(result.stderr).toMatch(/^HTTP\/1\.1 204 No Content\n/);
+    expect(result.stderr).not.toContain('error');
+    expect(result.stdout).toBe('');
+    expect(raw.requests).toHaveLength(1);
+    expect(raw.requests[0]).toMatch(/^DELETE \/ms\/Environments\/e1 HTTP\/1\.1/);
+  });
+});
