@@ -3,13 +3,13 @@
 // refuses to keep keys in a folder that others can write to. A config.json that is a symbolic link (a dotfile
 // manager's) is written through: the file it leads to is replaced, the link stays.
 import { chmodSync, lstatSync, mkdirSync, readlinkSync, realpathSync, statSync, type Stats } from 'node:fs';
-import { dirname, resolve, sep } from 'node:path';
+import { platform } from 'node:os';
+import { dirname, resolve } from 'node:path';
 import { ConfigError } from '../../errors.js';
 
 export type Warn = (message: string) => void;
 
-// node:path's separator, not os.platform(): this is read when cip starts, and node:os is a module to load.
-export const POSIX = sep === '/';
+export const POSIX = platform() !== 'win32';
 
 export function statOrUndefined(path: string): Stats | undefined {
   try {
