@@ -20,6 +20,8 @@ const NULL_BODY_STATUS = new Set([101, 204, 205, 304]);
  */
 function reasonPhrase(message: string | undefined): string {
   if (!message) return '';
+  // ASCII reads the same either way ('OK'), without making a decoder.
+  if (/^[\x20-\x7e]*$/.test(message)) return message;
   try {
     return new TextDecoder('utf-8', { fatal: true }).decode(Buffer.from(message, 'latin1'));
   } catch {
