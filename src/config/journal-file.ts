@@ -21,7 +21,7 @@ import {
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { ConfigError } from '../errors.js';
-import { loadLockfile, lockFile } from './store/lock.js';
+import { loadLockfile, lockFile, lockNow } from './store/lock.js';
 import { POSIX, folderPrivacy, makePrivateFolder, type Warn } from './store/privacy.js';
 import { kindOf } from './store/read.js';
 
@@ -138,13 +138,25 @@ export async function appendToJournal(
 ): Promise<void> {
   const path = journalPath(place.dir);
   checkFolder(place, warn);
-  const lockfile = await loadLockfile();
   let compromised: Error | undefined;
-  // The lock's one note is that it waits; said of the journal, not of the config file.
-  const waiting = () => warn(`another cip is writing the journal ${path}; waiting for it`);
-  const release = await lockFile(lockfile, path, path, waiting, (error) => {
-    compromised = error;
-  });
+  // Everything from here to the release is synchronous: the lock is taken at once when it is free, and waited
+  // for (proper-lockfile) only when another cip holds it.
+  const held = lockNow(path);
+  const release = held
+    ? () => {
+        held();
+        return Promise.resolve();
+      }
+    : await lockFile(
+        await loadLockfile(),
+        path,
+        path,
+        // The lock's one note is that it waits; said of the journal, not of the config file.
+        () => warn(`another cip is writing the journal ${path}; waiting for it`),
+        (error) => {
+          compromised = error;
+        },
+      );
   try {
     const fd = openForAppend(path, place.uid, warn);
     let size: number;

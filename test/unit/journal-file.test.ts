@@ -1,7 +1,7 @@
 // The journal's file (config/journal-file.ts): private, appended whole lines at a time, pruned to its bounds
 // without a torn line or a silent loss, read within a bound, never through a link.
 import { execFileSync } from 'node:child_process';
-import { chmodSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmdirSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { JournalUnwritable, appendToJournal, readJournal, type JournalPlace } from '../../src/config/journal-file.js';
@@ -36,6 +36,49 @@ const idsOf = (dir: string) =>
 const noWarnings = (message: string) => {
   throw new Error(`unexpected warning: ${message}`);
 };
+
+describe('the lock', () => {
+  const bounds = { days: 30, maxBytes: 1e6 };
+
+  it('is taken and given back at once when it is free: no lock folder is left', async () => {
+    const dir = tempDir();
+    await appendToJournal(place(dir), entry('a', 0), bounds, NOW, noWarnings);
+    expect(existsSync(join(dir, 'journal.jsonl.lock'))).toBe(false);
+    expect(idsOf(dir)).toEqual(['a', 'a']);
+  });
+
+  it('held by another cip: the append waits, says so once, and writes when it is given back', async () => {
+    const dir = tempDir();
+    const lock = join(dir, 'journal.jsonl.lock');
+    mkdirSync(lock);
+    const warnings: string[] = [];
+    let said!: () => void;
+    const waiting = new Promise<void>((resolve) => (said = resolve));
+    const append = appendToJournal(place(dir), entry('a', 0), bounds, NOW, (message) => {
+      warnings.push(message);
+      said();
+    });
+    await waiting;
+    // Nothing is written while the other holds it.
+    expect(existsSync(join(dir, 'journal.jsonl'))).toBe(false);
+    rmdirSync(lock);
+    await append;
+    expect(idsOf(dir)).toEqual(['a', 'a']);
+    expect(warnings).toEqual([`another cip is writing the journal ${join(dir, 'journal.jsonl')}; waiting for it`]);
+    expect(existsSync(lock)).toBe(false);
+  });
+
+  it('left by a cip that died (not refreshed for a minute) is taken over, and the append goes on', async () => {
+    const dir = tempDir();
+    const lock = join(dir, 'journal.jsonl.lock');
+    mkdirSync(lock);
+    const minuteAgo = (Date.now() - 60_000) / 1000;
+    utimesSync(lock, minuteAgo, minuteAgo);
+    await appendToJournal(place(dir), entry('a', 0), bounds, NOW, noWarnings);
+    expect(idsOf(dir)).toEqual(['a', 'a']);
+    expect(existsSync(lock)).toBe(false);
+  });
+});
 
 describe('appending', () => {
   it('creates the file private (0600), in a private folder it makes, one line per entry line', async () => {

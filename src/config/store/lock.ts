@@ -1,5 +1,6 @@
 // The lock that lets cip processes write the config file one at a time (parallel logins in a CI matrix):
 // proper-lockfile, a `<file>.lock` folder beside the file, refreshed while held.
+import { mkdirSync, rmdirSync } from 'node:fs';
 import type { Warn } from './privacy.js';
 
 // A live holder refreshes its lock every second; a lock not refreshed for 20 s is its dead holder's and is
@@ -30,6 +31,29 @@ export type Lockfile = typeof import('proper-lockfile');
 /** proper-lockfile, loaded only to write: a read takes no lock. */
 export async function loadLockfile(): Promise<Lockfile> {
   return (await import('proper-lockfile')).default;
+}
+
+/**
+ * The same lock, taken at once when nobody holds it, for a write that is done before the event loop turns again
+ * (the journal's append): proper-lockfile makes and removes its folder with asynchronous calls, runs a timer that
+ * refreshes it, and is a module to load, which cost every write command milliseconds. It is the same folder
+ * (`<file>.lock`), so either way keeps the other out, and a holder that dies leaves what proper-lockfile takes
+ * over as stale. Undefined when someone holds it, or it cannot be made: then lockFile waits for it.
+ */
+export function lockNow(file: string): (() => void) | undefined {
+  const lock = `${file}.lock`;
+  try {
+    mkdirSync(lock);
+  } catch {
+    return undefined;
+  }
+  return () => {
+    try {
+      rmdirSync(lock);
+    } catch {
+      // Already gone: nothing to release.
+    }
+  };
 }
 
 /**
