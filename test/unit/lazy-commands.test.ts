@@ -43,6 +43,9 @@ describe('commands are built when they are needed', () => {
     expect(tree.get('env list')!.aliases()).toEqual(['ls']);
     expect(tree.get('env list')!.description()).toBe('list all environments');
     expect(tree.get('__complete')!.description()).toBe('values for the completion scripts');
+    const visible = program.createHelp().visibleCommands(program);
+    expect(visible.map((command) => command.name())).toEqual(['auth', 'env', 'api', 'doctor', 'completion', 'sandbox', 'help']);
+    expect(built(program)).toEqual(['']);
   });
 
   it('running `env list` builds env list alone, and its options parse', async () => {
