@@ -1,8 +1,10 @@
 // The command tree: the list of commands, and how a declaration (commands/define.ts) becomes a commander command.
 // A fresh commander program is built for every run (commander objects keep parse state). Commands are small
 // and bundled together; what is heavy (third-party packages, Node's HTTP server) is imported where it is
-// used, so start-up pays only for what the command being run needs.
-import { Command, CommanderError, InvalidArgumentError, Option, type HelpContext } from 'commander';
+// used, so start-up pays only for what the command being run needs. Likewise each command is built in two
+// steps: its name, aliases, description and hidden flag at once (listings, suggestions and dispatch need only
+// those), its arguments, options, help text and action the first time it is run or its help is shown.
+import { Command, CommanderError, InvalidArgumentError, Option, type Help, type HelpContext } from 'commander';
 import type { AnyCommand, CommandGroup } from './commands/define.js';
 import { DeclaredArgument, DeclaredOption } from './cli/declared.js';
 import { GLOBAL_OPTIONS, type GlobalOptions } from './cli/globals.js';
@@ -118,8 +120,63 @@ function helpWidth(ctx: Context, error: boolean): number {
 
 /** commander's Command, with a typo suggestion that names each command once, never an alias beside its command. */
 class CipCommand extends Command {
+  /** The rest of this command (arguments, options, help text, action), not built yet: see complete(). */
+  private rest: (() => void) | undefined;
+  /** What help lists of this command before it is built: whether it has options, and its arguments as declared. */
+  private declared: { options: boolean; args: readonly string[] } | undefined;
+
   override createCommand(name?: string): Command {
     return new CipCommand(name);
+  }
+
+  /** Leaves the rest of this command to be built the first time it is run or its help is shown. */
+  later(build: () => void, declared: { options: boolean; args: readonly string[] }): this {
+    this.rest = build;
+    this.declared = declared;
+    return this;
+  }
+
+  /** Builds the rest of this command, once. */
+  complete(): this {
+    const build = this.rest;
+    this.rest = undefined;
+    build?.();
+    return this;
+  }
+
+  /**
+   * commander calls this (a documented method, for subclasses) on each command it is about to parse argv with:
+   * the root, then each subcommand it dispatches to, before anything is parsed or any hook runs. This is where
+   * the command being run gets its arguments, options and action. test/unit/lazy-commands.test.ts fails if
+   * commander stops calling it.
+   */
+  override saveStateBeforeParse(): void {
+    this.complete();
+    super.saveStateBeforeParse();
+  }
+
+  /**
+   * All help goes through this (`--help`, `cip help ...`, help after a usage error, completion scripts): the
+   * command's own help needs its arguments and options. Its subcommands are listed without being built: see
+   * listedTerm().
+   */
+  override createHelp(): Help {
+    this.complete();
+    const help = super.createHelp();
+    const term = help.subcommandTerm.bind(help);
+    help.subcommandTerm = (sub) => (sub instanceof CipCommand && sub.rest ? sub.listedTerm() : term(sub));
+    return help;
+  }
+
+  /**
+   * How the help of its parent lists a command not built yet: what commander's Help.subcommandTerm writes of it
+   * once built (`list|ls [options]`, `get [options] <id-or-name>`), from its declaration.
+   * test/unit/lazy-commands.test.ts holds the two equal for every command.
+   */
+  listedTerm(): string {
+    const { options, args } = this.declared!;
+    const alias = this.aliases()[0];
+    return [`${this.name()}${alias ? `|${alias}` : ''}`, ...(options ? ['[options]'] : []), ...args].join(' ');
   }
 
   /** commander calls this for an unknown subcommand (it is not in commander's typings). */
@@ -158,6 +215,12 @@ class CipCommand extends Command {
   }
 }
 
+/** A command of the tree: CipCommand.createCommand made it. */
+function asCip(command: Command): CipCommand {
+  if (!(command instanceof CipCommand)) throw new Error(`'${command.name()}' was not made by CipCommand`);
+  return command;
+}
+
 /** The commands help lists under a command, as candidates for a suggestion. */
 function suggestible(command: Command): Suggestible[] {
   return command
@@ -166,17 +229,22 @@ function suggestible(command: Command): Suggestible[] {
     .map((sub) => ({ name: sub.name(), aliases: sub.aliases() }));
 }
 
+const HELP_ARGUMENT = '[command...]';
+
 /**
  * `help [command...]` at every level: `cip help env create` is `cip env create --help`, and `cip env help create`
  * the same. commander's own help command looks one word deep only.
  */
 function addHelpCommand(parent: Command, topics: Record<string, () => string> = {}): void {
   parent.helpCommand(false);
-  parent
-    .command('help')
-    .description('show help for a command')
+  const help = asCip(parent.command('help').description('show help for a command'));
+  help.later(() => addHelpArgument(parent, help, topics), { options: false, args: [HELP_ARGUMENT] });
+}
+
+function addHelpArgument(parent: Command, help: Command, topics: Record<string, () => string>): void {
+  help
     .argument(
-      '[command...]',
+      HELP_ARGUMENT,
       Object.keys(topics).length
         ? `the command, as you would type it, or a topic: ${Object.keys(topics).join(', ')}`
         : 'the command, as you would type it',
@@ -300,9 +368,25 @@ function globalsHelp(program: Command, width: number): string {
   ].join('\n');
 }
 
+/** Every command of the tree built in full: what walks the tree without parsing or help (tests) needs it. */
+export function completeTree(command: Command): Command {
+  if (command instanceof CipCommand) command.complete();
+  for (const sub of command.commands) completeTree(sub);
+  return command;
+}
+
 function addCommand(parent: Command, spec: AnyCommand, ctx: Context, root: Command): void {
-  const command = parent.command(spec.name, { hidden: spec.hidden ?? false }).description(spec.description);
+  const command = asCip(parent.command(spec.name, { hidden: spec.hidden ?? false }).description(spec.description));
   for (const alias of spec.aliases ?? []) command.alias(alias);
+  command.later(() => completeCommand(command, spec, ctx, root), {
+    options: Object.keys((spec.options ?? {}) as OptionSpecs).length > 0,
+    args: Object.values((spec.args ?? {}) as ArgumentSpecs).map((arg) => arg.name),
+  });
+}
+
+/** The arguments, options, help text and action of a command, added the first time it is needed. */
+function completeCommand(command: Command, spec: AnyCommand, ctx: Context, root: Command): void {
+  const parent = command.parent!;
   const args = (spec.args ?? {}) as ArgumentSpecs;
   for (const arg of Object.values(args)) {
     const argument = new DeclaredArgument(arg.name, arg.description, arg.completes);
@@ -323,7 +407,12 @@ function addCommand(parent: Command, spec: AnyCommand, ctx: Context, root: Comma
     Object.keys(args).forEach((name, index) => {
       values[name] = params[index];
     });
-    await spec.run(ctx, values, { root });
+    // Completion scripts are generated from the root: every command, built in full when it is asked for.
+    await spec.run(ctx, values, {
+      get root() {
+        return completeTree(root);
+      },
+    });
   });
 }
 

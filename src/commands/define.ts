@@ -7,7 +7,7 @@ import type { OutputFormat } from '../output/format.js';
 
 /** What a command's run() gets besides the context and its values. */
 export interface Invocation {
-  /** The root of the command tree (completion scripts are generated from it). */
+  /** The root of the command tree, every command built in full (completion scripts are generated from it). */
   root: Command;
 }
 

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
-import { buildProgram } from '../../src/program.js';
+import { buildProgram, completeTree } from '../../src/program.js';
 import { SHELLS } from '../../src/commands/completion/shells.js';
 import { generateCompletion } from '../../src/commands/completion/index.js';
 import type { Shell } from '../../src/commands/completion/shells.js';
@@ -103,7 +103,7 @@ function optionMention(shell: Shell, flag: string): RegExp {
 
 describe.each(SHELLS)('generateCompletion(%s)', (shell) => {
   const script = generateCompletion(program(), shell);
-  const tree = visibleTree(program());
+  const tree = visibleTree(completeTree(program()));
 
   it('finds the commands and options this test expects', () => {
     expect(tree.names).toEqual(
