@@ -13,9 +13,8 @@ import {
   rmSync,
   statSync,
   writeFileSync,
+  type Stats,
 } from 'node:fs';
-import module, { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Script } from 'node:vm';
@@ -23,10 +22,41 @@ import { VERSION } from './version.js';
 
 export type Cli = typeof import('./run.js');
 
+/**
+ * The require of dist/main.cjs (this file is bundled into it), for Node's own modules and for cli.cjs by its
+ * path: node:module's createRequire would make the same, and loading node:module costs every run a few tenths of
+ * a millisecond. In the single executable it loads Node's modules only.
+ */
+const nodeRequire: NodeJS.Require = require;
+
+/** node:module, loaded only where it is needed: Node >= 22's own cache, and the single executable. */
+const nodeModule = () => nodeRequire('node:module') as typeof import('node:module');
+
+/**
+ * The temporary folder, as os.tmpdir() finds it (without loading node:os, which costs every run a few tenths of
+ * a millisecond): TMPDIR, TMP or TEMP, else /tmp, without a trailing slash. Windows asks node:os.
+ */
+function tempFolder(): string {
+  if (process.platform === 'win32') return (nodeRequire('node:os') as typeof import('node:os')).tmpdir();
+  const { TMPDIR, TMP, TEMP } = process.env;
+  // An empty variable counts as unset, as it does to os.tmpdir().
+  // eslint-disable-next-line @typescript-eslint/prefer-nullish-coalescing
+  const path = TMPDIR || TMP || TEMP || '/tmp';
+  return path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
+}
+
 export interface LoadedCli {
   cli: Cli;
   /** Writes the cache after a run, when there was none, V8 refused it, or it lacks this kind of command's code. */
   saveCache: () => void;
+}
+
+function lstatOrUndefined(path: string): Stats | undefined {
+  try {
+    return lstatSync(path);
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -35,10 +65,13 @@ export interface LoadedCli {
  */
 function privateCacheDir(): string | undefined {
   const uid = process.getuid?.();
-  const dir = join(tmpdir(), `cip-compile-cache-${uid ?? 'user'}`);
+  const dir = join(tempFolder(), `cip-compile-cache-${uid ?? 'user'}`);
   try {
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
-    const stat = lstatSync(dir);
+    let stat = lstatOrUndefined(dir);
+    if (!stat) {
+      mkdirSync(dir, { recursive: true, mode: 0o700 });
+      stat = lstatSync(dir);
+    }
     if (!stat.isDirectory() || (uid !== undefined && stat.uid !== uid) || (process.platform !== 'win32' && (stat.mode & 0o077) !== 0)) {
       return undefined;
     }
@@ -214,12 +247,13 @@ function runModule(source: string, filename: string, require: (id: string) => un
  */
 export function loadCli(argv: readonly string[] = []): LoadedCli {
   const path = fileURLToPath(new URL('./cli.cjs', import.meta.url));
-  const require = createRequire(path);
-  const uncached = () => ({ cli: require(path) as Cli, saveCache: () => undefined });
-  const { enableCompileCache } = module as typeof module & { enableCompileCache?: () => unknown };
-  if (enableCompileCache) {
-    enableCompileCache();
-    return uncached();
+  const uncached = () => ({ cli: nodeRequire(path) as Cli, saveCache: () => undefined });
+  if (Number(process.versions.node.split('.')[0]) >= 22) {
+    const { enableCompileCache } = nodeModule() as { enableCompileCache?: () => unknown };
+    if (enableCompileCache) {
+      enableCompileCache();
+      return uncached();
+    }
   }
   // The same switch as Node's own cache.
   if (process.env.NODE_DISABLE_COMPILE_CACHE) return uncached();
@@ -235,11 +269,11 @@ export function loadCli(argv: readonly string[] = []): LoadedCli {
   // cli.cjs requires Node's modules, and its vendor files (`./vendor/ky.cjs`) when a command first needs one:
   // each vendor file is run once, compiled from the cache, with Node's require for what it requires.
   const cachedRequire = (id: string): unknown => {
-    if (!id.startsWith('./vendor/')) return require(id);
+    if (!id.startsWith('./vendor/')) return nodeRequire(id);
     const name = id.slice(2);
     if (!vendors.has(name)) {
       const file = join(folder, name);
-      vendors.set(name, runModule(readFileSync(file, 'utf8'), file, createRequire(file), cache, name));
+      vendors.set(name, runModule(readFileSync(file, 'utf8'), file, nodeRequire, cache, name));
     }
     return vendors.get(name);
   };
@@ -271,7 +305,8 @@ type SeaModule = typeof import('node:sea');
  * addon, from the assets.
  */
 function seaModules(sea: SeaModule, files: () => string, cache?: CodeCache) {
-  const builtin = createRequire(process.execPath);
+  const module = nodeModule();
+  const builtin = module.createRequire(process.execPath);
   const loaded = new Map<string, unknown>();
   const requireFrom =
     (asset: string) =>
@@ -332,7 +367,7 @@ function writeOnce(path: string, data: string | Uint8Array): void {
  */
 function seaFilesDir(cacheDir: string | undefined, key: string): string {
   if (cacheDir) return join(cacheDir, `sea-${key}`);
-  const dir = mkdtempSync(join(tmpdir(), 'cip-sea-'));
+  const dir = mkdtempSync(join(tempFolder(), 'cip-sea-'));
   process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
   return dir;
 }
@@ -350,7 +385,7 @@ export interface LoadedSeaCli extends LoadedCli {
 
 /** Node's node:sea (Node >= 20.12), loaded only in the executable. */
 function seaModule(): SeaModule {
-  return createRequire(process.execPath)('node:sea') as SeaModule;
+  return nodeModule().createRequire(process.execPath)('node:sea') as SeaModule;
 }
 
 /** loadCli for the single executable: cli.cjs from the assets, with the same code cache. */
