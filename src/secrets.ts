@@ -15,6 +15,9 @@ function anyCaseHex(code: number, width: number): string {
 
 const escapeRegExp = (text: string) => text.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&');
 
+/** The characters a key spelled otherwise than as it is would hold (percent- or backslash-escaped, an entity). */
+const ESCAPED = /[\\%&]/;
+
 /**
  * One character of a key in every spelling a server may echo it in: as it is; as a JSON \uXXXX escape (either
  * hex case, the way ASP.NET's System.Text.Json writes + / = < > & '); with JSON's short escape for / " and \;
@@ -56,7 +59,7 @@ export class Secrets {
     if (this.#keys.length === 0 || text.length < this.#keys.at(-1)!.length) return text;
     // Without \ % or &, a key can only appear as it is, and includes() finds that faster than the pattern:
     // the writer passes every string of a large list through here when it lays out a table.
-    if (!/[\\%&]/.test(text) && !this.#keys.some((key) => text.includes(key))) return text;
+    if (!ESCAPED.test(text) && !this.#keys.some((key) => text.includes(key))) return text;
     this.#pattern ??= new RegExp(this.#keys.map((key) => Array.from(key, characterPattern).join('')).join('|'), 'g');
     return text.replace(this.#pattern, PLACEHOLDER);
   }

@@ -171,7 +171,10 @@ export function valuesOf(row: unknown, columns: readonly Column[]): unknown[] {
 
 export function cellsOf(row: unknown, columns: readonly Column[]): string[] {
   if (!isRecord(row)) return columns.map((column) => (column.name === VALUE_COLUMN ? cellText(row) : ''));
-  return columns.map((column) => cellText(valueAt(row, column.path).value));
+  // A table asks for every cell of every row twice: a top-level field (nearly every column) is read directly.
+  return columns.map(({ path }) =>
+    cellText(path.length === 1 ? (Object.hasOwn(row, path[0]!) ? row[path[0]!] : undefined) : valueAt(row, path).value),
+  );
 }
 
 /**

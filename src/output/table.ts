@@ -196,9 +196,12 @@ export async function streamTable(
     const cells = cellsAt(row);
     for (let column = 0; column < columns; column++) {
       const cell = cells[column] ?? '';
-      // The first cell beyond ASCII loads the Unicode tables; the second pass meets no other.
-      if (!canMeasure(cell)) await loadUnicodeWidths();
-      const width = displayWidth(cell);
+      let width = cell.length;
+      if (!PRINTABLE_ASCII.test(cell)) {
+        // The first cell beyond ASCII loads the Unicode tables; the second pass meets no other.
+        await loadUnicodeWidths();
+        width = unicodeWidth(cell);
+      }
       if (width > natural[column]!) natural[column] = width;
     }
   }
