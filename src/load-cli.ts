@@ -83,15 +83,23 @@ function privateCacheDir(): string | undefined {
 
 /**
  * The words that name the command being run (`env list`, `auth login`): the first two that look like a
- * command's name. A value before them (`--profile prod env list`) may count as one; that only makes a few
- * more kinds of run.
+ * command's name. A value of another option before them may count as one; that only makes a few more kinds of
+ * run.
  */
 function commandOf(argv: readonly string[]): string {
-  return argv
-    .filter((word) => /^[a-z][a-z-]*$/.test(word))
-    .slice(0, 2)
-    .join(' ');
+  const words: string[] = [];
+  for (let index = 0; index < argv.length && words.length < 2; index++) {
+    const word = argv[index]!;
+    // The value of a global option that may look like a command's name (`--profile prod`, `-o table`) is not
+    // one: each profile would make a kind of its own.
+    if (VALUE_OPTIONS.has(word)) index++;
+    else if (/^[a-z][a-z-]*$/.test(word)) words.push(word);
+  }
+  return words.join(' ');
 }
+
+/** The global options whose value may be a word like a command's name. */
+const VALUE_OPTIONS = new Set(['-p', '--profile', '-o', '--output']);
 
 /** FNV-1a, 32 bits: a cache file names the kind of run it is for by this, not by the words. */
 function hash(text: string): number {

@@ -67,6 +67,21 @@ describe.runIf(ownCache)('the compile cache', () => {
     }
   });
 
+  it('counts `env list` with any profile or output format as one kind of command', async () => {
+    const tmp = tempDir();
+    const env = { TMPDIR: tmp, CIP_CONFIG_DIR: tempDir() };
+    for (const args of [
+      ['--profile', 'one'],
+      ['-p', 'two'],
+      ['-o', 'table', '--profile', 'three'],
+    ]) {
+      // No such profile: the run fails (exit 2), and its cache is written all the same.
+      expect((await cip([...args, 'env', 'list'], { env })).exitCode).toBe(2);
+    }
+    const kinds = readdirSync(cacheDirIn(tmp)).filter((name) => !name.endsWith('-shared.bin'));
+    expect(kinds).toHaveLength(1);
+  });
+
   it("removes another build's files once they are a week old, when it writes its own", async () => {
     const tmp = tempDir();
     const dir = cacheDirIn(tmp);
