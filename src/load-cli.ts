@@ -281,7 +281,11 @@ export function loadCli(argv: readonly string[] = []): LoadedCli {
     const name = id.slice(2);
     if (!vendors.has(name)) {
       const file = join(folder, name);
-      vendors.set(name, runModule(readFileSync(file, 'utf8'), file, nodeRequire, cache, name));
+      const source = readFileSync(file, 'utf8');
+      // Named with its own time too: V8 checks a cache against its source's length only, and a vendor file
+      // changed apart from cli.cjs (by hand) must not run another's compiled code.
+      const { mtimeMs } = statSync(file);
+      vendors.set(name, runModule(source, file, nodeRequire, cache, `${name}@${Math.trunc(mtimeMs)}`));
     }
     return vendors.get(name);
   };

@@ -1,10 +1,11 @@
 // The code cache that makes later runs of cip start faster on Node 20 (src/load-cli.ts): it is written once,
 // reused, replaced when V8 refuses it, and never read from a folder others can write to.
-import { chmodSync, mkdirSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, mkdirSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { execa } from 'execa';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox/index.js';
-import { cip, sandboxEnv, tempDir } from '../helpers/cli.js';
+import { BUILD, cip, sandboxEnv, tempDir } from '../helpers/cli.js';
 
 const [major, minor] = process.versions.node.split('.').map(Number) as [number, number];
 // Node >= 22.1 brings its own cache (module.enableCompileCache), and cip uses that instead.
@@ -51,7 +52,7 @@ describe.runIf(ownCache)('the compile cache', () => {
       const [listFile, ...others] = readdirSync(dir).filter((name) => !name.endsWith('-shared.bin') && name !== help);
       expect(others).toEqual([]);
       // env list's file names cli.cjs and ky's vendor file; --help's only cli.cjs, and was not written again.
-      expect(scriptsIn(join(dir, listFile!))).toEqual(['cli.cjs', 'vendor/ky.cjs']);
+      expect(scriptsIn(join(dir, listFile!))).toEqual(['cli.cjs', expect.stringMatching(/^vendor\/ky\.cjs@\d+$/)]);
       expect(scriptsIn(join(dir, help!))).toEqual(['cli.cjs']);
       expect(statSync(join(dir, help!)).mtimeMs).toBe(helpWritten);
       // The code env list ran is in its file, which is larger than --help's.
@@ -62,6 +63,31 @@ describe.runIf(ownCache)('the compile cache', () => {
       await cip(['--help'], { env });
       expect(readdirSync(dir).map((name) => statSync(join(dir, name)).mtimeMs)).toEqual(written);
       expect(readdirSync(dir)).toHaveLength(3);
+    } finally {
+      await sandbox.close();
+    }
+  });
+
+  it('a vendor file changed by hand (same length, so V8 would take the old cache) is compiled from its new text', async () => {
+    const sandbox = await startSandbox({ seed: 2 });
+    try {
+      // A copy of the build: the shared one must not change under other tests.
+      const copy = tempDir();
+      cpSync(join(BUILD, 'dist'), join(copy, 'dist'), { recursive: true });
+      cpSync(join(BUILD, 'bin'), join(copy, 'bin'), { recursive: true });
+      const env = { ...sandboxEnv(sandbox), TMPDIR: tempDir(), PATH: process.env.PATH };
+      const run = () =>
+        execa('node', [join(copy, 'bin', 'cip.cjs'), 'env', 'list', '-o', 'json'], { env, extendEnv: false, reject: false });
+      expect((await run()).exitCode).toBe(0);
+      const ky = join(copy, 'dist', 'vendor', 'ky.cjs');
+      const length = readFileSync(ky, 'utf8').length;
+      const changed = 'throw new Error("hand-changed ky");\n';
+      writeFileSync(ky, `${changed}/*${'x'.repeat(length - changed.length - 4)}*/`);
+      const later = Date.now() / 1000 + 60;
+      utimesSync(ky, later, later);
+      const result = await run();
+      expect(result.exitCode).toBe(1);
+      expect(result.stderr).toContain('hand-changed ky');
     } finally {
       await sandbox.close();
     }
