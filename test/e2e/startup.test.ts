@@ -1,6 +1,6 @@
 // Structural facts behind start-up speed (timings live in `npm run bench`, not here): the bundle exists, and
 // each command loads only the code it needs. A loader hook records every module a real run loads.
-import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -98,11 +98,22 @@ describe('the bundle', () => {
 });
 
 describe('what each command loads', () => {
-  it('--version reads only the entry file and no package at all', async () => {
+  it('--version is answered by bin/cip.cjs: it reads no file of dist/ and no package at all', async () => {
     const run = await loads(['--version']);
     expect(run.exitCode).toBe(0);
     expect(run.packages).toEqual(new Set());
-    expect(run.files).toBe(1);
+    expect(run.files).toBe(0);
+    // So that the check can fail: -V with another argument goes through dist/main.cjs.
+    expect((await loads(['-V', '--help'])).files).toBeGreaterThan(0);
+  });
+
+  it('--version without a package.json beside bin/ (a copy of the files) is answered by dist/main.cjs, the same', async () => {
+    const copy = tempDir();
+    cpSync(join(BUILD, 'dist'), join(copy, 'dist'), { recursive: true });
+    cpSync(join(BUILD, 'bin'), join(copy, 'bin'), { recursive: true });
+    const { version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
+    const result = await execa('node', [join(copy, 'bin', 'cip.cjs'), '--version'], { reject: false });
+    expect(result).toMatchObject({ exitCode: 0, stdout: version, stderr: '' });
   });
 
   it('--version writes its line without making the process.stdout stream (and loading its modules); --help makes it', async () => {
