@@ -2,11 +2,11 @@
 // options, help text and action when it is run or its help is shown. Start-up pays for one command, not twenty;
 // nothing a user sees changes. The hook that builds the command being run, saveStateBeforeParse, is commander's
 // (documented for subclasses): the cases that run a command fail if a commander upgrade stops calling it.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { Command, Help } from 'commander';
 import { buildProgram, completeTree } from '../../src/program.js';
-import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
-import { sandboxEnv } from '../helpers/cli.js';
+import type { Sandbox } from '../../src/sandbox/index.js';
+import { sandboxForFile } from '../helpers/cli.js';
 import { cipInProcess as cip } from '../helpers/harness.js';
 import { fakeIO, testContext } from '../helpers/io.js';
 
@@ -103,33 +103,29 @@ describe('commands are built when they are needed', () => {
 });
 
 describe('a command built late behaves as before', () => {
-  let sandbox: Sandbox;
-  beforeAll(async () => {
-    sandbox = await startSandbox({ seed: [{ id: 'e1', name: 'alpha' }] });
-  });
-  afterAll(async () => {
-    await sandbox.close();
-  });
+  let sandbox!: Sandbox;
+  let env: Record<string, string | undefined> = {};
+  sandboxForFile({ seed: [{ id: 'e1', name: 'alpha' }] }, (started) => ({ sandbox, env } = started));
   beforeEach(() => {
     sandbox.reset();
   });
 
   it('its options parse', async () => {
-    const result = await cip(['env', 'list', '--columns', 'name', '-o', 'tsv'], { env: sandboxEnv(sandbox) });
+    const result = await cip(['env', 'list', '--columns', 'name', '-o', 'tsv'], { env });
     expect(result.stderr).toBe('');
     expect(result.stdout).toBe('name\nalpha\n');
     expect(result.exitCode).toBe(0);
   });
 
   it('a single-valued option given twice is refused', async () => {
-    const result = await cip(['env', 'list', '--columns', 'id', '--columns', 'name'], { env: sandboxEnv(sandbox) });
+    const result = await cip(['env', 'list', '--columns', 'id', '--columns', 'name'], { env });
     expect(result.stderr).toBe('error: --columns was given more than once (give it once)\n');
     expect(result.exitCode).toBe(2);
     expect(sandbox.requests).toEqual([]);
   });
 
   it('an option it does not have is an unknown option', async () => {
-    const result = await cip(['env', 'list', '--colums', 'id'], { env: sandboxEnv(sandbox) });
+    const result = await cip(['env', 'list', '--colums', 'id'], { env });
     expect(result.stderr).toMatch(/^error: unknown option '--colums'/);
     expect(result.exitCode).toBe(2);
   });
