@@ -218,22 +218,30 @@ class CodeCache {
 
   /**
    * How many kinds of run of this build have a file. On the way, other builds' files older than a week are
-   * removed: each version of cip and of Node, and each install, leaves its own.
+   * removed (each version of cip and of Node, and each install, leaves its own), and temporary files as old.
    */
   private kinds(): number {
     let count = 0;
+    let names: string[];
     try {
-      const now = Date.now();
-      for (const name of readdirSync(this.dir)) {
-        if (name.startsWith(`${this.prefix}-`)) {
-          if (name.endsWith('.bin') && name !== `${this.prefix}-shared.bin`) count++;
-        } else if (/^cli-.*\.bin$/.test(name)) {
+      names = readdirSync(this.dir);
+    } catch {
+      return count;
+    }
+    const now = Date.now();
+    for (const name of names) {
+      const ours = name.startsWith(`${this.prefix}-`);
+      if (ours && name.endsWith('.bin')) {
+        if (name !== `${this.prefix}-shared.bin`) count++;
+      } else if (/^cli-.*\.bin$/.test(name) || /^cli-.*\.bin\.\d+\.tmp$/.test(name)) {
+        // Another build's file, or a temporary file a run that crashed left (a live one is milliseconds old).
+        try {
           const path = join(this.dir, name);
           if (now - statSync(path).mtimeMs > STALE_MS) rmSync(path, { force: true });
+        } catch {
+          // Removed meanwhile by another run.
         }
       }
-    } catch {
-      // Another run removing the same file, or a folder that cannot be read: counted as far as it went.
     }
     return count;
   }

@@ -115,14 +115,17 @@ describe.runIf(ownCache)('the compile cache', () => {
     const old = join(dir, 'cli-0.0.1-v20.0.0-x64-1-1-811c9dc5.bin');
     const recent = join(dir, 'cli-0.0.2-v20.0.0-x64-1-1-811c9dc5.bin');
     const notOurs = join(dir, 'notes.txt');
-    for (const file of [old, recent, notOurs]) writeFileSync(file, 'x', { mode: 0o600 });
+    // A crashed run's temporary file.
+    const leftOver = join(dir, 'cli-0.0.2-v20.0.0-x64-1-1-811c9dc5.bin.4242.tmp');
+    for (const file of [old, recent, notOurs, leftOver]) writeFileSync(file, 'x', { mode: 0o600 });
     const weekAgo = (Date.now() - 8 * 24 * 3600 * 1000) / 1000;
-    for (const file of [old, notOurs]) utimesSync(file, weekAgo, weekAgo);
+    for (const file of [old, notOurs, leftOver]) utimesSync(file, weekAgo, weekAgo);
     expect((await cip(['--help'], { env: { TMPDIR: tmp } })).exitCode).toBe(0);
     const names = readdirSync(dir);
     expect(names).not.toContain('cli-0.0.1-v20.0.0-x64-1-1-811c9dc5.bin');
     expect(names).toContain('cli-0.0.2-v20.0.0-x64-1-1-811c9dc5.bin');
     expect(names).toContain('notes.txt');
+    expect(names).not.toContain('cli-0.0.2-v20.0.0-x64-1-1-811c9dc5.bin.4242.tmp');
   });
 
   it('a damaged cache is refused by V8 and replaced, and the command still works', async () => {
