@@ -22,7 +22,7 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { ConfigError } from '../errors.js';
 import { loadLockfile, lockFile, lockNow } from './store/lock.js';
-import { POSIX, folderPrivacy, makePrivateFolder, type Warn } from './store/privacy.js';
+import { isPosix, folderPrivacy, makePrivateFolder, type Warn } from './store/privacy.js';
 import { kindOf } from './store/read.js';
 
 export const JOURNAL_FILE = 'journal.jsonl';
@@ -74,7 +74,7 @@ function checkFolder({ dir, own, uid }: JournalPlace, warn: Warn): void {
 
 /** Opens the journal to append: never through a link, never a FIFO or a device, never another user's file. */
 function openForAppend(path: string, uid: number | undefined, warn: Warn): number {
-  const flags = constants.O_RDWR | constants.O_APPEND | constants.O_CREAT | (POSIX ? constants.O_NOFOLLOW | constants.O_NONBLOCK : 0);
+  const flags = constants.O_RDWR | constants.O_APPEND | constants.O_CREAT | (isPosix() ? constants.O_NOFOLLOW | constants.O_NONBLOCK : 0);
   let fd: number;
   try {
     fd = openSync(path, flags, 0o600);
@@ -86,8 +86,9 @@ function openForAppend(path: string, uid: number | undefined, warn: Warn): numbe
   try {
     const stats = fstatSync(fd);
     if (!stats.isFile()) throw new JournalUnwritable(`${path} is not a regular file (${kindOf(stats)})`);
-    if (POSIX && uid !== undefined && stats.uid !== uid) throw new JournalUnwritable(`${path} belongs to another user (uid ${stats.uid})`);
-    if (POSIX && (stats.mode & 0o077) !== 0) {
+    if (isPosix() && uid !== undefined && stats.uid !== uid)
+      throw new JournalUnwritable(`${path} belongs to another user (uid ${stats.uid})`);
+    if (isPosix() && (stats.mode & 0o077) !== 0) {
       fchmodSync(fd, 0o600);
       warn(`${path} was readable by others (mode ${modeText(stats.mode)}); cip made it private (600)`);
     }
@@ -180,7 +181,7 @@ export async function appendToJournal(
 
 /** The time of the file's first line cip wrote (within its first 64 KiB); Infinity when there is none. */
 function oldestTime(path: string): number {
-  const fd = openSync(path, constants.O_RDONLY | (POSIX ? constants.O_NOFOLLOW | constants.O_NONBLOCK : 0));
+  const fd = openSync(path, constants.O_RDONLY | (isPosix() ? constants.O_NOFOLLOW | constants.O_NONBLOCK : 0));
   try {
     const head = readAt(fd, HEAD_BYTES, 0).toString('utf8');
     for (const line of head.split('\n').slice(0, -1)) {
@@ -201,7 +202,7 @@ function oldestTime(path: string): number {
  */
 function prune(place: JournalPlace, bounds: JournalBounds, now: number, warn: Warn): void {
   const path = journalPath(place.dir);
-  const fd = openSync(path, constants.O_RDONLY | (POSIX ? constants.O_NOFOLLOW | constants.O_NONBLOCK : 0));
+  const fd = openSync(path, constants.O_RDONLY | (isPosix() ? constants.O_NOFOLLOW | constants.O_NONBLOCK : 0));
   let text: string;
   let unread = 0;
   try {
@@ -266,7 +267,7 @@ function prune(place: JournalPlace, bounds: JournalBounds, now: number, warn: Wa
   }
   closeSync(out);
   renameSync(temp, path);
-  if (POSIX) {
+  if (isPosix()) {
     const dirFd = openSync(place.dir, constants.O_RDONLY);
     try {
       fsyncSync(dirFd);
@@ -294,7 +295,7 @@ export function readJournal(dir: string, limit: number): JournalText {
   const path = journalPath(dir);
   let fd: number;
   try {
-    fd = openSync(path, constants.O_RDONLY | (POSIX ? constants.O_NOFOLLOW | constants.O_NONBLOCK : 0));
+    fd = openSync(path, constants.O_RDONLY | (isPosix() ? constants.O_NOFOLLOW | constants.O_NONBLOCK : 0));
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return { path, lines: [], skippedBytes: 0 };

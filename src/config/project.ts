@@ -14,7 +14,7 @@ import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, realpat
 import { dirname, isAbsolute, join, resolve, sep } from 'node:path';
 import { UsageError } from '../errors.js';
 import { printable } from '../text/sanitize.js';
-import { POSIX, statOrUndefined, type Warn } from './store/privacy.js';
+import { isPosix, statOrUndefined, type Warn } from './store/privacy.js';
 import { kindOf } from './store/read.js';
 import { writeFileAtomic } from './store/write.js';
 import { checkBaseUrl, checkEnterpriseId, isProfileName } from './validate.js';
@@ -101,7 +101,7 @@ function othersCanChange(stats: Stats, uid: number | undefined, gid: number | un
 
 /** Why the project file must not be trusted, if so: the file (through a link, the file it leads to) and the folders holding them. */
 export function untrusted(path: string, uid: number | undefined, gid: number | undefined): string | undefined {
-  if (!POSIX) return undefined;
+  if (!isPosix()) return undefined;
   const file = statOrUndefined(path);
   // A link to nothing is read, and refused, as what it is.
   if (!file) return undefined;
@@ -129,7 +129,7 @@ function invalid(path: string, what: string, hint = `a project file holds ${EXAM
 function readProjectText(path: string): string {
   let fd: number;
   try {
-    fd = openSync(path, POSIX ? constants.O_RDONLY | constants.O_NONBLOCK : constants.O_RDONLY);
+    fd = openSync(path, isPosix() ? constants.O_RDONLY | constants.O_NONBLOCK : constants.O_RDONLY);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? String(error);
     throw invalid(path, `cannot be read (${code})`, 'fix its permissions, or remove it');
@@ -249,7 +249,7 @@ export function writeProjectProfile(
       throw error;
     }
   }
-  const folder = POSIX ? statOrUndefined(dir) : undefined;
+  const folder = isPosix() ? statOrUndefined(dir) : undefined;
   const problem = folder && othersCanChange(folder, inputs.uid, inputs.gid);
   if (problem) {
     throw new UsageError(

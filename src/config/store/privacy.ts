@@ -9,7 +9,13 @@ import { ConfigError } from '../../errors.js';
 
 export type Warn = (message: string) => void;
 
-export const POSIX = platform() !== 'win32';
+/**
+ * Whether file modes and owners apply (not on Windows). Asked when needed, not when the module loads: node:os is a
+ * module to load, and most runs (`--help`) never ask.
+ */
+export function isPosix(): boolean {
+  return platform() !== 'win32';
+}
 
 export function statOrUndefined(path: string): Stats | undefined {
   try {
@@ -26,7 +32,7 @@ const modeText = (mode: number) => (mode & 0o7777).toString(8);
  * folder with a wider mode is made private instead, and said so.
  */
 export function folderPrivacy(dir: string, own: boolean, uid: number | undefined, warn: Warn): string | undefined {
-  if (!POSIX) return undefined;
+  if (!isPosix()) return undefined;
   const stats = statOrUndefined(dir);
   if (!stats) return undefined;
   if (own) {
@@ -56,12 +62,12 @@ function notPrivate(stats: Stats, uid: number | undefined): string | undefined {
 /** A folder cip creates is cip's: private whatever the umask. */
 export function makePrivateFolder(dir: string): void {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
-  if (POSIX) chmodSync(dir, 0o700);
+  if (isPosix()) chmodSync(dir, 0o700);
 }
 
 /** cip's own file, opened up by someone: made private again, and said so. */
 export function tightenFile(path: string, stats: Stats | undefined, uid: number | undefined, warn: Warn): void {
-  if (!POSIX || !stats || (stats.mode & 0o077) === 0 || stats.uid !== uid) return;
+  if (!isPosix() || !stats || (stats.mode & 0o077) === 0 || stats.uid !== uid) return;
   chmodSync(path, 0o600);
   warn(`${path} was readable by others (mode ${modeText(stats.mode)}); cip made it private (600)`);
 }
@@ -100,7 +106,7 @@ export function writeTarget(path: string): string {
  * checked as such.
  */
 export function linkTargetProblem(dir: string, target: string, uid: number | undefined): string | undefined {
-  if (!POSIX) return undefined;
+  if (!isPosix()) return undefined;
   const stats = statSync(target);
   if (uid !== undefined && stats.uid !== uid) return `it belongs to another user (uid ${stats.uid})`;
   const folder = dirname(target);

@@ -2,7 +2,7 @@
 import { closeSync, constants, fstatSync, openSync, readFileSync, type Stats } from 'node:fs';
 import { ConfigError } from '../../errors.js';
 import { checkShape, type StoreData } from '../profile.js';
-import { POSIX, statOrUndefined } from './privacy.js';
+import { isPosix, statOrUndefined } from './privacy.js';
 
 /** A config file larger than this is not one cip wrote (a profile takes a few hundred bytes). */
 export const MAX_CONFIG_BYTES = 16 * 1024 * 1024;
@@ -49,7 +49,7 @@ function checkConfigStats(path: string, stats: Stats): void {
 function readConfigText(path: string): string | undefined {
   let fd: number;
   try {
-    fd = openSync(path, POSIX ? constants.O_RDONLY | constants.O_NONBLOCK : constants.O_RDONLY);
+    fd = openSync(path, isPosix() ? constants.O_RDONLY | constants.O_NONBLOCK : constants.O_RDONLY);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;
