@@ -2,21 +2,15 @@
 // write records and when, that a restore puts an environment back exactly, and what a restore refuses.
 import { mkdirSync, readFileSync, statSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { parseExactJson, stringifyExactJson } from '../../src/json/exact.js';
-import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
-import { expectOneErrorLine, loginArgs, sandboxEnv, seedSandbox, tempDir } from '../helpers/cli.js';
+import type { Sandbox } from '../../src/sandbox/index.js';
+import { expectOneErrorLine, loginArgs, sandboxForFile, seedSandbox, tempDir } from '../helpers/cli.js';
 import { cipInProcess as cip } from '../helpers/harness.js';
 
-let sandbox: Sandbox;
-let env: Record<string, string | undefined>;
-beforeAll(async () => {
-  sandbox = await startSandbox({ seed: 0 });
-  env = sandboxEnv(sandbox);
-});
-afterAll(async () => {
-  await sandbox.close();
-});
+let sandbox!: Sandbox;
+let env: Record<string, string | undefined> = {};
+sandboxForFile({ seed: 0 }, (started) => ({ sandbox, env } = started));
 
 /** Every field a restore must bring back as it was: digits a double cannot hold, nesting, unicode, escapes. */
 const ALPHA =
