@@ -227,7 +227,7 @@ complete -c cip -n '__cip_under \'cip api\'' -s F -l field -d 'set a typed field
 complete -c cip -n '__cip_under \'cip api\'' -s f -l raw-field -d 'set a string field (repeatable)' -x
 complete -c cip -n '__cip_under \'cip api\'' -l input -d 'the request body, as it is, from a file (\'-\' for stdin)' -r -F
 complete -c cip -n '__cip_under \'cip api\'' -s H -l header -d 'add a request header (repeatable); not the three credential headers' -x
-complete -c cip -n '__cip_under \'cip api\'' -s i -l include -d 'print the status line and the answer headers on stderr'
+complete -c cip -n '__cip_under \'cip api\'' -s i -l include -d 'print the status line and the answer headers on stderr (and, for a failure, its body)'
 complete -c cip -n '__cip_under \'cip api\'' -l confirm -d 'the name of the profile in use: required to change a protected profile without a terminal (--yes is not enough); answers the question as --yes does' -x -a '(cip __complete profiles 2>/dev/null)'
 complete -c cip -n '__cip_argument \'cip completion\' 0' -a 'bash zsh fish powershell' -d 'bash, zsh, fish or powershell'
 complete -c cip -n '__cip_under \'cip sandbox\'' -l port -d 'port to listen on (default: a free one)' -x

@@ -204,8 +204,8 @@ Register-ArgumentCompleter -Native -CommandName cip -ScriptBlock {
         '--input', 'the request body, as it is, from a file (''-'' for stdin)'
         '-H', 'add a request header (repeatable); not the three credential headers'
         '--header', 'add a request header (repeatable); not the three credential headers'
-        '-i', 'print the status line and the answer headers on stderr'
-        '--include', 'print the status line and the answer headers on stderr'
+        '-i', 'print the status line and the answer headers on stderr (and, for a failure, its body)'
+        '--include', 'print the status line and the answer headers on stderr (and, for a failure, its body)'
         '--confirm', 'the name of the profile in use: required to change a protected profile without a terminal (--yes is not enough); answers the question as --yes does'
     )
     $options['cip sandbox'] = @(

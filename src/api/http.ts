@@ -41,6 +41,11 @@ export interface RawRequest {
   body?: string;
   /** Extra headers; the credential headers are not among them (the caller checks). */
   headers?: Record<string, string>;
+  /**
+   * Shown the answer that is not a success (the last attempt's), just before it becomes the error thrown:
+   * `cip api -i` prints it. The error stays the one every other command gets.
+   */
+  failed?: ((answer: RawAnswer) => void) | undefined;
 }
 
 /** A 2xx answer: its parsed JSON body (numbers exact; undefined when empty or not read) and its headers. */
@@ -180,7 +185,7 @@ function textOf(answer: RawAnswer, read: boolean): { status: number; headers: He
   return { status: answer.status, headers: answer.headers, text };
 }
 
-type Respond = (method: AnyMethod, target: string, what: string, request: RawRequest) => Promise<RawAnswer>;
+type Respond = (method: AnyMethod, target: string, what: string, request: Omit<RawRequest, 'failed'>, failed?: RawRequest['failed']) => Promise<RawAnswer>;
 
 /** One request through the chain: its URL checked, its answer whole, its failure a typed error. */
 function responder(kyModule: KyModule, options: HttpOptions, step: Step): Respond {
@@ -188,7 +193,7 @@ function responder(kyModule: KyModule, options: HttpOptions, step: Step): Respon
   const { HTTPError } = kyModule;
   const client = kyClient(kyModule, options, step);
   const host = new URL(baseUrl).host;
-  return async (method, target, what, request) => {
+  return async (method, target, what, request, failed) => {
     // Built and checked here, whoever asked: the keys go with it.
     const url = requestUrl(baseUrl, target).href;
     // Whether an earlier attempt may have been carried out although its answer was lost: then a retry can meet
@@ -201,9 +206,10 @@ function responder(kyModule: KyModule, options: HttpOptions, step: Step): Respon
       return answerOf(await client(url, { method, ...request, hooks: { beforeRetry: [watch] } }));
     } catch (error) {
       const context: FailureContext = { what, method, host, timeout, proxy, redact, authHint, signal };
-      throw error instanceof HTTPError && !signal.aborted
-        ? answerFailure(answerOf(error.response), context, uncertain)
-        : requestFailure(error, context);
+      if (!(error instanceof HTTPError) || signal.aborted) throw requestFailure(error, context);
+      const answer = answerOf(error.response);
+      failed?.(answer);
+      throw answerFailure(answer, context, uncertain);
     }
   };
 }
@@ -244,9 +250,9 @@ export async function createHttp(options: HttpOptions): Promise<Http> {
     async request(method, path, what, body, readBody) {
       return (await send(method, path, what, body, readBody)).data;
     },
-    async exchange(method, target, what, request = {}) {
+    async exchange(method, target, what, { failed, ...request } = {}) {
       const headers = { ...(request.body === undefined ? {} : { 'Content-Type': 'application/json' }), ...request.headers };
-      const answer = await respond(method, target, what, { ...request, headers });
+      const answer = await respond(method, target, what, { ...request, headers }, failed);
       return { ...answer, body: answer.body ?? new Uint8Array(0) };
     },
   };

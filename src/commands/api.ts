@@ -1,6 +1,7 @@
 // `cip api <path>`: any endpoint of the platform with the profile's credentials (after `gh api`). The keys go
 // only to the base URL's origin; the answer's body reaches stdout unchanged in a pipe.
 import { InvalidArgumentError } from 'commander';
+import type { RawAnswer } from '../api/chain.js';
 import type { AnyMethod } from '../api/http.js';
 import { requestUrl } from '../api/url.js';
 import { isCredentialHeader } from '../config/credentials.js';
@@ -10,7 +11,7 @@ import { UsageError } from '../errors.js';
 import { stringifyExactJson } from '../json/exact.js';
 import { writeAnswer } from '../output/writer.js';
 import { withSpinner } from '../terminal/spinner.js';
-import { oneLine, printable, truncate } from '../text/sanitize.js';
+import { manyLines, oneLine, printable, truncate } from '../text/sanitize.js';
 import { readInput } from './io.js';
 import { buildPayload } from '../domain/environments/payload.js';
 import { CONFIRM_OPTION, PAYLOAD_OPTIONS, payloadInput } from './options.js';
@@ -18,7 +19,11 @@ import { guardProtected } from '../domain/profiles/protect.js';
 import { journaledCall } from '../domain/journal/record.js';
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'] as const;
+/** The methods that change nothing: the others are guarded in a protected profile. */
+const READS: readonly AnyMethod[] = ['GET', 'HEAD', 'OPTIONS'];
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+/** How much of a failure's body -i shows: any error page; a larger one is cut, and the rest counted. */
+const SHOWN_ERROR_BODY_CHARS = 64 * 1024;
 
 function parseMethod(text: string): AnyMethod {
   const method = text.trim().toUpperCase();
@@ -43,6 +48,31 @@ function parseHeader(text: string): [string, string] {
   return [name, value];
 }
 
+/** The status line and the headers, as curl -i prints them: the version and reason phrase the server sent, cleaned. */
+function head(answer: RawAnswer, redact: (text: string) => string): string {
+  const reason = truncate(oneLine(answer.statusText), 200);
+  const lines = [
+    `HTTP/${answer.httpVersion} ${answer.status}${reason ? ` ${reason}` : ''}`,
+    ...[...answer.headers].map(([name, value]) => `${name}: ${oneLine(value)}`),
+  ];
+  return `${redact(lines.join('\n'))}\n`;
+}
+
+/**
+ * A failure's body, for -i: after a blank line, as curl -i shows it, but on stderr (a failure has no data for
+ * stdout). Redacted whole before it is cut, so the cut cannot leave part of a key; line breaks kept, anything
+ * else unsafe shown as '?'.
+ */
+function failedBody(answer: RawAnswer, redact: (text: string) => string): string {
+  if (!answer.body?.byteLength) return '';
+  const text = redact(new TextDecoder().decode(answer.body));
+  const cut =
+    text.length > SHOWN_ERROR_BODY_CHARS
+      ? `${text.slice(0, SHOWN_ERROR_BODY_CHARS)}\n… (${text.length - SHOWN_ERROR_BODY_CHARS} more characters not shown)`
+      : text;
+  return `\n${manyLines(cut).replace(/\n$/, '')}\n`;
+}
+
 export default defineCommand({
   name: 'api',
   description: 'call any endpoint of the API with the credentials in use, and print the answer',
@@ -55,7 +85,7 @@ export default defineCommand({
     rawField: PAYLOAD_OPTIONS.rawField,
     input: option('--input <file>', "the request body, as it is, from a file ('-' for stdin)"),
     header: list('-H, --header <name:value>', 'add a request header (repeatable); not the three credential headers', parseHeader),
-    include: flag('-i, --include', 'print the status line and the answer headers on stderr'),
+    include: flag('-i, --include', 'print the status line and the answer headers on stderr (and, for a failure, its body)'),
     confirm: CONFIRM_OPTION,
   },
   notes: `The path is relative to the base URL: with the default base URL, 'cip api Integrations' calls
@@ -63,6 +93,8 @@ https://api.copyl.com/ms/Integrations. A full URL must be on the base URL's orig
 -F and -f build a JSON body as for 'env create' (for GET, HEAD and DELETE they become query parameters).
 The answer's body is printed unchanged in a pipe, pretty-printed at a terminal when it is JSON; --jq filters
 it. Failures have the usual exit codes. POST and PATCH are never retried.
+-i prints the status line and headers on stderr, for a failure too (4xx, 5xx, a redirect), then that
+failure's body on stderr after a blank line, then the error line; stdout stays empty when the request failed.
 In a protected profile ('cip auth protect'), a method other than GET, HEAD or OPTIONS asks for the profile's
 name; a script passes --confirm NAME.`,
   examples: [
@@ -79,8 +111,8 @@ name; a script passes --confirm NAME.`,
     // Refused here, before any input is read, when it would leave the base URL's origin.
     const url = requestUrl(settings.baseUrl, path);
     // Any method that may change something, in a protected profile: its name, before the body is read.
-    if (!['GET', 'HEAD', 'OPTIONS'].includes(chosen) || confirm !== undefined)
-      await guardProtected(ctx, settings, { change: `send ${chosen} ${printable(path)}`, confirm });
+    const writes = !READS.includes(chosen);
+    if (writes || confirm !== undefined) await guardProtected(ctx, settings, { change: `send ${chosen} ${printable(path)}`, confirm });
     let body: string | undefined;
     if (input !== undefined) body = await readInput(ctx, input, '--input');
     else if (fields.length) {
@@ -93,21 +125,26 @@ name; a script passes --confirm NAME.`,
     const target = url.href;
 
     const what = `${chosen} ${printable(path)}`;
-    const answer = await withSpinner(ctx.io, `${chosen} ${printable(path)}`, () =>
-      journaledCall(ctx, settings, { method: chosen, url: target, text: body }, () =>
-        http.exchange(chosen, target, what, { ...(body === undefined ? {} : { body }), headers: Object.fromEntries(header) }),
-      ),
-    );
-    if (include) {
-      // As curl prints it: the version and reason phrase the server sent, cleaned for the terminal.
-      const reason = truncate(oneLine(answer.statusText), 200);
-      const lines = [
-        `HTTP/${answer.httpVersion} ${answer.status}${reason ? ` ${reason}` : ''}`,
-        ...[...answer.headers].map(([name, value]) => `${name}: ${oneLine(value)}`),
-      ];
-      // Asked for, so not a note that --quiet silences; on stderr, to keep stdout the body alone.
-      ctx.io.stderr.write(`${ctx.redact(lines.join('\n'))}\n`);
+    // The answer of a failure, kept for -i: printed once the spinner has stopped, before the error line.
+    const failure: { answer?: RawAnswer } = {};
+    const request = {
+      ...(body === undefined ? {} : { body }),
+      headers: Object.fromEntries(header),
+      ...(include ? { failed: (answer: RawAnswer) => (failure.answer = answer) } : {}),
+    };
+    let answer: RawAnswer & { body: Uint8Array };
+    try {
+      answer = await withSpinner(ctx.io, what, () =>
+        journaledCall(ctx, settings, { method: chosen, url: target, text: body }, () => http.exchange(chosen, target, what, request)),
+      );
+    } catch (error) {
+      // Asked for, so not a note that --quiet silences; the error line, with its exit code, follows.
+      const redact = (text: string) => ctx.redact(text);
+      if (failure.answer) ctx.io.stderr.write(head(failure.answer, redact) + failedBody(failure.answer, redact));
+      throw error;
     }
+    // Asked for, so not a note that --quiet silences; on stderr, to keep stdout the body alone.
+    if (include) ctx.io.stderr.write(head(answer, (text) => ctx.redact(text)));
     // The writer redacts a key the server echoes; any other answer goes out byte for byte.
     await writeAnswer(ctx.io, answer.body, answer.headers.get('content-type') ?? '');
   },

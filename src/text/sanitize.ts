@@ -25,6 +25,14 @@ export function oneLine(text: string): string {
     .trim();
 }
 
+/**
+ * Text of several lines (an error page, a body for people): line feeds and tabs kept, CR LF read as LF, anything
+ * else unsafe as '?' (a lone CR too: it would return to the line's start and write over what was shown).
+ */
+export function manyLines(text: string): string {
+  return text.replace(/\r\n/g, '\n').replace(UNSAFE, (ch) => (ch === '\n' || ch === '\t' ? ch : '?'));
+}
+
 function hexEscape(ch: string): string {
   return `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`;
 }

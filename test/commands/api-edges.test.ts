@@ -229,3 +229,137 @@ describe('cip api -i', () => {
     }
   });
 });
+
+describe('cip api -i on a failure', () => {
+  // Where the error's parts go: the status line and headers where a success prints them (stderr), then the
+  // failure's body on stderr after a blank line (a failure has no data for stdout), then the one error line;
+  // the exit code is the status's own.
+  it('prints the status line, the headers and the body on stderr, then the error line; stdout stays empty', async () => {
+    sandbox.inject({
+      fault: {
+        kind: 'status',
+        status: 404,
+        body: '{"title":"Not Found","detail":"no environment nope"}',
+        headers: { 'Content-Type': 'application/problem+json', 'X-Request-Id': 'req-42' },
+      },
+    });
+    const result = await cip(['api', 'Environments/nope', '-i'], { env });
+    expect(result.exitCode).toBe(5);
+    expect(result.stdout).toBe('');
+    const lines = result.stderr.split('\n');
+    expect(lines[0]).toBe('HTTP/1.1 404 Not Found');
+    expect(lines).toContain('content-type: application/problem+json');
+    expect(lines).toContain('x-request-id: req-42');
+    // The body after a blank line, then the error line last.
+    expect(lines.slice(-4)).toEqual([
+      '',
+      '{"title":"Not Found","detail":"no environment nope"}',
+      'error: cannot GET Environments/nope: not found (HTTP 404): no environment nope',
+      '',
+    ]);
+    expect(expectOneErrorLine(result.stderr)).toBe('error: cannot GET Environments/nope: not found (HTTP 404): no environment nope');
+  });
+
+  it('without -i, a failure prints the error line alone', async () => {
+    sandbox.inject({ fault: { kind: 'status', status: 404, body: '{"title":"gone"}', headers: { 'X-Request-Id': 'req-42' } } });
+    const result = await cip(['api', 'Environments/nope'], { env });
+    expect(result).toEqual({ exitCode: 5, stdout: '', stderr: 'error: cannot GET Environments/nope: not found (HTTP 404): gone\n' });
+  });
+
+  it.each([
+    [401, 3],
+    [403, 4],
+    [409, 6],
+    [500, 7],
+  ])('HTTP %i keeps its exit code (%i), with --quiet too, and an empty body prints no blank line', async (status, code) => {
+    sandbox.inject({ fault: { kind: 'status', status, body: '', headers: { 'WWW-Authenticate': 'Bearer error="invalid_token"' } } });
+    const result = await cip(['api', 'Environments', '-X', 'POST', '-q', '-i', '-f', 'name=x'], { env });
+    expect(result.exitCode).toBe(code);
+    expect(result.stdout).toBe('');
+    const lines = result.stderr.split('\n');
+    expect(lines[0]).toMatch(new RegExp(`^HTTP/1\\.1 ${status} `));
+    expect(lines).toContain('www-authenticate: Bearer error="invalid_token"');
+    expect(lines.at(-2)).toMatch(/^error: cannot POST Environments: /);
+    expect(lines.slice(0, -1)).not.toContain('');
+  });
+
+  it('prints the answer of the last attempt of a request that was retried, once', async () => {
+    sandbox.inject({ fault: { kind: 'status', status: 503, body: 'early', headers: { 'X-Attempt': 'early' } }, times: 2 });
+    sandbox.inject({ fault: { kind: 'status', status: 502, body: 'last', headers: { 'X-Attempt': 'last' } } });
+    const result = await cip(['api', 'Environments', '-i'], { env });
+    expect(result.exitCode).toBe(7);
+    expect(sent()).toHaveLength(3);
+    expect(result.stderr.match(/^HTTP\//gm)).toHaveLength(1);
+    expect(result.stderr).toMatch(/^HTTP\/1\.1 502 Bad Gateway\n/);
+    expect(result.stderr).toContain('\nx-attempt: last\n');
+    expect(result.stderr).not.toContain('early');
+  });
+
+  it('prints a redirect that cip does not follow, with its Location', async () => {
+    sandbox.inject({ fault: { kind: 'status', status: 302, body: '', headers: { Location: 'https://elsewhere.example/login' } } });
+    const result = await cip(['api', 'Environments', '-i'], { env });
+    expect(result.exitCode).toBe(7);
+    expect(result.stderr).toMatch(/^HTTP\/1\.1 302 Found\n/);
+    expect(result.stderr).toContain('\nlocation: https://elsewhere.example/login\n');
+  });
+
+  it("cleans the body for the terminal: lines kept (CR LF as LF), escapes and a lone CR shown as '?'", async () => {
+    sandbox.inject({
+      fault: {
+        kind: 'status',
+        status: 400,
+        body: 'first\r\n\u001b[2Jsecond\tcol\rover\u009b31m\n',
+        headers: { 'Content-Type': 'text/plain' },
+      },
+    });
+    const result = await cip(['api', 'Environments', '-i'], { env });
+    expect(result.exitCode).toBe(6);
+    expect(result.stderr).toContain('\n\nfirst\n?[2Jsecond\tcol?over?31m\nerror: ');
+    expect(result.stderr).not.toMatch(/[\u001b\r\u009b]/);
+  });
+
+  it('cuts a large body at 64 KiB of characters and says how much was left out', async () => {
+    sandbox.inject({ fault: { kind: 'status', status: 500, body: 'x'.repeat(70_000), headers: { 'Content-Type': 'text/plain' } } });
+    const result = await cip(['api', 'Environments', '-X', 'POST', '-i'], { env });
+    expect(result.exitCode).toBe(7);
+    expect(result.stderr).toContain(`\n\n${'x'.repeat(65_536)}\n… (4464 more characters not shown)\nerror: `);
+  });
+});
+
+describe('cip api -i never prints a key the server echoes in a header', () => {
+  // What a user sees, whatever the server spells: the key as it is, percent-encoded, or in a cookie.
+  const echoes = () => ({
+    'X-Echo': sandbox.keys.apiKey,
+    'Set-Cookie': `sub=${sandbox.keys.subscriptionKey}; Path=/; HttpOnly`,
+    'X-Encoded': encodeURIComponent(`k=${sandbox.keys.apiKey}+`),
+    Authorization: `ApiKey ${sandbox.keys.apiKey}`,
+  });
+  const leaks = (text: string) => [sandbox.keys.apiKey, sandbox.keys.subscriptionKey].filter((key) => text.includes(key));
+
+  it.each([
+    [200, 0],
+    [404, 5],
+    [401, 3],
+  ])('HTTP %i (exit %i): each header is printed, its key as ***', async (status, code) => {
+    sandbox.inject({ fault: { kind: 'status', status, body: '{}', headers: echoes() } });
+    const result = await cip(['api', 'Integrations', '-i'], { env });
+    expect(result.exitCode).toBe(code);
+    expect(leaks(result.stderr + result.stdout)).toEqual([]);
+    const lines = result.stderr.split('\n');
+    expect(lines).toContain('x-echo: ***');
+    expect(lines).toContain('set-cookie: sub=***; Path=/; HttpOnly');
+    expect(lines).toContain('x-encoded: k%3D***%2B');
+    expect(lines).toContain('authorization: ApiKey ***');
+  });
+
+  it('a Bearer token echoed back in a header is ***', async () => {
+    const token = sandbox.token();
+    sandbox.inject({ fault: { kind: 'status', status: 401, body: `{"token":"${token}"}`, headers: { 'X-Echo': `Bearer ${token}` } } });
+    const tokenEnv = { CIP_BASE_URL: sandbox.url, CIP_TOKEN: token, CIP_SUBSCRIPTION_KEY: sandbox.keys.subscriptionKey };
+    const result = await cip(['api', 'Integrations', '-i'], { env: tokenEnv });
+    expect(result.exitCode).toBe(3);
+    expect(result.stderr).not.toContain(token);
+    expect(result.stderr.split('\n')).toContain('x-echo: Bearer ***');
+    expect(result.stderr).toContain('\n\n{"token":"***"}\n');
+  });
+});
