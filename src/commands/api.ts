@@ -17,9 +17,10 @@ import { buildPayload } from '../domain/environments/payload.js';
 import { CONFIRM_OPTION, PAYLOAD_OPTIONS, payloadInput } from './options.js';
 import { guardProtected } from '../domain/profiles/protect.js';
 import { journaledCall } from '../domain/journal/record.js';
+import { doneText, targetText } from '../domain/environments/target.js';
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'] as const;
-/** The methods that change nothing: the others are guarded in a protected profile. */
+/** The methods that change nothing: the others are guarded in a protected profile, and say where they went. */
 const READS: readonly AnyMethod[] = ['GET', 'HEAD', 'OPTIONS'];
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 /** How much of a failure's body -i shows: any error page; a larger one is cut, and the rest counted. */
@@ -95,7 +96,8 @@ The answer's body is printed unchanged in a pipe, pretty-printed at a terminal w
 it. Failures have the usual exit codes. POST and PATCH are never retried.
 -i prints the status line and headers on stderr, for a failure too (4xx, 5xx, a redirect), then that
 failure's body on stderr after a blank line, then the error line; stdout stays empty when the request failed.
-In a protected profile ('cip auth protect'), a method other than GET, HEAD or OPTIONS asks for the profile's
+A method other than GET, HEAD or OPTIONS says where it went once it is answered (the profile, and the
+.cip.json that chose it). In a protected profile ('cip auth protect'), such a method asks for the profile's
 name; a script passes --confirm NAME.`,
   examples: [
     'cip api Integrations',
@@ -147,5 +149,7 @@ name; a script passes --confirm NAME.`,
     if (include) ctx.io.stderr.write(head(answer, (text) => ctx.redact(text)));
     // The writer redacts a key the server echoes; any other answer goes out byte for byte.
     await writeAnswer(ctx.io, answer.body, answer.headers.get('content-type') ?? '');
+    // Where a write went, said as env writes say it: a profile that a .cip.json chose is named with the file.
+    if (writes) ctx.io.info(doneText(`Sent ${what} (HTTP ${answer.status})`, targetText(settings)));
   },
 });

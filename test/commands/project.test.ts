@@ -38,12 +38,16 @@ const profileOf = (sandbox: Sandbox) => ({
   subscriptionKey: sandbox.keys.subscriptionKey,
 });
 
-/** Profiles 'dev' (active) and 'prod', and a project tree HOME/app/src, the command run in src. */
-function setup(project?: string) {
+/**
+ * Profiles 'dev' and 'prod' (`protect` marks them protected; `active` is 'dev' unless given), and a project tree
+ * HOME/app/src, the command run in src.
+ */
+function setup(project?: string, { protect = [], active = 'dev' }: { protect?: string[]; active?: string } = {}) {
   const configDir = tempDir();
+  const profile = (name: string, sandbox: Sandbox) => ({ ...profileOf(sandbox), ...(protect.includes(name) ? { protected: true } : {}) });
   writeFileSync(
     join(configDir, 'config.json'),
-    JSON.stringify({ activeProfile: 'dev', profiles: { dev: profileOf(dev), prod: profileOf(prod) } }),
+    JSON.stringify({ activeProfile: active, profiles: { dev: profile('dev', dev), prod: profile('prod', prod) } }),
     { mode: 0o600 },
   );
   // HOME is a folder below a private one, so that a test can put a project file above it.
@@ -196,6 +200,127 @@ describe('what a user is told', () => {
     expect(result.stderr).toContain(question);
     expect(result.exitCode).toBe(0);
     expect(prod.requests.map((request) => request.method)).toContain('DELETE');
+  });
+});
+
+/** prod's one environment, as it was seeded: a test before may have deleted it. */
+function reseedProd() {
+  prod.environments.clear();
+  prod.environments.set('p1', { id: 'p1', name: 'prod-one' });
+}
+
+describe('cip api in a pinned folder', () => {
+  beforeEach(reseedProd);
+
+  it('a write says where it went, naming the project file that chose the profile; a read says nothing', async () => {
+    const { cip, path } = setup('{"profile": "prod"}');
+    const write = await cip(['api', 'Environments', '-f', 'name=by-api']);
+    expect(write.exitCode).toBe(0);
+    expect(JSON.parse(write.stdout)).toMatchObject({ name: 'by-api' });
+    expect(write.stderr).toBe(
+      `Sent POST Environments (HTTP 201)\n  in profile 'prod' (from ${path}), enterprise ${PROD_ENTERPRISE} at ${new URL(prod.url).host}.\n`,
+    );
+    const read = await cip(['api', 'Environments']);
+    expect(read).toMatchObject({ exitCode: 0, stderr: '' });
+    expect(sent()).toEqual(['prod', 'prod']);
+  });
+
+  it('--quiet silences the line, as it silences every note', async () => {
+    const { cip } = setup('{"profile": "prod"}');
+    const result = await cip(['api', 'Environments', '-f', 'name=quietly', '-q']);
+    expect(result.exitCode).toBe(0);
+    expect(result.stderr).toBe('');
+  });
+});
+
+describe('a protected profile that the project file chose is named with the file', () => {
+  beforeEach(reseedProd);
+  // The question as typed text, without the warning colour.
+  const NO_COLOR = { env: { NO_COLOR: '1' } };
+
+  /** Each destructive path that asks in a protected profile, as a script runs it (--yes, no --confirm). */
+  const scripts: [string, (app: string) => string[]][] = [
+    ['env delete', () => ['env', 'delete', 'prod-one', '--yes']],
+    ['env update --replace', () => ['env', 'update', 'prod-one', '--replace', '-f', 'name=prod-one']],
+    ['env update --unset', () => ['env', 'update', 'prod-one', '--unset', 'description']],
+    [
+      'env apply --prune',
+      (app) => {
+        const file = join(app, 'envs.json');
+        writeFileSync(file, '{"environments": []}');
+        return ['env', 'apply', '--file', file, '--prune', '--yes'];
+      },
+    ],
+    ['cip api -X DELETE', () => ['api', 'Environments/p1', '-X', 'DELETE']],
+  ];
+
+  it.each(scripts)('%s without a terminal: the refusal names the file; nothing is sent', async (_name, args) => {
+    const { cip, path, app } = setup('{"profile": "prod"}', { protect: ['prod'] });
+    const result = await cip(args(app));
+    expect(result.exitCode).toBe(2);
+    expect(expectOneErrorLine(result.stderr)).toMatch(
+      new RegExp(`^error: profile 'prod' \\(from ${path.replaceAll('.', '\\.')}\\) is protected: to .* pass --confirm prod\\b`),
+    );
+    expect(prod.requests.filter((request) => request.method !== 'GET')).toEqual([]);
+    expect(dev.requests).toEqual([]);
+  });
+
+  it.each(scripts)('%s at a terminal: the question names the file; a wrong name sends nothing', async (_name, args) => {
+    const { cip, path, app } = setup('{"profile": "prod"}', { protect: ['prod'] });
+    const question = `Profile 'prod' (from ${path}) is protected: enterprise ${PROD_ENTERPRISE} at ${new URL(prod.url).host}.`;
+    const result = await cip(args(app), { ...NO_COLOR, answers: [['to go on:', 'dev\n']] });
+    expect(result.stderr).toContain(`${question}\nAbout to `);
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toContain("error: the name typed is not 'prod': nothing was changed\n");
+    expect(prod.requests.filter((request) => request.method !== 'GET')).toEqual([]);
+  });
+
+  it('env restore of an update: the refusal and the question name the file', async () => {
+    const { cip, path } = setup('{"profile": "prod"}', { protect: ['prod'] });
+    expect((await cip(['env', 'update', 'prod-one', '-f', 'description=changed'])).exitCode).toBe(0);
+    const [entry] = JSON.parse((await cip(['env', 'history', '--json'])).stdout) as { entry: string }[];
+    prod.reset();
+    const script = await cip(['env', 'restore', entry!.entry, '--yes']);
+    expect(script.exitCode).toBe(2);
+    expect(expectOneErrorLine(script.stderr)).toContain(`profile 'prod' (from ${path}) is protected: to restore entry ${entry!.entry}`);
+    const person = await cip(['env', 'restore', entry!.entry], { ...NO_COLOR, answers: [['to go on:', '\n']] });
+    expect(person.stderr).toContain(`Profile 'prod' (from ${path}) is protected: `);
+    expect(person.exitCode).toBe(2);
+    expect(prod.requests.filter((request) => request.method !== 'GET')).toEqual([]);
+  });
+
+  it('a --confirm that names another profile is refused, naming the file that chose this one', async () => {
+    const { cip, path } = setup('{"profile": "prod"}');
+    const result = await cip(['api', 'Environments/p1', '-X', 'DELETE', '--confirm', 'dev']);
+    expect(result.exitCode).toBe(2);
+    expect(expectOneErrorLine(result.stderr)).toBe(
+      `error: --confirm dev does not match the profile's name, 'prod' (from ${path}): nothing was sent`,
+    );
+    expect(sent()).toEqual([]);
+  });
+
+  it('auth logout of the active profile the file pins too names the file; auth unprotect, given the name, does not', async () => {
+    const { cip, path } = setup('{"profile": "prod"}', { protect: ['prod'], active: 'prod' });
+    const logout = await cip(['auth', 'logout']);
+    expect(logout.exitCode).toBe(2);
+    expect(expectOneErrorLine(logout.stderr)).toContain(`profile 'prod' (from ${path}) is protected: to log out of profile 'prod'`);
+    const asked = await cip(['auth', 'logout'], { ...NO_COLOR, answers: [['to go on:', '\n']] });
+    expect(asked.stderr).toContain(
+      `Profile 'prod' (from ${path}) is protected: enterprise ${PROD_ENTERPRISE} at ${new URL(prod.url).host}.\n`,
+    );
+    const unprotect = await cip(['auth', 'unprotect', 'prod']);
+    expect(unprotect.exitCode).toBe(2);
+    expect(expectOneErrorLine(unprotect.stderr)).toContain("profile 'prod' is protected: to take the protection off");
+  });
+
+  it('a profile the file did not choose, but whose base URL it pins, is asked for with the file that pinned it', async () => {
+    const { cip, path } = setup(JSON.stringify({ baseUrl: dev.url }), { protect: ['dev'] });
+    const result = await cip(['api', 'Environments/d1', '-X', 'DELETE'], { ...NO_COLOR, answers: [['to go on:', '\n']] });
+    expect(result.stderr).toContain(
+      `Profile 'dev' is protected: enterprise ${dev.keys.enterpriseId} at ${new URL(dev.url).host} (pinned by ${path}).\n`,
+    );
+    expect(result.exitCode).toBe(2);
+    expect(dev.requests).toEqual([]);
   });
 });
 

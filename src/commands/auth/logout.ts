@@ -46,9 +46,18 @@ async function logout(ctx: Context, { confirm }: { confirm: string | undefined }
   refuseAmbiguous(ctx, before.activeProfile);
   const chosen = namedProfile(ctx) ?? before.activeProfile;
   const current = chosen === undefined ? undefined : getProfile(before, chosen);
+  // With no profile named, a project file that pins the active profile chose it too (refuseAmbiguous): said.
+  const project = namedProfile(ctx) === undefined ? ctx.project() : undefined;
+  const chosenBy = project?.profile !== undefined && project.profile === chosen ? shownPath(project.path) : undefined;
   const confirmed =
     current !== undefined &&
-    (await guardProfile(ctx, chosen!, current, { change: `log out of profile '${printable(chosen!)}' and remove its keys`, confirm }));
+    (await guardProfile(
+      ctx,
+      chosen!,
+      current,
+      { change: `log out of profile '${printable(chosen!)}' and remove its keys`, confirm },
+      chosenBy,
+    ));
   let removed = '';
   let profile: Profile | undefined;
   let nowActive: string | undefined;

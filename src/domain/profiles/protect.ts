@@ -7,6 +7,9 @@
 // --confirm NAME is checked whenever it is given, protected or not: it says which profile the script means,
 // and a script that means 'prod' must not act in 'staging' (or with credentials from the environment). When it
 // names the profile in use, it answers the command's ordinary question as --yes does.
+//
+// A profile that a project file (.cip.json) chose is named with the file, in the question and in each refusal: a
+// user who cd'd into a checkout may not know that the folder, not the active profile, decides.
 import type { Context } from '../../context.js';
 import { actingAs } from '../../config/credentials.js';
 import type { ResolvedSettings } from '../../config/settings.js';
@@ -34,6 +37,10 @@ export interface Guarded {
 /** Where a change goes, as the guard names it. */
 interface Target {
   profile: string | undefined;
+  /** The project file that chose the profile (its path as shown), when one did. */
+  chosenBy?: string | undefined;
+  /** The project file that pinned the enterprise or the base URL of a profile it did not choose, when one did. */
+  pinnedBy?: string | undefined;
   protected: boolean;
   baseUrl: string;
   /** "enterprise 3f2b…", "with a token for enterprise 3f2b…" */
@@ -43,8 +50,12 @@ interface Target {
 }
 
 function targetOf(settings: ResolvedSettings): Target {
+  const { project } = settings;
+  const chosen = project !== undefined && settings.profileFrom === project;
   return {
     profile: settings.profile,
+    chosenBy: chosen ? project : undefined,
+    pinnedBy: chosen ? undefined : project,
     protected: settings.protected === true,
     baseUrl: settings.baseUrl,
     acting: actingAs(settings.credentials).afterProfile,
@@ -53,14 +64,20 @@ function targetOf(settings: ResolvedSettings): Target {
 }
 
 /** A stored profile as the guard names it (`auth unprotect`, `auth logout`: no credentials are resolved). */
-function profileTarget(name: string, profile: Profile): Target {
+function profileTarget(name: string, profile: Profile, chosenBy: string | undefined): Target {
   return {
     profile: name,
+    chosenBy,
     protected: profile.protected === true,
     baseUrl: profile.baseUrl ?? DEFAULT_BASE_URL,
     acting: 'enterpriseId' in profile ? `enterprise ${profile.enterpriseId}` : 'with a token',
     untouched: 'nothing was changed',
   };
+}
+
+/** The profile as messages name it: 'prod', or 'prod' (from /home/u/app/.cip.json) when that file chose it. */
+function profileText(target: Target): string {
+  return `'${printable(target.profile!)}'${target.chosenBy === undefined ? '' : ` (from ${target.chosenBy})`}`;
 }
 
 /** A name as a shell word, for the hint a script's author copies: prod, or 'my prod'. */
@@ -81,9 +98,7 @@ function confirmedByName(target: Target, confirm: string | undefined): boolean {
     );
   }
   if (confirm !== target.profile) {
-    throw new UsageError(
-      `--confirm ${shellWord(confirm)} does not match the profile's name, '${printable(target.profile)}': ${target.untouched}`,
-    );
+    throw new UsageError(`--confirm ${shellWord(confirm)} does not match the profile's name, ${profileText(target)}: ${target.untouched}`);
   }
   return true;
 }
@@ -94,7 +109,7 @@ function refuseScript(ctx: Context, target: Target, { change, confirm, dryRun, y
   if (named || dryRun || !target.protected || ctx.io.canPrompt) return named;
   const why = ctx.io.stdinIsTTY && ctx.io.stderrIsTTY ? ` (${ctx.io.noPromptReason})` : '';
   throw new UsageError(
-    `profile '${printable(target.profile!)}' is protected: to ${firstLine(change)} without a terminal${why}, pass --confirm ${shellWord(target.profile!)}${yes ? ' (--yes is not enough)' : ''}; ${target.untouched}`,
+    `profile ${profileText(target)} is protected: to ${firstLine(change)} without a terminal${why}, pass --confirm ${shellWord(target.profile!)}${yes ? ' (--yes is not enough)' : ''}; ${target.untouched}`,
   );
 }
 
@@ -137,9 +152,12 @@ export function guardProtected(ctx: Context, settings: ResolvedSettings, guarded
   return guard(ctx, targetOf(settings), guarded);
 }
 
-/** The guard for a change to a stored profile itself (`auth unprotect`, `auth logout`). */
-export function guardProfile(ctx: Context, name: string, profile: Profile, guarded: Guarded): Promise<boolean> {
-  return guard(ctx, profileTarget(name, profile), guarded);
+/**
+ * The guard for a change to a stored profile itself (`auth unprotect`, `auth logout`). chosenBy: the project
+ * file that chose the profile (its path as shown), when one did.
+ */
+export function guardProfile(ctx: Context, name: string, profile: Profile, guarded: Guarded, chosenBy?: string): Promise<boolean> {
+  return guard(ctx, profileTarget(name, profile, chosenBy), guarded);
 }
 
 async function guard(ctx: Context, target: Target, guarded: Guarded): Promise<boolean> {
@@ -149,7 +167,7 @@ async function guard(ctx: Context, target: Target, guarded: Guarded): Promise<bo
   const host = hostOf(target.baseUrl);
   const warning = (await planStyles(ctx.io, ctx.io.stderrIsTTY)).change;
   const lines = [
-    `Profile '${printable(name)}' is protected: ${target.acting} at ${host}.`,
+    `Profile ${profileText(target)} is protected: ${target.acting} at ${host}${target.pinnedBy === undefined ? '' : ` (pinned by ${target.pinnedBy})`}.`,
     `About to ${guarded.change}.`,
     `Type the profile's name, '${printable(name)}', to go on:`,
   ];
