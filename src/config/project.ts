@@ -6,13 +6,15 @@
 // The nearest file found decides; a farther one is never read in its place.
 //
 // The file is JSON, read (never executed), bounded and checked: `{"profile": "prod"}`, or
-// `{"enterpriseId": "GUID", "baseUrl": "https://..."}` (either or both). Anything else is exit 2, naming the file.
+// `{"enterpriseId": "GUID", "baseUrl": "https://..."}` (either or both). Anything else (a key given twice, too)
+// is exit 2, naming the file.
 // A file that others can change (it, or its folder, is writable by others, or belongs to another user) is
 // ignored with a warning, as the config folder is (store/privacy.ts): whoever can write it could send the
 // user's keys to another enterprise.
 import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, realpathSync, type Stats } from 'node:fs';
 import { dirname, isAbsolute, join, resolve, sep } from 'node:path';
 import { UsageError } from '../errors.js';
+import { repeatedKey } from '../json/repeated-key.js';
 import { printable } from '../text/sanitize.js';
 import { isPosix, statOrUndefined, type Warn } from './store/privacy.js';
 import { kindOf } from './store/read.js';
@@ -201,6 +203,15 @@ export function readProject(path: string, allowHttp: boolean): ProjectFile {
     parsed = JSON.parse(text);
   } catch {
     throw invalid(path, 'is not valid JSON');
+  }
+  // JSON.parse would keep the last: the file would read as one profile and act in another.
+  const twice = repeatedKey(text);
+  if (twice !== undefined) {
+    throw invalid(
+      path,
+      `has the key '${printable(twice, 40)}' twice`,
+      `cip will not guess which one is meant: keep one; a project file holds ${EXAMPLE}`,
+    );
   }
   return checkProject(parsed, path, allowHttp);
 }

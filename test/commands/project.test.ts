@@ -100,6 +100,28 @@ describe('a project file pins the profile', () => {
     expect(sent()).toEqual(['dev']);
   });
 
+  it.each([
+    ['{"profile":"staging","profile":"prod"}', 'profile'],
+    ['{"profile":"dev","pro\\u0066ile":"prod"}', 'profile'],
+    ['\uFEFF{"profile":"dev","profile":"prod"}', 'profile'],
+    ['{"profile":"prod","nested":{"a":1,"a":2}}', 'a'],
+  ])('%s, a key given twice: exit 2 naming the file and the key, nothing sent (not the last one silently)', async (text, key) => {
+    const { cip, path } = setup(text);
+    for (const args of [
+      ['env', 'list'],
+      ['api', 'Environments', '-X', 'DELETE'],
+      ['env', 'delete', 'prod-one', '--yes'],
+    ]) {
+      const result = await cip(args);
+      expect(result.exitCode).toBe(2);
+      expect(result.stdout).toBe('');
+      expect(expectOneErrorLine(result.stderr)).toBe(
+        `error: the project file ${path} has the key '${key}' twice (cip will not guess which one is meant: keep one; a project file holds {"profile": "prod"} or {"enterpriseId": "GUID", "baseUrl": "https://..."})`,
+      );
+    }
+    expect(sent()).toEqual([]);
+  });
+
   it('is beaten by CIP_PROFILE and by --profile', async () => {
     const { cip } = setup('{"profile": "prod"}');
     expect((await cip(['env', 'list'], { env: { CIP_PROFILE: 'dev' } })).exitCode).toBe(0);

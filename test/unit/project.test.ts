@@ -167,6 +167,36 @@ describe('readProject', () => {
     expect(message).not.toMatch(/[\u0000-\u001f]/);
   });
 
+  // JSON.parse keeps the last of a key given twice: the file would read as staging and act in prod.
+  it.each([
+    ['{"profile":"staging","profile":"prod"}', 'profile'],
+    ['{"profile":"staging","pro\\u0066ile":"prod"}', 'profile'],
+    ['\uFEFF{"profile":"staging",\n  "profile": "prod"}', 'profile'],
+    ['{"enterpriseId":"x","baseUrl":"https://a.example","enterpriseId":"y"}', 'enterpriseId'],
+    ['{"__proto__":{"profile":"prod"},"__proto__":{}}', '__proto__'],
+    ['{"profile":{"a":1,"a":2}}', 'a'],
+  ])('refuses %s: a key given twice, however it is spelled, at any depth', (text, key) => {
+    const dir = tempDir();
+    const path = join(dir, '.cip.json');
+    writeFileSync(path, text);
+    const error = usage(() => readProject(path, false));
+    expect(error.message).toBe(`the project file ${path} has the key '${key}' twice`);
+    expect(error.hint).toBe(
+      'cip will not guess which one is meant: keep one; a project file holds {"profile": "prod"} or {"enterpriseId": "GUID", "baseUrl": "https://..."}',
+    );
+  });
+
+  it.each([
+    ['{"profile":"staging","Profile":"prod"}', "has an unknown field 'Profile'"],
+    ['{"__proto__":{"profile":"prod"}}', "has an unknown field '__proto__'"],
+    ['{"constructor":"prod"}', "has an unknown field 'constructor'"],
+  ])('refuses %s: a field in another case, or an object trick, is no field of a project file', (text, why) => {
+    const dir = tempDir();
+    const path = join(dir, '.cip.json');
+    writeFileSync(path, text);
+    expect(usage(() => readProject(path, false)).message).toBe(`the project file ${path} ${why}`);
+  });
+
   it('refuses what is not JSON, and never runs it', () => {
     const dir = tempDir();
     const path = join(dir, '.cip.json');
@@ -295,6 +325,7 @@ describe('writeProjectProfile (auth use --here)', () => {
     ['another tool’s JSON', '{"name": "my-app", "version": "1.0.0"}', "has unknown fields 'name', 'version'"],
     ['text that is not JSON', 'profile=prod\n', 'is not valid JSON'],
     ['an empty file', '', 'is not valid JSON'],
+    ['a file that gives a key twice', '{"profile": "dev", "profile": "prod"}', "has the key 'profile' twice"],
   ])('never overwrites %s, and leaves it byte for byte', (_name, text, why) => {
     const dir = tempDir();
     const path = join(dir, '.cip.json');
