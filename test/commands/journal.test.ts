@@ -436,6 +436,39 @@ describe('env restore', () => {
     expect(recreate.exitCode).toBe(0);
   });
 
+  // The test above undoes an update; this one the create path, which a careless change could leave unguarded.
+  it("in a protected profile, undoing a create (a DELETE) needs the profile's name, --yes or not", async () => {
+    expect(await cip([...loginArgs(sandbox, ['--profile', 'prod']), '--protect'], { configDir })).toMatchObject({ exitCode: 0 });
+    const prod = (args: string[], extra: { input?: string; interactive?: boolean } = {}) =>
+      cip(args, { configDir, env: { CIP_PROFILE: 'prod', NO_COLOR: '1' }, ...extra });
+    expect((await prod(['env', 'create', '-f', 'name=made-in-prod'])).exitCode).toBe(0);
+    const [created] = await history(['--profile', 'prod']);
+    expect(created!.action).toBe('create');
+    const id = created!.answeredId!;
+    sandbox.reset();
+
+    // A script: refused before anything is read, let alone deleted.
+    const script = await prod(['env', 'restore', created!.entry, '--yes']);
+    expect(script.exitCode).toBe(2);
+    expect(expectOneErrorLine(script.stderr)).toBe(
+      `error: profile 'prod' is protected: to restore entry ${created!.entry} without a terminal, pass --confirm prod (--yes is not enough); nothing was sent`,
+    );
+    expect(sandbox.requests).toHaveLength(0);
+
+    // A person: asked for the name, --yes notwithstanding; a wrong one deletes nothing.
+    const wrong = await prod(['env', 'restore', created!.entry, '--yes'], { interactive: true, input: 'staging\n' });
+    expect(wrong.exitCode).toBe(2);
+    expect(wrong.stderr).toContain(`About to delete the environment 'made-in-prod' (${id}), which the entry created (DELETE).`);
+    expect(wrong.stderr).toContain("error: the name typed is not 'prod': nothing was changed");
+    expect(writes()).toHaveLength(0);
+    expect(sandbox.environments.has(id)).toBe(true);
+
+    const confirmed = await prod(['env', 'restore', created!.entry, '--confirm', 'prod']);
+    expect(confirmed.exitCode).toBe(0);
+    expect(writes().map((request) => `${request.method} ${request.url}`)).toEqual([`DELETE /ms/Environments/${id}`]);
+    expect(sandbox.environments.has(id)).toBe(false);
+  });
+
   it('refuses a cip api entry and an entry the journal does not hold', async () => {
     await run(['api', 'Environments', '-f', 'name=via-api']);
     const [api] = await history();
