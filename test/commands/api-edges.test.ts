@@ -326,6 +326,46 @@ describe('cip api -i on a failure', () => {
   });
 });
 
+describe('cip api -i and a hostile server', () => {
+  const answerWith = async (head: string) => {
+    const raw = await rawHttpServer();
+    try {
+      raw.respond(Buffer.from(`${head}\r\nContent-Length: 0\r\n\r\n`, 'latin1'));
+      return await cip(['api', 'Environments', '-i'], { env: sandboxEnv({ url: raw.url, keys: sandbox.keys }) });
+    } finally {
+      await raw.close();
+    }
+  };
+
+  it.each([
+    ['an ANSI escape', 'X-Evil: a\u001b[2Jb'],
+    ['a bare CR', 'X-Evil: a\rb'],
+    ['DEL', 'X-Evil: a\u007fb'],
+    ['a NUL', 'X-Evil: a\u0000b'],
+  ])('a header with %s is no HTTP that cip reads: exit 7, and the bytes never reach the terminal', async (_name, header) => {
+    const result = await answerWith(`HTTP/1.1 404 Not Found\r\n${header}`);
+    expect(result.exitCode).toBe(7);
+    expect(result.stdout).toBe('');
+    expect(expectOneErrorLine(result.stderr)).toMatch(/is not HTTP that cip can read/);
+    expect(result.stderr).not.toMatch(/[\u0000\u001b\r\u007f]/);
+  });
+
+  it('a failure with bytes beyond ASCII (UTF-8 of a bidi override, read as Latin-1), a tab, a key and 150 headers: every line printed, cleaned', async () => {
+    const many = Array.from({ length: 150 }, (_, at) => `X-H${at}: v${at}`).join('\r\n');
+    const bidi = Buffer.from('a\u202eb', 'utf8').toString('latin1');
+    const result = await answerWith(
+      `HTTP/1.1 401 Unauthorized\r\nX-Bidi: ${bidi}\r\nX-Tab: a\tb\r\nX-Key: ${sandbox.keys.apiKey}\r\n${many}`,
+    );
+    expect(result.exitCode).toBe(3);
+    const lines = result.stderr.split('\n');
+    expect(lines).toContain('x-bidi: aâ?®b');
+    expect(lines).toContain('x-tab: a b');
+    expect(lines).toContain('x-key: ***');
+    expect(lines.filter((line) => /^x-h\d+: v\d+$/.test(line))).toHaveLength(150);
+    expect(result.stderr).not.toMatch(/[\u0080-\u009f\u202e]/);
+  });
+});
+
 describe('cip api -i never prints a key the server echoes in a header', () => {
   // What a user sees, whatever the server spells: the key as it is, percent-encoded, or in a cookie.
   const echoes = () => ({
