@@ -185,7 +185,13 @@ function textOf(answer: RawAnswer, read: boolean): { status: number; headers: He
   return { status: answer.status, headers: answer.headers, text };
 }
 
-type Respond = (method: AnyMethod, target: string, what: string, request: Omit<RawRequest, 'failed'>, failed?: RawRequest['failed']) => Promise<RawAnswer>;
+type Respond = (
+  method: AnyMethod,
+  target: string,
+  what: string,
+  request: Omit<RawRequest, 'failed'>,
+  failed?: RawRequest['failed'],
+) => Promise<RawAnswer>;
 
 /** One request through the chain: its URL checked, its answer whole, its failure a typed error. */
 function responder(kyModule: KyModule, options: HttpOptions, step: Step): Respond {
