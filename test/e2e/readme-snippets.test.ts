@@ -2,12 +2,13 @@
 // as GitHub runs it: its `run:` script under `bash --noprofile --norc -eo pipefail` (what `shell: bash`
 // means), against the sandbox; a failed create must fail the step and write no `environment=` line for the
 // next step to use. The completion install lines run in a fresh home, where no completion folder exists yet.
-import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { CIP, ROOT, sandboxEnv, tempDir } from '../helpers/cli.js';
+import { runBlocks, shellBlocks, type Chosen, type Writes } from '../helpers/shell-blocks.js';
 
 let sandbox: Sandbox;
 beforeAll(async () => {
@@ -139,39 +140,54 @@ describe("README's completion install lines", () => {
 });
 
 // ---------------------------------------------------------------------------------------------------------------
-// The whole manual, top to bottom. Every ```sh block of README.md runs in order in one bash, as a reader would
-// paste them into one shell: a fresh HOME (so a fresh config folder), no keychain (a clean environment has no
-// D-Bus session, as on a server or in a container), the built `cip` on PATH, and the sandbox the quick start
-// starts. Each command must end with exit 0, or with the code its trailing comment names (`# ... exit 2 ...`).
-// A block that cannot run here is marked `<!-- readme-test: skip -->` on the line before it; SKIPPED lists them.
+// The whole manual, top to bottom. Every ```sh block of README.md runs in order in one bash, one command at a
+// time, as a reader would paste them into one shell: a fresh HOME (so a fresh config folder), no keychain (a
+// clean environment has no D-Bus session, as on a server or in a container), the built `cip` on PATH, and the
+// sandbox the quick start starts. Each command must end with exit 0, or with the code its trailing comment names
+// (`# ... exit 2 ...`), and must change exactly what WRITES says: which environments (created, written, deleted),
+// which of their fields, and which profiles; a command WRITES does not name must change nothing
+// (test/helpers/shell-blocks.ts takes a snapshot of the stores after every command). A block that cannot run here
+// is marked `<!-- readme-test: skip -->` on the line before it; SKIPPED lists them. The hand-written docs/*.md
+// run the same way, each in a fresh home (docs/commands.md is generated from the help, and has no shell).
 //
 // What the test provides in place of the reader:
 // - the sandboxes the skipped `cip sandbox` blocks start: the quick start's (5 environments) and the second
 //   enterprise's, on free ports that replace 4010 and 4011 in the commands;
-// - the files the README's logins read: key.txt and sub.txt in the working folder, ~/.secrets/cip-api-key and
-//   ~/.secrets/cip-sub-key, all holding the sandbox's keys, and a `pass` that prints them;
 // - an $EDITOR that adds an environment to the file it is given (the README: "change a field, add an environment").
+// Nothing else: the blocks write the key files their logins read.
 
-/** The first command line of each block the test does not run, and why. */
-const SKIPPED = [
-  'npm install', // Install: needs the registry and writes a global link
-  'npm run package', // builds the single executable: test/e2e/sea.test.ts does
-  'sha256sum --check --ignore-missing SHA256SUMS', // installs it for the whole machine
-  'npm install && npm run demo', // the demo: test/e2e/demo.test.ts runs it
-  'cip sandbox --port 4010 --count 5', // runs in the foreground until Ctrl-C: the test starts this sandbox itself
-  'cip auth login --enterprise-id 3f2b8c1e-9a4d-4e6f-8b7a-1c2d3e4f5a6b', // asks at a terminal
-  'get-token | cip auth login --profile ci --token-file - --subscription-key-file sub.txt', // needs a token issuer
-  'cip sandbox --port 4011 --enterprise-id 0c6f1f9e-2b1d-4a57-9d0e-6a8b2f4c1d3e \\', // in the background: the test starts it
-];
+/** The first command line of each block the test does not run, and why, by file. */
+const SKIPPED: Record<string, string[]> = {
+  'README.md': [
+    'npm install', // Install: needs the registry and writes a global link
+    'npm run package', // builds the single executable: test/e2e/sea.test.ts does
+    'sha256sum --check --ignore-missing SHA256SUMS', // installs it for the whole machine
+    'npm install && npm run demo', // the demo: test/e2e/demo.test.ts runs it
+    'cip sandbox --port 4010 --count 5', // runs in the foreground until Ctrl-C: the test starts this sandbox itself
+    'cip auth login --enterprise-id 3f2b8c1e-9a4d-4e6f-8b7a-1c2d3e4f5a6b', // asks at a terminal
+    'get-token | cip auth login --profile ci --token-file - --subscription-key-file sub.txt', // needs a token issuer
+    'cip sandbox --port 4011 --enterprise-id 0c6f1f9e-2b1d-4a57-9d0e-6a8b2f4c1d3e \\', // in the background: the test starts it
+  ],
+  'docs/development.md': [
+    'npm install          # installs and builds (dist/ via esbuild)', // the test suite itself, and the registry
+    'dotnet build test/reference-api -c Release -o test/reference-api/bin/manual', // needs .NET; runs in the foreground
+  ],
+  'docs/performance.md': [
+    'npm run bench          # BENCH_RUNS=20 npm run bench for steadier figures; takes about four minutes', // minutes, and rewrites the file
+  ],
+};
 
 /** Outputs checked beyond the exit code, by the command exactly as the README writes it (with its comment). */
-const CHOSEN: Record<string, { stdout?: RegExp; stderr?: RegExp }> = {
+const CHOSEN: Chosen = {
   'cip env list': { stdout: /"name": ?"env-0005"/ },
   'cip env get hello': { stdout: /"name": ?"hello"/ },
   'cip auth login --enterprise-id 3f2b8c1e-9a4d-4e6f-8b7a-1c2d3e4f5a6b --api-key-file key.txt --subscription-key-file sub.txt   # exit 2 without a keychain':
     {
       stderr: /^error: .*nothing was saved/m,
     },
+  "cip auth status                 # names the file: profile 'prod' (from .../acme-app/.cip.json), unless CIP_* variables win": {
+    stderr: /profile 'prod'.*acme-app\/\.cip\.json/,
+  },
   'cip api Integrations                          # GET {base URL}/Integrations': { stdout: /"name": ?"orders-to-erp"/ },
   'cip env apply --file environments.yaml --yes        # again: "No changes", and nothing but one list read is sent': {
     stderr: /No changes/,
@@ -179,66 +195,93 @@ const CHOSEN: Record<string, { stdout?: RegExp; stderr?: RegExp }> = {
   'cip env list -p second': { stdout: /^\[/ },
 };
 
-interface ShellBlock {
-  /** 1-based line of the opening fence. */
-  line: number;
-  heading: string;
-  skip: boolean;
-  /** Commands, each with its continuation lines, comment lines left out. */
-  commands: string[];
-}
+const ENTERPRISE = '3f2b8c1e-9a4d-4e6f-8b7a-1c2d3e4f5a6b';
 
-/** README's shell blocks, in order. */
-function shellBlocks(readme: string): ShellBlock[] {
-  const lines = readme.split('\n');
-  const blocks: ShellBlock[] = [];
-  let heading = '';
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i]!;
-    if (/^#{1,6} /.test(line)) heading = line;
-    if (!/^```(sh|bash|shell|console)\s*$/.test(line)) continue;
-    let before = i - 1;
-    while (before >= 0 && lines[before]!.trim() === '') before--;
-    const skip = lines[before]?.trim() === '<!-- readme-test: skip -->';
-    const body: string[] = [];
-    let end = i + 1;
-    for (; end < lines.length && !/^```\s*$/.test(lines[end]!); end++) body.push(lines[end]!);
-    const commands: string[] = [];
-    let current: string[] = [];
-    for (const text of body) {
-      if (current.length === 0 && (text.trim() === '' || text.trimStart().startsWith('#'))) continue;
-      current.push(text);
-      if (!text.endsWith('\\')) {
-        commands.push(current.join('\n'));
-        current = [];
-      }
-    }
-    if (current.length > 0) commands.push(current.join('\n'));
-    blocks.push({ line: i + 1, heading, skip, commands });
-    i = end;
-  }
-  return blocks;
-}
-
-// A trailing comment is set off by two spaces or more, as the README aligns them.
-const TRAILING_COMMENT = / {2,}# .*$/;
-
-/** The exit code a command's trailing comment names (`# ... exit 2 ...`), else 0. */
-function expectedExit(command: string): number {
-  const comment = TRAILING_COMMENT.exec(command)?.[0] ?? '';
-  return Number(/\bexit (\d+)\b/.exec(comment)?.[1] ?? 0);
-}
+/**
+ * What each command that writes must change (notation: test/helpers/shell-blocks.ts): `+name {fields}` created,
+ * `~name {fields}` written (`{}`: no field changed), `-name` deleted, `profile +P`, `profile ~P {fields}`,
+ * `active P`. Keyed by the command exactly as written, trailing comment included; every other command changes nothing.
+ */
+const WRITES: Writes = {
+  // Quick start
+  'cip env create -f name=hello': ['+hello {name}'],
+  'cip env delete hello --yes': ['-hello'],
+  // Log in
+  [`cip auth login --insecure-storage --enterprise-id ${ENTERPRISE} --api-key-file key.txt --subscription-key-file sub.txt`]: [
+    'profile +default',
+    'active default',
+  ],
+  [`cip auth login --profile prod --enterprise-id ${ENTERPRISE} \\\n  --api-key-file key.txt --subscription-key-file sub.txt`]: [
+    'profile +prod',
+  ],
+  [`cat key.txt | cip auth login --profile staging \\\n  --enterprise-id ${ENTERPRISE} --api-key-file - --subscription-key-file sub.txt`]: [
+    'profile +staging',
+  ],
+  [`CIP_API_KEY=$(cat key.txt) CIP_SUBSCRIPTION_KEY=$(cat sub.txt) \\\n  cip auth login --profile ci --enterprise-id ${ENTERPRISE}`]: [
+    'profile +ci',
+  ],
+  'cip auth use prod': ['active prod'],
+  // Protecting a production profile
+  'cip auth protect prod': ['profile ~prod {protected}'],
+  'cip env create -f name=qa-temp --profile prod               # not destructive: nothing to confirm': ['+qa-temp {name}'],
+  'cip env delete qa-temp --profile prod --confirm prod        # a script names the profile it means': ['-qa-temp'],
+  'cip auth unprotect prod --confirm prod': ['profile ~prod {protected}'],
+  // Environments
+  'cip env create -f name=qa -f description="quality assurance" -F isActive=true': ['+qa {description,isActive,name}'],
+  'cip env create --data \'{"name":"staging","description":"pre-production","tags":["eu"],"settings":{"retention":30}}\'': [
+    '+staging {description,name,settings,tags}',
+  ],
+  'cip env create --file review-41.json': ['+review-41 {name,type}'],
+  'echo \'{"name": "review-42", "type": "Test"}\' | cip env create --file -': ['+review-42 {name,type}'],
+  'cip env update staging -f description="pre-production, EU"   # only the description changes': ['~staging {description}'],
+  'cip env update "$id" -F isActive=false --unset tags          # by id; and tags is removed': ['~staging {isActive,tags}'],
+  'cip env update review-41 --file review-41.json --replace     # send exactly this, replacing the whole record': ['~review-41 {}'],
+  'cip env delete review-41 review-42 --yes                 # scripts and CI must confirm with --yes': ['-review-41', '-review-42'],
+  // Environments as code (the $EDITOR above added review-44)
+  'cip env apply --file environments.yaml --yes        # in a script, --yes is the answer': ['+review-44 {name,type}'],
+  'id=$(cip env create -f name=review-42 -f type=Test --if-exists skip --jq .id)': ['+review-42 {name,type}'],
+  // cip api
+  'cip api Environments -f name=from-api         # fields make it a POST of a JSON object (as env create builds it)': ['+from-api {name}'],
+  'cip api "Environments/$id" -X PUT --input body.json   # staging\'s whole record back, one field changed': ['~staging {description}'],
+  // The sandbox
+  [`CIP_API_KEY=sandbox-api-key-0123456789 CIP_SUBSCRIPTION_KEY=sandbox-subscription-key-0123456789 \\\n  cip auth login --insecure-storage --profile first --base-url http://127.0.0.1:4010/ms --enterprise-id ${ENTERPRISE}`]:
+    ['profile +first'],
+  'CIP_API_KEY=second-api-key-0123456789 CIP_SUBSCRIPTION_KEY=second-sub-key-0123456789 \\\n  cip auth login --insecure-storage --profile second --base-url http://127.0.0.1:4011/ms --enterprise-id 0c6f1f9e-2b1d-4a57-9d0e-6a8b2f4c1d3e':
+    ['profile +second'],
+};
 
 function executable(path: string, text: string): void {
   writeFileSync(path, text);
   chmodSync(path, 0o755);
 }
 
+/** The hand-written Markdown files whose shell blocks run: the README and docs/, less the generated help. */
+const FILES = [
+  'README.md',
+  ...readdirSync(join(ROOT, 'docs'))
+    .filter((name) => name.endsWith('.md') && name !== 'commands.md')
+    .sort()
+    .map((name) => `docs/${name}`),
+];
+
+/** A reader's fresh home with cip on PATH, and the shell environment the blocks run in. */
+function readerHome(): { home: string; work: string; results: string; env: Record<string, string> } {
+  const home = tempDir();
+  const work = join(home, 'work');
+  const results = join(home, 'results');
+  mkdirSync(work);
+  mkdirSync(results);
+  const path = cipOnPath(home);
+  const editor = join(home, 'bin', 'editor');
+  executable(editor, `#!/bin/sh\nprintf '  - name: review-44\\n    type: Test\\n' >> "$1"\n`);
+  return { home, work, results, env: { PATH: path, HOME: home, EDITOR: editor, LANG: 'C.UTF-8' } };
+}
+
 // A keychain on macOS and Windows is always there: the run must not write the reader's keys into the real one.
-describe.skipIf(process.platform !== 'linux')('README.md, run top to bottom against the sandbox', () => {
+describe.skipIf(process.platform !== 'linux')('the shell blocks of README.md and docs/, run top to bottom against the sandbox', () => {
   let first: Sandbox;
   let second: Sandbox;
-  beforeAll(async () => {
+  beforeEach(async () => {
     first = await startSandbox({ seed: 5 });
     second = await startSandbox({
       enterpriseId: '0c6f1f9e-2b1d-4a57-9d0e-6a8b2f4c1d3e',
@@ -246,74 +289,98 @@ describe.skipIf(process.platform !== 'linux')('README.md, run top to bottom agai
       subscriptionKey: 'second-sub-key-0123456789',
     });
   });
-  afterAll(async () => {
+  afterEach(async () => {
     await Promise.all([first.close(), second.close()]);
   });
 
-  const blocks = shellBlocks(readFileSync(join(ROOT, 'README.md'), 'utf8'));
+  const blocksOf = (file: string) => shellBlocks(readFileSync(join(ROOT, file), 'utf8'));
 
-  it('skips only the blocks that cannot run here, each marked in the README', () => {
-    expect(blocks.filter((block) => block.skip).map((block) => block.commands[0]?.split('\n')[0])).toEqual(SKIPPED);
-    const commands = blocks.flatMap((block) => block.commands);
+  it('the tables name only commands the files hold; the generated docs/commands.md holds none', () => {
+    expect(blocksOf('docs/commands.md')).toEqual([]);
+    const commands = FILES.flatMap((file) => blocksOf(file).flatMap((block) => block.commands));
     for (const command of Object.keys(CHOSEN)) expect(commands, 'a command CHOSEN checks').toContain(command);
+    for (const command of Object.keys(WRITES)) expect(commands, 'a command WRITES names').toContain(command);
   });
 
-  it('every command ends as the README says', { timeout: 900_000 }, async () => {
-    const home = tempDir();
-    const work = join(home, 'work');
-    const results = join(home, 'results');
-    mkdirSync(work);
-    mkdirSync(results);
-    mkdirSync(join(home, '.secrets'));
-    const { apiKey, subscriptionKey } = first.keys;
-    writeFileSync(join(work, 'key.txt'), `${apiKey}\n`);
-    writeFileSync(join(work, 'sub.txt'), `${subscriptionKey}\n`);
-    writeFileSync(join(home, '.secrets', 'cip-api-key'), `${apiKey}\n`);
-    writeFileSync(join(home, '.secrets', 'cip-sub-key'), `${subscriptionKey}\n`);
-    const path = cipOnPath(home);
-    const bin = join(home, 'bin');
-    executable(
-      join(bin, 'pass'),
-      `#!/bin/sh\ncase "$2" in\n  cip/api-key) echo '${apiKey}' ;;\n  cip/sub-key) echo '${subscriptionKey}' ;;\n  *) exit 1 ;;\nesac\n`,
-    );
-    executable(join(bin, 'editor'), `#!/bin/sh\nprintf '  - name: review-44\\n    type: Test\\n' >> "$1"\n`);
+  it.each(FILES)('%s: skips only the blocks that cannot run here, each marked in the file', (file) => {
+    expect(
+      blocksOf(file)
+        .filter((block) => block.skip)
+        .map((block) => block.commands[0]?.split('\n')[0]),
+    ).toEqual(SKIPPED[file] ?? []);
+  });
 
+  it.each(FILES)('%s: every command ends as the file says and changes only what it names', { timeout: 900_000 }, async (file) => {
+    const blocks = blocksOf(file);
+    const { home, work, results, env } = readerHome();
     const port = (url: string) => String(new URL(url).port);
-    const run: { command: string; block: ShellBlock; expected: number }[] = [];
-    const script = ['cd "$WORK"'];
-    for (const block of blocks) {
-      if (block.skip) continue;
-      for (const command of block.commands) {
-        const n = run.length;
-        run.push({ command, block, expected: expectedExit(command) });
-        const text = command
+    const { failures, count } = await runBlocks({
+      file,
+      blocks,
+      sandboxes: { first, second },
+      first: 'first',
+      home,
+      cwd: work,
+      results,
+      env,
+      rewrite: (command) =>
+        command
           .replaceAll('127.0.0.1:4010/', `127.0.0.1:${port(first.url)}/`)
-          .replaceAll('127.0.0.1:4011/', `127.0.0.1:${port(second.url)}/`);
-        script.push(`{\n${text}\n} >"$RESULTS/${n}.out" 2>"$RESULTS/${n}.err" </dev/null`, `echo "$?" >"$RESULTS/${n}.rc"`);
-      }
-    }
-    writeFileSync(join(home, 'readme.sh'), `${script.join('\n')}\n`);
-    const result = await execa('bash', ['--noprofile', '--norc', join(home, 'readme.sh')], {
-      env: { PATH: path, HOME: home, EDITOR: join(bin, 'editor'), WORK: work, RESULTS: results, LANG: 'C.UTF-8' },
-      extendEnv: false,
-      reject: false,
-    });
-    expect(result.exitCode, result.stderr).toBe(0);
-
-    const failures: string[] = [];
-    run.forEach(({ command, block, expected }, n) => {
-      const read = (suffix: string) =>
-        existsSync(join(results, `${n}.${suffix}`)) ? readFileSync(join(results, `${n}.${suffix}`), 'utf8') : '';
-      const code = Number(read('rc').trim() || -1);
-      const where = `README.md:${block.line} (${block.heading}): ${command}`;
-      if (code !== expected) failures.push(`${where}\n  exit ${code}, expected ${expected}\n  stderr: ${read('err').trim().slice(0, 600)}`);
-      const chosen = CHOSEN[command];
-      if (chosen?.stdout && !chosen.stdout.test(read('out')))
-        failures.push(`${where}\n  stdout does not match ${chosen.stdout}:\n${read('out').slice(0, 600)}`);
-      if (chosen?.stderr && !chosen.stderr.test(read('err')))
-        failures.push(`${where}\n  stderr does not match ${chosen.stderr}:\n${read('err').slice(0, 600)}`);
+          .replaceAll('127.0.0.1:4011/', `127.0.0.1:${port(second.url)}/`),
+      writes: WRITES,
+      chosen: CHOSEN,
     });
     expect(failures).toEqual([]);
-    expect(run.length).toBeGreaterThan(50);
+    expect(count).toBe(blocks.filter((block) => !block.skip).flatMap((block) => block.commands).length);
+    if (file === 'README.md') expect(count).toBeGreaterThan(50);
+  });
+
+  it('names the block, the command and what it changed when a command writes elsewhere than the table says', async () => {
+    const sandbox = await startSandbox({
+      seed: [
+        { id: 'a1', name: 'alpha', description: 'one' },
+        { id: 'b2', name: 'beta', description: 'two' },
+      ],
+    });
+    try {
+      const { home, work, results, env } = readerHome();
+      const markdown = [
+        '## Two environments',
+        '',
+        '```sh',
+        'cip env update beta -f description=three   # the table says alpha',
+        'cip env delete alpha --yes',
+        'cip env create -f name=gamma',
+        'cip env delete gamma --yes &',
+        '```',
+      ].join('\n');
+      const { failures } = await runBlocks({
+        file: 'demo.md',
+        blocks: shellBlocks(markdown),
+        sandboxes: { only: sandbox },
+        first: 'only',
+        home,
+        cwd: work,
+        results,
+        env: { ...env, ...(sandboxEnv(sandbox) as Record<string, string>) },
+        rewrite: (command) => command,
+        writes: {
+          'cip env update beta -f description=three   # the table says alpha': ['~alpha {description}'],
+          'cip env create -f name=gamma': ['+gamma {name}'],
+        },
+        chosen: {},
+      });
+      expect(failures).toEqual([
+        'demo.md:4 (the block at line 3, under "## Two environments"): cip env update beta -f description=three   # the table says alpha\n' +
+          '  changed:  ~beta {description}\n  expected: ~alpha {description}',
+        'demo.md:5 (the block at line 3, under "## Two environments"): cip env delete alpha --yes\n' +
+          '  changed:  -alpha\n  expected: nothing (the test names no change for this command)',
+        'demo.md:7 (the block at line 3, under "## Two environments"): cip env delete gamma --yes &\n' +
+          '  runs in the background: mark its block <!-- readme-test: skip --> and start what it starts in the test',
+      ]);
+      expect(sandbox.environments.size).toBe(2);
+    } finally {
+      await sandbox.close();
+    }
   });
 });
