@@ -7,7 +7,7 @@
 import { CipError } from '../errors.js';
 import { KINDS, type CredentialKind } from './profile.js';
 import { checkKey, checkToken } from './validate.js';
-import { describeExpiry, expiryOf, moment, readClaims, span, type TokenClaims } from './token.js';
+import { describeExpiry, expiryOf, moment, readClaims, signatureOf, span, type TokenClaims } from './token.js';
 
 export { KINDS, type CredentialKind } from './profile.js';
 
@@ -125,7 +125,8 @@ export function tokenCredentials(token: Given, subscriptionKey: Given): TokenCre
     subscriptionKey: subscriptionKey.value,
     claims: readClaims(token.value),
     headers: headers({ Authorization: `Bearer ${token.value}`, 'Ocp-Apim-Subscription-Key': subscriptionKey.value }),
-    secrets: [token.value, subscriptionKey.value],
+    // A JWT's signature is a secret of its own: with the header and payload, which anyone can read, it is the token.
+    secrets: [token.value, subscriptionKey.value, ...signatureOf(token.value)],
     sources: { token: token.source, subscriptionKey: subscriptionKey.source },
   };
 }

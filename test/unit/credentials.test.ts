@@ -36,11 +36,16 @@ describe('the Credentials value', () => {
     expect(tokenOf(credentials)).toBeUndefined();
   });
 
-  it('a token sets Bearer and the subscription key, and no EnterpriseId; its secrets are the token and the key', () => {
+  it('a token sets Bearer and the subscription key, and no EnterpriseId; its secrets are the token, its signature and the key', () => {
     const token = makeJwt({ sub: 'alice', exp: epochSeconds(3600) });
     const credentials = tokenCredentials(from(token), from(SUB_KEY, 'CIP_SUBSCRIPTION_KEY'));
     expect(credentials.headers).toStrictEqual({ Authorization: `Bearer ${token}`, 'Ocp-Apim-Subscription-Key': SUB_KEY });
-    expect(credentials.secrets).toStrictEqual([token, SUB_KEY]);
+    // The header and payload anyone can read; with the signature they are the token.
+    expect(credentials.secrets).toStrictEqual([token, SUB_KEY, token.split('.')[2]]);
+    expect(tokenCredentials(from('opaque-token-0123456789abcdef'), from(SUB_KEY)).secrets).toStrictEqual([
+      'opaque-token-0123456789abcdef',
+      SUB_KEY,
+    ]);
     expect(credentials.sources).toStrictEqual({ token: 'CIP_TOKEN', subscriptionKey: 'CIP_SUBSCRIPTION_KEY' });
   });
 

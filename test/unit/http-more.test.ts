@@ -337,6 +337,18 @@ describe('HTTP failures', () => {
     ['an empty 404', answer(404, ''), 'not found (HTTP 404)', undefined],
     ['a 401 gets the hint about the keys', answer(401, ''), 'the API rejected the credentials (HTTP 401)', 'check the keys'],
     [
+      "a 401 with the JWT bearer handler's challenge says its reason",
+      answer(401, null, { 'www-authenticate': 'Bearer error="invalid_token", error_description="The token expired at \'x\'"' }),
+      "the API rejected the credentials (HTTP 401): The token expired at 'x' (invalid_token)",
+      'check the keys',
+    ],
+    [
+      'a 2 MB challenge (past a transport that let it through) is read within its bound and cut, redacted first',
+      answer(401, null, { 'www-authenticate': `Bearer error_description="SECRET ${'x'.repeat(2 * 1024 * 1024)}"` }),
+      `the API rejected the credentials (HTTP 401): *** ${'x'.repeat(295)}…`,
+      'check the keys',
+    ],
+    [
       'a JSON body that is not JSON says nothing',
       answer(409, '"oops', { 'content-type': 'application/json' }),
       'the API rejected the request (HTTP 409)',
