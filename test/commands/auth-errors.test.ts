@@ -1,6 +1,6 @@
 // Why the API refused, said: the reason ASP.NET Core's JWT bearer handler puts in WWW-Authenticate (a 401 with no
-// body), cleaned, bounded and never showing a token. Against the sandbox and, for bytes node:http will not send,
-// a raw server.
+// body), cleaned, bounded and never showing a token; and --verbose showing the answer's headers with credentials
+// masked. Against the sandbox and, for bytes node:http will not send, a raw server.
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { expectOneErrorLine, sandboxForFile } from '../helpers/cli.js';
@@ -199,5 +199,43 @@ describe('hostile challenges', () => {
     expect(result.exitCode).toBe(7);
     expect(result.stderr.length).toBeLessThan(1000);
     expect(expectOneErrorLine(result.stderr)).toContain('is not HTTP that cip can read');
+  });
+});
+
+describe('--verbose shows the answer headers, credentials masked', () => {
+  it("the challenge of a refused token, as the server sent it (cleaned), and the server's own headers", async () => {
+    const result = await cip(['env', 'list', '--verbose'], { env: tokenEnv(sandbox, jwt({}, OTHER_SECRET)) });
+    expect(result.exitCode).toBe(3);
+    expect(result.stderr).toMatch(/^< 401 Unauthorized \(\d+ ms, 0 bytes\)$/m);
+    expect(result.stderr).toContain(
+      '\n<   www-authenticate: Bearer error="invalid_token", error_description="The signature key was not found"\n',
+    );
+    expect(result.stderr).toContain('\n<   content-length: 0\n');
+  });
+
+  it('Set-Cookie, a credential header echoed back, and a key in any header are masked', async () => {
+    const token = jwt();
+    sandbox.inject({
+      fault: {
+        kind: 'status',
+        status: 200,
+        body: '[]',
+        headers: {
+          'Set-Cookie': 'session=abcdefghijklmnopqrstuvwxyz0123456789; Path=/; HttpOnly',
+          'Ocp-Apim-Subscription-Key': sandbox.keys.subscriptionKey,
+          'X-Echo': `you sent ${token} and ${sandbox.keys.subscriptionKey}`,
+          'X-Other-Jwt': makeJwt({ sub: 'x' }, { secret: OTHER_SECRET }),
+        },
+      },
+    });
+    const result = await cip(['env', 'list', '--verbose'], { env: tokenEnv(sandbox, token) });
+    expect(result.exitCode).toBe(0);
+    expect(result.stderr).toContain('\n<   set-cookie: session=***; Path=/; HttpOnly\n');
+    expect(result.stderr).toContain('\n<   ocp-apim-subscription-key: ***\n');
+    expect(result.stderr).toContain('\n<   x-echo: you sent *** and ***\n');
+    expect(result.stderr).toContain('\n<   x-other-jwt: ***\n');
+    expect(result.stderr).not.toContain('abcdefghijklmnopqrstuvwxyz0123456789');
+    expect(result.stderr).not.toContain(sandbox.keys.subscriptionKey);
+    expect(result.stderr).not.toContain(token);
   });
 });

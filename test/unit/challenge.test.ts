@@ -4,6 +4,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { MAX_CHALLENGE_CHARS, headerText, parseChallenges, refusalReason } from '../../src/api/challenge.js';
+import { shownHeader } from '../../src/api/shown-header.js';
 import { makeJwt } from '../helpers/jwt.js';
 
 const asObjects = (value: string) => parseChallenges(value).map(({ scheme, params }) => ({ scheme, params: Object.fromEntries(params) }));
@@ -118,5 +119,25 @@ describe('headerText', () => {
     expect(headerText('Jet\xf3n')).toBe('Jet\xf3n');
     expect(headerText('plain ascii')).toBe('plain ascii');
     expect(headerText('already 令牌')).toBe('already 令牌');
+  });
+});
+
+describe('shownHeader (--verbose)', () => {
+  const key = 'the-run-key-0123456789';
+  const redact = (text: string) => text.replaceAll(key, '***');
+
+  it('masks the credential headers and cookies, whole; a Set-Cookie keeps its name and attributes', () => {
+    for (const name of ['Authorization', 'ocp-apim-subscription-key', 'Cookie', 'Proxy-Authorization']) {
+      expect(shownHeader(name, 'anything at all', redact)).toBe('***');
+    }
+    expect(shownHeader('set-cookie', 'ARRAffinity=0123456789abcdef; Path=/; HttpOnly', redact)).toBe('ARRAffinity=***; Path=/; HttpOnly');
+    expect(shownHeader('set-cookie', 'no-equals-sign', redact)).toBe('no-equals-sign');
+    expect(shownHeader('enterpriseid', '3f2b8c1e-9a4d-4e6f-8b7a-1c2d3e4f5a6b', redact)).toBe('3f2b8c1e-9a4d-4e6f-8b7a-1c2d3e4f5a6b');
+  });
+
+  it('redacts the run’s keys and hides any JWT in the others, on one line, cut at 2000 after redaction', () => {
+    expect(shownHeader('x-echo', `got ${key}\r\nand ${makeJwt({ sub: 'x' })}`, redact)).toBe('got *** and ***');
+    const long = shownHeader('x-long', `${'a'.repeat(1995)}${key}${'b'.repeat(3000)}`, redact);
+    expect(long).toBe(`${'a'.repeat(1995)}***b… (5017 characters in all)`);
   });
 });

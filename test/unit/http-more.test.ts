@@ -106,6 +106,7 @@ describe('--verbose', () => {
       '>   content-length: 2001',
       `>   body: ${'a'.repeat(2000)}… (2001 characters in all)`,
       '< 200 (N ms, 2000 bytes)',
+      '<   content-type: text/plain',
       `<   body: ${'b'.repeat(2000)}`,
     ]);
     expect(calls[0]!.body).toBe('a'.repeat(2001));
