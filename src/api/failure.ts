@@ -25,6 +25,8 @@ export interface FailureContext {
   redact: (text: string) => string;
   /** The hint for a 401. */
   authHint?: string | undefined;
+  /** The hint for a 403, in the words of the credential's kind; without one, the status's own (errors.ts). */
+  forbiddenHint?: string | undefined;
   /** The run's signal: once it is aborted, any failure is the interruption. */
   signal: AbortSignal;
 }
@@ -48,8 +50,7 @@ export function answerFailure(answer: RawAnswer, context: FailureContext, uncert
   return new ApiError(
     status,
     redact(`cannot ${what}: ${statusSummary(status)} (HTTP ${status})${said ? `: ${said}` : ''}`),
-    // A 403's general advice ("the API key lacks permission") would repeat the server's own words.
-    status === 401 ? context.authHint : status === 403 && said ? null : undefined,
+    status === 401 ? context.authHint : status === 403 ? forbiddenAdvice(context, said) : undefined,
     uncertain,
   );
 }
@@ -61,6 +62,15 @@ function bothSaid(message: string | undefined, reason: string | undefined): stri
   if (lowerMessage.includes(lowerReason)) return message;
   if (lowerReason.includes(lowerMessage)) return reason;
   return `${message}; ${reason}`;
+}
+
+/**
+ * A 403's advice: the caller's, fitted to the credential (what a token may lack, or which enterprise an API key
+ * acts in and where that came from); without one, general advice only when the server said nothing itself.
+ */
+function forbiddenAdvice(context: FailureContext, said: string | undefined): string | null | undefined {
+  if (context.forbiddenHint !== undefined) return context.forbiddenHint;
+  return said ? null : undefined;
 }
 
 /** A failure to get an answer at all (or one that is not HTTP as the API speaks it). */

@@ -258,6 +258,28 @@ export function credentialsHint(credentials: Credentials, profile: string | unde
   return `check the keys: the ${name} came from ${main}, the subscription key from ${subscription}`;
 }
 
+/**
+ * How to read a 403, in the words of the credential's kind. An API key acts in the enterprise it is sent with,
+ * and a wrong enterprise id is the common cause: it is named, with where it came from (`projectFile`: the path
+ * of the project file in force, which a source may be). A token acts for whom it was issued, and may lack the
+ * scope or role the action needs (a read-only token).
+ */
+export function forbiddenHint(credentials: Credentials, profile: string | undefined, projectFile?: string): string {
+  const origin = (source: Source) => (source === projectFile ? `the project file ${source}` : source);
+  if (credentials.kind === 'api-key') {
+    return `the enterprise id ${credentials.enterpriseId} came from ${origin(credentials.sources.enterpriseId)}: is it the API key's enterprise? If it is, the key lacks permission for this`;
+  }
+  const source = credentials.sources.token;
+  const says = credentials.claims.enterprise === undefined ? '' : `: it says it is for enterprise ${credentials.claims.enterprise}`;
+  const replace =
+    source === 'CIP_TOKEN'
+      ? 'set CIP_TOKEN to one that may'
+      : profile !== undefined && source === profileSource(profile)
+        ? `'cip auth login --profile ${profile} --token-file -' replaces it with one that may`
+        : 'use one that may';
+  return `the token from ${origin(source)} may lack the scope or role this needs, as a read-only token does, or may not act in this enterprise${says}; ${replace}`;
+}
+
 /** What doctor says of the API's verdict on the credential (GET Environments), kind by kind. */
 export function verdictWords(credentials: Credentials): { check: string; accepted: string; forbidden: string } {
   const from = `(from ${mainSource(credentials)})`;

@@ -1,14 +1,19 @@
 // Why the API refused, said: the reason ASP.NET Core's JWT bearer handler puts in WWW-Authenticate (a 401 with no
-// body), cleaned, bounded and never showing a token; and --verbose showing the answer's headers with credentials
-// masked. Against the sandbox and, for bytes node:http will not send, a raw server.
+// body) and RFC 6750's insufficient_scope on a 403, cleaned, bounded and never showing a token; the 403 hint in
+// the words of the credential's kind (an API key's enterprise id and where it came from; a token's scope); and
+// --verbose showing the answer's headers with credentials masked. Against the sandbox (its framework style of
+// refusal too) and, for bytes node:http will not send, a raw server.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
-import { expectOneErrorLine, sandboxForFile } from '../helpers/cli.js';
+import { expectOneErrorLine, sandboxForFile, tempDir } from '../helpers/cli.js';
 import { cipInProcess as cip } from '../helpers/harness.js';
 import { epochSeconds, makeJwt } from '../helpers/jwt.js';
 import { rawHttpServer } from '../helpers/raw-http.js';
 
 const OTHER_SECRET = 'another-token-secret-0123456789abcdef';
+const OTHER_ENTERPRISE = '11111111-2222-4333-8444-555555555555';
 
 let sandbox: Sandbox;
 let framework: Sandbox;
@@ -131,6 +136,24 @@ describe("a refused token: the server's reason from WWW-Authenticate", () => {
     expect(result.exitCode).toBe(3);
     expect(expectOneErrorLine(result.stderr)).toMatch(/\(HTTP 401\): Access denied due to invalid subscription key\. .* \(check /);
   });
+
+  it('a 403 with insufficient_scope: its description and the scope it needs', async () => {
+    framework.inject({
+      fault: {
+        kind: 'status',
+        status: 403,
+        headers: {
+          'WWW-Authenticate':
+            'Bearer error="insufficient_scope", error_description="Writes need another scope", scope="environments.write"',
+        },
+      },
+    });
+    const result = await cip(['env', 'create', '-f', 'name=x'], { env: tokenEnv(framework, jwt()) });
+    expect(result.exitCode).toBe(4);
+    expect(expectOneErrorLine(result.stderr)).toContain(
+      '(HTTP 403): Writes need another scope (insufficient_scope; needs scope environments.write) (the token from CIP_TOKEN may lack',
+    );
+  });
 });
 
 describe('hostile challenges', () => {
@@ -199,6 +222,93 @@ describe('hostile challenges', () => {
     expect(result.exitCode).toBe(7);
     expect(result.stderr.length).toBeLessThan(1000);
     expect(expectOneErrorLine(result.stderr)).toContain('is not HTTP that cip can read');
+  });
+});
+
+describe('the 403 hint fits the credential', () => {
+  it("a read-only token's write, answered as the framework does (403, no body): the token may lack the scope", async () => {
+    const result = await cip(['env', 'create', '-f', 'name=not-made'], { env: tokenEnv(framework, framework.token({ readOnly: true })) });
+    expect(result.exitCode).toBe(4);
+    const line = expectOneErrorLine(result.stderr);
+    expect(line).toBe(
+      `error: cannot create the environment: forbidden (HTTP 403) (the token from CIP_TOKEN may lack the scope or role this needs, as a read-only token does, or may not act in this enterprise: it says it is for enterprise ${framework.keys.enterpriseId}; set CIP_TOKEN to one that may)`,
+    );
+    expect(line).not.toContain('API key');
+    expect(framework.requests.map((request) => request.method)).toEqual(['POST']);
+  });
+
+  it("a token profile's 403 says how to replace its token", async () => {
+    const configDir = tempDir();
+    writeFileSync(
+      join(configDir, 'config.json'),
+      JSON.stringify({
+        activeProfile: 'ci',
+        profiles: {
+          ci: {
+            kind: 'token',
+            baseUrl: sandbox.url,
+            token: sandbox.token({ readOnly: true }),
+            subscriptionKey: sandbox.keys.subscriptionKey,
+          },
+        },
+      }),
+      { mode: 0o600 },
+    );
+    const result = await cip(['env', 'create', '-f', 'name=not-made'], { configDir });
+    expect(result.exitCode).toBe(4);
+    expect(expectOneErrorLine(result.stderr)).toMatch(
+      /: The token lacks sufficient permissions \(the token from profile 'ci' may lack the scope or role .*; 'cip auth login --profile ci --token-file -' replaces it with one that may\)$/,
+    );
+  });
+
+  it('an API key in another enterprise: names the enterprise id and that it came from CIP_ENTERPRISE_ID', async () => {
+    const result = await cip(['env', 'list'], { env: keyEnv(framework, { CIP_ENTERPRISE_ID: OTHER_ENTERPRISE }) });
+    expect(result.exitCode).toBe(4);
+    expect(expectOneErrorLine(result.stderr)).toBe(
+      `error: cannot list environments: forbidden (HTTP 403) (the enterprise id ${OTHER_ENTERPRISE} came from CIP_ENTERPRISE_ID: is it the API key's enterprise? If it is, the key lacks permission for this)`,
+    );
+  });
+
+  it("…from --enterprise-id, from a profile, from the project file: each named, after the server's own words", async () => {
+    const flag = await cip(['env', 'list', '--enterprise-id', OTHER_ENTERPRISE], {
+      env: keyEnv(sandbox, { CIP_ENTERPRISE_ID: undefined }),
+    });
+    expect(expectOneErrorLine(flag.stderr)).toContain(
+      `(HTTP 403): The API key has no access to this enterprise (the enterprise id ${OTHER_ENTERPRISE} came from --enterprise-id: is it`,
+    );
+
+    const configDir = tempDir();
+    const profile = {
+      baseUrl: sandbox.url,
+      enterpriseId: OTHER_ENTERPRISE,
+      apiKey: sandbox.keys.apiKey,
+      subscriptionKey: sandbox.keys.subscriptionKey,
+    };
+    writeFileSync(join(configDir, 'config.json'), JSON.stringify({ activeProfile: 'prod', profiles: { prod: profile } }), { mode: 0o600 });
+    const fromProfile = await cip(['env', 'list'], { configDir });
+    expect(expectOneErrorLine(fromProfile.stderr)).toContain(`came from profile 'prod': is it the API key's enterprise?`);
+
+    const project = tempDir();
+    writeFileSync(join(project, '.cip.json'), JSON.stringify({ enterpriseId: OTHER_ENTERPRISE }));
+    writeFileSync(
+      join(configDir, 'config.json'),
+      JSON.stringify({ activeProfile: 'prod', profiles: { prod: { ...profile, enterpriseId: sandbox.keys.enterpriseId } } }),
+      { mode: 0o600 },
+    );
+    const fromProject = await cip(['env', 'list'], { configDir, cwd: project });
+    expect(expectOneErrorLine(fromProject.stderr)).toContain(
+      `the enterprise id ${OTHER_ENTERPRISE} came from the project file ${join(project, '.cip.json')}: is it the API key's enterprise?`,
+    );
+  });
+
+  it("a read-only API key's write: the server's words, then the enterprise that was used", async () => {
+    const result = await cip(['env', 'create', '-f', 'name=not-made'], {
+      env: keyEnv(sandbox, { CIP_API_KEY: sandbox.keys.readOnlyApiKey }),
+    });
+    expect(result.exitCode).toBe(4);
+    expect(expectOneErrorLine(result.stderr)).toBe(
+      `error: cannot create the environment: forbidden (HTTP 403): The API key lacks sufficient permissions (the enterprise id ${sandbox.keys.enterpriseId} came from CIP_ENTERPRISE_ID: is it the API key's enterprise? If it is, the key lacks permission for this)`,
+    );
   });
 });
 

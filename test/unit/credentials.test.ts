@@ -7,6 +7,7 @@ import {
   apiKeyCredentials,
   credentialsHint,
   expiredError,
+  forbiddenHint,
   expiryWarning,
   scopeKey,
   tokenCredentials,
@@ -74,6 +75,28 @@ describe('the Credentials value', () => {
     );
     const env = tokenCredentials(from(makeJwt({})), from(SUB_KEY, 'CIP_SUBSCRIPTION_KEY'));
     expect(credentialsHint(env, undefined)).toBe('check CIP_TOKEN and CIP_SUBSCRIPTION_KEY: the keys came from the environment');
+  });
+
+  it("a 403 hint: an API key's enterprise and where it came from; a token's scope, and how to replace it", () => {
+    const key = (source: string) => apiKeyCredentials(from(API_KEY), from(SUB_KEY), from(GUID, source));
+    const keyWords = (source: string) =>
+      `the enterprise id ${GUID} came from ${source}: is it the API key's enterprise? If it is, the key lacks permission for this`;
+    expect(forbiddenHint(key('CIP_ENTERPRISE_ID'), undefined)).toBe(keyWords('CIP_ENTERPRISE_ID'));
+    expect(forbiddenHint(key('--enterprise-id'), undefined)).toBe(keyWords('--enterprise-id'));
+    expect(forbiddenHint(key("profile 'prod'"), 'prod')).toBe(keyWords("profile 'prod'"));
+    expect(forbiddenHint(key('/work/app/.cip.json'), 'prod', '/work/app/.cip.json')).toBe(keyWords('the project file /work/app/.cip.json'));
+
+    const scope = 'may lack the scope or role this needs, as a read-only token does, or may not act in this enterprise';
+    const stored = tokenCredentials(from(makeJwt({ enterpriseId: GUID }), "profile 'ci'"), from(SUB_KEY, "profile 'ci'"));
+    expect(forbiddenHint(stored, 'ci')).toBe(
+      `the token from profile 'ci' ${scope}: it says it is for enterprise ${GUID}; 'cip auth login --profile ci --token-file -' replaces it with one that may`,
+    );
+    expect(forbiddenHint(tokenCredentials(from(makeJwt({})), from(SUB_KEY)), undefined)).toBe(
+      `the token from CIP_TOKEN ${scope}; set CIP_TOKEN to one that may`,
+    );
+    expect(forbiddenHint(tokenCredentials(from('opaque-token-0123456789abcdef', 'somewhere'), from(SUB_KEY)), undefined)).toBe(
+      `the token from somewhere ${scope}; use one that may`,
+    );
   });
 });
 

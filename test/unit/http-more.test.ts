@@ -350,6 +350,18 @@ describe('HTTP failures', () => {
       'check the keys',
     ],
     [
+      'a 403 without a hint of the caller gets the general advice only when the server said nothing',
+      answer(403, null, { 'www-authenticate': 'Bearer error="insufficient_scope"' }),
+      'forbidden (HTTP 403): the token lacks a scope this needs (insufficient_scope)',
+      undefined,
+    ],
+    [
+      'a 403 that says nothing gets the general advice',
+      answer(403, null),
+      'forbidden (HTTP 403)',
+      'the credentials lack permission for this operation or enterprise',
+    ],
+    [
       'a JSON body that is not JSON says nothing',
       answer(409, '"oops', { 'content-type': 'application/json' }),
       'the API rejected the request (HTTP 409)',
