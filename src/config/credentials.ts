@@ -247,10 +247,10 @@ export function credentialsHint(credentials: Credentials, profile: string | unde
   const subscription = credentials.sources.subscriptionKey;
   const name = credentialName(credentials);
   if (profile !== undefined && main === profileSource(profile) && subscription === main) {
-    const login = `cip auth login --profile ${profile}${credentials.kind === 'token' ? ' --token-file -' : ''}`;
+    // Logging in again keeps what it is not given: the token alone is replaced, the keys are asked for again.
     return credentials.kind === 'api-key'
-      ? `check the keys of profile '${profile}'; '${login}' replaces them`
-      : `check the token and subscription key of profile '${profile}'; '${login}' replaces them`;
+      ? `check the keys of profile '${profile}'; 'cip auth login --profile ${profile}' replaces them`
+      : `check the token and subscription key of profile '${profile}'; 'cip auth login --profile ${profile} --token-file -' replaces the token`;
   }
   if (main.startsWith('CIP_') && subscription.startsWith('CIP_')) {
     return `check ${main} and ${subscription}: the keys came from the environment`;

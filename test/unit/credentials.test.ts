@@ -71,7 +71,7 @@ describe('the Credentials value', () => {
   it('a 401 hint names where a token came from', () => {
     const stored = tokenCredentials(from(makeJwt({}), "profile 'ci'"), from(SUB_KEY, "profile 'ci'"));
     expect(credentialsHint(stored, 'ci')).toBe(
-      "check the token and subscription key of profile 'ci'; 'cip auth login --profile ci --token-file -' replaces them",
+      "check the token and subscription key of profile 'ci'; 'cip auth login --profile ci --token-file -' replaces the token",
     );
     const env = tokenCredentials(from(makeJwt({})), from(SUB_KEY, 'CIP_SUBSCRIPTION_KEY'));
     expect(credentialsHint(env, undefined)).toBe('check CIP_TOKEN and CIP_SUBSCRIPTION_KEY: the keys came from the environment');
