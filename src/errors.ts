@@ -87,7 +87,7 @@ interface StatusMeaning {
 
 const STATUS_MEANINGS: Readonly<Record<number, StatusMeaning>> = {
   401: { kind: 'auth', summary: 'the API rejected the credentials' },
-  403: { kind: 'forbidden', summary: 'forbidden', hint: 'the API key lacks permission for this operation or enterprise' },
+  403: { kind: 'forbidden', summary: 'forbidden', hint: 'the credentials lack permission for this operation or enterprise' },
   404: { kind: 'not-found', summary: 'not found' },
   429: { kind: 'rejected', summary: 'the API rejected the request', hint: 'too many requests; try again later' },
 };

@@ -1,7 +1,7 @@
 // Builds the HTTP client for resolved settings: the credential's headers every call carries, the proxy the
-// environment names, the answer-size limit, and a 401 hint that names where the keys came from.
+// environment names, the answer-size limit, and the hints for a 401 and a 403 that name where the keys came from.
 import type { Env } from '../env.js';
-import { credentialsHint } from '../config/credentials.js';
+import { credentialsHint, forbiddenHint } from '../config/credentials.js';
 import type { ResolvedSettings } from '../config/settings.js';
 import { UsageError } from '../errors.js';
 import { printable } from '../text/sanitize.js';
@@ -41,5 +41,6 @@ export async function connect(settings: ResolvedSettings, { env, userAgent, ...o
     maxAnswerBytes: maxAnswerBytesFrom(env),
     proxy: await proxyFor(env, new URL(settings.baseUrl)),
     authHint: keysHint(settings),
+    forbiddenHint: forbiddenHint(settings.credentials, settings.profile, settings.project),
   });
 }

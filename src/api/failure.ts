@@ -5,6 +5,7 @@
 import { ApiError, CipError, InterruptedError, NetworkError, ProtocolError, statusSummary } from '../errors.js';
 import { hideCredentials, oneLine, truncate } from '../text/sanitize.js';
 import { BrokenAnswer, type RawAnswer } from './chain.js';
+import { refusalReason } from './challenge.js';
 import { errorMessageFromBody } from './error-body.js';
 import { handshakeFailure, networkReason, notConnected, notHttp, proxyStatus } from './network-errors.js';
 import type { ProxyChoice } from './proxy.js';
@@ -24,6 +25,8 @@ export interface FailureContext {
   redact: (text: string) => string;
   /** The hint for a 401. */
   authHint?: string | undefined;
+  /** The hint for a 403, in the words of the credential's kind; without one, the status's own (errors.ts). */
+  forbiddenHint?: string | undefined;
   /** The run's signal: once it is aborted, any failure is the interruption. */
   signal: AbortSignal;
 }
@@ -42,13 +45,32 @@ export function answerFailure(answer: RawAnswer, context: FailureContext, uncert
   // Redacted before the message is cut short (500 characters), so the cut cannot leave part of a key.
   const body = redact(answer.body ? new TextDecoder().decode(answer.body) : '');
   const message = errorMessageFromBody(body, headers.get('content-type') ?? '');
+  // ASP.NET Core's JWT bearer handler says why in its challenge, with no body (a 401, or RFC 6750's 403).
+  const said = bothSaid(message, refusalReason(headers.get('www-authenticate'), redact));
   return new ApiError(
     status,
-    redact(`cannot ${what}: ${statusSummary(status)} (HTTP ${status})${message ? `: ${message}` : ''}`),
-    // A 403's general advice ("the API key lacks permission") would repeat the server's own words.
-    status === 401 ? context.authHint : status === 403 && message ? null : undefined,
+    redact(`cannot ${what}: ${statusSummary(status)} (HTTP ${status})${said ? `: ${said}` : ''}`),
+    status === 401 ? context.authHint : status === 403 ? forbiddenAdvice(context, said) : undefined,
     uncertain,
   );
+}
+
+/** The body's message and the challenge's reason, each once. */
+function bothSaid(message: string | undefined, reason: string | undefined): string | undefined {
+  if (message === undefined || reason === undefined) return message ?? reason;
+  const [lowerMessage, lowerReason] = [message.toLowerCase(), reason.toLowerCase()];
+  if (lowerMessage.includes(lowerReason)) return message;
+  if (lowerReason.includes(lowerMessage)) return reason;
+  return `${message}; ${reason}`;
+}
+
+/**
+ * A 403's advice: the caller's, fitted to the credential (what a token may lack, or which enterprise an API key
+ * acts in and where that came from); without one, general advice only when the server said nothing itself.
+ */
+function forbiddenAdvice(context: FailureContext, said: string | undefined): string | null | undefined {
+  if (context.forbiddenHint !== undefined) return context.forbiddenHint;
+  return said ? null : undefined;
 }
 
 /** A failure to get an answer at all (or one that is not HTTP as the API speaks it). */

@@ -95,6 +95,8 @@ export interface HttpOptions {
   maxAnswerBytes?: number;
   /** The hint for a 401: where the keys came from, so the user fixes the right thing. */
   authHint?: string | undefined;
+  /** The hint for a 403: what the credential may lack, and (for an API key) the enterprise and where it came from. */
+  forbiddenHint?: string | undefined;
   /** The last step; by default node:http, or fetch through the proxy. Tests give their own. */
   transport?: Step | undefined;
 }
@@ -195,7 +197,7 @@ type Respond = (
 
 /** One request through the chain: its URL checked, its answer whole, its failure a typed error. */
 function responder(kyModule: KyModule, options: HttpOptions, step: Step): Respond {
-  const { baseUrl, timeout, proxy, redact, authHint, signal } = options;
+  const { baseUrl, timeout, proxy, redact, authHint, forbiddenHint, signal } = options;
   const { HTTPError } = kyModule;
   const client = kyClient(kyModule, options, step);
   const host = new URL(baseUrl).host;
@@ -211,7 +213,7 @@ function responder(kyModule: KyModule, options: HttpOptions, step: Step): Respon
     try {
       return answerOf(await client(url, { method, ...request, hooks: { beforeRetry: [watch] } }));
     } catch (error) {
-      const context: FailureContext = { what, method, host, timeout, proxy, redact, authHint, signal };
+      const context: FailureContext = { what, method, host, timeout, proxy, redact, authHint, forbiddenHint, signal };
       if (!(error instanceof HTTPError) || signal.aborted) throw requestFailure(error, context);
       const answer = answerOf(error.response);
       failed?.(answer);

@@ -1,11 +1,11 @@
-// The log step (--verbose): a line for each attempt and its answer or failure, the headers with secret values
-// masked (config/credentials.ts says which), and both bodies redacted whole and cut. It sits below the retry
+// The log step (--verbose): a line for each attempt and its answer or failure, the headers both ways with
+// credentials masked (api/shown-header.ts), and both bodies redacted whole and cut. It sits below the retry
 // policy, so every attempt is logged as it went out; the retry policy adds its own line between attempts.
-import { isSecretHeader } from '../config/credentials.js';
 import { oneLine, truncate } from '../text/sanitize.js';
 import { BrokenAnswer, headersToSend, type Layer } from './chain.js';
 import { networkReason } from './network-errors.js';
 import type { ProxyChoice } from './proxy.js';
+import { shownHeader } from './shown-header.js';
 
 /** How much of a body --verbose shows: the rest is cut, with its size said. */
 const VERBOSE_BODY_CHARS = 2000;
@@ -26,13 +26,14 @@ export function logged(log: (line: string) => void, redact: (text: string) => st
     const elapsed = () => Math.round(performance.now() - started);
     log(`> ${request.method} ${request.url}${through}`);
     for (const [name, value] of Object.entries(headersToSend(request.headers, request.body)))
-      log(`>   ${name}: ${isSecretHeader(name) ? '***' : value}`);
+      log(`>   ${name}: ${shownHeader(name, value, redact)}`);
     if (request.body) log(`>   body: ${bodyForLog(request.body, redact)}`);
     try {
       const answer = await next(request);
       const reason = oneLine(answer.statusText);
       const size = answer.body?.byteLength ?? 0;
       log(`< ${answer.status}${reason ? ` ${truncate(reason, 80)}` : ''} (${elapsed()} ms, ${size} bytes)`);
+      for (const [name, value] of answer.headers) log(`<   ${name}: ${shownHeader(name, value, redact)}`);
       if (answer.body?.byteLength) log(`<   body: ${bodyForLog(answer.body, redact)}`);
       return answer;
     } catch (error) {

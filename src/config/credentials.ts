@@ -7,7 +7,7 @@
 import { CipError } from '../errors.js';
 import { KINDS, type CredentialKind } from './profile.js';
 import { checkKey, checkToken } from './validate.js';
-import { describeExpiry, expiryOf, moment, readClaims, span, type TokenClaims } from './token.js';
+import { describeExpiry, expiryOf, moment, readClaims, signatureOf, span, type TokenClaims } from './token.js';
 
 export { KINDS, type CredentialKind } from './profile.js';
 
@@ -125,7 +125,8 @@ export function tokenCredentials(token: Given, subscriptionKey: Given): TokenCre
     subscriptionKey: subscriptionKey.value,
     claims: readClaims(token.value),
     headers: headers({ Authorization: `Bearer ${token.value}`, 'Ocp-Apim-Subscription-Key': subscriptionKey.value }),
-    secrets: [token.value, subscriptionKey.value],
+    // A JWT's signature is a secret of its own: with the header and payload, which anyone can read, it is the token.
+    secrets: [token.value, subscriptionKey.value, ...signatureOf(token.value)],
     sources: { token: token.source, subscriptionKey: subscriptionKey.source },
   };
 }
@@ -246,15 +247,37 @@ export function credentialsHint(credentials: Credentials, profile: string | unde
   const subscription = credentials.sources.subscriptionKey;
   const name = credentialName(credentials);
   if (profile !== undefined && main === profileSource(profile) && subscription === main) {
-    const login = `cip auth login --profile ${profile}${credentials.kind === 'token' ? ' --token-file -' : ''}`;
+    // Logging in again keeps what it is not given: the token alone is replaced, the keys are asked for again.
     return credentials.kind === 'api-key'
-      ? `check the keys of profile '${profile}'; '${login}' replaces them`
-      : `check the token and subscription key of profile '${profile}'; '${login}' replaces them`;
+      ? `check the keys of profile '${profile}'; 'cip auth login --profile ${profile}' replaces them`
+      : `check the token and subscription key of profile '${profile}'; 'cip auth login --profile ${profile} --token-file -' replaces the token`;
   }
   if (main.startsWith('CIP_') && subscription.startsWith('CIP_')) {
     return `check ${main} and ${subscription}: the keys came from the environment`;
   }
   return `check the keys: the ${name} came from ${main}, the subscription key from ${subscription}`;
+}
+
+/**
+ * How to read a 403, in the words of the credential's kind. An API key acts in the enterprise it is sent with,
+ * and a wrong enterprise id is the common cause: it is named, with where it came from (`projectFile`: the path
+ * of the project file in force, which a source may be). A token acts for whom it was issued, and may lack the
+ * scope or role the action needs (a read-only token).
+ */
+export function forbiddenHint(credentials: Credentials, profile: string | undefined, projectFile?: string): string {
+  const origin = (source: Source) => (source === projectFile ? `the project file ${source}` : source);
+  if (credentials.kind === 'api-key') {
+    return `the enterprise id ${credentials.enterpriseId} came from ${origin(credentials.sources.enterpriseId)}: is it the API key's enterprise? If it is, the key lacks permission for this`;
+  }
+  const source = credentials.sources.token;
+  const says = credentials.claims.enterprise === undefined ? '' : `: it says it is for enterprise ${credentials.claims.enterprise}`;
+  const replace =
+    source === 'CIP_TOKEN'
+      ? 'set CIP_TOKEN to one that may'
+      : profile !== undefined && source === profileSource(profile)
+        ? `'cip auth login --profile ${profile} --token-file -' replaces it with one that may`
+        : 'use one that may';
+  return `the token from ${origin(source)} may lack the scope or role this needs, as a read-only token does, or may not act in this enterprise${says}; ${replace}`;
 }
 
 /** What doctor says of the API's verdict on the credential (GET Environments), kind by kind. */

@@ -56,6 +56,12 @@ export function readClaims(token: string): TokenClaims {
   return result;
 }
 
+/** The signature of a compact JWS (its third part), or nothing for any other token. */
+export function signatureOf(token: string): string[] {
+  const parts = token.split('.');
+  return parts.length === 3 && parts[2]! !== '' ? [parts[2]!] : [];
+}
+
 export type Expiry = { state: 'unknown' } | { state: 'valid' | 'soon' | 'expired'; at: Date };
 
 export function expiryOf(claims: TokenClaims, now: number): Expiry {

@@ -3,6 +3,7 @@ export { readOnlyKeyFor, startSandbox } from './server.js';
 export {
   PAGE_PARAMETER,
   SANDBOX_DEFAULTS,
+  type AuthErrorStyle,
   type Environment,
   type EtagStyle,
   type Fault,

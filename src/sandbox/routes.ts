@@ -117,7 +117,7 @@ function foreignOrigin(link: string): string {
 export function createRoutes(
   environments: Map<string, Environment>,
   keys: GatewayKeys,
-  options: Pick<SandboxOptions, 'envelope' | 'cacheList' | 'pageSize' | 'paging' | 'pingFails' | 'etags'> & {
+  options: Pick<SandboxOptions, 'envelope' | 'cacheList' | 'pageSize' | 'paging' | 'pingFails' | 'etags' | 'authErrors'> & {
     basePath: string;
     baseUrl: () => string;
   },
@@ -215,13 +215,13 @@ export function createRoutes(
       const url = req.url ?? '';
       if (isPing(url, options.basePath)) return method === 'GET' ? ping(options.pingFails === true) : methodNotAllowed('GET');
       if (isIntegrations(url, options.basePath)) {
-        const refused = checkAccess(req, keys);
+        const refused = checkAccess(req, keys, options.authErrors);
         if (refused) return refused;
         return method === 'GET' ? json(200, INTEGRATIONS_BODY) : methodNotAllowed('GET');
       }
       const target = matchPath(url, options.basePath);
       if (!target) return apim(404, 'Resource not found');
-      const refused = checkAccess(req, keys);
+      const refused = checkAccess(req, keys, options.authErrors);
       if (refused) return refused;
 
       if (target.rawId === undefined) {

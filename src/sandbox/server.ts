@@ -55,6 +55,9 @@ function checkOptions(options: SandboxOptions): void {
   if (options.etags !== undefined && !['strong', 'weak', 'none'].includes(options.etags)) {
     throw new RangeError(`etags must be strong, weak or none, got ${options.etags as string}`);
   }
+  if (options.authErrors !== undefined && !['problem', 'framework'].includes(options.authErrors)) {
+    throw new RangeError(`authErrors must be problem or framework, got ${options.authErrors as string}`);
+  }
   if (options.paging !== undefined && pageSize === undefined) throw new RangeError('paging needs pageSize');
   if (options.envelope !== undefined && pageSize !== undefined) throw new RangeError('envelope and pageSize cannot be combined');
   if (latencyMs !== undefined && !(Number.isFinite(latencyMs) && latencyMs >= 0)) {

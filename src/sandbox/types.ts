@@ -4,6 +4,13 @@ import type { ExactNumber } from '../json/exact.js';
 /** How the sandbox sends ETags: strong (the default), weak (`W/"v7"`, which If-Match never matches), or none. */
 export type EtagStyle = 'strong' | 'weak' | 'none';
 
+/**
+ * How the service's own checks refuse a credential (API Management's answers are the same either way): `problem`
+ * with a ProblemDetails body, as hand-written checks do; `framework` as ASP.NET Core's authentication and
+ * authorization do by themselves, with no body: a 401 with the scheme's challenge, a 403 bare.
+ */
+export type AuthErrorStyle = 'problem' | 'framework';
+
 export const SANDBOX_DEFAULTS = {
   apiKey: 'sandbox-api-key-0123456789',
   readOnlyApiKey: 'sandbox-readonly-key-0123456789',
@@ -101,6 +108,15 @@ export interface SandboxOptions {
    * If-Match, as a service that knows nothing of validators.
    */
   etags?: EtagStyle;
+  /**
+   * How a credential is refused (src/sandbox/gateway.ts). A token the JWT bearer handler refuses is its 401 with
+   * no body and `WWW-Authenticate: Bearer error="invalid_token", error_description="..."` in both. `problem` (the
+   * default): a refused API key is a 401 ProblemDetails, a credential without the right (another enterprise, a
+   * read-only key or token writing) a 403 ProblemDetails that says why. `framework`: what the framework sends when
+   * its authentication handler challenges and its authorization forbids: the API key's 401 with no body and
+   * `WWW-Authenticate: ApiKey`, and every such 403 with no body and no header.
+   */
+  authErrors?: AuthErrorStyle;
   /** The anonymous {base}/ping answers 503, so that `cip doctor` has a failure to show. */
   pingFails?: boolean;
   apiKey?: string;

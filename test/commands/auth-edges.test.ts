@@ -418,14 +418,20 @@ describe('auth login: a config file that cannot be written', () => {
 
   it.each([
     ['in the keychain under another origin', false],
-    ['in the file', true],
+    ['in the file, logging in with CIP_CREDENTIAL_STORE=keychain', true],
   ])('a profile %s: the new entry is taken back', async (_name, insecure) => {
     const keychain = fakeKeychain();
     const configDir = tempDir();
     const first = await cip(loginArgs(['--no-verify', ...(insecure ? ['--insecure-storage'] : [])], otherUrl()), { keychain, configDir });
     expect(first.exitCode).toBe(0);
     const before = readConfig(configDir);
-    const result = await cip(loginArgs(['--no-verify']), { keychain, configDir, patch: failingUpdate });
+    // A profile whose keys are in the file keeps them there when logged in again, unless told otherwise.
+    const result = await cip(loginArgs(['--no-verify']), {
+      keychain,
+      configDir,
+      patch: failingUpdate,
+      env: { CIP_CREDENTIAL_STORE: 'keychain' },
+    });
     expect(result.stderr).toBe(error(configDir));
     expect(keychain.visits().at(-1)).toBe(`delete ${service()} default`);
     expect(keychain.entry(service(), 'default')).toBeUndefined();

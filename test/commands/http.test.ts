@@ -161,19 +161,18 @@ describe('API errors', () => {
     });
   }
 
-  it("a 403 with the server's reason says it once; without one, cip's advice stands in for it", async () => {
+  it("a 403: the server's reason, if any, then the enterprise cip acted in and where that came from", async () => {
+    const advice = `(the enterprise id ${env.CIP_ENTERPRISE_ID} came from CIP_ENTERPRISE_ID: is it the API key's enterprise? If it is, the key lacks permission for this)`;
     const readOnly = await cip(['env', 'create', '-f', 'name=x'], { env: { ...env, CIP_API_KEY: 'sandbox-readonly-key-0123456789' } });
     expect(readOnly.exitCode).toBe(4);
     expect(expectOneErrorLine(readOnly.stderr)).toBe(
-      'error: cannot create the environment: forbidden (HTTP 403): The API key lacks sufficient permissions',
+      `error: cannot create the environment: forbidden (HTTP 403): The API key lacks sufficient permissions ${advice}`,
     );
     expect(sandbox.requests.filter((request) => request.method === 'POST')).toHaveLength(1);
     sandbox.inject({ fault: { kind: 'status', status: 403, body: '' } });
     const bare = await cip(['env', 'list'], { env });
     expect(bare.exitCode).toBe(4);
-    expect(expectOneErrorLine(bare.stderr)).toBe(
-      'error: cannot list environments: forbidden (HTTP 403) (the API key lacks permission for this operation or enterprise)',
-    );
+    expect(expectOneErrorLine(bare.stderr)).toBe(`error: cannot list environments: forbidden (HTTP 403) ${advice}`);
   });
 
   it('a 409 is exit 6', async () => {

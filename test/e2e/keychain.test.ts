@@ -164,6 +164,32 @@ describe.skipIf(keychainMissing !== undefined)('a real keychain (Secret Service:
     expect((await cip(['auth', 'logout'], { configDir, env: env() })).exitCode).toBe(0);
   });
 
+  it('logging in again with a new token from stdin, in a pipe: the subscription key is read from the keychain and kept there', async () => {
+    const configDir = tempDir();
+    const first = makeJwt({ sub: 'ci-bot', exp: epochSeconds(3600) });
+    const subFile = join(configDir, 'sub.txt');
+    writeFileSync(subFile, sandbox.keys.subscriptionKey);
+    const base = ['auth', 'login', '--profile', 'again', '--base-url', sandbox.url, '--no-verify'];
+    expect(
+      (await cip([...base, '--token-file', '-', '--subscription-key-file', subFile], { configDir, env: env(), input: first })).exitCode,
+    ).toBe(0);
+
+    const second = makeJwt({ sub: 'ci-bot', exp: epochSeconds(7200) });
+    const again = await cip(['auth', 'login', '--profile', 'again', '--token-file', '-', '--no-verify'], {
+      configDir,
+      env: env(),
+      input: second,
+    });
+    expect(again.exitCode, again.stderr).toBe(0);
+    expect(again.stderr).toContain("Profile 'again': kept its subscription key.");
+    expect(again.stderr).not.toContain('warning:');
+    expect(readConfig(configDir)).toEqual({
+      activeProfile: 'again',
+      profiles: { again: { kind: 'token', baseUrl: sandbox.url, keys: 'keychain' } },
+    });
+    expect(JSON.parse(keychain.lookup(service(), 'again')!)).toEqual({ token: second, subscriptionKey: sandbox.keys.subscriptionKey });
+  });
+
   it('logging in again with --insecure-storage moves the keys to the file and out of the keychain', async () => {
     const configDir = tempDir();
     expect((await cip(loginArgs(sandbox, ['--profile', 'back', '--no-verify']), { configDir, env: env() })).exitCode).toBe(0);

@@ -7,6 +7,7 @@ import {
   apiKeyCredentials,
   credentialsHint,
   expiredError,
+  forbiddenHint,
   expiryWarning,
   scopeKey,
   tokenCredentials,
@@ -36,11 +37,16 @@ describe('the Credentials value', () => {
     expect(tokenOf(credentials)).toBeUndefined();
   });
 
-  it('a token sets Bearer and the subscription key, and no EnterpriseId; its secrets are the token and the key', () => {
+  it('a token sets Bearer and the subscription key, and no EnterpriseId; its secrets are the token, its signature and the key', () => {
     const token = makeJwt({ sub: 'alice', exp: epochSeconds(3600) });
     const credentials = tokenCredentials(from(token), from(SUB_KEY, 'CIP_SUBSCRIPTION_KEY'));
     expect(credentials.headers).toStrictEqual({ Authorization: `Bearer ${token}`, 'Ocp-Apim-Subscription-Key': SUB_KEY });
-    expect(credentials.secrets).toStrictEqual([token, SUB_KEY]);
+    // The header and payload anyone can read; with the signature they are the token.
+    expect(credentials.secrets).toStrictEqual([token, SUB_KEY, token.split('.')[2]]);
+    expect(tokenCredentials(from('opaque-token-0123456789abcdef'), from(SUB_KEY)).secrets).toStrictEqual([
+      'opaque-token-0123456789abcdef',
+      SUB_KEY,
+    ]);
     expect(credentials.sources).toStrictEqual({ token: 'CIP_TOKEN', subscriptionKey: 'CIP_SUBSCRIPTION_KEY' });
   });
 
@@ -65,10 +71,32 @@ describe('the Credentials value', () => {
   it('a 401 hint names where a token came from', () => {
     const stored = tokenCredentials(from(makeJwt({}), "profile 'ci'"), from(SUB_KEY, "profile 'ci'"));
     expect(credentialsHint(stored, 'ci')).toBe(
-      "check the token and subscription key of profile 'ci'; 'cip auth login --profile ci --token-file -' replaces them",
+      "check the token and subscription key of profile 'ci'; 'cip auth login --profile ci --token-file -' replaces the token",
     );
     const env = tokenCredentials(from(makeJwt({})), from(SUB_KEY, 'CIP_SUBSCRIPTION_KEY'));
     expect(credentialsHint(env, undefined)).toBe('check CIP_TOKEN and CIP_SUBSCRIPTION_KEY: the keys came from the environment');
+  });
+
+  it("a 403 hint: an API key's enterprise and where it came from; a token's scope, and how to replace it", () => {
+    const key = (source: string) => apiKeyCredentials(from(API_KEY), from(SUB_KEY), from(GUID, source));
+    const keyWords = (source: string) =>
+      `the enterprise id ${GUID} came from ${source}: is it the API key's enterprise? If it is, the key lacks permission for this`;
+    expect(forbiddenHint(key('CIP_ENTERPRISE_ID'), undefined)).toBe(keyWords('CIP_ENTERPRISE_ID'));
+    expect(forbiddenHint(key('--enterprise-id'), undefined)).toBe(keyWords('--enterprise-id'));
+    expect(forbiddenHint(key("profile 'prod'"), 'prod')).toBe(keyWords("profile 'prod'"));
+    expect(forbiddenHint(key('/work/app/.cip.json'), 'prod', '/work/app/.cip.json')).toBe(keyWords('the project file /work/app/.cip.json'));
+
+    const scope = 'may lack the scope or role this needs, as a read-only token does, or may not act in this enterprise';
+    const stored = tokenCredentials(from(makeJwt({ enterpriseId: GUID }), "profile 'ci'"), from(SUB_KEY, "profile 'ci'"));
+    expect(forbiddenHint(stored, 'ci')).toBe(
+      `the token from profile 'ci' ${scope}: it says it is for enterprise ${GUID}; 'cip auth login --profile ci --token-file -' replaces it with one that may`,
+    );
+    expect(forbiddenHint(tokenCredentials(from(makeJwt({})), from(SUB_KEY)), undefined)).toBe(
+      `the token from CIP_TOKEN ${scope}; set CIP_TOKEN to one that may`,
+    );
+    expect(forbiddenHint(tokenCredentials(from('opaque-token-0123456789abcdef', 'somewhere'), from(SUB_KEY)), undefined)).toBe(
+      `the token from somewhere ${scope}; use one that may`,
+    );
   });
 });
 

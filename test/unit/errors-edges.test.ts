@@ -7,7 +7,7 @@ describe('failed statuses', () => {
   it.each([
     [400, 6, 'the API rejected the request', undefined],
     [401, 3, 'the API rejected the credentials', undefined],
-    [403, 4, 'forbidden', 'the API key lacks permission for this operation or enterprise'],
+    [403, 4, 'forbidden', 'the credentials lack permission for this operation or enterprise'],
     [404, 5, 'not found', undefined],
     [422, 6, 'the API rejected the request', undefined],
     [429, 6, 'the API rejected the request', 'too many requests; try again later'],

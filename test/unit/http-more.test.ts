@@ -106,6 +106,7 @@ describe('--verbose', () => {
       '>   content-length: 2001',
       `>   body: ${'a'.repeat(2000)}… (2001 characters in all)`,
       '< 200 (N ms, 2000 bytes)',
+      '<   content-type: text/plain',
       `<   body: ${'b'.repeat(2000)}`,
     ]);
     expect(calls[0]!.body).toBe('a'.repeat(2001));
@@ -336,6 +337,30 @@ describe('HTTP failures', () => {
     ],
     ['an empty 404', answer(404, ''), 'not found (HTTP 404)', undefined],
     ['a 401 gets the hint about the keys', answer(401, ''), 'the API rejected the credentials (HTTP 401)', 'check the keys'],
+    [
+      "a 401 with the JWT bearer handler's challenge says its reason",
+      answer(401, null, { 'www-authenticate': 'Bearer error="invalid_token", error_description="The token expired at \'x\'"' }),
+      "the API rejected the credentials (HTTP 401): The token expired at 'x' (invalid_token)",
+      'check the keys',
+    ],
+    [
+      'a 2 MB challenge (past a transport that let it through) is read within its bound and cut, redacted first',
+      answer(401, null, { 'www-authenticate': `Bearer error_description="SECRET ${'x'.repeat(2 * 1024 * 1024)}"` }),
+      `the API rejected the credentials (HTTP 401): *** ${'x'.repeat(295)}…`,
+      'check the keys',
+    ],
+    [
+      'a 403 without a hint of the caller gets the general advice only when the server said nothing',
+      answer(403, null, { 'www-authenticate': 'Bearer error="insufficient_scope"' }),
+      'forbidden (HTTP 403): the token lacks a scope this needs (insufficient_scope)',
+      undefined,
+    ],
+    [
+      'a 403 that says nothing gets the general advice',
+      answer(403, null),
+      'forbidden (HTTP 403)',
+      'the credentials lack permission for this operation or enterprise',
+    ],
     [
       'a JSON body that is not JSON says nothing',
       answer(409, '"oops', { 'content-type': 'application/json' }),

@@ -286,3 +286,63 @@ describe('a sandbox with its own token secret', () => {
     await expect(startSandbox({ tokenSecret: 'x'.repeat(31) })).rejects.toThrow(/tokenSecret must have 32 bytes at least/);
   });
 });
+
+describe("a sandbox that refuses as the framework does by itself (authErrors: 'framework')", () => {
+  let sandbox: Sandbox;
+  beforeAll(async () => {
+    sandbox = await startSandbox({ seed: 1, authErrors: 'framework' });
+  });
+  afterAll(() => sandbox.close());
+
+  const send = (headers: Record<string, string>, method = 'GET') =>
+    fetch(`${sandbox.url}/Environments`, {
+      method,
+      headers: { 'Ocp-Apim-Subscription-Key': sandbox.keys.subscriptionKey, 'Content-Type': 'application/json', ...headers },
+      body: method === 'POST' ? '{"name":"refused"}' : undefined,
+    });
+  const key = (apiKey: string, enterpriseId = sandbox.keys.enterpriseId) => ({
+    Authorization: `ApiKey ${apiKey}`,
+    EnterpriseId: enterpriseId,
+  });
+  const bearer = (text: string) => ({ Authorization: `Bearer ${text}` });
+
+  /** No body, no content type: what the framework's challenge and forbid write. */
+  async function expectBare(res: Response, status: number, challenge: string | null): Promise<void> {
+    expect(res.status).toBe(status);
+    expect(res.headers.get('www-authenticate')).toBe(challenge);
+    expect(res.headers.get('content-type')).toBeNull();
+    expect(await res.text()).toBe('');
+  }
+
+  it("a refused token: the JWT bearer handler's 401, as in the default style", async () => {
+    await expectBare(
+      await send(bearer(makeJwt({ enterpriseId: ENTERPRISE, exp: epochSeconds(HOUR) }, { secret: OTHER_SECRET }))),
+      401,
+      bearerChallenge('The signature key was not found'),
+    );
+  });
+
+  it("a refused API key: an authentication handler's 401 challenge, ApiKey, with no body", async () => {
+    await expectBare(await send(key('wrong-api-key-0123456789')), 401, 'ApiKey');
+  });
+
+  it('no right: a bare 403 for another enterprise, a read-only key or token writing', async () => {
+    const size = sandbox.environments.size;
+    await expectBare(await send(key(sandbox.keys.apiKey, OTHER_ENTERPRISE)), 403, null);
+    await expectBare(await send(key(sandbox.keys.readOnlyApiKey), 'POST'), 403, null);
+    await expectBare(await send(bearer(sandbox.token({ enterpriseId: OTHER_ENTERPRISE }))), 403, null);
+    await expectBare(await send(bearer(sandbox.token({ readOnly: true })), 'POST'), 403, null);
+    expect(sandbox.environments.size).toBe(size);
+    expect((await send(bearer(sandbox.token({ readOnly: true })))).status).toBe(200);
+  });
+
+  it("API Management's own 401 keeps its body: it is not the framework's", async () => {
+    const res = await fetch(`${sandbox.url}/Environments`, { headers: key(sandbox.keys.apiKey) });
+    expect(res.status).toBe(401);
+    expect(await res.json()).toMatchObject({ statusCode: 401 });
+  });
+
+  it('refuses a style it does not know', async () => {
+    await expect(startSandbox({ authErrors: 'bare' as never })).rejects.toThrow(/authErrors must be problem or framework/);
+  });
+});

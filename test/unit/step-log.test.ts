@@ -49,6 +49,23 @@ describe('logged', () => {
     ]);
   });
 
+  it("logs the answer's headers as the request's: credentials masked, keys redacted, one line each", async () => {
+    const headers = new Headers({
+      'WWW-Authenticate': 'Bearer error="invalid_token", error_description="The token SECRET expired"',
+      'Set-Cookie': 'session=abc123; Path=/',
+      'Ocp-Apim-Subscription-Key': 'echoed',
+      'X-Request-Id': 'r-1',
+    });
+    const log = await lines(() => Promise.resolve({ ...answer(401, null, 'Unauthorized'), headers }));
+    expect(log.slice(log.indexOf('< 401 Unauthorized (N ms, 0 bytes)'))).toEqual([
+      '< 401 Unauthorized (N ms, 0 bytes)',
+      '<   ocp-apim-subscription-key: ***',
+      '<   set-cookie: session=***; Path=/',
+      '<   www-authenticate: Bearer error="invalid_token", error_description="The token *** expired"',
+      '<   x-request-id: r-1',
+    ]);
+  });
+
   it('redacts a body whole, then cuts it at 2000 characters, saying how long it was', async () => {
     // The key straddles the cut: redacted first, it cannot show in part.
     const sent = `${'a'.repeat(1997)}SECRET${'b'.repeat(10)}`;

@@ -16,6 +16,8 @@ import {
   profileSource,
 } from '../../config/settings.js';
 import {
+  KINDS,
+  OWN_SECRET,
   actingAs,
   apiKeyCredentials,
   expiredError,
@@ -24,6 +26,7 @@ import {
   type CredentialKind,
 } from '../../config/credentials.js';
 import { readClaims } from '../../config/token.js';
+import { inKeychain, profileKind, type Profile } from '../../config/store.js';
 import { KeychainError, profileEntry, type StoredKeys } from '../../config/keychain.js';
 import {
   DEFAULT_BASE_URL,
@@ -41,6 +44,7 @@ import { readInput } from '../io.js';
 import { OUTPUT_FORMATS } from '../../output/format.js';
 import { migrate } from '../../domain/profiles/migrate.js';
 import { noKeychain, save, type ProfileFields, type Storage } from '../../domain/profiles/save.js';
+import { keptSecrets, type Kept } from '../../domain/profiles/keep.js';
 
 const OPTIONS = {
   apiKeyFile: option('--api-key-file <path>', "read the API key from a file ('-' for stdin)"),
@@ -62,11 +66,14 @@ export default defineCommand({
 --base-url and --enterprise-id set the profile's values. Keys come from the files above, else from
 CIP_API_KEY and CIP_SUBSCRIPTION_KEY, else from a hidden prompt at a terminal. They are never taken
 as plain option values, so they stay out of shell history and process lists.
+Logging in again to a profile replaces what is given and keeps the rest: its keys (for the same host),
+base URL, enterprise id, where its keys are kept, and its protected mark. So a new token alone is
+'--token-file -', in a pipe too. Given nothing, it asks for the keys again at a terminal.
 With --token-file the profile holds a token (sent as Authorization: Bearer) and the subscription key,
 and no enterprise id: the token acts for the enterprise it was issued for. A token that has expired is
 refused (exit 3); its expiry is read from the token, never verified.
 The keys go into the system's keychain (macOS Keychain, Windows Credential Manager, Secret Service on
-Linux). Where there is none (a server, a container), login stops (exit 2) unless --insecure-storage or
+Linux), unless the profile logged in again kept them in the config file. Where there is none (a server, a container), login stops (exit 2) unless --insecure-storage or
 CIP_CREDENTIAL_STORE=file says to keep them in plain text in the config file.
 Find your keys at ${SECRETS_URL}`,
   examples: [
@@ -104,12 +111,26 @@ async function askKey(ctx: Context, what: string): Promise<string | undefined> {
 
 type Options = ValuesOf<typeof OPTIONS>;
 
-/** Where login keeps the keys: the keychain unless told otherwise, and then it says why. */
-function chooseStorage(ctx: Context, options: Options): Storage {
+/**
+ * Where login keeps the keys: where it is told (--insecure-storage, CIP_CREDENTIAL_STORE), else where the profile
+ * it replaces kept them, else the keychain; a file says why.
+ */
+function chooseStorage(ctx: Context, options: Options, name: string, existing: Profile | undefined): Storage {
   const variable = credentialStore(ctx.env);
   if (options.insecureStorage) return { where: 'file', because: '--insecure-storage' };
   if (variable === 'file') return { where: 'file', because: 'CIP_CREDENTIAL_STORE=file' };
-  return { where: 'keychain' };
+  if (nonEmpty(ctx.env.CIP_CREDENTIAL_STORE) !== undefined || existing === undefined || inKeychain(existing)) return { where: 'keychain' };
+  return {
+    where: 'file',
+    because: `where profile '${name}' had them; 'cip auth login --profile ${name} --migrate' moves them to the keychain`,
+  };
+}
+
+/** The kind a login stores: what its file flag says, else what the profile it replaces holds, else an API key. */
+function kindOf(options: Options, existing: Profile | undefined): CredentialKind {
+  if (options.tokenFile !== undefined) return 'token';
+  if (options.apiKeyFile !== undefined) return 'api-key';
+  return existing ? profileKind(existing) : 'api-key';
 }
 
 /** The flags that read a file, refused where they cannot go together. */
@@ -142,19 +163,20 @@ async function login(ctx: Context, options: Options): Promise<void> {
   const { env } = ctx;
   const name = checkProfileName(namedProfile(ctx) ?? 'default');
   checkFileFlags(options);
-  const kind: CredentialKind = options.tokenFile !== undefined ? 'token' : 'api-key';
-  const givenEnterprise = givenEnterpriseId(ctx, true);
-  // A token names no enterprise; one given here would be refused on every later run of this profile.
-  if (kind === 'token' && givenEnterprise) {
-    throw new UsageError(
-      `${givenEnterprise.source} does not apply to a token: a token acts for the enterprise it was issued for`,
-      givenEnterprise.source.startsWith('--') ? `leave out ${givenEnterprise.source}` : `unset ${givenEnterprise.source}`,
-    );
-  }
-  const storage = chooseStorage(ctx, options);
   const store = await ctx.store();
   // Read first: a broken config file stops us before we ask for anything.
   const existing = getProfile(store.read(), name);
+  const kind = kindOf(options, existing);
+  const givenEnterprise = givenEnterpriseId(ctx, true);
+  // A token names no enterprise; one given here would be refused on every later run of this profile.
+  if (kind === 'token' && givenEnterprise) {
+    const leave = givenEnterprise.source.startsWith('--') ? `leave out ${givenEnterprise.source}` : `unset ${givenEnterprise.source}`;
+    throw new UsageError(
+      `${givenEnterprise.source} does not apply to a token: a token acts for the enterprise it was issued for`,
+      options.tokenFile === undefined ? `${leave}, or give --api-key-file to make profile '${name}' hold an API key` : leave,
+    );
+  }
+  const storage = chooseStorage(ctx, options, name, existing);
 
   // The variables are inputs for the profile being stored, whichever profile that is.
   const givenUrl = givenBaseUrl(ctx, true);
@@ -182,25 +204,42 @@ async function login(ctx: Context, options: Options): Promise<void> {
     const value = nonEmpty(env[variable]);
     return value === undefined ? undefined : checkKey(value, what, variable);
   };
-  const token = options.tokenFile === undefined ? undefined : await readKey(ctx, options.tokenFile, '--token-file', 'token');
+  let token = options.tokenFile === undefined ? undefined : await readKey(ctx, options.tokenFile, '--token-file', 'token');
   let apiKey =
     kind === 'token'
       ? undefined
       : options.apiKeyFile !== undefined
         ? await readKey(ctx, options.apiKeyFile, '--api-key-file', 'API key')
         : fromEnv('CIP_API_KEY', 'API key');
+  if (kind === 'token' && options.tokenFile === undefined && nonEmpty(env.CIP_API_KEY) !== undefined) {
+    ctx.io.warn(`ignoring CIP_API_KEY: profile '${name}' holds a token (give --api-key-file to make it hold an API key)`);
+  }
   let subscriptionKey =
     options.subscriptionKeyFile !== undefined
       ? await readKey(ctx, options.subscriptionKeyFile, '--subscription-key-file', 'subscription key')
       : fromEnv('CIP_SUBSCRIPTION_KEY', 'subscription key');
   // An expired token is refused before anything is asked or sent.
-  if (token !== undefined) {
-    const read = { claims: readClaims(token), source: fileSource('--token-file', options.tokenFile!) };
-    const expired = expiredError(read, undefined, Date.now());
-    if (expired) throw restated(expired, `${expired.message}; nothing was saved`);
-    const warning = expiryWarning(read, undefined, Date.now());
-    if (warning !== undefined) ctx.io.warn(warning);
+  if (token !== undefined) checkTokenExpiry(ctx, token, fileSource('--token-file', options.tokenFile!));
+
+  // Logging in again keeps what the profile has and this login does not give (domain/profiles/keep.ts). Given
+  // nothing at all, it is a fresh login of the keys: asked for at a terminal, as the first one was.
+  const own = kind === 'token' ? token : apiKey;
+  const givenAnything =
+    own !== undefined || subscriptionKey !== undefined || givenEnterprise !== undefined || givenUrl !== undefined || options.protect;
+  if (existing !== undefined && !givenAnything && kind === 'token') {
+    throw new UsageError(
+      `profile '${name}' holds a token: give the new one`,
+      `cip auth login --profile ${name} --token-file PATH ('-' for stdin)`,
+    );
   }
+  const kept =
+    existing !== undefined && givenAnything ? await keptSecrets(ctx, name, existing, { kind, baseUrl }, { own, subscriptionKey }) : {};
+  if (kind === 'token' && token === undefined && kept.own !== undefined) {
+    token = kept.own;
+    checkTokenExpiry(ctx, token, profileSource(name));
+  }
+  if (kind === 'api-key') apiKey ??= kept.own;
+  subscriptionKey ??= kept.subscriptionKey;
 
   const missing = [
     kind === 'token' || enterpriseId ? undefined : 'enterprise id (--enterprise-id or CIP_ENTERPRISE_ID)',
@@ -259,12 +298,42 @@ async function login(ctx: Context, options: Options): Promise<void> {
       ? `Logged in: ${what}${active ? ' is active.' : ` saved; ${inactive}`}`
       : `Saved (not checked): ${what}${active ? ' is active.' : `; ${inactive}`}`,
   );
+  const changed = existing === undefined ? undefined : whatChanged(name, existing, kind, kept);
+  if (changed !== undefined) ctx.io.info(changed);
   if (getProfile(saved, name)?.protected === true) {
     ctx.io.info(`Profile '${name}' is protected: deletes and other wide changes in it ask for its name (--confirm ${name} in a script).`);
   }
   if (storage.where === 'file') {
     ctx.io.warn(`the keys of profile '${name}' are stored in plain text in ${store.path} (${storage.because})`);
   }
+}
+
+/** A token read for the profile: refused (exit 3, nothing saved) if it has expired, a warning if it soon will. */
+function checkTokenExpiry(ctx: Context, token: string, source: string): void {
+  const read = { claims: readClaims(token), source };
+  const expired = expiredError(read, undefined, Date.now());
+  if (expired) throw restated(expired, `${expired.message}; nothing was saved`);
+  const warning = expiryWarning(read, undefined, Date.now());
+  if (warning !== undefined) ctx.io.warn(warning);
+}
+
+/**
+ * What logging in again did to the profile it replaced: what it kept, and what a change of kind dropped (an API
+ * key's enterprise id goes with it: a token names none).
+ */
+function whatChanged(name: string, existing: Profile, kind: CredentialKind, kept: Kept): string | undefined {
+  const before = profileKind(existing);
+  const keptWords = [
+    kept.own !== undefined && `its ${OWN_SECRET[kind].what}`,
+    kept.subscriptionKey !== undefined && 'its subscription key',
+  ].filter((item): item is string => typeof item === 'string');
+  const keptText = keptWords.length ? `; kept ${keptWords.join(' and ')}` : '';
+  if (before === kind) return keptWords.length ? `Profile '${name}': kept ${keptWords.join(' and ')}.` : undefined;
+  const dropped =
+    'enterpriseId' in existing && kind === 'token'
+      ? `its ${OWN_SECRET[before].what} and enterprise id ${existing.enterpriseId}`
+      : `its ${OWN_SECRET[before].what}`;
+  return `Profile '${name}' now holds ${KINDS[kind].called} instead of ${KINDS[before].called}: dropped ${dropped}${keptText}.`;
 }
 
 /** What a failed check points at: only a 401 says anything about the keys (a 403 accepted them). */
