@@ -19,6 +19,8 @@ const sandbox = await startSandbox({ seed: 2 });
 const env = {
   ...Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('CIP_'))),
   CIP_CONFIG_DIR: join(work, 'config'),
+  // Its code cache too, which is removed with it.
+  XDG_CACHE_HOME: join(work, 'cache'),
   // The sandbox's test keys go to the temporary folder, which is removed, never into the user's keychain;
   // and the demo runs where there is none (a container). cip says so with a warning line.
   CIP_CREDENTIAL_STORE: 'file',

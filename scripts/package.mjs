@@ -89,11 +89,18 @@ const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
 const work = mkdtempSync(join(tmpdir(), 'cip-package-'));
 try {
   mkdirSync(out, { recursive: true });
-  // The main script: dist/main.cjs, and the call bin/cip.cjs makes, saying it runs in the executable.
+  // The main script: dist/main.cjs, and the call bin/cip.cjs makes, with what names this build: a hash of the
+  // assets, each name and its bytes (src/load-cli.ts keeps its code cache under it, so another build's is never
+  // read, even one of the same version and size).
+  const build = createHash('sha256');
+  for (const [name, file] of Object.entries(assets).sort(([a], [b]) => (a < b ? -1 : 1))) {
+    const bytes = readFileSync(file);
+    build.update(`${name}\0${bytes.length}\0`).update(bytes);
+  }
   const main = join(work, 'main.cjs');
   writeFileSync(
     main,
-    `${readFileSync(join(dist, 'main.cjs'), 'utf8')}\nmodule.exports.main(true).then((code) => { process.exitCode = code; });\n`,
+    `${readFileSync(join(dist, 'main.cjs'), 'utf8')}\nmodule.exports.main(${JSON.stringify(build.digest('hex').slice(0, 32))}).then((code) => { process.exitCode = code; });\n`,
   );
   const blob = join(work, 'sea.blob');
   const config = join(work, 'sea-config.json');

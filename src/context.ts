@@ -7,6 +7,7 @@ import { DEFAULT_GLOBALS, type GlobalOptions } from './cli/globals.js';
 import { nonEmpty, type Env } from './env.js';
 import { Secrets } from './secrets.js';
 import { IOStreams, type Streams } from './terminal/io-streams.js';
+import type { JqWorkerScript } from './output/jq.js';
 import { configLocation, openProfileStore, type ProfileStore } from './config/store.js';
 import { allowHttp, resolveSettings, type ResolvedSettings } from './config/settings.js';
 import { findProjectFile, loadProject, type ProjectFile } from './config/project.js';
@@ -30,8 +31,8 @@ export interface Host {
   execPath: string;
   /** The keychain helper (dist/keychain-helper.cjs, or the single executable's helper mode); undefined: no keychain. */
   keychainHelper: string | undefined;
-  /** The thread --jq runs in (dist/jq-worker.cjs). */
-  jqWorker: string;
+  /** The thread --jq runs in: dist/jq-worker.cjs, or the single executable's code of it. */
+  jqWorker: JqWorkerScript;
 }
 
 export interface ContextOptions {

@@ -3,21 +3,27 @@
 // own cache (module.enableCompileCache); Node 20 gets one here, built on vm.Script's cachedData.
 // Part of the process-facing entry, like main.ts.
 import {
+  closeSync,
+  constants,
   existsSync,
+  fstatSync,
+  fsyncSync,
   lstatSync,
-  mkdirSync,
   mkdtempSync,
+  openSync,
   readdirSync,
   readFileSync,
   renameSync,
   rmSync,
   statSync,
+  utimesSync,
   writeFileSync,
   type Stats,
 } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Script } from 'node:vm';
+import { privateCacheFolder, removeOldLayout, type CacheFolder } from './cache-folder.js';
 import { VERSION } from './version.js';
 
 export type Cli = typeof import('./run.js');
@@ -49,33 +55,40 @@ export interface LoadedCli {
   cli: Cli;
   /** Writes the cache after a run, when there was none, V8 refused it, or it lacks this kind of command's code. */
   saveCache: () => void;
+  /** Why the run had to do without its cache, if it did (the first reason): said under --verbose. */
+  cacheNote: () => string | undefined;
 }
 
-function lstatOrUndefined(path: string): Stats | undefined {
-  try {
-    return lstatSync(path);
-  } catch {
-    return undefined;
-  }
+/** The first reason this run did without (part of) its cache. */
+let firstNote: string | undefined;
+function note(text: string): void {
+  // A path in it may hold anything; nothing that could drive a terminal is said.
+  // eslint-disable-next-line no-control-regex
+  firstNote ??= text.replace(/[\u0000-\u001f\u007f-\u009f]/g, '?');
 }
+
+const errorCode = (error: unknown) => (error as NodeJS.ErrnoException).code ?? String(error);
+
+let cacheFolder: CacheFolder | undefined;
 
 /**
- * A cache folder only this user can write: the cache holds compiled code that will be run, so one planted
- * by someone else must never be read. Undefined when no such folder can be had.
+ * The private cache folder (cache-folder.ts), looked for once a run. The run that makes it removes what earlier
+ * versions kept in the temp folder.
  */
-function privateCacheDir(): string | undefined {
+function privateFolder(): CacheFolder {
+  if (cacheFolder) return cacheFolder;
   const uid = process.getuid?.();
-  const dir = join(tempFolder(), `cip-compile-cache-${uid ?? 'user'}`);
+  // Without HOME (a service), the home folder the system knows, as for the config folder.
+  const env = process.env.HOME ? process.env : { ...process.env, HOME: systemHome() };
+  cacheFolder = privateCacheFolder({ env, platform: process.platform, uid, gid: process.getgid?.() });
+  if (cacheFolder.why) note(cacheFolder.why);
+  if (cacheFolder.created) removeOldLayout(tempFolder(), { uid });
+  return cacheFolder;
+}
+
+function systemHome(): string | undefined {
   try {
-    let stat = lstatOrUndefined(dir);
-    if (!stat) {
-      mkdirSync(dir, { recursive: true, mode: 0o700 });
-      stat = lstatSync(dir);
-    }
-    if (!stat.isDirectory() || (uid !== undefined && stat.uid !== uid) || (process.platform !== 'win32' && (stat.mode & 0o077) !== 0)) {
-      return undefined;
-    }
-    return dir;
+    return (nodeRequire('node:os') as typeof import('node:os')).homedir();
   } catch {
     return undefined;
   }
@@ -111,8 +124,56 @@ function hash(text: string): number {
 /** Kinds of run that get a cache file of their own; past them, a run makes do with the shared one. */
 const MAX_KINDS = 32;
 
-/** How old another build's cache files must be before a run that writes its own removes them. */
+/** How old another build's files must be before a run that writes its own removes them. */
 const STALE_MS = 7 * 24 * 3600 * 1000;
+
+/** A cache file is a few MB; anything far larger is not one. */
+const MAX_CACHE_FILE = 64 * 1024 * 1024;
+
+/**
+ * A regular file's bytes, up to `max`; undefined for anything else. Opened without blocking, so that a FIFO in
+ * its place cannot hold the run.
+ */
+function readRegularFile(path: string, max: number): Buffer | undefined {
+  try {
+    const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+    try {
+      const stats = fstatSync(fd);
+      return stats.isFile() && stats.size <= max ? readFileSync(fd) : undefined;
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Writes a file by a rename, private to its owner, so that a reader never sees half of it; `flush` makes it
+ * reach the disk before the rename, for a file that nothing checks when it is read back. The error's code when
+ * it fails (a full disk, a read-only folder); nothing is left behind then.
+ */
+function writeFileAtomic(path: string, data: Uint8Array, flush = false): string | undefined {
+  const temp = `${path}.${process.pid}.tmp`;
+  try {
+    const fd = openSync(temp, 'w', 0o600);
+    try {
+      writeFileSync(fd, data);
+      if (flush) fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(temp, path);
+    return undefined;
+  } catch (error) {
+    try {
+      rmSync(temp, { force: true });
+    } catch {
+      // Not made, or the folder went away.
+    }
+    return errorCode(error);
+  }
+}
 
 /**
  * A cache file: a 4-byte length, that many bytes of JSON naming the scripts whose V8 data follows and its size
@@ -121,7 +182,8 @@ const STALE_MS = 7 * 24 * 3600 * 1000;
  */
 function readCacheFile(file: string): Map<string, Buffer> | undefined {
   try {
-    const bytes = readFileSync(file);
+    const bytes = readRegularFile(file, MAX_CACHE_FILE);
+    if (!bytes) return undefined;
     const length = bytes.readUInt32LE(0);
     const names: unknown = JSON.parse(bytes.subarray(4, 4 + length).toString('utf8'));
     if (!Array.isArray(names)) return undefined;
@@ -142,18 +204,13 @@ function readCacheFile(file: string): Map<string, Buffer> | undefined {
   }
 }
 
-/** Writes a cache file by a rename, private to its owner. A cache is an optimisation: a failure only costs speed. */
+/** Writes a cache file. A cache is an optimisation: a failure only costs speed, and is said under --verbose. */
 function writeCacheFile(file: string, scripts: ReadonlyMap<string, Buffer>): void {
-  try {
-    const header = Buffer.from(JSON.stringify([...scripts].map(([name, data]) => [name, data.length])));
-    const length = Buffer.alloc(4);
-    length.writeUInt32LE(header.length);
-    const temp = `${file}.${process.pid}.tmp`;
-    writeFileSync(temp, Buffer.concat([length, header, ...scripts.values()]), { mode: 0o600 });
-    renameSync(temp, file);
-  } catch {
-    // A full disk or a read-only temporary folder.
-  }
+  const header = Buffer.from(JSON.stringify([...scripts].map(([name, data]) => [name, data.length])));
+  const length = Buffer.alloc(4);
+  length.writeUInt32LE(header.length);
+  const failure = writeFileAtomic(file, Buffer.concat([length, header, ...scripts.values()]));
+  if (failure) note(`the code cache cannot be written in ${dirname(file)} (${failure}): the next run compiles cip again`);
 }
 
 /**
@@ -263,17 +320,18 @@ function runModule(source: string, filename: string, require: (id: string) => un
  */
 export function loadCli(argv: readonly string[] = []): LoadedCli {
   const path = fileURLToPath(new URL('./cli.cjs', import.meta.url));
-  const uncached = () => ({ cli: nodeRequire(path) as Cli, saveCache: () => undefined });
+  const uncached = () => ({ cli: nodeRequire(path) as Cli, saveCache: () => undefined, cacheNote: () => firstNote });
+  // The same switch as Node's own cache.
+  if (process.env.NODE_DISABLE_COMPILE_CACHE) return uncached();
+  const { dir } = privateFolder();
   if (Number(process.versions.node.split('.')[0]) >= 22) {
-    const { enableCompileCache } = nodeModule() as { enableCompileCache?: () => unknown };
+    const { enableCompileCache } = nodeModule() as { enableCompileCache?: (dir?: string) => unknown };
     if (enableCompileCache) {
-      enableCompileCache();
+      // In the private folder too: Node's own default is a folder of the shared temp folder.
+      if (dir) enableCompileCache(join(dir, 'node-compile-cache'));
       return uncached();
     }
   }
-  // The same switch as Node's own cache.
-  if (process.env.NODE_DISABLE_COMPILE_CACHE) return uncached();
-  const dir = privateCacheDir();
   if (!dir) return uncached();
 
   const source = readFileSync(path, 'utf8');
@@ -298,22 +356,22 @@ export function loadCli(argv: readonly string[] = []): LoadedCli {
     return vendors.get(name);
   };
   const cli = runModule(source, path, cachedRequire, cache, 'cli.cjs') as Cli;
-  return { cli, saveCache: () => cache.save() };
+  return { cli, saveCache: () => cache.save(), cacheNote: () => firstNote };
 }
 
 // The single executable (scripts/package.mjs builds it; README, "One file"). Node runs dist/main.cjs as the
 // executable's injected main script, whose `require` loads only Node's built-in modules. The rest of dist/ is
 // in the executable as assets (node:sea's getAsset), under their names in dist/: cli.cjs and each vendor file run
-// here from their text, with a require that serves `./vendor/...` from the assets and nothing from the disk.
-// What must be a file is written once into a folder of the private cache folder, named for the executable:
-// the --jq worker (a thread loads its script by path) and @napi-rs/keyring's addon (process.dlopen needs a file).
+// here from their text, with a require that serves `./vendor/...` from the assets and nothing from the disk. The
+// --jq thread runs its script and the jq module from the assets the same way, so nothing of it is written out.
+// Only @napi-rs/keyring's addon must be a file (process.dlopen): it is written to the private cache folder,
+// named by its content's hash.
 
 /** The executable's assets, as scripts/package.mjs names them. */
 const SEA_ASSETS = {
   cli: 'cli.cjs',
   helper: 'keychain-helper.cjs',
   jqWorker: 'jq-worker.cjs',
-  jq: 'vendor/jq-wasm-inline.cjs',
   keyring: 'keyring.node',
 };
 
@@ -324,7 +382,7 @@ type SeaModule = typeof import('node:sea');
  * given. An asset's require loads Node's built-in modules and the assets beside it; `@napi-rs/keyring` is its
  * addon, from the assets.
  */
-function seaModules(sea: SeaModule, files: () => string, cache?: CodeCache) {
+function seaModules(sea: SeaModule, cache?: CodeCache) {
   const module = nodeModule();
   const builtin = module.createRequire(process.execPath);
   const loaded = new Map<string, unknown>();
@@ -332,7 +390,7 @@ function seaModules(sea: SeaModule, files: () => string, cache?: CodeCache) {
     (asset: string) =>
     (id: string): unknown => {
       if (module.isBuiltin(id)) return builtin(id);
-      if (id === '@napi-rs/keyring') return loadAddon(sea, files);
+      if (id === '@napi-rs/keyring') return loadAddon(sea);
       const name = id.startsWith('./') ? join(dirname(asset), id).replace(/\\/g, '/') : id;
       if (!loaded.has(name)) {
         const source = seaAsset(sea, name, `cannot find module '${id}'`);
@@ -342,6 +400,31 @@ function seaModules(sea: SeaModule, files: () => string, cache?: CodeCache) {
     };
   return requireFrom;
 }
+
+/**
+ * The --jq thread's code (for `new Worker(code, { eval: true })`): jq-worker.cjs and the jq module it requires,
+ * run from the executable's assets as seaModules runs them, a thread's require serving only Node's modules. A
+ * file written out could be removed (a temp cleaner), or be another build's.
+ */
+const SEA_JQ_THREAD = `"use strict";
+const { isBuiltin } = require("node:module");
+const { getAsset } = require("node:sea");
+const { Script } = require("node:vm");
+const { dirname, join, posix } = require("node:path");
+const loaded = new Map();
+const load = (name) => {
+  if (!loaded.has(name)) {
+    const module = { exports: {} };
+    loaded.set(name, module);
+    const filename = join(dirname(process.execPath), name);
+    const source = getAsset(name, "utf8");
+    new Script("(function (exports, require, module, __filename, __dirname) {" + source + "\\n})", { filename })
+      .runInThisContext()(module.exports, (id) => (isBuiltin(id) ? require(id) : load(posix.join(posix.dirname(name), id)).exports), module, filename, dirname(filename));
+  }
+  return loaded.get(name);
+};
+load(${JSON.stringify(SEA_ASSETS.jqWorker)});
+`;
 
 /** Where an asset says it is in stack traces: beside the executable, under its name in dist/. */
 function seaFilename(asset: string): string {
@@ -356,51 +439,108 @@ function seaAsset(sea: SeaModule, name: string, missing: string): string {
   }
 }
 
-/** @napi-rs/keyring, which is its native addon: written out once (files()) and loaded from there. */
-function loadAddon(sea: SeaModule, files: () => string): unknown {
-  let bytes: ArrayBuffer;
+/** @napi-rs/keyring, which is its native addon: loaded from a file of it (extracted()). */
+function loadAddon(sea: SeaModule): unknown {
+  let bytes: Uint8Array;
   try {
-    bytes = sea.getAsset(SEA_ASSETS.keyring);
+    bytes = new Uint8Array(sea.getAsset(SEA_ASSETS.keyring));
   } catch {
     throw new Error('this executable was built without it');
   }
-  const path = join(files(), SEA_ASSETS.keyring);
-  writeOnce(path, new Uint8Array(bytes));
   const addon = { exports: {} };
-  process.dlopen(addon, path);
+  process.dlopen(addon, extracted(bytes, 'keyring', '.node'));
   return addon.exports;
 }
 
-/** Writes a file unless it is there: by a rename, so that a reader never sees half of it. */
-function writeOnce(path: string, data: string | Uint8Array): void {
-  if (existsSync(path)) return;
-  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-  const temp = `${path}.${process.pid}.tmp`;
-  writeFileSync(temp, data, { mode: 0o600 });
-  renameSync(temp, path);
+/**
+ * A file holding these bytes, for what must be loaded from a file: in the private cache folder, named by their
+ * SHA-256, so that two executables share a file only when theirs are the same byte for byte. One that is there
+ * is used when it holds exactly these bytes; one that is missing, cut short or changed is written again (to a
+ * temporary name, flushed, renamed into place). Without a private cache folder, or where it cannot be written
+ * (full, read-only), a private temporary folder of this process's own; with neither, an error.
+ */
+function extracted(bytes: Uint8Array, stem: string, extension: string): string {
+  const { createHash } = nodeRequire('node:crypto') as typeof import('node:crypto');
+  const name = `${stem}-${createHash('sha256').update(bytes).digest('hex')}${extension}`;
+  const { dir } = privateFolder();
+  if (dir) {
+    const path = join(dir, name);
+    if (holds(path, bytes)) return path;
+    const failure = writeFileAtomic(path, bytes, true);
+    if (!failure) {
+      removeOtherBuilds(dir, new RegExp(`^${stem}-[0-9a-f]{64}\\${extension}(?:\\.\\d+\\.tmp)?$`), name);
+      return path;
+    }
+    note(`${name} cannot be written in ${dir} (${failure}): it is written to a temporary folder each time`);
+  }
+  let temp: string;
+  try {
+    temp = privateTempFolder();
+  } catch (error) {
+    throw new Error(`there is no folder to write it to (${errorCode(error)} in the temp folder ${tempFolder()})`);
+  }
+  const path = join(temp, name);
+  const failure = writeFileAtomic(path, bytes, true);
+  if (failure) throw new Error(`it cannot be written to the temp folder ${tempFolder()} (${failure})`);
+  return path;
 }
 
 /**
- * The folder this executable writes its files to: in the private cache folder, named for the executable
- * (cip's version, its size and time), so that another build never uses them. Without a private cache folder,
- * a private temporary one, removed when the process exits.
+ * Whether the file holds exactly these bytes (a regular file, not a link). One in use is touched once a day, so
+ * that another build's clean-up never takes it for left behind.
  */
-function seaFilesDir(cacheDir: string | undefined, key: string): string {
-  if (cacheDir) return join(cacheDir, `sea-${key}`);
+function holds(path: string, bytes: Uint8Array): boolean {
+  let stats: Stats;
+  try {
+    stats = lstatSync(path);
+    if (!stats.isFile() || stats.size !== bytes.byteLength) return false;
+    if (!readFileSync(path).equals(bytes)) return false;
+  } catch {
+    return false;
+  }
+  const now = Date.now();
+  if (now - stats.mtimeMs > 24 * 3600 * 1000) {
+    try {
+      utimesSync(path, now / 1000, now / 1000);
+    } catch {
+      // A read-only folder: the file is good all the same.
+    }
+  }
+  return true;
+}
+
+/** Removes other builds' extracted files of this kind (and temporary files) that are a week old. */
+function removeOtherBuilds(dir: string, pattern: RegExp, keep: string): void {
+  try {
+    const now = Date.now();
+    for (const name of readdirSync(dir)) {
+      if (name === keep || !pattern.test(name)) continue;
+      try {
+        const path = join(dir, name);
+        if (now - lstatSync(path).mtimeMs > STALE_MS) rmSync(path, { force: true });
+      } catch {
+        // Removed meanwhile by another run.
+      }
+    }
+  } catch {
+    // Nothing to clean where nothing can be read.
+  }
+}
+
+let tempFiles: string | undefined;
+
+/** A private temporary folder (mkdtemp makes it 0700, under a name nobody can guess), removed when the process exits. */
+function privateTempFolder(): string {
+  if (tempFiles) return tempFiles;
   const dir = mkdtempSync(join(tempFolder(), 'cip-sea-'));
   process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
+  tempFiles = dir;
   return dir;
 }
 
-/** What names this build of the executable: cip's version, Node's, and the executable's size and time. */
-function seaKey(): string {
-  const { size, mtimeMs } = statSync(process.execPath);
-  return `${VERSION}-${process.version}-${process.arch}-${size}-${Math.trunc(mtimeMs)}`;
-}
-
 export interface LoadedSeaCli extends LoadedCli {
-  /** The --jq worker's script, written out (with the jq module beside it) for the thread to load. */
-  jqWorker: string;
+  /** The --jq thread, as code: it runs from the assets. */
+  jqWorker: { code: string };
 }
 
 /** Node's node:sea (Node >= 20.12), loaded only in the executable. */
@@ -408,28 +548,19 @@ function seaModule(): SeaModule {
   return nodeModule().createRequire(process.execPath)('node:sea') as SeaModule;
 }
 
-/** loadCli for the single executable: cli.cjs from the assets, with the same code cache. */
-export function loadSeaCli(argv: readonly string[] = []): LoadedSeaCli {
+/**
+ * loadCli for the single executable: cli.cjs from the assets, with the same code cache. `build` names what the
+ * executable holds (scripts/package.mjs: a hash of its assets), so that another build's cache is never read.
+ */
+export function loadSeaCli(argv: readonly string[], build: string): LoadedSeaCli {
   const sea = seaModule();
-  const key = seaKey();
-  const cacheDir = privateCacheDir();
-  const files = seaFilesDir(cacheDir, key);
   const source = seaAsset(sea, SEA_ASSETS.cli, 'this executable has no cli.cjs');
   // The same switch as Node's own cache.
-  const cache =
-    cacheDir && !process.env.NODE_DISABLE_COMPILE_CACHE
-      ? new CodeCache(cacheDir, `cli-sea-${key}-${source.length}`, commandOf(argv))
-      : undefined;
-  const requireFrom = seaModules(sea, () => files, cache);
+  const dir = process.env.NODE_DISABLE_COMPILE_CACHE ? undefined : privateFolder().dir;
+  const cache = dir ? new CodeCache(dir, `cli-sea-${build}-${process.version}-${process.arch}`, commandOf(argv)) : undefined;
+  const requireFrom = seaModules(sea, cache);
   const cli = runModule(source, seaFilename(SEA_ASSETS.cli), requireFrom(SEA_ASSETS.cli), cache, SEA_ASSETS.cli) as Cli;
-  // The worker is written before the first --jq can need it: the jq module first, so that the worker's file
-  // being there means both are.
-  const jqWorker = join(files, SEA_ASSETS.jqWorker);
-  if (!existsSync(jqWorker)) {
-    writeOnce(join(files, SEA_ASSETS.jq), seaAsset(sea, SEA_ASSETS.jq, 'this executable has no jq'));
-    writeOnce(jqWorker, seaAsset(sea, SEA_ASSETS.jqWorker, 'this executable has no jq worker'));
-  }
-  return { cli, saveCache: () => cache?.save(), jqWorker };
+  return { cli, saveCache: () => cache?.save(), cacheNote: () => firstNote, jqWorker: { code: SEA_JQ_THREAD } };
 }
 
 /**
@@ -438,8 +569,7 @@ export function loadSeaCli(argv: readonly string[] = []): LoadedSeaCli {
  */
 export function runSeaKeychainHelper(): void {
   const sea = seaModule();
-  let files: string | undefined;
-  const requireFrom = seaModules(sea, () => (files ??= seaFilesDir(privateCacheDir(), seaKey())));
+  const requireFrom = seaModules(sea);
   const source = seaAsset(sea, SEA_ASSETS.helper, 'this executable has no keychain helper');
   runModule(source, seaFilename(SEA_ASSETS.helper), requireFrom(SEA_ASSETS.helper));
 }

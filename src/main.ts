@@ -14,12 +14,16 @@ import { VERSION } from './version.js';
 const SEA_KEYCHAIN_HELPER = '--cip-keychain-helper';
 
 /**
- * Entry point for bin/cip.cjs, and for the single executable (`sea`: scripts/package.mjs), which holds the rest
- * of dist/ as its assets (load-cli.ts).
+ * Entry point for bin/cip.cjs, and for the single executable (scripts/package.mjs), which holds the rest of dist/
+ * as its assets (load-cli.ts) and passes `seaBuild`: a hash of those assets, naming its own code cache.
  */
-export async function main(sea = false): Promise<number> {
+export async function main(seaBuild?: string): Promise<number> {
   const argv = process.argv.slice(2);
+  const sea = seaBuild !== undefined;
   if (sea && argv.length === 1 && argv[0] === SEA_KEYCHAIN_HELPER) {
+    // Writing out the addon past a file-size limit fails with EFBIG, as a full disk does, instead of killing
+    // the helper (see SIGXFSZ below).
+    if (process.platform !== 'win32') process.on('SIGXFSZ', () => undefined);
     const { runSeaKeychainHelper } = await import('./load-cli.js');
     runSeaKeychainHelper();
     return 0;
@@ -30,7 +34,7 @@ export async function main(sea = false): Promise<number> {
   if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V') && writeVersion(`${VERSION}\n`)) return 0;
   // Loaded only past --version: it brings node:vm and node:os, which --version does without.
   const { loadCli, loadSeaCli } = await import('./load-cli.js');
-  const { cli, saveCache, jqWorker } = sea ? loadSeaCli(argv) : { ...loadCli(argv), jqWorker: undefined };
+  const { cli, saveCache, cacheNote, jqWorker } = sea ? loadSeaCli(argv, seaBuild) : { ...loadCli(argv), jqWorker: undefined };
   const { run, Context, InterruptedError, exitCode, outputFailed } = cli;
   const controller = new AbortController();
   const { stdout } = process;
@@ -108,6 +112,9 @@ export async function main(sea = false): Promise<number> {
   const code = await run(argv, ctx);
   if (controller.signal.aborted) return process.exitCode as number;
   saveCache();
+  // A cache that could not be used or written only cost time: said under --verbose, once.
+  const note = cacheNote();
+  if (note !== undefined && ctx.globals.verbose) stderr().write(`note: ${note}\n`);
   await flushed(stdout);
   if (outputError && code === 0) return outputFailed(ctx, outputError);
   return code;

@@ -8,10 +8,15 @@ import { CipError, InterruptedError, UsageError } from '../errors.js';
 import { oneLine } from '../text/sanitize.js';
 import type { JqJob, JqMessage, JqWorkerData } from './jq-worker.js';
 
-/** Where a filter runs: the worker's file, the caller's environment and the signal that ends the run. */
+/**
+ * The thread's script: its file (dist/jq-worker.cjs), or its code (the single executable's, which runs the
+ * worker from the executable: load-cli.ts).
+ */
+export type JqWorkerScript = string | { readonly code: string };
+
+/** Where a filter runs: the worker's script, the caller's environment and the signal that ends the run. */
 export interface JqRunner {
-  /** dist/jq-worker.cjs */
-  readonly worker: string;
+  readonly worker: JqWorkerScript;
   /** The caller's environment: the filter's $ENV and env, without credentials (jqEnvironment). */
   readonly env: Env;
   /** Aborts when the run is interrupted: a filter still running is ended then. */
@@ -44,8 +49,9 @@ class JqThread {
   #next = 0;
   #ended = false;
 
-  constructor(file: string) {
-    this.#worker = new Worker(file, { workerData: { unwritten: this.#unwritten.buffer } satisfies JqWorkerData });
+  constructor(script: JqWorkerScript) {
+    const workerData = { unwritten: this.#unwritten.buffer } satisfies JqWorkerData;
+    this.#worker = typeof script === 'string' ? new Worker(script, { workerData }) : new Worker(script.code, { eval: true, workerData });
     this.#worker.unref();
     this.#worker.on('message', (message: JqMessage) => {
       const waiting = this.#waiting.get(message.id);
@@ -131,8 +137,8 @@ class JqThread {
   }
 }
 
-/** One thread per worker file, started by the first --jq of the process and kept until a run is interrupted. */
-const threads = new Map<string, JqThread>();
+/** One thread per worker script, started by the first --jq of the process and kept until a run is interrupted. */
+const threads = new Map<JqWorkerScript, JqThread>();
 
 function jq(runner: JqRunner, job: Omit<JqJob, 'id'>, write?: JqWrite): Promise<JqEnd> {
   let thread = threads.get(runner.worker);

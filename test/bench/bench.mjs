@@ -482,7 +482,7 @@ try {
           undefined,
           "(what Node's web Request costs to load: cip's API commands use their own since src/api/web.ts)",
         );
-        // The first run after an install has no compile cache: a fresh temporary folder each run.
+        // The first run after an install has no compile cache: a fresh cache folder (XDG_CACHE_HOME) each run.
         let fresh = 0;
         const cold = await compare({
           subject: [CIP, 'env', 'list', '-o', 'json'],
@@ -491,7 +491,7 @@ try {
           subjectEnv: () => {
             const dir = join(scratch, `cold-${fresh++}`);
             mkdirSync(dir);
-            return { ...env, TMPDIR: dir };
+            return { ...env, XDG_CACHE_HOME: dir };
           },
         });
         const extra = cold.subject.median - cold.floor.median;

@@ -3,8 +3,10 @@
 // dist/, test/helpers/global-setup.ts), and every run here has a PATH of an empty folder: no node, no npm, no
 // dist/ or node_modules beside it. Linux x64 only, as the package script.
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { createHash } from 'node:crypto';
+import { chmodSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { basename, dirname, join } from 'node:path';
 import { execa, type ResultPromise } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
@@ -18,21 +20,27 @@ const VERSION = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as
 let executable: string;
 /** A PATH with nothing on it: the executable must find nothing it needs there. */
 let emptyPath: string;
-/** TMPDIR for the runs: the files the executable writes out (and its code cache) go with this file's temp folders. */
+/** XDG_CACHE_HOME for the runs: the code cache and the keychain's addon go to its cip/ folder. */
+let xdg: string;
+/** TMPDIR for the runs, which the executable needs only where it has no cache folder. */
 let tmp: string;
 let sandbox: Sandbox;
 
 /** What the executable would be given by a CI job on a machine without Node: a bare environment. */
 function runSea(
   args: string[],
-  options: { env?: Record<string, string | undefined>; configDir?: string; input?: string } = {},
+  options: { env?: Record<string, string | undefined>; configDir?: string; input?: string; executable?: string; wrap?: string[] } = {},
 ): ResultPromise<{ reject: false }> {
   const home = tempDir('cip-sea-home-');
-  return execa(executable, args, {
+  const program = options.executable ?? executable;
+  // A command that sets something up, then runs the executable in its place (`exec "$@"`).
+  const [file, ...argv] = [...(options.wrap ?? []), program, ...args];
+  return execa(file!, argv, {
     env: {
       HOME: home,
       CIP_CONFIG_DIR: options.configDir ?? tempDir(),
       CIP_CREDENTIAL_STORE: 'file',
+      XDG_CACHE_HOME: xdg,
       TMPDIR: tmp,
       ...options.env,
       PATH: emptyPath,
@@ -61,6 +69,7 @@ describe.skipIf(skipped !== undefined)('the single executable, with no Node on P
     const out = tempDir('cip-sea-');
     emptyPath = join(out, 'bin');
     mkdirSync(emptyPath);
+    xdg = tempDir('cip-sea-cache-');
     tmp = tempDir('cip-sea-tmp-');
     // Once for the file; it reads dist/ from this run's copy, so a rebuild elsewhere changes nothing here.
     const built = await execa(
@@ -113,17 +122,95 @@ describe.skipIf(skipped !== undefined)('the single executable, with no Node on P
     expect(sandbox.environments.has(id)).toBe(false);
   });
 
-  it('where the cache folder is not private, writes the --jq worker to a private temporary folder and removes it', async () => {
-    const own = tempDir('cip-sea-tmp-');
+  it('where the cache folder is not private, runs --jq all the same, and writes nothing there or in the temp folder', async () => {
+    const own = tempDir('cip-sea-cache-');
+    const ownTmp = tempDir('cip-sea-tmp-');
     // Another user's or a shared folder: never read, never written.
-    const shared = join(own, `cip-compile-cache-${process.getuid!()}`);
+    const shared = join(own, 'cip');
     mkdirSync(shared, { mode: 0o755 });
     chmodSync(shared, 0o755);
-    const names = await runSea(['env', 'list', '--jq', '.[].name'], { env: { ...sandboxEnv(), TMPDIR: own } });
+    const names = await runSea(['env', 'list', '--jq', '.[].name'], { env: { ...sandboxEnv(), XDG_CACHE_HOME: own, TMPDIR: ownTmp } });
     expect(names).toMatchObject({ exitCode: 0, stderr: '' });
     expect(names.stdout).toContain('env-0001\n');
-    expect(readdirSync(own)).toEqual([basename(shared)]);
     expect(readdirSync(shared)).toEqual([]);
+    expect(readdirSync(ownTmp)).toEqual([]);
+  });
+
+  it('a TMPDIR that is missing, a file, read-only or on a full disk changes nothing: every command works, with a cache folder or without', async () => {
+    const file = join(tempDir(), 'file');
+    writeFileSync(file, 'a file where the temp folder should be');
+    const readOnly = readOnlyFolder();
+    const cases: [string, { env: Record<string, string>; wrap?: string[] }][] = [
+      ['missing', { env: { TMPDIR: join(tempDir(), 'missing') } }],
+      ['a file', { env: { TMPDIR: file } }],
+      ...(readOnly
+        ? [[`read-only (${readOnly.how})`, { env: { TMPDIR: readOnly.path } }] as [string, { env: Record<string, string> }]]
+        : []),
+      // Every file write fails (EFBIG), in the cache folder too.
+      ['on a full disk', { env: {}, wrap: FULL_DISK }],
+    ];
+    try {
+      for (const [what, options] of cases) {
+        for (const cache of ['a cache folder', 'no cache folder'] as const) {
+          const env = { ...sandboxEnv(), ...options.env, ...(cache === 'no cache folder' ? { XDG_CACHE_HOME: file } : {}) };
+          for (const args of [['--help'], ['env', 'list'], ['env', 'list', '--jq', '.[0].name']]) {
+            const result = await runSea(args, { ...options, env });
+            expect({ what, cache, args, exitCode: result.exitCode, stderr: result.stderr }).toEqual({
+              what,
+              cache,
+              args,
+              exitCode: 0,
+              stderr: '',
+            });
+          }
+        }
+      }
+      // Said once, under --verbose.
+      const verbose = await runSea(['completion', 'bash', '--verbose'], { env: { TMPDIR: file, XDG_CACHE_HOME: file } });
+      expect(verbose.exitCode).toBe(0);
+      expect(verbose.stderr).toBe(`note: the cache folder ${join(file, 'cip')} is not used: it cannot be made (ENOTDIR)\n`);
+    } finally {
+      readOnly?.release();
+    }
+  });
+
+  it('a cleaner that removes files from the cache and temp folders between runs never breaks --jq: nothing of it is written out', async () => {
+    const env = sandboxEnv();
+    expect((await runSea(['env', 'list', '--jq', '.[0].name'], { env })).stdout).toBe('env-0001\n');
+    // What a temp cleaner takes first: the largest file, the jq module, wherever it was written.
+    const jqFiles = [xdg, tmp].flatMap((root) => filesUnder(root).filter((path) => /jq/.test(path)));
+    for (const path of jqFiles) rmSync(path);
+    expect((await runSea(['env', 'list', '--jq', '.[0].name'], { env })).stdout).toBe('env-0001\n');
+    expect([xdg, tmp].flatMap((root) => filesUnder(root).filter((path) => /jq/.test(path)))).toEqual([]);
+    // And everything: the code cache is written again.
+    rmSync(join(xdg, 'cip'), { recursive: true });
+    expect(await runSea(['env', 'list', '--jq', '.[0].name'], { env })).toMatchObject({ exitCode: 0, stdout: 'env-0001\n', stderr: '' });
+    expect(readdirSync(join(xdg, 'cip')).length).toBeGreaterThan(0);
+  });
+
+  it("another build of the same version, size and time runs its own --jq thread, never this one's", async () => {
+    // A copy that differs from this build only in its jq worker (one that throws at load), with the same size and
+    // time: each must run its own worker, whichever ran first.
+    const bytes = readFileSync(executable);
+    const needle = Buffer.from('var jq=loadJq();');
+    const at = bytes.indexOf(needle);
+    expect(at).toBeGreaterThan(0);
+    expect(bytes.indexOf(needle, at + 1)).toBe(-1);
+    Buffer.from('throw"tampered";').copy(bytes, at);
+    const other = join(tempDir('cip-sea-other-'), 'cip-linux-x64');
+    writeFileSync(other, bytes, { mode: 0o755 });
+    // The same time to the second, as files from one release archive have.
+    const time = Math.trunc(Date.now() / 1000) - 3600;
+    for (const file of [executable, other]) utimesSync(file, time, time);
+    expect(statSync(other)).toMatchObject({ size: statSync(executable).size, mtimeMs: statSync(executable).mtimeMs });
+
+    const env = sandboxEnv();
+    const args = ['env', 'list', '--jq', '.[0].name'];
+    expect(await runSea(args, { env })).toMatchObject({ exitCode: 0, stdout: 'env-0001\n' });
+    const tampered = await runSea(args, { env, executable: other });
+    expect(tampered.exitCode).toBe(1);
+    expect(tampered.stderr).toContain('tampered');
+    expect(await runSea(args, { env })).toMatchObject({ exitCode: 0, stdout: 'env-0001\n' });
   });
 
   it('prints the same bash completion as the npm package', async () => {
@@ -173,13 +260,11 @@ describe.skipIf(skipped !== undefined)('the single executable, with no Node on P
         subscriptionKey: sandbox.keys.subscriptionKey,
       });
 
-      // The addon came out of the executable, into its private folder.
-      const cache = join(
-        tmp,
-        readdirSync(tmp).find((name) => name.startsWith('cip-compile-cache-'))!,
-      );
-      const sea = readdirSync(cache).filter((name) => name.startsWith('sea-'));
-      expect(sea.filter((name) => existsSync(join(cache, name, 'keyring.node')))).toHaveLength(1);
+      // The addon came out of the executable into the private cache folder, named by its content's hash.
+      const addon = join(xdg, 'cip', `keyring-${ADDON_SHA256}.node`);
+      expect(createHash('sha256').update(readFileSync(addon)).digest('hex')).toBe(ADDON_SHA256);
+      expect(statSync(addon).mode & 0o777).toBe(0o600);
+      expect(readdirSync(join(xdg, 'cip')).filter((name) => name.startsWith('keyring-'))).toEqual([basename(addon)]);
 
       sandbox.requests.length = 0;
       const list = await runSea(['env', 'list'], { configDir, env });
@@ -191,27 +276,48 @@ describe.skipIf(skipped !== undefined)('the single executable, with no Node on P
       expect(keychain.lookup(service, 'kc')).toBeUndefined();
     });
 
-    it('an addon that cannot be loaded (as from a temp folder mounted noexec) refuses the keychain as a machine without one', async () => {
-      // The executable writes its files into its folder of the private cache folder under TMPDIR; a file that
-      // is not a library where the addon goes makes process.dlopen fail as it would on a noexec mount.
-      const own = tempDir('cip-sea-tmp-');
-      expect((await runSea(['--help'], { env: { TMPDIR: own } })).exitCode).toBe(0);
-      const cache = join(
-        own,
-        readdirSync(own).find((name) => name.startsWith('cip-compile-cache-'))!,
-      );
-      const files = join(
-        cache,
-        readdirSync(cache).find((name) => name.startsWith('sea-'))!,
-      );
-      writeFileSync(join(files, 'keyring.node'), 'not a library');
-
+    it('an addon removed or changed between runs (a cleaner, a disk error) is written again', async () => {
       const configDir = tempDir();
-      const env = { ...keychain.env, CIP_CREDENTIAL_STORE: undefined, TMPDIR: own };
+      const env = { ...keychain.env, CIP_CREDENTIAL_STORE: undefined };
+      const own = tempDir('cip-sea-cache-');
+      const addon = join(own, 'cip', `keyring-${ADDON_SHA256}.node`);
+      const login = await runSea(loginArgs(sandbox, ['--profile', 'again']), { configDir, env: { ...env, XDG_CACHE_HOME: own } });
+      expect(login.exitCode, login.stderr).toBe(0);
+      for (const damage of [
+        () => rmSync(addon),
+        () => writeFileSync(addon, 'not a library'),
+        () => writeFileSync(addon, readFileSync(addon).subarray(0, 4096)),
+      ]) {
+        damage();
+        const list = await runSea(['env', 'list', '--profile', 'again'], { configDir, env: { ...env, XDG_CACHE_HOME: own } });
+        expect(list.exitCode, list.stderr).toBe(0);
+        expect(createHash('sha256').update(readFileSync(addon)).digest('hex')).toBe(ADDON_SHA256);
+      }
+    });
+
+    it('an addon that cannot be loaded (its cache folder mounted noexec) refuses the keychain as a machine without one', async (test) => {
+      const own = tempDir('cip-sea-cache-');
+      const wrap = noexecMount(own);
+      if (!wrap) return test.skip('needs root and unshare to mount a noexec tmpfs');
+      const configDir = tempDir();
+      const env = { ...keychain.env, CIP_CREDENTIAL_STORE: undefined, XDG_CACHE_HOME: own };
+      const login = await runSea(loginArgs(sandbox), { configDir, env, wrap });
+      expect(login.exitCode).toBe(2);
+      expect(expectOneErrorLine(login.stderr)).toMatch(
+        /^error: no usable keychain here: nothing was saved; use --insecure-storage or CIP_CREDENTIAL_STORE=file .* \(cause: the keychain module @napi-rs\/keyring cannot be loaded here \(.*keyring-[0-9a-f]{64}\.node.*\)\)$/,
+      );
+      expect(readConfig(configDir)).toBeUndefined();
+    });
+
+    it('with nowhere to write the addon (no cache folder, no temp folder), refuses the keychain as a machine without one', async () => {
+      const file = join(tempDir(), 'file');
+      writeFileSync(file, 'a file where a folder should be');
+      const configDir = tempDir();
+      const env = { ...keychain.env, CIP_CREDENTIAL_STORE: undefined, XDG_CACHE_HOME: file, TMPDIR: file };
       const login = await runSea(loginArgs(sandbox), { configDir, env });
       expect(login.exitCode).toBe(2);
       expect(expectOneErrorLine(login.stderr)).toMatch(
-        /^error: no usable keychain here: nothing was saved; use --insecure-storage or CIP_CREDENTIAL_STORE=file .* \(cause: the keychain module @napi-rs\/keyring cannot be loaded here \(.+\)\)$/,
+        /^error: no usable keychain here: nothing was saved; use --insecure-storage or CIP_CREDENTIAL_STORE=file .* \(cause: the keychain module @napi-rs\/keyring cannot be loaded here \(there is no folder to write it to \(ENOTDIR in the temp folder .+\)\)\)$/,
       );
       expect(readConfig(configDir)).toBeUndefined();
       const insecure = await runSea(loginArgs(sandbox, ['--insecure-storage']), { configDir, env });
@@ -220,3 +326,53 @@ describe.skipIf(skipped !== undefined)('the single executable, with no Node on P
     });
   });
 });
+
+/** Runs the executable where every file write fails (EFBIG), as on a full disk: the shell's limit on file sizes. */
+const FULL_DISK = ['/bin/sh', '-c', 'ulimit -f 0; exec "$@"', 'sh'];
+
+/**
+ * Runs the executable with a folder mounted noexec (a tmpfs, in a mount namespace of its own, gone when it
+ * exits); undefined where that cannot be done (not root, no unshare).
+ */
+function noexecMount(folder: string): string[] | undefined {
+  // By their paths: the executable's PATH is empty.
+  const [unshare, mount] = ['unshare', 'mount'].map((name) =>
+    spawnSync('/bin/sh', ['-c', `command -v ${name}`], { encoding: 'utf8' }).stdout.trim(),
+  );
+  if (!unshare || !mount) return undefined;
+  const wrap = [unshare, '-m', '/bin/sh', '-c', `${mount} -t tmpfs -o noexec,mode=0700 tmpfs "$0" && exec "$@"`, folder];
+  return spawnSync(wrap[0]!, [...wrap.slice(1), '/bin/true']).status === 0 ? wrap : undefined;
+}
+
+/** The SHA-256 of the keyring's addon the executable holds (scripts/package.mjs takes it from node_modules). */
+const ADDON_SHA256 = (() => {
+  try {
+    const keyring = createRequire(createRequire(join(ROOT, 'package.json')).resolve('@napi-rs/keyring'));
+    const addon = join(dirname(keyring.resolve('@napi-rs/keyring-linux-x64-gnu/package.json')), 'keyring.linux-x64-gnu.node');
+    return createHash('sha256').update(readFileSync(addon)).digest('hex');
+  } catch {
+    return 'none';
+  }
+})();
+
+/** Every file under a folder, by its path. */
+function filesUnder(root: string): string[] {
+  return readdirSync(root, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => join(entry.parentPath, entry.name));
+}
+
+/**
+ * A folder nobody may write to, this user included: made immutable (chattr +i) where that works, which holds
+ * for root too; else, for a user who is not root, one without write permission. Undefined where neither can
+ * be had (root without chattr), said in the case's name otherwise.
+ */
+function readOnlyFolder(): { path: string; how: string; release: () => void } | undefined {
+  const path = tempDir('cip-sea-readonly-');
+  if (spawnSync('chattr', ['+i', path]).status === 0) {
+    return { path, how: 'chattr +i', release: () => spawnSync('chattr', ['-i', path]) };
+  }
+  if (process.getuid?.() === 0) return undefined;
+  chmodSync(path, 0o555);
+  return { path, how: 'mode 555', release: () => chmodSync(path, 0o755) };
+}

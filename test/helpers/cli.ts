@@ -49,11 +49,28 @@ export function tempDir(prefix = 'cip-test-'): string {
  */
 export const TEST_CREDENTIAL_STORE = { CIP_CREDENTIAL_STORE: 'file' } as const;
 
+let sharedFolders: { cache: string; tmp: string } | undefined;
+
+/**
+ * The cache folder (XDG_CACHE_HOME) and temp folder (TMPDIR) every spawned cip gets unless a test says otherwise:
+ * one of each per run of the tests (test/helpers/global-setup.ts makes them), so that runs share the code cache
+ * as a user's runs do, and no cip writes into a test's HOME or the machine's temp folder.
+ */
+export function sharedTestFolders(): { cache: string; tmp: string } {
+  sharedFolders ??= process.env.CIP_TEST_BUILD
+    ? { cache: join(BUILD, 'cache'), tmp: join(BUILD, 'tmp') }
+    : { cache: tempDir('cip-cache-'), tmp: tempDir('cip-tmp-') };
+  return sharedFolders;
+}
+
 function baseEnv(options: CipOptions): Record<string, string | undefined> {
+  const { cache, tmp } = sharedTestFolders();
   return {
     PATH: process.env.PATH,
     HOME: options.configDir ?? tempDir(),
     CIP_CONFIG_DIR: options.configDir ?? tempDir(),
+    XDG_CACHE_HOME: cache,
+    TMPDIR: tmp,
     ...TEST_CREDENTIAL_STORE,
     ...options.env,
   };

@@ -3,6 +3,7 @@
 //   .test-build/<run>/, which every test runs: a rebuild of dist/ while the tests run (`npm run build` in
 //   another shell, an editor's watcher, a second `npm test`) then cannot pull files from under a spawned cip.
 //   The folder is inside the checkout, so the keychain helper still finds @napi-rs/keyring in node_modules.
+//   Beside it, the cache and temp folders of this run's spawned cips (test/helpers/cli.ts).
 // - says once why the reference API tests are skipped, when they are. Building the reference API is left to
 //   the files that use it (test/helpers/reference-api.ts), so a run of other files never pays for it.
 import { cpSync, existsSync, mkdirSync, rmSync } from 'node:fs';
@@ -20,6 +21,8 @@ export default function setup(): () => void {
   const build = join(ROOT, '.test-build', `${process.pid}-${Date.now().toString(36)}`);
   mkdirSync(join(build, 'scripts'), { recursive: true });
   for (const entry of SNAPSHOT) cpSync(join(ROOT, entry), join(build, entry), { recursive: true, preserveTimestamps: true });
+  // The cache and temp folders spawned cips share (test/helpers/cli.ts), private as cip wants a cache's folder.
+  for (const folder of ['cache', 'tmp']) mkdirSync(join(build, folder), { mode: 0o700 });
   // Test workers start after this and inherit it (test/helpers/cli.ts reads it).
   process.env.CIP_TEST_BUILD = build;
   return () => rmSync(build, { recursive: true, force: true });

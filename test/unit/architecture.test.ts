@@ -41,6 +41,7 @@ function layerOf(file: string): Layer {
     'run.ts': 'run',
     'main.ts': 'entry',
     'load-cli.ts': 'entry',
+    'cache-folder.ts': 'entry',
     'keychain-helper.ts': 'helper',
   };
   const layer = byFile[file];
