@@ -10,8 +10,9 @@ import { readInput } from '../io.js';
 import { buildPayload } from '../../domain/environments/payload.js';
 import { CONFIRM_OPTION, FORCE_OPTION, PAYLOAD_NOTES, PAYLOAD_OPTIONS, payloadInput } from '../options.js';
 import { guardProtected } from '../../domain/profiles/protect.js';
-import { checkAddressable, resolveOne } from '../../domain/environments/resolve.js';
-import { guardedUpdate } from '../../domain/environments/conflict.js';
+import { checkPayloadVersion, guardedUpdate } from '../../domain/environments/conflict.js';
+import { resolveForWrite } from '../../domain/environments/item.js';
+import { withoutItemTag } from '../../domain/environments/version.js';
 import { doneText, environmentLabel, nameOf, targetText } from '../../domain/environments/target.js';
 import { OUTPUT_FORMATS } from '../../output/format.js';
 import { journaledApi } from '../../domain/journal/record.js';
@@ -72,14 +73,20 @@ In a protected profile ('cip auth protect'), --replace and --unset ask for the p
       ? `replace environment ${printable(idOrName)} whole${removed ? ` and ${removed} it` : ''}`
       : `${removed} environment ${printable(idOrName)}`;
     if (replace || removed || confirm !== undefined) await guardProtected(ctx, api.settings, { change, confirm, dryRun });
-    const { id, name, record, validator } = await resolveOne(ctx, api, idOrName);
-    checkAddressable({ id, name });
+    const target = await resolveForWrite(ctx, api, idOrName);
+    const { id, record } = target;
     // Checked in both modes; --replace still sends the payload as given, a null id included.
     const own = payloadFor(payload, id);
     // A value shown masked (a file written from `env get`) goes back as the server holds it.
     const { value: declared, kept } = keepMasked(replace ? payload : own, record, ctx.io.redact);
     if (kept.length) ctx.io.info(keptText(kept.map((field) => printable(field))));
-    const { result: body, absent } = unsetFields(replace ? declared : mergeRecord(record, declared), unset);
+    // A file written from an older version of the environment would put back what changed since.
+    if (!force) {
+      const document = input.file !== undefined || input.data !== undefined;
+      checkPayloadVersion(target, declared, { redact: ctx.io.redact, detail: (text) => ctx.detail(text), document });
+    }
+    const { result: merged, absent } = unsetFields(replace ? declared : mergeRecord(record, declared), unset);
+    const body = withoutItemTag(merged);
     for (const field of absent) ctx.io.warn(`--unset ${printable(field)}: the environment has no such field`);
     const label = environmentLabel(id, nameOf(body) ?? nameOf(record));
     if (dryRun) {
@@ -88,13 +95,14 @@ In a protected profile ('cip auth protect'), --replace and --unset ask for the p
       return;
     }
     const updated = await withSpinner(ctx.io, 'Updating environment', () =>
-      guardedUpdate(api, { id, name, record, validator }, body, {
+      guardedUpdate(api, target, body, {
         force,
         compare: true,
         redact: ctx.io.redact,
         // Inside the spinner that says the update is under way.
-        reread: () => api.read(),
+        reread: target.reread,
         note: (text) => ctx.io.info(text),
+        detail: (text) => ctx.detail(text),
       }),
     );
     await writeRecord(ctx.io, updated);
