@@ -73,9 +73,12 @@ fields set over it (objects field by field, so undeclared fields are kept); dele
 file changes nothing. A value the file shows as the server's value with its keys masked (***), as 'env export'
 writes it, is sent back as the server holds it. In JSON output, stdout gets one result per change:
 [{"action": "create" | "update" | "delete", "key", "id", "result": "done" | "failed", "error"}].
-An update sends the list's ETag as If-Match when the API gave one: an environment changed since the plan was
-read is that update's failure (exit 6), never overwritten. Without an ETag, --check reads the list once more
-after the question and fails the updates whose environment changed; --force skips both.
+An update sends the environment's own ETag as If-Match where the API gives one (else the list's): an environment
+changed since the plan was read is that update's failure (exit 6), never overwritten. Without an ETag, --check
+reads the list once more after the question and fails the updates whose environment changed. A file from 'env
+export' says what it read ('exported:'): a plan that would put back a field changed on the server since, or
+--prune an environment created or changed since, is refused before anything is sent (exit 6). --force skips all
+of these (docs/concurrency.md).
 Exit codes: 0 when every change was made; 9 when some failed; when all failed, the failure's code.
 In a protected profile ('cip auth protect'), a plan that deletes or makes more than 10 changes asks for the
 profile's name, --yes or not; a script passes --confirm NAME.`,

@@ -48,10 +48,13 @@ export default defineCommand({
 By default the update merges: cip reads the environment, sets the payload's top-level fields over it, removes
 the --unset fields, and sends the whole record with PUT, so every field you did not name is kept exactly as it
 was. --replace sends exactly the payload, and the API resets the fields left out.
-No lost updates: when the list cip read carries an ETag, the PUT sends it as If-Match, and an environment
-changed since that read is refused (exit 6, saying what changed); nothing is overwritten. Without an ETag, cip
-reads the list again just before the PUT and refuses the same way; a change made between that read and the PUT
-(milliseconds) can still be overwritten. --replace is checked the same way. --force skips the check.
+No lost updates: the PUT sends the environment's own ETag as If-Match (its @odata.etag, or the ETag of
+GET {base}/Environments/{id} where the API has that read), else the list's, and an environment changed since
+that read is refused (exit 6, saying what changed); nothing is overwritten. Without an ETag, cip reads it again
+just before the PUT and refuses the same way; a change made between that read and the PUT (milliseconds) can
+still be overwritten. A payload that carries a version (a file from 'env get' with its updatedAt or @odata.etag)
+is refused when the environment changed since it was written. --replace is checked the same way. --force skips
+the checks (docs/concurrency.md).
 A payload whose id differs from the environment's is refused: it would write one environment's data over another's.
 A value equal to the stored one as cip prints it (its keys as ***) is sent as the server holds it.
 In a protected profile ('cip auth protect'), --replace and --unset ask for the profile's name; a script passes
