@@ -85,6 +85,11 @@ export class Context {
     return this.#secrets.redact(text);
   }
 
+  /** --verbose: a line for people on stderr, with keys as ***; nothing without it. */
+  detail(line: string): void {
+    if (this.globals.verbose) this.io.stderr.write(`${this.redact(line)}\n`);
+  }
+
   store(): Promise<ProfileStore> {
     this.#store ??= (() => {
       const { dir, isDefault } = configLocation(this.env);
@@ -183,7 +188,7 @@ export class Context {
       signal: limits.signal ?? this.signal,
       userAgent: `cip/${this.version} node/${this.host.nodeVersion}`,
       redact: (text) => this.redact(text),
-      log: verbose ? (line) => this.io.stderr.write(`${this.redact(line)}\n`) : undefined,
+      log: verbose ? (line) => this.detail(line) : undefined,
     });
   }
 }

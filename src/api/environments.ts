@@ -26,11 +26,22 @@ export interface ListRead {
   validator: string | undefined;
 }
 
+/** One environment as GET {base}/Environments/{id} answered: its body, and its ETag as sent (weak or strong). */
+export interface ItemRead {
+  data: unknown;
+  etag: string | undefined;
+}
+
 export interface EnvironmentsApi {
   readonly settings: ResolvedSettings;
   list(): Promise<unknown[]>;
   /** The list and its validator. */
   read(): Promise<ListRead>;
+  /**
+   * GET {base}/Environments/{id}, which the published API does not document: undefined when the API has none
+   * (it answered 400, 404, 405 or 501; asked once a run). Its answer is the item's own record and validator.
+   */
+  get(id: string): Promise<ItemRead | undefined>;
   create(payload: Record<string, unknown>): Promise<unknown>;
   /** PUT; with `ifMatch`, only if the environment is still as that validator saw it (else the API's 412). */
   update(id: string, payload: Record<string, unknown>, ifMatch?: string): Promise<unknown>;
@@ -86,7 +97,29 @@ export function strongEtag(value: string | null): string | undefined {
   return tag !== undefined && /^"[\x21\x23-\x7e\x80-\xff]*"$/.test(tag) ? tag : undefined;
 }
 
+/**
+ * What an API without a read by id answers one: routing found nothing (404; 400 for an id its route refuses) or
+ * no GET there (405, 501). The list just gave the environment, so 404 is not taken for its absence: a PUT says.
+ */
+const NO_READ_BY_ID = new Set([400, 404, 405, 501]);
+
 export function createEnvironmentsApi(http: Http, settings: ResolvedSettings): EnvironmentsApi {
+  /** Whether the API has a read by id, once its first answer to one said: not asked again in this run if not. */
+  let readsById: boolean | undefined;
+  /** The first read by id, while it is under way: the others of a batch wait for what it shows. */
+  let probe: Promise<unknown> | undefined;
+  const readById = async (id: string): Promise<ItemRead | undefined> => {
+    try {
+      const answer = await http.send('GET', itemPath(id), `read environment '${printable(id)}'`);
+      readsById = true;
+      const etag = answer.headers.get('etag')?.trim();
+      return { data: answer.data, etag: etag === '' ? undefined : etag };
+    } catch (error) {
+      if (!(error instanceof ApiError && NO_READ_BY_ID.has(error.status))) throw error;
+      readsById ??= false;
+      return undefined;
+    }
+  };
   const read = async (): Promise<ListRead> => {
     const items: unknown[] = [];
     /** The first page's strong ETag; null once a page had none. */
@@ -159,6 +192,13 @@ export function createEnvironmentsApi(http: Http, settings: ResolvedSettings): E
     read,
     async list() {
       return (await read()).items;
+    },
+    async get(id) {
+      if (readsById === undefined && probe !== undefined) await probe.catch(() => undefined);
+      if (readsById === false) return undefined;
+      const read = readById(id);
+      if (readsById === undefined) probe ??= read;
+      return read;
     },
     async create(payload) {
       return http.request('POST', 'Environments', 'create the environment', payload);

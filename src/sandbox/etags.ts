@@ -1,10 +1,15 @@
-// ETags and If-Match, as the sandbox (and the reference API beside it) model them. The published API has no
-// read by id, so a client knows an environment only from the list: the list's ETag is what it can send back.
-// Each write to the store is a version; the list's ETag names the version it shows ("v7"), an item's the
-// version that last changed it. `If-Match: "v7"` on PUT or DELETE of an item means "as it was at version 7":
-// it holds when the item has not changed since (its version is 7 or older), so a change to another environment
-// does not refuse it. `*` holds for any item that exists; a weak tag never holds (RFC 9110 compares If-Match
-// strongly); a header that does not parse holds for nothing.
+// ETags and If-Match, as the sandbox models them. Each write to the store is a version. Two designs:
+// - The list's tag guards items (styles strong, weak, none): the published API has no read by id, so a client
+//   knows an environment only from the list, and the list's ETag is what it can send back. The list's ETag
+//   names the version it shows ("v7"), an item's the version that last changed it. `If-Match: "v7"` on PUT or
+//   DELETE of an item means "as it was at version 7": it holds when the item has not changed since (its version
+//   is 7 or older), so a change to another environment does not refuse it.
+// - Per item (styles item and odata), as an RFC 9110 service on ASP.NET Core usually is, and as the reference
+//   API is: each item has its own tag ("e7", the version that last changed it), served on GET by id (and, for
+//   odata, in each list item's `@odata.etag`); the list's tag ("l9") is no item's, and If-Match holds only for
+//   the item's current tag.
+// In both, `*` holds for any item that exists; a weak tag never holds (RFC 9110 compares If-Match strongly); a
+// header that does not parse holds for nothing.
 import type { Environment, EtagStyle } from './types.js';
 
 /** One entity-tag of an If-Match header, or `*`. */
@@ -66,14 +71,15 @@ export class Versions {
     }
   }
 
-  /** Whether an If-Match value holds for the item `id`, which exists. */
-  holds(id: string, ifMatch: string): boolean {
+  /** Whether an If-Match value holds for the item `id`, which exists, in the style's design. */
+  holds(id: string, ifMatch: string, style: EtagStyle): boolean {
     const version = this.of(id);
     if (version === undefined) return false;
     const latest = this.#version;
     return parseIfMatch(ifMatch).some((condition) => {
       if (condition === '*') return true;
       if (condition.weak) return false;
+      if (perItem(style)) return condition.tag === `e${version}`;
       const asked = /^v(\d{1,15})$/.exec(condition.tag);
       if (!asked) return false;
       const at = Number(asked[1]);
@@ -82,8 +88,24 @@ export class Versions {
   }
 }
 
-/** The ETag header for a version, in the style asked for; none when the style is none. */
-export function etagHeader(style: EtagStyle, version: number): Record<string, string> {
+/** Whether items have tags of their own (and GET by id serves them). */
+export function perItem(style: EtagStyle): boolean {
+  return style === 'item' || style === 'odata';
+}
+
+/** An item's own tag in the per-item styles: the version that last changed it. */
+export function itemTag(version: number): string {
+  return `"e${version}"`;
+}
+
+/** The ETag header of the list; none when the style is none. In the per-item styles it is no item's tag. */
+export function listEtagHeader(style: EtagStyle, version: number): Record<string, string> {
   if (style === 'none') return {};
+  if (perItem(style)) return { ETag: `"l${version}"` };
   return { ETag: `${style === 'weak' ? 'W/' : ''}"v${version}"` };
+}
+
+/** The ETag header of an item (created, updated, or read by id), given the version that last changed it. */
+export function itemEtagHeader(style: EtagStyle, version: number): Record<string, string> {
+  return perItem(style) ? { ETag: itemTag(version) } : listEtagHeader(style, version);
 }

@@ -5,7 +5,7 @@ import type { IncomingMessage } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { parseExactJson, stringifyExactJson } from '../json/exact.js';
 import { isRecord } from '../json/record.js';
-import { etagHeader, Versions } from './etags.js';
+import { itemEtagHeader, itemTag, listEtagHeader, perItem, Versions } from './etags.js';
 import { checkAccess, header, type GatewayKeys } from './gateway.js';
 import { apim, json, methodNotAllowed, notFound, ping, problem, validationProblem, type Reply } from './replies.js';
 import { PAGE_PARAMETER, type Environment, type Fault, type SandboxOptions } from './types.js';
@@ -96,8 +96,11 @@ async function readEnvironmentInput(req: IncomingMessage, body: string): Promise
   if (typeof name !== 'string' || name.trim() === '') {
     return { reply: validationProblem({ Name: ['The Name field is required.'] }) };
   }
+  // An OData annotation (`@odata.etag`) describes the payload; it is not a field of it.
   return {
-    fields: Object.fromEntries(Object.entries(parsed).filter(([field]) => !SERVER_FIELDS.includes(field.toLowerCase()))),
+    fields: Object.fromEntries(
+      Object.entries(parsed).filter(([field]) => !SERVER_FIELDS.includes(field.toLowerCase()) && !field.startsWith('@odata.')),
+    ),
   };
 }
 
@@ -126,7 +129,10 @@ export function createRoutes(
   const versions = new Versions(environments);
   const etags = options.etags ?? 'strong';
   // Every page of a list names the version of the whole collection.
-  const listTag = () => etagHeader(etags, versions.collection());
+  const listTag = () => listEtagHeader(etags, versions.collection());
+  // In the odata style each list item carries its own tag, as OData's JSON format writes it (first).
+  const shown = (records: Environment[]): unknown[] =>
+    etags === 'odata' ? records.map((record) => ({ '@odata.etag': itemTag(versions.of(String(record.id))!), ...record })) : records;
 
   // One page of the list, chosen by the page query parameter, in the configured style.
   const page = (url: string, pageSize: number, nextLink: NextLinkFault | undefined): Reply => {
@@ -136,7 +142,7 @@ export function createRoutes(
     // ASP.NET's model binding answers a value it cannot convert to an int with a validation problem.
     if (!/^[1-9][0-9]{0,8}$/.test(text)) return validationProblem({ [PAGE_PARAMETER]: [`The value '${text}' is not valid.`] });
     const number = Number(text);
-    const records = [...environments.values()].slice((number - 1) * pageSize, number * pageSize);
+    const records = shown([...environments.values()].slice((number - 1) * pageSize, number * pageSize));
     const origin = new URL(options.baseUrl()).origin;
     let next: string | undefined;
     if (number * pageSize < environments.size) {
@@ -159,7 +165,7 @@ export function createRoutes(
   const list = (url: string, nextLink: NextLinkFault | undefined): Reply => {
     if (options.pageSize !== undefined) return page(url, options.pageSize, nextLink);
     if (cachedList !== undefined) return json(200, cachedList, listTag());
-    const records = [...environments.values()];
+    const records = shown([...environments.values()]);
     const body = stringifyExactJson(options.envelope ? { [options.envelope]: records } : records);
     if (options.cacheList) cachedList = body;
     return json(200, body, listTag());
@@ -169,7 +175,14 @@ export function createRoutes(
   // that knows nothing of validators does.
   const preconditionHolds = (id: string, req: IncomingMessage): boolean => {
     const ifMatch = req.headers['if-match'];
-    return etags === 'none' || ifMatch === undefined || versions.holds(id, ifMatch);
+    return etags === 'none' || ifMatch === undefined || versions.holds(id, ifMatch, etags);
+  };
+
+  // GET by id, served only where items have tags of their own (the published API has no read by id).
+  const read = (id: string): Reply => {
+    const record = environments.get(id);
+    if (!record) return notFound(id);
+    return json(200, stringifyExactJson(record), itemEtagHeader(etags, versions.of(id)!));
   };
 
   const create = async (req: IncomingMessage, body: string): Promise<Reply> => {
@@ -182,7 +195,7 @@ export function createRoutes(
     cachedList = undefined;
     return json(201, stringifyExactJson(record), {
       Location: `${options.baseUrl()}/Environments/${encodeURIComponent(String(record.id))}`,
-      ...etagHeader(etags, versions.of(String(record.id))!),
+      ...itemEtagHeader(etags, versions.of(String(record.id))!),
     });
   };
 
@@ -197,7 +210,7 @@ export function createRoutes(
     environments.set(id, record);
     versions.wrote(id);
     cachedList = undefined;
-    return json(200, stringifyExactJson(record), etagHeader(etags, versions.of(id)!));
+    return json(200, stringifyExactJson(record), itemEtagHeader(etags, versions.of(id)!));
   };
 
   const remove = (id: string, req: IncomingMessage): Reply => {
@@ -229,7 +242,10 @@ export function createRoutes(
         if (method === 'POST') return create(req, body);
         return methodNotAllowed('GET, POST');
       }
-      if (method !== 'PUT' && method !== 'DELETE') return methodNotAllowed('PUT, DELETE');
+      const byId = perItem(etags);
+      if (method !== 'PUT' && method !== 'DELETE' && !(byId && method === 'GET')) {
+        return methodNotAllowed(byId ? 'GET, PUT, DELETE' : 'PUT, DELETE');
+      }
       let id: string | undefined;
       try {
         id = decodeURIComponent(target.rawId);
@@ -239,6 +255,7 @@ export function createRoutes(
       // ASP.NET's {id:guid} route constraint: an id that is no GUID matches no action, and routing answers 404
       // with no body. Ids a test put in the store are served whatever their form.
       if (id === undefined || (!GUID.test(id) && !environments.has(id))) return { status: 404 };
+      if (method === 'GET') return read(id);
       if (method === 'PUT') return update(id, req, body);
       return remove(id, req);
     },

@@ -11,7 +11,7 @@ import { problem, send } from './replies.js';
 import { createRoutes, normalizeBasePath, type NextLinkFault } from './routes.js';
 import { seedStore } from './seed.js';
 import { ENTERPRISE_CLAIM, MIN_TOKEN_SECRET_BYTES, READ_SCOPE, SCOPE_CLAIM, signToken } from './token.js';
-import { SANDBOX_DEFAULTS, type RecordedRequest, type Sandbox, type SandboxOptions, type TokenOptions } from './types.js';
+import { ETAG_STYLES, SANDBOX_DEFAULTS, type RecordedRequest, type Sandbox, type SandboxOptions, type TokenOptions } from './types.js';
 
 function readBody(req: IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -52,8 +52,8 @@ function checkOptions(options: SandboxOptions): void {
   if (pageSize !== undefined && !(Number.isInteger(pageSize) && pageSize >= 1)) {
     throw new RangeError(`pageSize must be a whole number of at least 1, got ${pageSize}`);
   }
-  if (options.etags !== undefined && !['strong', 'weak', 'none'].includes(options.etags)) {
-    throw new RangeError(`etags must be strong, weak or none, got ${options.etags as string}`);
+  if (options.etags !== undefined && !ETAG_STYLES.includes(options.etags)) {
+    throw new RangeError(`etags must be ${ETAG_STYLES.join(', ')}, got ${options.etags as string}`);
   }
   if (options.authErrors !== undefined && !['problem', 'framework'].includes(options.authErrors)) {
     throw new RangeError(`authErrors must be problem or framework, got ${options.authErrors as string}`);

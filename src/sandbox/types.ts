@@ -1,8 +1,15 @@
 // The sandbox's public shapes: its options, the fault rules tests inject, what it records, and its handle.
 import type { ExactNumber } from '../json/exact.js';
 
-/** How the sandbox sends ETags: strong (the default), weak (`W/"v7"`, which If-Match never matches), or none. */
-export type EtagStyle = 'strong' | 'weak' | 'none';
+/**
+ * How the sandbox sends ETags: `strong` (the default: the list's tag guards each item), `weak` (`W/"v7"`, which
+ * If-Match never matches), `none`; or per item, as an RFC 9110 service does: `item` (each item has a tag of its
+ * own, served on GET {base}/Environments/{id}; the list's tag is not any item's) and `odata` (the same, with each
+ * list item's tag in its `@odata.etag`).
+ */
+export type EtagStyle = 'strong' | 'weak' | 'none' | 'item' | 'odata';
+
+export const ETAG_STYLES: readonly EtagStyle[] = ['strong', 'weak', 'none', 'item', 'odata'];
 
 /**
  * How the service's own checks refuse a credential (API Management's answers are the same either way): `problem`
@@ -105,7 +112,10 @@ export interface SandboxOptions {
    * How ETags are sent (src/sandbox/etags.ts): `strong` (the default) on the list, a created and an updated
    * environment, with If-Match honoured on PUT and DELETE (412 when the environment changed since the version it
    * names); `weak` sends them weak (`W/"v7"`), which If-Match never matches; `none` sends none and ignores
-   * If-Match, as a service that knows nothing of validators.
+   * If-Match, as a service that knows nothing of validators. `item` gives each environment a tag of its own
+   * (`"e7"`, on GET {base}/Environments/{id}, which only these two styles serve, and on its create and update),
+   * the list a tag that is no item's (`"l9"`), and If-Match holds only for the item's current tag or `*`;
+   * `odata` is `item` with each list item's tag in `@odata.etag` too.
    */
   etags?: EtagStyle;
   /**

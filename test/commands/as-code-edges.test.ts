@@ -236,7 +236,9 @@ describe('env export', () => {
     const result = await cip(['env', 'export'], { env });
     expect(result).toEqual({
       exitCode: 0,
-      stdout: 'environments:\n  - name: alpha\n    type: Test\n  - name: beta\n    type: Production\n    isActive: true\n',
+      stdout: expect.stringMatching(
+        /^exported:\n[^]*\nenvironments:\n {2}- name: alpha\n {4}type: Test\n {2}- name: beta\n {4}type: Production\n {4}isActive: true\n$/,
+      ),
       stderr: '',
     });
   });
@@ -254,7 +256,7 @@ describe('env export', () => {
   ])('writes YAML in a pipe under CIP_OUTPUT=%j (%s)', async (value) => {
     const result = await cip(['env', 'export'], { env: { ...env, CIP_OUTPUT: value } });
     expect(result.exitCode).toBe(0);
-    expect(result.stdout).toMatch(/^environments:\n {2}- name: alpha\n/);
+    expect(result.stdout).toMatch(/^exported:\n[^]*\nenvironments:\n {2}- name: alpha\n/);
   });
 
   it('writes JSON under CIP_OUTPUT=json', async () => {
@@ -265,6 +267,7 @@ describe('env export', () => {
         { name: 'alpha', type: 'Test' },
         { name: 'beta', type: 'Production', isActive: true },
       ],
+      exported: expect.objectContaining({ from: sandbox.url }),
     });
   });
 

@@ -3,7 +3,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { parseExactJson, stringifyExactJson } from '../../src/json/exact.js';
+import { ExactNumber, parseExactJson, stringifyExactJson } from '../../src/json/exact.js';
+import { digestOf } from '../../src/domain/environments/since.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { expectOneErrorLine, sandboxEnv, seedSandbox, tempDir } from '../helpers/cli.js';
 import { cipInProcess as cip } from '../helpers/harness.js';
@@ -39,6 +40,20 @@ describe('env export', () => {
     expect(result.exitCode).toBe(0);
     expect(result.stdout).toBe(
       [
+        // What was read, so that apply refuses to undo a change made after the export.
+        'exported:',
+        `  from: ${sandbox.url}`,
+        `  enterprise: ${sandbox.keys.enterpriseId}`,
+        '  fields:',
+        '    a1:',
+        `      name: ${digestOf('alpha')}`,
+        `      type: ${digestOf('Test')}`,
+        `      quota: ${digestOf(new ExactNumber('12345678901234567890'))}`,
+        `      settings: ${digestOf({ retention: 30 })}`,
+        '    b2:',
+        `      name: ${digestOf('beta')}`,
+        `      type: ${digestOf('Production')}`,
+        `      isActive: ${digestOf(true)}`,
         'environments:',
         '  - name: alpha',
         '    type: Test',
@@ -51,6 +66,9 @@ describe('env export', () => {
         '',
       ].join('\n'),
     );
+    // A digest is the field's value, not its spelling: 30.0 is 30 and key order does not matter.
+    expect(digestOf({ a: 1, b: new ExactNumber('30.0') })).toBe(digestOf({ b: 30, a: 1 }));
+    expect(digestOf('alpha')).toMatch(/^[0-9a-f]{12}$/);
   });
 
   it('gives the same document as JSON with -o json; --all-fields and --ignore-fields choose the fields', async () => {
@@ -61,11 +79,19 @@ describe('env export', () => {
         { name: 'alpha', type: 'Test', quota: expect.any(Number), settings: { retention: 30 } },
         { name: 'beta', type: 'Production', isActive: true },
       ],
+      exported: {
+        from: sandbox.url,
+        enterprise: sandbox.keys.enterpriseId,
+        fields: { a1: expect.any(Object), b2: { name: digestOf('beta'), type: digestOf('Production'), isActive: digestOf(true) } },
+      },
     });
     const all = await cip(['env', 'export', '--all-fields', '--json'], { env });
     expect((JSON.parse(all.stdout) as { environments: { id: string }[] }).environments.map((record) => record.id)).toEqual(['a1', 'b2']);
     const some = await cip(['env', 'export', '--ignore-fields', 'id,type,quota,settings,createdAt,updatedAt', '--json'], { env });
-    expect(JSON.parse(some.stdout)).toEqual({ environments: [{ name: 'alpha' }, { name: 'beta', isActive: true }] });
+    expect(JSON.parse(some.stdout)).toMatchObject({
+      environments: [{ name: 'alpha' }, { name: 'beta', isActive: true }],
+      exported: { fields: { a1: { name: digestOf('alpha') }, b2: { name: digestOf('beta'), isActive: digestOf(true) } } },
+    });
   });
 
   it('warns about environments apply could not tell apart', async () => {
@@ -97,8 +123,11 @@ describe('env diff and apply', () => {
     expect(results.map(({ action, key, result }) => `${action} ${key} ${result}`)).toEqual(['create alpha done', 'create beta done']);
     expect(applied.stderr).toContain('Plan: 2 to create, 0 to update, 0 to delete.');
 
+    // The same environments; the ids the API gave the new ones differ, and so does what was read.
     const again = await cip(['env', 'export'], { env });
-    expect(again.stdout).toBe(exported.stdout);
+    const environments = (text: string) => text.slice(text.indexOf('\nenvironments:'));
+    expect(environments(again.stdout)).toBe(environments(exported.stdout));
+    expect(applied.stderr).toContain("Note: environment 'alpha' (a1): deleted since the export: applying creates it again.");
     sandbox.reset();
     const second = await cip(['env', 'apply', '--file', path, '--yes'], { env });
     expect(second.exitCode).toBe(0);
@@ -116,6 +145,7 @@ describe('env diff and apply', () => {
       delete: [],
       // What the file does not list is left alone without --prune, and said.
       unlisted: [{ key: 'beta', id: 'b2', name: 'beta' }],
+      conflicts: [],
     });
     expect(plan.stderr).toBe(
       'Plan: 0 to create, 1 to update, 0 to delete.\n1 environment on the server is not in the file and left alone; --prune would delete it.\n',
@@ -144,7 +174,13 @@ describe('env diff and apply', () => {
     const path = file('e.json', '{"environments":[{"name":"alpha","settings":{"retention":30.0},"quota":1.2345678901234567890e19}]}');
     const plan = await cip(['env', 'diff', '--file', path, '--exit-code'], { env });
     expect(plan.exitCode).toBe(0);
-    expect(JSON.parse(plan.stdout)).toEqual({ create: [], update: [], delete: [], unlisted: [{ key: 'beta', id: 'b2', name: 'beta' }] });
+    expect(JSON.parse(plan.stdout)).toEqual({
+      create: [],
+      update: [],
+      delete: [],
+      unlisted: [{ key: 'beta', id: 'b2', name: 'beta' }],
+      conflicts: [],
+    });
   });
 
   it('deletes only with --prune, and only what the file does not list', async () => {
@@ -187,6 +223,7 @@ describe('env diff and apply', () => {
       update: [{ key: 'alpha', id: 'a1', changes: { quota: { old: expect.any(Number), new: 1 } } }],
       delete: [{ key: 'beta', id: 'b2', name: 'beta' }],
       unlisted: [],
+      conflicts: [],
     });
   });
 

@@ -34,6 +34,8 @@ beforeEach(() => {
 
 const sent = () => sandbox.requests.map((request) => `${request.method} ${request.url}`);
 const LIST = 'GET /ms/Environments';
+/** A write asks for the environment by id, for a validator of its own (the sandbox answers 405). */
+const BY_ID = (id: string) => `GET /ms/Environments/${id}`;
 
 /** cip in-process with stdout and stderr a terminal (stdin is not, so nothing is asked): spinners show. */
 function atTerminal(args: string[]): Promise<CipResult> {
@@ -107,7 +109,7 @@ describe('env create --if-exists', () => {
   it('update: prints what the API answered and names the environment updated', async () => {
     const result = await cip(['env', 'create', '-f', 'name=beta', '-F', 'isActive=false', '--if-exists', 'update'], { env });
     expect(result.exitCode).toBe(0);
-    expect(sent()).toEqual([LIST, 'PUT /ms/Environments/b2']);
+    expect(sent()).toEqual([LIST, BY_ID('b2'), 'PUT /ms/Environments/b2']);
     const stored = sandbox.environments.get('b2')!;
     expect(stored.updatedAt).not.toBe('2024-01-01T00:00:00Z');
     expect(await parseExactJson(result.stdout)).toEqual(stored);
@@ -128,7 +130,7 @@ describe('env create --if-exists', () => {
     expect(result.stderr).toBe(`Updated the existing environment 'beta' (b2)\n  ${target}.\n`);
   });
 
-  it('update --dry-run: prints the PUT it would send to the one found, and sends only the lookup', async () => {
+  it('update --dry-run: prints the PUT it would send to the one found, and sends only the lookups', async () => {
     const result = await cip(['env', 'create', '-f', 'name=beta', '-F', 'isActive=false', '--if-exists', 'update', '--dry-run'], { env });
     expect(result.exitCode).toBe(0);
     expect(JSON.parse(result.stdout)).toEqual([
@@ -139,7 +141,7 @@ describe('env create --if-exists', () => {
       },
     ]);
     expect(result.stderr).toBe(`Dry run: nothing was sent to update the existing environment 'beta' (b2)\n  ${target}.\n`);
-    expect(sent()).toEqual([LIST]);
+    expect(sent()).toEqual([LIST, BY_ID('b2')]);
     expect(sandbox.environments.get('b2')!.isActive).toBe(true);
   });
 
@@ -175,6 +177,6 @@ describe('env create at a terminal', () => {
     expect(result.exitCode).toBe(0);
     expect(result.stderr).toContain('Looking up the environments');
     expect(result.stderr).toContain('Updating environment');
-    expect(sent()).toEqual([LIST, 'PUT /ms/Environments/b2']);
+    expect(sent()).toEqual([LIST, BY_ID('b2'), 'PUT /ms/Environments/b2']);
   });
 });

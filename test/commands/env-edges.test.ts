@@ -26,6 +26,8 @@ beforeEach(() => {
 
 const sent = () => sandbox.requests.map((request) => `${request.method} ${request.url}`);
 const LIST = 'GET /ms/Environments';
+/** A write asks for the environment by id, for a validator of its own (the sandbox answers 405). */
+const BY_ID = (id: string) => `GET /ms/Environments/${id}`;
 
 /** cip in-process with stdout and stderr a terminal (stdin is not, so nothing is asked): spinners show. */
 function atTerminal(args: string[]): Promise<CipResult> {
@@ -238,13 +240,13 @@ describe('env update', () => {
     expect(result.exitCode).toBe(0);
     expect(JSON.parse(result.stdout)).toEqual([{ method: 'PUT', url: `${sandbox.url}/Environments/e1`, body: { description: 'new' } }]);
     expect(result.stderr).toBe(`Dry run: nothing was sent to update environment 'alpha' (e1)\n  ${target}.\n`);
-    expect(sent()).toEqual([LIST]);
+    expect(sent()).toEqual([LIST, BY_ID('e1')]);
   });
 
   it('shows a spinner while it updates, at a terminal', async () => {
     const result = await atTerminal(['env', 'update', 'e1', '-f', 'description=new']);
     expect(result.exitCode).toBe(0);
     expect(result.stderr).toContain('Updating environment');
-    expect(sent()).toEqual([LIST, 'PUT /ms/Environments/e1']);
+    expect(sent()).toEqual([LIST, BY_ID('e1'), 'PUT /ms/Environments/e1']);
   });
 });

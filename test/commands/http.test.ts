@@ -53,7 +53,8 @@ describe('retries', () => {
     expect(updated.exitCode).toBe(0);
     const deleted = await cip(['env', 'delete', id!, '--yes'], { env });
     expect(deleted.exitCode).toBe(0);
-    expect(sandbox.requests.map((request) => request.method)).toEqual(['GET', 'PUT', 'PUT', 'GET', 'DELETE', 'DELETE']);
+    // update: the list, the environment by id (405 here), then the PUT twice.
+    expect(sandbox.requests.map((request) => request.method)).toEqual(['GET', 'GET', 'PUT', 'PUT', 'GET', 'DELETE', 'DELETE']);
   });
 
   it('POST is never retried: one request, exit 7', async () => {

@@ -92,12 +92,14 @@ describe('env update: a change made between the read and the write is never over
     const listEtag = /^"v\d+"$/;
     const [put] = putOf(strong);
     expect(put!.headers['if-match']).toMatch(listEtag);
-    // The list once to find it, the PUT refused, the list again to say what changed.
-    expect(methods(strong)).toEqual(['GET', 'PUT', 'GET']);
+    // The list once to find it, the environment by id (the sandbox has no read by id: 405), the PUT refused, the
+    // list again to say what changed.
+    expect(methods(strong)).toEqual(['GET', 'GET', 'PUT', 'GET']);
   });
 
   it('without ETags: cip reads the list again before the PUT, refuses the same way and sends no PUT', async () => {
-    const changed = between(none, 'GET', 2, () =>
+    // cip's third GET: after the list and the read by id (405), the list again.
+    const changed = between(none, 'GET', 3, () =>
       otherWriter(none, ID, { name: 'staging', description: 'theirs', settings: { retention: 30 } }),
     );
     const result = await cip(['env', 'update', 'staging', '-f', 'description=mine'], { env: sandboxEnv(none) });
@@ -108,14 +110,14 @@ describe('env update: a change made between the read and the write is never over
       `error: the environment 'staging' (${ID}) changed since cip read it: description "as read" → "theirs", settings.retention 7 → 30`,
     );
     expect(line).toContain('nothing was overwritten');
-    expect(methods(none)).toEqual(['GET', 'GET']);
+    expect(methods(none)).toEqual(['GET', 'GET', 'GET']);
     expect(none.environments.get(ID)).toMatchObject({ description: 'theirs', settings: { retention: 30 } });
   });
 
-  it('without ETags and without a change: the list twice, then one PUT without If-Match', async () => {
+  it('without ETags and without a change: the list, the read by id (405), the list again, then one PUT without If-Match', async () => {
     const result = await cip(['env', 'update', 'staging', '-f', 'description=mine'], { env: sandboxEnv(none) });
     expect(result.exitCode).toBe(0);
-    expect(methods(none)).toEqual(['GET', 'GET', 'PUT']);
+    expect(methods(none)).toEqual(['GET', 'GET', 'GET', 'PUT']);
     expect(putOf(none)[0]!.headers['if-match']).toBeUndefined();
     expect(none.environments.get(ID)).toMatchObject({ description: 'mine', settings: { retention: 7 } });
   });
@@ -125,24 +127,27 @@ describe('env update: a change made between the read and the write is never over
     weak.environments.set(ID, { id: ID, name: 'staging', description: 'as read' });
     const result = await cip(['env', 'update', 'staging', '-f', 'description=mine'], { env: sandboxEnv(weak) });
     expect(result.exitCode).toBe(0);
-    expect(methods(weak)).toEqual(['GET', 'GET', 'PUT']);
+    expect(methods(weak)).toEqual(['GET', 'GET', 'GET', 'PUT']);
     expect(putOf(weak)[0]!.headers['if-match']).toBeUndefined();
     expect(weak.environments.get(ID)).toMatchObject({ description: 'mine' });
   });
 
   it.each([
-    ['with ETags', () => strong, 'PUT', 1, ['GET', 'PUT']],
-    ['without ETags', () => none, 'PUT', 1, ['GET', 'PUT']],
-  ] as const)('--force (%s) overwrites: no If-Match, no second read', async (_what, which, method, nth, expected) => {
-    const sandbox = which();
-    const changed = between(sandbox, method, nth, () => otherWriter(sandbox, ID, { name: 'staging', description: 'theirs' }));
-    const result = await cip(['env', 'update', 'staging', '-f', 'description=mine', '--force'], { env: sandboxEnv(sandbox) });
-    await changed;
-    expect(result.exitCode).toBe(0);
-    expect(methods(sandbox)).toEqual(expected);
-    expect(putOf(sandbox)[0]!.headers['if-match']).toBeUndefined();
-    expect(sandbox.environments.get(ID)).toMatchObject({ description: 'mine', settings: { retention: 7 } });
-  });
+    ['with ETags', () => strong, 'PUT', 1, ['GET', 'GET', 'PUT']],
+    ['without ETags', () => none, 'PUT', 1, ['GET', 'GET', 'PUT']],
+  ] as const)(
+    '--force (%s) overwrites: no If-Match, no second read (only the read by id, for the record to merge into)',
+    async (_what, which, method, nth, expected) => {
+      const sandbox = which();
+      const changed = between(sandbox, method, nth, () => otherWriter(sandbox, ID, { name: 'staging', description: 'theirs' }));
+      const result = await cip(['env', 'update', 'staging', '-f', 'description=mine', '--force'], { env: sandboxEnv(sandbox) });
+      await changed;
+      expect(result.exitCode).toBe(0);
+      expect(methods(sandbox)).toEqual(expected);
+      expect(putOf(sandbox)[0]!.headers['if-match']).toBeUndefined();
+      expect(sandbox.environments.get(ID)).toMatchObject({ description: 'mine', settings: { retention: 7 } });
+    },
+  );
 
   it('another environment changing meanwhile does not fail the update', async () => {
     const changed = between(strong, 'PUT', 1, () => otherWriter(strong, OTHER_ID, { name: 'other', description: 'changed' }));
@@ -153,28 +158,48 @@ describe('env update: a change made between the read and the write is never over
     expect(strong.environments.get(OTHER_ID)).toMatchObject({ description: 'changed' });
   });
 
-  it('a 412 from an API whose ETag covers the whole list, the environment unchanged: read again, and sent once more with the new ETag', async () => {
+  it('a 412 though the environment is unchanged (an API that does not take the validator for it): read again and compared, then sent without If-Match', async () => {
     strong.inject({ fault: { kind: 'status', status: 412, body: '' }, method: 'PUT' });
-    const result = await cip(['env', 'update', 'staging', '-f', 'description=mine'], { env: sandboxEnv(strong) });
+    const result = await cip(['env', 'update', 'staging', '-f', 'description=mine', '--verbose'], { env: sandboxEnv(strong) });
     expect(result.exitCode).toBe(0);
-    expect(methods(strong)).toEqual(['GET', 'PUT', 'GET', 'PUT']);
-    const gets = cipRequests(strong).filter((request) => request.method === 'GET');
-    expect(gets).toHaveLength(2);
-    expect(putOf(strong).map((request) => request.headers['if-match'])).toEqual([
-      expect.stringMatching(/^"v\d+"$/),
-      expect.stringMatching(/^"v\d+"$/),
-    ]);
+    expect(methods(strong)).toEqual(['GET', 'GET', 'PUT', 'GET', 'PUT']);
+    expect(putOf(strong).map((request) => request.headers['if-match'])).toEqual([expect.stringMatching(/^"v\d+"$/), undefined]);
+    expect(result.stderr).toMatch(
+      /If-Match "v\d+" was refused \(HTTP 412\) though the environment had not changed: sending without If-Match/,
+    );
     expect(strong.environments.get(ID)).toMatchObject({ description: 'mine' });
   });
 
-  it('refused twice though unchanged: exit 6, nothing overwritten, and --force named', async () => {
+  it('a 412 with a newer validator from the read again: sent once more with it, before going without', async () => {
+    strong.inject({ fault: { kind: 'status', status: 412, body: '' }, method: 'PUT' });
+    // Another environment changes between the PUT and the read again: the list's tag moves, this one does not.
+    let release!: () => void;
+    strong.inject({
+      fault: { kind: 'hold', release: new Promise<void>((resolve) => (release = resolve)) },
+      method: 'GET',
+      match: (request) => fromCip(request) && putOf(strong).length === 1,
+    });
+    const waiting = strong
+      .waitForRequest((request) => request.method === 'GET' && fromCip(request) && putOf(strong).length === 1)
+      .then(() => otherWriter(strong, OTHER_ID, { name: 'other', description: 'changed' }))
+      .finally(() => release());
+    const result = await cip(['env', 'update', 'staging', '-f', 'description=mine'], { env: sandboxEnv(strong) });
+    await waiting;
+    expect(result.exitCode).toBe(0);
+    const [first, second] = putOf(strong).map((request) => request.headers['if-match']);
+    expect(first).toMatch(/^"v\d+"$/);
+    expect(second).toMatch(/^"v\d+"$/);
+    expect(second).not.toBe(first);
+    expect(putOf(strong)).toHaveLength(2);
+    expect(strong.environments.get(ID)).toMatchObject({ description: 'mine' });
+  });
+
+  it('a server that refuses even the PUT without If-Match: exit 6 with its answer, nothing overwritten', async () => {
     strong.inject({ fault: { kind: 'status', status: 412, body: '' }, method: 'PUT', times: 2 });
     const result = await cip(['env', 'update', 'staging', '-f', 'description=mine'], { env: sandboxEnv(strong) });
     expect(result.exitCode).toBe(6);
-    expect(expectOneErrorLine(result.stderr)).toMatch(
-      /^error: the API refused to update the environment 'staging' \(.*\) twice \(HTTP 412\), though it had not changed since cip read it \(nothing was overwritten; .*--force/,
-    );
-    expect(methods(strong)).toEqual(['GET', 'PUT', 'GET', 'PUT', 'GET']);
+    expect(expectOneErrorLine(result.stderr)).toMatch(/^error: cannot update environment '.*': the API rejected the request \(HTTP 412\)/);
+    expect(methods(strong)).toEqual(['GET', 'GET', 'PUT', 'GET', 'PUT']);
     expect(strong.environments.get(ID)).toMatchObject({ description: 'as read' });
   });
 
@@ -213,10 +238,10 @@ describe('env update: a change made between the read and the write is never over
     expect(strong.environments.get(ID)).toMatchObject({ description: 'mine' });
   });
 
-  it('--dry-run sends nothing and reads the list once', async () => {
+  it('--dry-run sends nothing: it reads the list, and the environment by id', async () => {
     const result = await cip(['env', 'update', 'staging', '-f', 'description=mine', '--dry-run'], { env: sandboxEnv(none) });
     expect(result.exitCode).toBe(0);
-    expect(methods(none)).toEqual(['GET']);
+    expect(methods(none)).toEqual(['GET', 'GET']);
   });
 
   it('what changed is said with keys as *** and control characters cleaned: a server that echoes a key', async () => {
@@ -320,7 +345,8 @@ describe('env apply: each update carries the ETag of the list the plan came from
     expect(result.exitCode).toBe(0);
     const tags = putOf(strong).map((request) => request.headers['if-match']);
     expect(tags).toEqual([expect.stringMatching(/^"v\d+"$/), tags[0]]);
-    expect(methods(strong)).toEqual(['GET', 'PUT', 'PUT']);
+    // The list, then for each update the read by id (405 once: not asked again) and the PUT.
+    expect(methods(strong)).toEqual(['GET', 'GET', 'PUT', 'PUT']);
   });
 
   it('a single update that fails so is exit 6', async () => {
@@ -339,7 +365,8 @@ describe('env apply: each update carries the ETag of the list the plan came from
   it('without ETags, apply does not read again unless --check; with it, a changed environment fails and is not sent', async () => {
     const plain = await cip(['env', 'apply', '--file', file(BOTH), '--yes'], { env: sandboxEnv(none) });
     expect(plain.exitCode).toBe(0);
-    expect(methods(none)).toEqual(['GET', 'PUT', 'PUT']);
+    // The list, the read by id (405: asked once, the other update waits for its answer), the PUTs.
+    expect(methods(none)).toEqual(['GET', 'GET', 'PUT', 'PUT']);
 
     none.reset();
     const changed = between(none, 'GET', 2, () => otherWriter(none, ID, { name: 'staging', description: 'theirs' }));
@@ -347,7 +374,7 @@ describe('env apply: each update carries the ETag of the list the plan came from
     const checked = await cip(['env', 'apply', '--file', path, '--yes', '--check'], { env: sandboxEnv(none) });
     await changed;
     expect(checked.exitCode).toBe(9);
-    expect(methods(none)).toEqual(['GET', 'GET', 'PUT']);
+    expect(methods(none)).toEqual(['GET', 'GET', 'GET', 'PUT']);
     expect(none.environments.get(ID)).toMatchObject({ description: 'theirs' });
     expect(none.environments.get(OTHER_ID)).toMatchObject({ description: 'again' });
   });

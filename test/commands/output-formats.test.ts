@@ -71,7 +71,11 @@ describe('CIP_OUTPUT a command cannot honour is passed over', () => {
   it('env export writes its YAML under CIP_OUTPUT=tsv and CIP_OUTPUT=table', async () => {
     for (const value of ['tsv', 'table']) {
       const result = await cip(['env', 'export'], { env: { ...env, CIP_OUTPUT: value } });
-      expect(result).toEqual({ exitCode: 0, stdout: 'environments:\n  - name: alpha\n    type: Test\n', stderr: '' });
+      expect(result).toEqual({
+        exitCode: 0,
+        stdout: expect.stringMatching(/^exported:\n[^]*\nenvironments:\n {2}- name: alpha\n {4}type: Test\n$/),
+        stderr: '',
+      });
     }
   });
 
@@ -85,6 +89,7 @@ describe('CIP_OUTPUT a command cannot honour is passed over', () => {
       update: [{ key: 'alpha', id: 'a1', changes: { type: { old: 'Test', new: 'Staging' } } }],
       delete: [],
       unlisted: [],
+      conflicts: [],
     });
     const shown = await cip(['env', 'diff', '--file', path], { env: { ...env, CIP_OUTPUT: 'tsv', NO_COLOR: '1' }, terminalColumns: 80 });
     expect(shown.stdout).toBe('~ update name \'alpha\' (a1)\n    type: "Test" → "Staging"\n');
@@ -98,6 +103,6 @@ describe('CIP_OUTPUT a command cannot honour is passed over', () => {
 
   it('a CIP_OUTPUT the command takes is still used', async () => {
     const result = await cip(['env', 'export'], { env: { ...env, CIP_OUTPUT: 'json' } });
-    expect(JSON.parse(result.stdout)).toEqual({ environments: [{ name: 'alpha', type: 'Test' }] });
+    expect(JSON.parse(result.stdout)).toEqual({ environments: [{ name: 'alpha', type: 'Test' }], exported: expect.any(Object) });
   });
 });

@@ -4,9 +4,11 @@ using Microsoft.Net.Http.Headers;
 
 namespace ReferenceApi;
 
-// Each write to the store is a version; the list's ETag names the version it shows, an item's the version that
-// last changed it (src/sandbox/etags.ts models the same). The versions are the store's, not the records' fields:
-// nothing is added to what a client reads and sends back.
+// ETags the way an ASP.NET Core service usually has them (RFC 9110): each environment has a tag of its own, the
+// version of the store that last changed it ("e7"), served on GET by id, on a create and on an update; If-Match on
+// PUT and DELETE is compared with it strongly. The list carries a tag of its own ("l9"), which is no item's. The
+// versions are the store's, not the records' fields: nothing is added to what a client reads and sends back. The
+// sandbox's `etags: 'item'` models the same (src/sandbox/etags.ts).
 public sealed class EnvironmentStore
 {
     // Insertion order is kept so the list reads like the sandbox's.
@@ -56,14 +58,22 @@ public sealed class EnvironmentsController(EnvironmentStore store, TimeProvider 
     {
         lock (store.Gate)
         {
-            Response.Headers.ETag = Tag(store.Version);
+            Response.Headers.ETag = new EntityTagHeaderValue($"\"l{store.Version}\"").ToString();
             return store.All().ToList();
         }
     }
 
     // Not in the published spec, but CreatedAtAction needs an action to point at, and services like this have one.
     [HttpGet("{id:guid}")]
-    public ActionResult<EnvironmentRecord> Get(Guid id) => store.Find(id) is { } record ? record : NotFound();
+    public ActionResult<EnvironmentRecord> Get(Guid id)
+    {
+        lock (store.Gate)
+        {
+            if (store.Find(id) is not { } record) return NotFound();
+            Response.Headers.ETag = Tag(id).ToString();
+            return record;
+        }
+    }
 
     [HttpPost]
     public ActionResult<EnvironmentRecord> Create(EnvironmentInput environment)
@@ -74,7 +84,7 @@ public sealed class EnvironmentsController(EnvironmentStore store, TimeProvider 
         lock (store.Gate)
         {
             store.Add(record);
-            Response.Headers.ETag = Tag(store.VersionOf(record.Id));
+            Response.Headers.ETag = Tag(record.Id).ToString();
         }
         return CreatedAtAction(nameof(Get), new { id = record.Id }, record);
     }
@@ -89,7 +99,7 @@ public sealed class EnvironmentsController(EnvironmentStore store, TimeProvider 
             if (!PreconditionHolds(id)) return StatusCode(StatusCodes.Status412PreconditionFailed);
             record.Apply(environment, clock.GetUtcNow());
             store.Wrote(id);
-            Response.Headers.ETag = Tag(store.VersionOf(id));
+            Response.Headers.ETag = Tag(id).ToString();
             return NoContent();
         }
     }
@@ -106,22 +116,15 @@ public sealed class EnvironmentsController(EnvironmentStore store, TimeProvider 
         }
     }
 
-    private static string Tag(long version) => new EntityTagHeaderValue($"\"v{version}\"").ToString();
+    private EntityTagHeaderValue Tag(Guid id) => new($"\"e{store.VersionOf(id)}\"");
 
-    // If-Match, parsed by the framework: `*`, or a strong tag "vN" where the item has not changed since version N.
-    // A header whose value does not parse gives no tags, and so holds for nothing.
+    // If-Match, parsed and compared by the framework: `*`, or the item's current tag, compared strongly (a weak tag
+    // never matches). A header whose value does not parse gives no tags, and so holds for nothing.
     private bool PreconditionHolds(Guid id)
     {
         if (Request.Headers.IfMatch.Count == 0) return true;
-        var version = store.VersionOf(id);
+        var current = Tag(id);
         return Request.GetTypedHeaders().IfMatch.Any(tag =>
-            tag.Equals(EntityTagHeaderValue.Any)
-            || (!tag.IsWeak
-                && tag.Tag.Value is { } quoted
-                && quoted.Length > 3
-                && quoted[1] == 'v'
-                && long.TryParse(quoted.AsSpan(2, quoted.Length - 3), System.Globalization.NumberStyles.None, null, out var at)
-                && version <= at
-                && at <= store.Version));
+            tag.Equals(EntityTagHeaderValue.Any) || tag.Compare(current, useStrongComparison: true));
     }
 }

@@ -279,7 +279,7 @@ describe.skipIf(!hasDotnet())('cip against the reference API', () => {
     expect(expectOneErrorLine(expired.stderr)).toMatch(/^error: the token in CIP_TOKEN expired at /);
   });
 
-  it("update sends the list's ETag as If-Match: ASP.NET answers 412 to a change made meanwhile, cip exits 6 and the other write stays", async () => {
+  it("update sends the environment's own ETag (GET by id) as If-Match: ASP.NET answers 412 to a change made meanwhile, cip exits 6 and the other write stays", async () => {
     const made = await asUser(['env', 'create', '-f', 'name=e2e-race', '-f', 'description=as read']);
     expect(made.exitCode).toBe(0);
     const { id } = JSON.parse(made.stdout) as Listed;
@@ -306,7 +306,8 @@ describe.skipIf(!hasDotnet())('cip against the reference API', () => {
       });
       expect(result.exitCode).toBe(6);
       expect(expectOneErrorLine(result.stderr)).toContain(`changed since cip read it: description "as read" → "theirs"`);
-      expect(racing.puts[0]!.headers['if-match']).toMatch(/^"v\d+"$/);
+      // The item's own tag, never the list's (which ASP.NET would refuse whatever happened).
+      expect(racing.puts[0]!.headers['if-match']).toMatch(/^"e\d+"$/);
     } finally {
       await racing.close();
     }
@@ -324,6 +325,74 @@ describe.skipIf(!hasDotnet())('cip against the reference API', () => {
     }
     expect(JSON.parse((await asUser(['env', 'get', 'e2e-race'])).stdout)).toMatchObject({ description: 'mine' });
     expect((await asUser(['env', 'delete', 'e2e-race', 'e2e-bystander', '--yes'])).exitCode).toBe(0);
+  });
+
+  it("get, edit, update --file: a change made since the file was written is refused; the user's own edit alone goes through", async () => {
+    const made = await asUser(['env', 'create', '-f', 'name=e2e-file', '-f', 'description=as read', '-f', 'region=westeurope']);
+    expect(made.exitCode).toBe(0);
+    const { id } = JSON.parse(made.stdout) as Listed;
+    const path = join(tempDir(), 's.json');
+    const writeEdited = async () => {
+      const got = await asUser(['env', 'get', 'e2e-file', '-o', 'json']);
+      writeFileSync(path, got.stdout.replace('"as read"', '"mine"'));
+    };
+    await writeEdited();
+    // Someone else changes another field through the API: ASP.NET's UpdatedAt moves.
+    const theirs = await fetch(`${api.url}/Environments/${id}`, {
+      method: 'PUT',
+      headers: {
+        Authorization: `ApiKey ${api.keys.apiKey}`,
+        'Ocp-Apim-Subscription-Key': api.keys.subscriptionKey,
+        EnterpriseId: api.keys.enterpriseId,
+        'Content-Type': 'application/json',
+      },
+      body: JSON.stringify({ name: 'e2e-file', description: 'as read', region: 'northeurope' }),
+    });
+    expect(theirs.status).toBe(204);
+    const stale = await asUser(['env', 'update', 'e2e-file', '--file', path]);
+    expect(stale.exitCode).toBe(6);
+    expect(expectOneErrorLine(stale.stderr)).toMatch(
+      /changed since the file was written \(updatedAt ".*" → ".*"\); the file would set description "as read" → "mine", region "northeurope" → "westeurope"/,
+    );
+    expect(JSON.parse((await asUser(['env', 'get', 'e2e-file'])).stdout)).toMatchObject({ description: 'as read', region: 'northeurope' });
+
+    await writeEdited();
+    const fresh = await asUser(['env', 'update', 'e2e-file', '--file', path]);
+    expect(fresh.exitCode).toBe(0);
+    expect(JSON.parse((await asUser(['env', 'get', 'e2e-file'])).stdout)).toMatchObject({ description: 'mine', region: 'northeurope' });
+    expect((await asUser(['env', 'delete', 'e2e-file', '--yes'])).exitCode).toBe(0);
+  });
+
+  it('export, edit, apply: a field changed on the server since the export is not put back; the edit alone is applied', async () => {
+    const made = await asUser(['env', 'create', '-f', 'name=e2e-export', '-f', 'description=as read', '-f', 'region=westeurope']);
+    const { id } = JSON.parse(made.stdout) as Listed;
+    const exported = await asUser(['env', 'export']);
+    expect(exported.exitCode).toBe(0);
+    const path = join(tempDir(), 'environments.yaml');
+    writeFileSync(path, exported.stdout.replace('region: westeurope', 'region: eastus'));
+    const put = (description: string) =>
+      fetch(`${api.url}/Environments/${id}`, {
+        method: 'PUT',
+        headers: {
+          Authorization: `ApiKey ${api.keys.apiKey}`,
+          'Ocp-Apim-Subscription-Key': api.keys.subscriptionKey,
+          EnterpriseId: api.keys.enterpriseId,
+          'Content-Type': 'application/json',
+        },
+        body: JSON.stringify({ name: 'e2e-export', description, region: 'westeurope' }),
+      });
+    expect((await put('theirs')).status).toBe(204);
+    const refused = await asUser(['env', 'apply', '--file', path, '--yes']);
+    expect(refused.exitCode).toBe(6);
+    expect(expectOneErrorLine(refused.stderr)).toContain('description "as read" → "theirs" (the file would put back "as read")');
+    expect(JSON.parse((await asUser(['env', 'get', 'e2e-export'])).stdout)).toMatchObject({ description: 'theirs', region: 'westeurope' });
+
+    // Changed back: only the user's edit differs from what was exported, and apply makes it.
+    expect((await put('as read')).status).toBe(204);
+    const applied = await asUser(['env', 'apply', '--file', path, '--yes']);
+    expect(applied.exitCode).toBe(0);
+    expect(JSON.parse((await asUser(['env', 'get', 'e2e-export'])).stdout)).toMatchObject({ description: 'as read', region: 'eastus' });
+    expect((await asUser(['env', 'delete', 'e2e-export', '--yes'])).exitCode).toBe(0);
   });
 
   it('delete removes it; a second delete finds nothing to delete', async () => {

@@ -28,8 +28,9 @@ interface Scenario {
   /** Fields of the view that differ on purpose, and the heading in DIFFERENCES.md that says why. */
   differs?: { fields: (keyof View)[]; entry: string };
   /**
-   * An If-Match header: `{etag}` in it is the list's ETag read after `{id}` was made; `then` changes `{id}`
-   * (`it`) or makes another environment (`another`) after that read and before the request.
+   * An If-Match header: `{etag}` in it is the ETag of `{id}` (GET by id) and `{list}` the list's, read after `{id}`
+   * was made; `then` changes `{id}` (`it`) or makes another environment (`another`) after that read and before
+   * the request.
    */
   ifMatch?: { value: string; then?: 'it' | 'another' };
 }
@@ -399,17 +400,18 @@ const SCENARIOS: Scenario[] = [
     differs: { fields: ['message'], entry: '404 texts' },
   },
   { what: 'a delete of an id that is no GUID', method: 'DELETE', path: '/Environments/not-a-guid' },
+  { what: 'a read of one environment', method: 'GET', path: '/Environments/{id}' },
   {
-    what: 'a read of one environment',
+    what: 'a read of one environment that does not exist',
     method: 'GET',
-    path: '/Environments/{id}',
-    differs: { fields: ['status', 'mediaType', 'shape'], entry: 'Read by id' },
+    path: '/Environments/{missing}',
+    differs: { fields: ['message'], entry: '404 texts' },
   },
   { what: 'a PATCH of the collection', method: 'PATCH', path: '/Environments' },
 
   // If-Match on writes to one environment (DIFFERENCES.md, "ETags and If-Match").
   {
-    what: "an update with the list's ETag",
+    what: "an update with the environment's ETag",
     method: 'PUT',
     path: '/Environments/{id}',
     body: { name: 'matched' },
@@ -417,7 +419,7 @@ const SCENARIOS: Scenario[] = [
     differs: { fields: ['status', 'mediaType', 'shape'], entry: 'PUT answers' },
   },
   {
-    what: "an update with the list's ETag after another environment changed",
+    what: "an update with the environment's ETag after another environment changed",
     method: 'PUT',
     path: '/Environments/{id}',
     body: { name: 'matched' },
@@ -425,7 +427,7 @@ const SCENARIOS: Scenario[] = [
     differs: { fields: ['status', 'mediaType', 'shape'], entry: 'PUT answers' },
   },
   {
-    what: "an update with the list's ETag after the environment changed",
+    what: "an update with the environment's ETag after the environment changed",
     method: 'PUT',
     path: '/Environments/{id}',
     body: { name: 'stale' },
@@ -447,7 +449,7 @@ const SCENARIOS: Scenario[] = [
     differs: { fields: ['status', 'mediaType', 'shape'], entry: 'PUT answers' },
   },
   {
-    what: "an update with the list's ETag made weak",
+    what: "an update with the environment's ETag made weak",
     method: 'PUT',
     path: '/Environments/{id}',
     body: { name: 'weak' },
@@ -475,7 +477,19 @@ const SCENARIOS: Scenario[] = [
     body: { description: 'x' },
     ifMatch: { value: '{etag}', then: 'it' },
   },
-  { what: "a delete with the list's ETag", method: 'DELETE', path: '/Environments/{id}', ifMatch: { value: '{etag}', then: 'another' } },
+  {
+    what: "an update with the list's ETag, which is no environment's",
+    method: 'PUT',
+    path: '/Environments/{id}',
+    body: { name: 'listed' },
+    ifMatch: { value: '{list}' },
+  },
+  {
+    what: "a delete with the environment's ETag",
+    method: 'DELETE',
+    path: '/Environments/{id}',
+    ifMatch: { value: '{etag}', then: 'another' },
+  },
   { what: 'a delete with a stale ETag', method: 'DELETE', path: '/Environments/{id}', ifMatch: { value: '{etag}', then: 'it' } },
   { what: 'a POST to one environment', method: 'POST', path: '/Environments/{id}', body: { name: 'x' } },
 ];
@@ -555,12 +569,19 @@ function viewOf(target: Target, scenario: Scenario, response: Response, text: st
   };
 }
 
-/** The If-Match a row sends: the list's ETag read now, then the change the row makes before its request. */
+/** The If-Match a row sends: the tags read now, then the change the row makes before its request. */
 async function ifMatchFor(target: Target, scenario: Scenario, id: string): Promise<string | undefined> {
   if (scenario.ifMatch === undefined) return undefined;
-  const { response } = await send(target, { what: 'read', method: 'GET', path: '/Environments' }, '');
-  const etag = response.headers.get('etag');
-  expect(etag).toMatch(/^"[^"]+"$/);
+  const { response: listed } = await send(target, { what: 'read', method: 'GET', path: '/Environments' }, '');
+  const list = listed.headers.get('etag');
+  expect(list).toMatch(/^"[^"]+"$/);
+  let etag: string | null = null;
+  if (id !== '') {
+    const { response } = await send(target, { what: 'read', method: 'GET', path: '/Environments/{id}' }, id);
+    etag = response.headers.get('etag');
+    expect(etag).toMatch(/^"[^"]+"$/);
+    expect(etag).not.toBe(list);
+  }
   const then = scenario.ifMatch.then;
   if (then === 'it') {
     const { response: changed } = await send(
@@ -571,7 +592,7 @@ async function ifMatchFor(target: Target, scenario: Scenario, id: string): Promi
     expect(changed.ok).toBe(true);
   }
   if (then === 'another') await makeEnvironment(target, 'another');
-  return scenario.ifMatch.value.replace('{etag}', etag!);
+  return scenario.ifMatch.value.replace('{etag}', etag ?? '').replace('{list}', list!);
 }
 
 /** A new environment on the target, for a row that needs one. */
@@ -586,7 +607,9 @@ describe.skipIf(!hasDotnet())('the sandbox answers as ASP.NET Core does', () => 
   let reference: ReferenceApi;
 
   beforeAll(async () => {
-    const [dll, started] = await Promise.all([buildReferenceApi(), startSandbox()]);
+    // The reference API has ETags of each environment's own, as an ASP.NET Core service usually does: the
+    // sandbox's item style.
+    const [dll, started] = await Promise.all([buildReferenceApi(), startSandbox({ etags: 'item' })]);
     sandbox = started;
     reference = await startReferenceApi(dll);
   }, 180_000);

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ListRead } from '../../src/api/environments.js';
 import type { EnvironmentsApi } from '../../src/api/environments.js';
-import { changeSummary, guardedUpdate, sharedRead } from '../../src/domain/environments/conflict.js';
+import { changeSummary, guardedUpdate, rereadFromList, sharedRead } from '../../src/domain/environments/conflict.js';
 import { ProtocolError } from '../../src/errors.js';
 import { ExactNumber } from '../../src/json/exact.js';
 
@@ -63,7 +63,7 @@ describe('guardedUpdate without a validator', () => {
     force: false,
     compare: true,
     redact: plain,
-    reread: () => Promise.resolve<ListRead>({ items, validator: undefined }),
+    reread: rereadFromList(() => Promise.resolve<ListRead>({ items, validator: undefined }), 'e1', false),
   });
   const api = { update: () => Promise.resolve('sent') } as unknown as EnvironmentsApi;
 

@@ -273,8 +273,18 @@ describe('computePlan', () => {
 
 describe('the plan shown', () => {
   const shown: Plan = {
-    create: [{ key: 'n', record: { name: 'n' } }],
-    update: [{ key: 'a', id: '1', changes: { region: { new: 'eu' }, type: { old: 'T', new: 'P' } }, current: {}, merged: {} }],
+    create: [{ key: 'n', record: { name: 'n' }, file: { name: 'n' } }],
+    update: [
+      {
+        key: 'a',
+        id: '1',
+        changes: { region: { new: 'eu' }, type: { old: 'T', new: 'P' } },
+        current: {},
+        merged: {},
+        declared: {},
+        file: {},
+      },
+    ],
     delete: [
       { key: 'g', id: '4', name: 'gone' },
       { key: '7', id: '5', name: undefined },

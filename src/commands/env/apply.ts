@@ -10,7 +10,11 @@ import { printable } from '../../text/sanitize.js';
 import { finishBatch, refuseUnconfirmed, runBatch, stateError } from '../../domain/environments/batch.js';
 import { readInput } from '../io.js';
 import { CONFIRM_OPTION, FILE_OPTION, FORCE_OPTION, KEY_OPTIONS, PRUNE_OPTION, concurrencyOption } from '../options.js';
-import { changedIn, guardedUpdate, sharedRead } from '../../domain/environments/conflict.js';
+import { changedError, changedIn, guardedUpdate, holdsAll, sharedRead } from '../../domain/environments/conflict.js';
+import { writeTarget } from '../../domain/environments/item.js';
+import { mergeDeclared } from '../../domain/environments/merge.js';
+import { conflictLine, planConflicts, readExported, sinceError } from '../../domain/environments/since.js';
+import { withoutItemTag } from '../../domain/environments/version.js';
 import { WIDE_CHANGES, confirmsProfile, guardProtected } from '../../domain/profiles/protect.js';
 import {
   SERVER_FIELDS,
@@ -19,7 +23,8 @@ import {
   planCounts,
   planLines,
   planSize,
-  readDesired,
+  readDocument,
+  desiredIn,
   unlistedNote,
 } from '../../domain/environments/plan.js';
 import { checkAddressable } from '../../domain/environments/resolve.js';
@@ -28,7 +33,14 @@ import { journaledApi } from '../../domain/journal/record.js';
 
 type Step =
   | { action: 'create'; key: string; body: Record<string, unknown> }
-  | { action: 'update'; key: string; id: string; body: Record<string, unknown>; current: Record<string, unknown> }
+  | {
+      action: 'update';
+      key: string;
+      id: string;
+      body: Record<string, unknown>;
+      current: Record<string, unknown>;
+      declared: Record<string, unknown>;
+    }
   | { action: 'delete'; key: string; id: string; name: string | undefined };
 
 /** What the question adds when the plan deletes: " 1 deletion cannot be undone." */
@@ -61,9 +73,12 @@ fields set over it (objects field by field, so undeclared fields are kept); dele
 file changes nothing. A value the file shows as the server's value with its keys masked (***), as 'env export'
 writes it, is sent back as the server holds it. In JSON output, stdout gets one result per change:
 [{"action": "create" | "update" | "delete", "key", "id", "result": "done" | "failed", "error"}].
-An update sends the list's ETag as If-Match when the API gave one: an environment changed since the plan was
-read is that update's failure (exit 6), never overwritten. Without an ETag, --check reads the list once more
-after the question and fails the updates whose environment changed; --force skips both.
+An update sends the environment's own ETag as If-Match where the API gives one (else the list's): an environment
+changed since the plan was read is that update's failure (exit 6), never overwritten. Without an ETag, --check
+reads the list once more after the question and fails the updates whose environment changed. A file from 'env
+export' says what it read ('exported:'): a plan that would put back a field changed on the server since, or
+--prune an environment created or changed since, is refused before anything is sent (exit 6). --force skips all
+of these (docs/concurrency.md).
 Exit codes: 0 when every change was made; 9 when some failed; when all failed, the failure's code.
 In a protected profile ('cip auth protect'), a plan that deletes or makes more than 10 changes asks for the
 profile's name, --yes or not; a script passes --confirm NAME.`,
@@ -75,7 +90,9 @@ profile's name, --yes or not; a script passes --confirm NAME.`,
   async run(ctx, { file, key, ignoreFields, prune, yes, dryRun, concurrency, force, check, confirm: confirmName }) {
     if (force && check) throw new UsageError('--force and --check cannot be combined', '--force skips the check');
     if (file === undefined) throw new UsageError('give the file of environments with --file');
-    const desired = await readDesired((path) => readInput(ctx, path, '--file'), file, key);
+    const { document, source } = await readDocument((path) => readInput(ctx, path, '--file'), file);
+    const desired = desiredIn(document, source, key);
+    const exported = readExported(document, source);
     const api = journaledApi(ctx, await ctx.api(), 'env apply');
     const target = targetText(api.settings);
     const named = confirmsProfile(api.settings, confirmName);
@@ -86,6 +103,22 @@ profile's name, --yes or not; a script passes --confirm NAME.`,
     const plan = computePlan(desired, server, { key, ignored: ignoreFields ?? SERVER_FIELDS, prune, redact: ctx.io.redact });
     for (const { id, current } of plan.update) checkAddressable({ id, name: nameOf(current) });
     for (const { id, name } of plan.delete) checkAddressable({ id, name });
+    // A file written before someone changed what it declares would undo that change: refused, nothing sent.
+    if (!force) {
+      const ignored = ignoreFields ?? SERVER_FIELDS;
+      const conflicts = planConflicts(plan, exported, api.settings, {
+        key,
+        ignored,
+        redact: ctx.io.redact,
+        server,
+        note: (text) => ctx.io.info(text),
+        detail: (text) => ctx.detail(text),
+      });
+      const refused = conflicts.filter((conflict) => conflict.refused);
+      for (const conflict of conflicts) if (!conflict.refused) ctx.io.info(`Note: ${conflictLine(conflict, key)}.`);
+      if (refused.length > 1) for (const conflict of refused) ctx.io.warn(conflictLine(conflict, key));
+      if (refused.length) throw sinceError(refused, key);
+    }
     const kept = keptNote(plan, key);
     if (kept) ctx.io.info(kept);
     // Said after the plan, before any question: what the file leaves out stays (only --prune deletes).
@@ -98,7 +131,14 @@ profile's name, --yes or not; a script passes --confirm NAME.`,
     }
     const steps: Step[] = [
       ...plan.create.map(({ key: value, record }): Step => ({ action: 'create', key: value, body: record })),
-      ...plan.update.map(({ key: value, id, merged, current }): Step => ({ action: 'update', key: value, id, body: merged, current })),
+      ...plan.update.map(({ key: value, id, merged, current, declared }): Step => ({
+        action: 'update',
+        key: value,
+        id,
+        body: merged,
+        current,
+        declared,
+      })),
       ...plan.delete.map(({ key: value, id, name }): Step => ({ action: 'delete', key: value, id, name })),
     ];
     if (dryRun) {
@@ -147,14 +187,21 @@ profile's name, --yes or not; a script passes --confirm NAME.`,
           return { state: 'done', line: itemText(`Created ${environmentLabel(id, step.key)}`, target, single) };
         }
         if (step.action === 'update') {
-          const read = { id: step.id, name: nameOf(step.current), record: step.current, validator };
-          if (checked) changedIn(checked, read, ctx.io.redact);
-          await guardedUpdate(api, read, step.body, {
+          const found = { id: step.id, name: nameOf(step.current), record: step.current };
+          if (checked) changedIn(checked, { ...found, validator }, ctx.io.redact);
+          const written = await writeTarget(api, found, validator, reread, (text) => ctx.detail(text));
+          // Read by id, the environment must still hold what the plan read; what else it holds is kept.
+          if (!force && written.record !== step.current && !holdsAll(written.record, step.current)) {
+            throw changedError({ ...found, validator }, written.record, ctx.io.redact);
+          }
+          const body = written.record === step.current ? step.body : withoutItemTag(mergeDeclared(written.record, step.declared));
+          await guardedUpdate(api, written, body, {
             force,
             compare: false,
             redact: ctx.io.redact,
-            reread,
+            reread: written.reread,
             note: (text) => ctx.io.info(text),
+            detail: (text) => ctx.detail(text),
           });
           return { state: 'done', line: itemText(`Updated ${environmentLabel(step.id, step.key)}`, target, single) };
         }

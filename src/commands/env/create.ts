@@ -9,7 +9,9 @@ import { readInput } from '../io.js';
 import { keepMasked, keptText, mergeRecord, payloadFor } from '../../domain/environments/merge.js';
 import { buildPayload } from '../../domain/environments/payload.js';
 import { FORCE_OPTION, PAYLOAD_NOTES, PAYLOAD_OPTIONS, payloadInput } from '../options.js';
-import { guardedUpdate } from '../../domain/environments/conflict.js';
+import { checkPayloadVersion, guardedUpdate } from '../../domain/environments/conflict.js';
+import { writeTarget } from '../../domain/environments/item.js';
+import { withoutItemTag } from '../../domain/environments/version.js';
 import { keyOf } from '../../domain/environments/plan.js';
 import { checkAddressable, distinctById, readForLookup, sameIdConflict } from '../../domain/environments/resolve.js';
 import { doneText, environmentLabel, idOf, nameOf, targetText } from '../../domain/environments/target.js';
@@ -88,22 +90,31 @@ into it, as 'env update' does, with its check that the environment did not chang
         // Merged as 'env update' merges: refused when the payload carries another environment's id, and a value
         // shown masked goes back as the server holds it.
         checkAddressable({ id, name: nameOf(existing) });
-        const { value: declared, kept } = keepMasked(payloadFor(payload, id), existing, ctx.io.redact);
+        const found = await writeTarget(
+          api,
+          { id, name: nameOf(existing), record: existing },
+          validator,
+          () => api.read(),
+          (text) => ctx.detail(text),
+        );
+        const { value: declared, kept } = keepMasked(payloadFor(payload, id), found.record, ctx.io.redact);
         if (kept.length) ctx.io.info(keptText(kept.map((field) => printable(field))));
-        const body = mergeRecord(existing, declared);
+        if (!force) checkPayloadVersion(found, declared, { redact: ctx.io.redact, detail: (text) => ctx.detail(text), document: false });
+        const body = withoutItemTag(mergeRecord(found.record, declared));
         if (dryRun) {
           await writeRequests(ctx.io, [{ method: 'PUT', url: environmentUrl(api.settings.baseUrl, id), body }]);
           ctx.io.info(doneText(`Dry run: nothing was sent to update the existing ${label}`, target));
           return;
         }
         const updated = await withSpinner(ctx.io, 'Updating environment', () =>
-          guardedUpdate(api, { id, name: nameOf(existing), record: existing, validator }, body, {
+          guardedUpdate(api, found, body, {
             force,
             compare: true,
             redact: ctx.io.redact,
             // Inside the spinner that says the update is under way.
-            reread: () => api.read(),
+            reread: found.reread,
             note: (text) => ctx.io.info(text),
+            detail: (text) => ctx.detail(text),
           }),
         );
         await writeRecord(ctx.io, updated ?? body);

@@ -14,9 +14,11 @@ import {
   planData,
   planLines,
   planSize,
-  readDesired,
+  readDocument,
+  desiredIn,
   unlistedNote,
 } from '../../domain/environments/plan.js';
+import { conflictLine, planConflicts, readExported } from '../../domain/environments/since.js';
 
 export default defineCommand({
   name: 'diff',
@@ -35,8 +37,10 @@ server has and the file does not is left alone, and a value the file shows maske
 key) is the server's. Deletes are planned only with --prune. At a terminal the plan is
 coloured (+ create, ~ update with each field's old → new, - delete); otherwise it is JSON:
 {"create": [...], "update": [{"key", "id", "changes": {"field": {"old", "new"}}}], "delete": [{"key", "id", "name"}],
-"unlisted": [{"key", "id", "name"}]}: "unlisted" holds, without --prune, the environments the file does not list
-(left alone; --prune would delete them), and a note on stderr counts them.`,
+"unlisted": [{"key", "id", "name"}], "conflicts": [{"key", "id", "reason"}]}: "unlisted" holds, without --prune, the
+environments the file does not list (left alone; --prune would delete them), and a note on stderr counts them;
+"conflicts" the changes apply would refuse to make, since they would undo a change made after the file was
+written (its 'exported:' section, docs/concurrency.md).`,
   examples: [
     'cip env diff --file environments.yaml',
     'cip env diff --file environments.yaml --prune --exit-code',
@@ -44,11 +48,34 @@ coloured (+ create, ~ update with each field's old → new, - delete); otherwise
   ],
   async run(ctx, { file, key, ignoreFields, prune, exitCode }) {
     if (file === undefined) throw new CipError('usage', 'give the file of environments with --file');
-    const desired = await readDesired((path) => readInput(ctx, path, '--file'), file, key);
+    const { document, source } = await readDocument((path) => readInput(ctx, path, '--file'), file);
+    const desired = desiredIn(document, source, key);
+    const exported = readExported(document, source);
     const api = await ctx.api();
     const server = await withSpinner(ctx.io, 'Loading environments', () => api.list());
-    const plan = computePlan(desired, server, { key, ignored: ignoreFields ?? SERVER_FIELDS, prune, redact: ctx.io.redact });
-    await writeResult(ctx.io, planData(plan), async () => planLines(plan, key, await planStyles(ctx.io, ctx.io.stdoutIsTTY), ctx.io));
+    const ignored = ignoreFields ?? SERVER_FIELDS;
+    const plan = computePlan(desired, server, { key, ignored, prune, redact: ctx.io.redact });
+    const conflicts = planConflicts(plan, exported, api.settings, {
+      key,
+      ignored,
+      redact: ctx.io.redact,
+      server,
+      note: (text) => ctx.io.info(text),
+      detail: (text) => ctx.detail(text),
+    });
+    const data = { ...(planData(plan) as Record<string, unknown>), conflicts };
+    await writeResult(ctx.io, data, async () => {
+      const styles = await planStyles(ctx.io, ctx.io.stdoutIsTTY);
+      return [
+        ...planLines(plan, key, styles, ctx.io),
+        ...conflicts.map((conflict) => (conflict.refused ? styles.remove : styles.change)(`! ${conflictLine(conflict, key)}`)),
+      ];
+    });
+    const refused = conflicts.filter((conflict) => conflict.refused).length;
+    if (refused) {
+      const count = refused === 1 ? '1 change' : `${refused} changes`;
+      ctx.io.info(`${count} would undo what was changed since the file was written: apply would refuse (--force applies the file anyway).`);
+    }
     const kept = keptNote(plan, key);
     if (kept) ctx.io.info(kept);
     ctx.io.info(planSize(plan) ? `Plan: ${planCounts(plan)}.` : 'No changes: the environments match the file.');

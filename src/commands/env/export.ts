@@ -6,6 +6,9 @@ import { withSpinner } from '../../terminal/spinner.js';
 import { printable } from '../../text/sanitize.js';
 import { SERVER_FIELDS, keyOf, withoutFields } from '../../domain/environments/plan.js';
 import { KEY_OPTIONS } from '../options.js';
+import { EXPORTED, exportedSection } from '../../domain/environments/since.js';
+import { idOf } from '../../domain/environments/target.js';
+import { ODATA_ETAG } from '../../domain/environments/version.js';
 
 export default defineCommand({
   name: 'export',
@@ -19,7 +22,10 @@ export default defineCommand({
   },
   notes: `The file is 'environments:' with a list of records, YAML unless -o json asks for JSON, with numbers exactly as
 the API wrote them. The fields the server manages are left out (--ignore-fields changes the list, --all-fields
-keeps them), so the file says only what can be set. An environment without the key field (--key, default name),
+keeps them), so the file says only what can be set. Before the list, 'exported:' says where it was read (base URL,
+enterprise) and holds a short digest of each field of each environment, by id: 'env apply' uses it to refuse to
+undo a change someone made after the export (a field the server changed since, which the file would set back).
+Keep it in the file; without it apply cannot tell. An environment without the key field (--key, default name),
 or two with the same value, is named in a warning: apply could not tell them apart. A value that holds one of
 the keys in use is written with the key as ***; apply and diff read such a value as the one the server holds.`,
   examples: [
@@ -30,7 +36,8 @@ the keys in use is written with the key as ***; apply and diff read such a value
   async run(ctx, { key, ignoreFields, allFields }) {
     const api = await ctx.api();
     const items = await withSpinner(ctx.io, 'Loading environments', () => api.list());
-    const ignored = allFields ? [] : (ignoreFields ?? SERVER_FIELDS);
+    // An item's `@odata.etag` is the version it was read at, which `exported:` holds: not a field to set.
+    const ignored = allFields ? [] : [...(ignoreFields ?? SERVER_FIELDS), ODATA_ETAG];
     const records = items.map((item) => (isRecord(item) ? withoutFields(item, ignored) : item));
     const seen = new Map<string, number>();
     let unkeyed = 0;
@@ -51,6 +58,12 @@ the keys in use is written with the key as ***; apply and diff read such a value
     if (redactData(ctx.io, records) !== records) {
       ctx.io.info("Values that hold a key in use are written with the key as ***; 'env apply' keeps them as the server holds them.");
     }
-    await writeData(ctx.io, { environments: records });
+    // What was read, field by field, so that apply refuses to undo a change made after this export.
+    const exported = exportedSection(
+      api.settings,
+      items.map((item, index) => ({ id: idOf(item), record: records[index] })),
+    );
+    // First, as a header: what is added to the file goes at its end, into environments:.
+    await writeData(ctx.io, { [EXPORTED]: exported, environments: records });
   },
 });

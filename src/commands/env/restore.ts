@@ -10,6 +10,7 @@ import { printable } from '../../text/sanitize.js';
 import { refuseUnconfirmed } from '../../domain/environments/batch.js';
 import { checkAddressable, readForLookup } from '../../domain/environments/resolve.js';
 import { guardedUpdate } from '../../domain/environments/conflict.js';
+import { writeTarget, type WriteTarget } from '../../domain/environments/item.js';
 import { isRecord } from '../../json/record.js';
 import { doneText, environmentLabel, idOf, nameOf, targetText } from '../../domain/environments/target.js';
 import { readEntries } from '../../domain/journal/entry.js';
@@ -67,8 +68,30 @@ profile's name, --yes or not; a script passes --confirm NAME. Re-creating a dele
     const named = destructive ? refuseUnconfirmedProtected(ctx, plain.settings, guarded) : confirmsProfile(plain.settings, confirmName);
     if (!yes && !named && !dryRun && !ctx.io.canPrompt) throw refuseUnconfirmed(ctx, `restore entry ${printable(entry.entry)} ${target}`);
     const api = journaledApi(ctx, plain, 'env restore', entry.entry);
-    const { items, validator } = await readForLookup(ctx, api);
-    const plan = planRestore(entry, items, entries);
+    const read = await readForLookup(ctx, api);
+    let plan = planRestore(entry, read.items, entries);
+    // An update is written back over the environment as its own read by id gives it, where the API has one
+    // (item.ts): then the plan is made from that record, and its validator guards the write.
+    const reverted = plan.kind === 'revert' ? { id: plan.id, name: plan.name } : undefined;
+    const current = reverted && read.items.find((item) => idOf(item) === reverted.id);
+    let written: WriteTarget | undefined;
+    if (reverted && isRecord(current)) {
+      checkAddressable(reverted);
+      written = await writeTarget(
+        api,
+        { ...reverted, record: current },
+        read.validator,
+        () => api.read(),
+        (text) => ctx.detail(text),
+      );
+      const own = written.record;
+      if (own !== current)
+        plan = planRestore(
+          entry,
+          read.items.map((item) => (item === current ? own : item)),
+          entries,
+        );
+    }
     if (plan.kind !== 'recreate') checkAddressable({ id: plan.id, name: plan.name });
     if (plan.drift !== undefined) {
       const what =
@@ -122,17 +145,18 @@ profile's name, --yes or not; a script passes --confirm NAME. Re-creating a dele
     } else if (plan.kind === 'revert') {
       // The write back is checked as an update is (domain/environments/conflict.ts): a change made after this
       // read is refused, never overwritten. --force here is about the entry, not about that.
-      const current = items.find((item) => idOf(item) === plan.id);
+      const { id, body } = plan;
       const updated = await withSpinner(ctx.io, 'Restoring environment', () =>
-        isRecord(current)
-          ? guardedUpdate(api, { id: plan.id, name: plan.name, record: current, validator }, plan.body, {
+        written
+          ? guardedUpdate(api, written, body, {
               force: false,
               compare: true,
               redact: ctx.io.redact,
-              reread: () => api.read(),
+              reread: written.reread,
               note: (text) => ctx.io.info(text),
+              detail: (text) => ctx.detail(text),
             })
-          : api.update(plan.id, plan.body),
+          : api.update(id, body),
       );
       await writeRecord(ctx.io, updated ?? plan.body);
       ctx.io.info(doneText(`Restored ${environmentLabel(plan.id, plan.name)} as it was before entry ${printable(entry.entry)}`, target));

@@ -10,8 +10,9 @@ import { readInput } from '../io.js';
 import { buildPayload } from '../../domain/environments/payload.js';
 import { CONFIRM_OPTION, FORCE_OPTION, PAYLOAD_NOTES, PAYLOAD_OPTIONS, payloadInput } from '../options.js';
 import { guardProtected } from '../../domain/profiles/protect.js';
-import { checkAddressable, resolveOne } from '../../domain/environments/resolve.js';
-import { guardedUpdate } from '../../domain/environments/conflict.js';
+import { checkPayloadVersion, guardedUpdate } from '../../domain/environments/conflict.js';
+import { resolveForWrite } from '../../domain/environments/item.js';
+import { withoutItemTag } from '../../domain/environments/version.js';
 import { doneText, environmentLabel, nameOf, targetText } from '../../domain/environments/target.js';
 import { OUTPUT_FORMATS } from '../../output/format.js';
 import { journaledApi } from '../../domain/journal/record.js';
@@ -47,10 +48,13 @@ export default defineCommand({
 By default the update merges: cip reads the environment, sets the payload's top-level fields over it, removes
 the --unset fields, and sends the whole record with PUT, so every field you did not name is kept exactly as it
 was. --replace sends exactly the payload, and the API resets the fields left out.
-No lost updates: when the list cip read carries an ETag, the PUT sends it as If-Match, and an environment
-changed since that read is refused (exit 6, saying what changed); nothing is overwritten. Without an ETag, cip
-reads the list again just before the PUT and refuses the same way; a change made between that read and the PUT
-(milliseconds) can still be overwritten. --replace is checked the same way. --force skips the check.
+No lost updates: the PUT sends the environment's own ETag as If-Match (its @odata.etag, or the ETag of
+GET {base}/Environments/{id} where the API has that read), else the list's, and an environment changed since
+that read is refused (exit 6, saying what changed); nothing is overwritten. Without an ETag, cip reads it again
+just before the PUT and refuses the same way; a change made between that read and the PUT (milliseconds) can
+still be overwritten. A payload that carries a version (a file from 'env get' with its updatedAt or @odata.etag)
+is refused when the environment changed since it was written. --replace is checked the same way. --force skips
+the checks (docs/concurrency.md).
 A payload whose id differs from the environment's is refused: it would write one environment's data over another's.
 A value equal to the stored one as cip prints it (its keys as ***) is sent as the server holds it.
 In a protected profile ('cip auth protect'), --replace and --unset ask for the profile's name; a script passes
@@ -72,14 +76,20 @@ In a protected profile ('cip auth protect'), --replace and --unset ask for the p
       ? `replace environment ${printable(idOrName)} whole${removed ? ` and ${removed} it` : ''}`
       : `${removed} environment ${printable(idOrName)}`;
     if (replace || removed || confirm !== undefined) await guardProtected(ctx, api.settings, { change, confirm, dryRun });
-    const { id, name, record, validator } = await resolveOne(ctx, api, idOrName);
-    checkAddressable({ id, name });
+    const target = await resolveForWrite(ctx, api, idOrName);
+    const { id, record } = target;
     // Checked in both modes; --replace still sends the payload as given, a null id included.
     const own = payloadFor(payload, id);
     // A value shown masked (a file written from `env get`) goes back as the server holds it.
     const { value: declared, kept } = keepMasked(replace ? payload : own, record, ctx.io.redact);
     if (kept.length) ctx.io.info(keptText(kept.map((field) => printable(field))));
-    const { result: body, absent } = unsetFields(replace ? declared : mergeRecord(record, declared), unset);
+    // A file written from an older version of the environment would put back what changed since.
+    if (!force) {
+      const document = input.file !== undefined || input.data !== undefined;
+      checkPayloadVersion(target, declared, { redact: ctx.io.redact, detail: (text) => ctx.detail(text), document });
+    }
+    const { result: merged, absent } = unsetFields(replace ? declared : mergeRecord(record, declared), unset);
+    const body = withoutItemTag(merged);
     for (const field of absent) ctx.io.warn(`--unset ${printable(field)}: the environment has no such field`);
     const label = environmentLabel(id, nameOf(body) ?? nameOf(record));
     if (dryRun) {
@@ -88,13 +98,14 @@ In a protected profile ('cip auth protect'), --replace and --unset ask for the p
       return;
     }
     const updated = await withSpinner(ctx.io, 'Updating environment', () =>
-      guardedUpdate(api, { id, name, record, validator }, body, {
+      guardedUpdate(api, target, body, {
         force,
         compare: true,
         redact: ctx.io.redact,
         // Inside the spinner that says the update is under way.
-        reread: () => api.read(),
+        reread: target.reread,
         note: (text) => ctx.io.info(text),
+        detail: (text) => ctx.detail(text),
       }),
     );
     await writeRecord(ctx.io, updated);

@@ -1,18 +1,20 @@
-// No lost updates: a write that merges into an environment (update, create --if-exists update, apply) never
-// overwrites a change someone made after cip read it. The API has only the list to read, so the list's ETag is
-// the validator: it goes back as If-Match on the PUT, and a 412 means the environment (or, with a server whose
-// ETag covers the whole collection, any environment) changed. cip then reads the list again: a changed
-// environment is refused with what changed (exit 6); an unchanged one is merged again and sent once more with
-// the new validator. Without an ETag, cip reads the list once more just before the PUT and compares
-// (docs/concurrency.md: the window that leaves).
+// No lost updates: a write that merges into an environment (update, create --if-exists update, apply, restore)
+// never overwrites a change someone made after cip read it. The PUT carries the best validator the API gave
+// (item.ts chooses it: the item's own ETag, else the list's) as If-Match, and a 412 means the environment changed,
+// or that the API does not take that validator for it. cip then reads the environment again: a changed one is
+// refused with what changed (exit 6); an unchanged one is sent again, with a newer validator once if the read
+// gave one, else without If-Match, the read just made being the check. Without a validator, cip reads the
+// environment again just before the PUT and compares (docs/concurrency.md: the window that leaves).
 import type { EnvironmentsApi, ListRead } from '../../api/environments.js';
 import { ApiError, CipError } from '../../errors.js';
 import { stringifyExactJson } from '../../json/exact.js';
-import { isRecord } from '../../json/record.js';
+import { isRecord, setOwn } from '../../json/record.js';
 import { printable } from '../../text/sanitize.js';
 import { SERVER_FIELDS, sameValue } from './plan.js';
 import { distinctById, sameIdConflict } from './resolve.js';
+import { shellWord } from '../profiles/protect.js';
 import { environmentLabel, idOf } from './target.js';
+import { checkVersions, isVersionField, odataTag, type VersionCheck } from './version.js';
 
 /** How many changed fields an error names before "and N more". */
 const SHOWN_CHANGES = 5;
@@ -63,21 +65,29 @@ export interface GuardedTarget {
   name: string | undefined;
   /** The record as read: the body was merged from it. */
   record: Record<string, unknown>;
-  /** The validator of the list it was read from. */
+  /** What goes as If-Match: the item's own strong ETag, else the list's (item.ts); undefined when none. */
+  validator: string | undefined;
+}
+
+/** The environment read again: as it is now (undefined when it is gone), and the validator that read gave. */
+export interface Reread {
+  now: Record<string, unknown> | undefined;
   validator: string | undefined;
 }
 
 export interface GuardOptions {
   /** --force: no If-Match, no second read. */
   force: boolean;
-  /** Without a validator, read the list again and compare before the PUT (a single update; apply with --check). */
+  /** Without a validator, read the environment again and compare before the PUT (update; apply with --check). */
   compare: boolean;
   /** Keys as *** in what an error shows. */
   redact: (text: string) => string;
-  /** Reads the list again (with its validator). */
-  reread: () => Promise<ListRead>;
+  /** Reads the environment again, the way it was first read (by id, or from the list). */
+  reread: () => Promise<Reread>;
   /** A note to the user (stderr). */
   note?: (text: string) => void;
+  /** A line for --verbose: what the check did. */
+  detail?: (text: string) => void;
 }
 
 const HINT =
@@ -90,6 +100,61 @@ export function changedError(target: GuardedTarget, now: Record<string, unknown>
   if (now === undefined) return new CipError('not-found', `the ${label} was deleted since cip read it`, 'nothing was sent');
   const what = changeSummary(target.record, now, redact);
   return new CipError('rejected', `the ${label} changed since cip read it${what ? `: ${what}` : ''}`, HINT);
+}
+
+/**
+ * The environment changed since the file was written (its version moved): exit 6, with the version that moved
+ * and what the file would set (which includes the user's own edits: cip cannot tell those from the changes made
+ * since, so it names both sides).
+ */
+export function staleFileError(
+  target: { id: string; name: string | undefined },
+  check: VersionCheck,
+  declared: Record<string, unknown>,
+  current: Record<string, unknown>,
+  redact: (text: string) => string,
+): CipError {
+  const moved = changeSummary(
+    Object.fromEntries(check.moved.map(({ field, then }) => [field, then])),
+    Object.fromEntries(check.moved.map(({ field, now }) => [field, now])),
+    redact,
+  );
+  const lower = new Map(Object.keys(current).map((key) => [key.toLowerCase(), key]));
+  const differing: Record<string, unknown> = {};
+  const was: Record<string, unknown> = {};
+  for (const field of Object.keys(declared)) {
+    if (isVersionField(field)) continue;
+    const own = lower.get(field.toLowerCase());
+    if (own !== undefined && sameValue(current[own], declared[field])) continue;
+    setOwn(differing, field, declared[field]);
+    if (own !== undefined) setOwn(was, field, current[own]);
+  }
+  const would = changeSummary(was, differing, redact);
+  return new CipError(
+    'rejected',
+    `the ${environmentLabel(target.id, target.name)} changed since the file was written (${moved})${would ? `; the file would set ${would}` : ''}`,
+    `nothing was sent; read it again ('cip env get ${shellWord(target.name ?? target.id)} -o json') and redo your edit, or pass --force to overwrite it`,
+  );
+}
+
+/**
+ * Refuses a payload written from an older version of the environment than the one read now (a file from `env
+ * get`, edited): exit 6 when a version it carries has moved. A payload from a document (--file, --data) that
+ * carries none the environment has is said under --verbose: then nothing can tell.
+ */
+export function checkPayloadVersion(
+  target: { id: string; name: string | undefined; record: Record<string, unknown>; etag?: string | undefined },
+  payload: Record<string, unknown>,
+  options: { redact: (text: string) => string; detail?: ((text: string) => void) | undefined; document: boolean },
+): void {
+  const check = checkVersions(payload, target.record, target.etag);
+  if (check.moved.length) throw staleFileError(target, check, payload, target.record, options.redact);
+  if (check.compared) options.detail?.("The version the payload carries is the environment's current one.");
+  else if (options.document) {
+    options.detail?.(
+      'The payload carries no version cip can compare (an ETag, @odata.etag, version field or modification time the environment has): cip cannot tell whether the environment changed since it was written (docs/concurrency.md).',
+    );
+  }
 }
 
 /**
@@ -109,10 +174,31 @@ function holdsSent(record: Record<string, unknown>, sent: Record<string, unknown
   return Object.keys(sent).every((key) => own(key) || sameValue(sent[key], record[key]));
 }
 
+/** Whether `record` holds every field of `read` with the same value (a read by id may hold more than a list). */
+export function holdsAll(record: Record<string, unknown>, read: Record<string, unknown>): boolean {
+  return Object.keys(read).every((key) => Object.hasOwn(record, key) && sameValue(record[key], read[key]));
+}
+
 /** Refuses the target when the list read again holds another record for it (or none): exit 6, with what changed. */
 export function changedIn(items: readonly unknown[], target: GuardedTarget, redact: (text: string) => string): void {
-  const now = findIn(items, target.id);
+  refuseChanged(target, findIn(items, target.id), redact);
+}
+
+/** Exit 6 (5 when gone) unless the environment is now exactly as cip read it. */
+function refuseChanged(target: GuardedTarget, now: Record<string, unknown> | undefined, redact: (text: string) => string): void {
   if (now === undefined || !sameValue(now, target.record)) throw changedError(target, now, redact);
+}
+
+/**
+ * A re-read through the list: the environment under the id, and the validator for it, its own `@odata.etag`
+ * where the first read used one (`itemTags`), else the list's.
+ */
+export function rereadFromList(read: () => Promise<ListRead>, id: string, itemTags: boolean): () => Promise<Reread> {
+  return async () => {
+    const again = await read();
+    const now = findIn(again.items, id);
+    return { now, validator: itemTags ? odataTag(now) : again.validator };
+  };
 }
 
 /** A read that callers at the same moment share: the 412s of a batch's items cost one list read, not one each. */
@@ -137,11 +223,11 @@ export async function guardedUpdate(
 ): Promise<unknown> {
   const { id } = target;
   if (options.force) return api.update(id, body);
-  let { record, validator } = target;
+  let { validator } = target;
   if (validator === undefined) {
     if (!options.compare) return api.update(id, body);
     const again = await options.reread();
-    changedIn(again.items, target, options.redact);
+    refuseChanged(target, again.now, options.redact);
     // The API may send a validator now: then it guards this PUT too.
     return api.update(id, body, again.validator);
   }
@@ -151,24 +237,27 @@ export async function guardedUpdate(
     } catch (error) {
       if (!(error instanceof ApiError && error.status === 412)) throw error;
       const again = await options.reread();
-      const now = findIn(again.items, id);
       // A retry after an attempt whose answer was lost: that attempt may have made the change itself.
-      if (error.afterUncertainAttempt && now !== undefined && holdsSent(now, body)) {
+      if (error.afterUncertainAttempt && again.now !== undefined && holdsSent(again.now, body)) {
         options.note?.('An earlier attempt whose answer was lost made the change (the retry was refused: HTTP 412).');
-        return now;
+        return again.now;
       }
-      if (now === undefined || !sameValue(now, record)) throw changedError({ ...target, record }, now, options.redact);
-      if (attempt === 2) {
-        throw new CipError(
-          'rejected',
-          `the API refused to update the ${environmentLabel(id, target.name)} twice (HTTP 412), though it had not changed since cip read it`,
-          "nothing was overwritten; other environments may be changing as fast, or the API does not take its list's ETag for one environment: try again, or pass --force to write without the check",
+      refuseChanged(target, again.now, options.redact);
+      // Unchanged since cip read it: the API does not take this validator for the environment (a tag of the
+      // whole list, say, that changed with another environment). A newer one from the read is tried once; then
+      // the comparison just made is the check, as without ETags.
+      const refused = printable(validator);
+      if (attempt === 1 && again.validator !== undefined && again.validator !== validator) {
+        options.detail?.(
+          `If-Match ${refused} was refused (HTTP 412) though the environment had not changed: trying ${printable(again.validator)}`,
         );
+        validator = again.validator;
+        continue;
       }
-      // Unchanged: the 412 was about another environment (a validator of the whole list). Once more, up to date.
-      record = now;
-      validator = again.validator;
-      if (validator === undefined) return api.update(id, body);
+      options.detail?.(
+        `If-Match ${refused} was refused (HTTP 412) though the environment had not changed: sending without If-Match, as without ETags (docs/concurrency.md)`,
+      );
+      return api.update(id, body);
     }
   }
 }

@@ -35,25 +35,27 @@ export function withoutFields(record: Record<string, unknown>, ignored: readonly
   return result;
 }
 
-/** Reads `environments:` (a list of records) from a YAML or JSON file; every record must have the key field. */
-export async function readDesired(read: ReadSource, path: string, key: string): Promise<Record<string, unknown>[]> {
+/** A file of environments, parsed: YAML or JSON, numbers exact. `source` names it in messages. */
+export async function readDocument(read: ReadSource, path: string): Promise<{ document: unknown; source: string }> {
   const text = await read(path);
   const source = path === '-' ? 'stdin' : printable(path);
-  let document: unknown;
   if (looksLikeYaml(path, text)) {
     const { parseExactYaml } = await import('../../json/yaml.js');
     try {
-      document = parseExactYaml(text);
+      return { document: parseExactYaml(text), source };
     } catch (error) {
       throw new UsageError(`--file ${source} is not valid YAML${error instanceof SyntaxError ? `: ${printable(error.message, 240)}` : ''}`);
     }
-  } else {
-    try {
-      document = await parseExactJson(text);
-    } catch (error) {
-      throw new UsageError(`--file ${source} is not valid JSON${error instanceof SyntaxError ? `: ${printable(error.message, 120)}` : ''}`);
-    }
   }
+  try {
+    return { document: await parseExactJson(text), source };
+  } catch (error) {
+    throw new UsageError(`--file ${source} is not valid JSON${error instanceof SyntaxError ? `: ${printable(error.message, 120)}` : ''}`);
+  }
+}
+
+/** The records of `environments:` (a list of records) in a file's document; every record must have the key field. */
+export function desiredIn(document: unknown, source: string, key: string): Record<string, unknown>[] {
   const records = isRecord(document) ? fieldOf(document, 'environments') : document;
   if (!Array.isArray(records)) {
     throw new UsageError(`--file ${source} must hold 'environments:' with a list of environments`, "'cip env export' writes one");
@@ -70,8 +72,14 @@ export async function readDesired(read: ReadSource, path: string, key: string): 
   });
 }
 
+/** Reads `environments:` (a list of records) from a YAML or JSON file; every record must have the key field. */
+export async function readDesired(read: ReadSource, path: string, key: string): Promise<Record<string, unknown>[]> {
+  const { document, source } = await readDocument(read, path);
+  return desiredIn(document, source, key);
+}
+
 /** Numbers compare by value: 30, 30.0 and 3e1 are the same number, whatever their spelling. */
-function canonicalNumber(text: string): string {
+export function canonicalNumber(text: string): string {
   const match = /^(-?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/.exec(text);
   if (!match) return text;
   const fraction = match[3] ?? '';
@@ -135,6 +143,8 @@ export interface PlannedCreate {
   key: string;
   /** What would be sent: the file's record without the server's fields. */
   record: Record<string, unknown>;
+  /** The record as the file has it. */
+  file: Record<string, unknown>;
 }
 
 export interface PlannedUpdate {
@@ -144,6 +154,10 @@ export interface PlannedUpdate {
   /** The record as the server holds it, and the merged one that would be sent. */
   current: Record<string, unknown>;
   merged: Record<string, unknown>;
+  /** The fields the file declares, as they would be set (masked values put back). */
+  declared: Record<string, unknown>;
+  /** The record as the file has it. */
+  file: Record<string, unknown>;
 }
 
 export interface PlannedDelete {
@@ -218,14 +232,16 @@ export function computePlan(desired: readonly Record<string, unknown>[], listed:
   }
 
   const plan: Plan = { create: [], update: [], delete: [], kept: [], unlisted: [] };
+  // An item's `@odata.etag` is an annotation of the version it was read at, never a field to set.
+  const left = [...ignored, '@odata.etag'];
   for (const record of desired) {
     const value = keyOf(record, key)!;
     const current = byKey.get(value);
     if (!current) {
-      plan.create.push({ key: value, record: withoutFields(record, ignored) });
+      plan.create.push({ key: value, record: withoutFields(record, left), file: record });
       continue;
     }
-    const { value: declared, kept } = keepMasked(withoutFields(record, ignored), current, redact);
+    const { value: declared, kept } = keepMasked(withoutFields(record, left), current, redact);
     if (kept.length) plan.kept.push({ key: value, fields: kept });
     const id = idOf(current);
     if (id === undefined) throw new UsageError(`the environment with ${printable(key)} '${printable(value)}' has no id on the server`);
@@ -237,7 +253,10 @@ export function computePlan(desired: readonly Record<string, unknown>[], listed:
     const changes: Record<string, Change> = {};
     collectChanges(current, own, '', changes);
     // The declared fields over the record as the server holds it; everything else is sent back as it was.
-    if (Object.keys(changes).length) plan.update.push({ key: value, id, changes, current, merged: mergeDeclared(current, own) });
+    if (Object.keys(changes).length) {
+      const merged = withoutFields(mergeDeclared(current, own), ['@odata.etag']);
+      plan.update.push({ key: value, id, changes, current, merged, declared: own, file: record });
+    }
   }
   for (const record of server) {
     const value = keyOf(record, key);

@@ -229,6 +229,11 @@ export function journaledApi(ctx: Context, api: EnvironmentsApi, command: string
       remember(answer.items);
       return answer;
     },
+    async get(id) {
+      const answer = await api.get(id);
+      if (answer !== undefined && idOf(answer.data) === id) remember([answer.data]);
+      return answer;
+    },
     create(payload) {
       const request = { method: 'POST', url: environmentUrl(base), body: payload };
       return journaled(

@@ -1,0 +1,365 @@
+// No lost updates against an API whose environments have validators of their own (RFC 9110, as ASP.NET Core
+// services and OData have them), and no lost updates through a file: `env get -o json > f`, someone else's
+// change, then `env update --file f`, or the same with `env export` and `env apply` (docs/concurrency.md).
+// Each test checks what the server received and what it holds afterwards, not only the exit code.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startSandbox, type EtagStyle, type RecordedRequest, type Sandbox } from '../../src/sandbox/index.js';
+import { expectOneErrorLine, sandboxEnv, tempDir } from '../helpers/cli.js';
+import { cipInProcess as cip } from '../helpers/harness.js';
+
+const ID = '0b7e4c52-3d1f-4a8e-9c6b-2f5d8e1a7c34';
+const OTHER_ID = '1c8f5d63-4e20-4b9f-8d7c-3a6e9f2b8d45';
+
+const sandboxes = new Map<EtagStyle, Sandbox>();
+const styled = (style: EtagStyle) => sandboxes.get(style)!;
+beforeAll(async () => {
+  for (const style of ['strong', 'item', 'odata', 'none'] as const) sandboxes.set(style, await startSandbox({ seed: 0, etags: style }));
+});
+afterAll(async () => {
+  await Promise.all([...sandboxes.values()].map((sandbox) => sandbox.close()));
+});
+beforeEach(() => {
+  for (const sandbox of sandboxes.values()) {
+    sandbox.environments.clear();
+    // No modification time: what tells the version is the API's validator, or nothing.
+    sandbox.environments.set(ID, { id: ID, name: 'staging', description: 'as read', owner: 'alice', settings: { retention: 7 } });
+    sandbox.environments.set(OTHER_ID, { id: OTHER_ID, name: 'other', description: 'untouched' });
+    sandbox.reset();
+  }
+});
+
+const fromCip = (request: RecordedRequest) => String(request.headers['user-agent'] ?? '').startsWith('cip/');
+const cipRequests = (sandbox: Sandbox) => sandbox.requests.filter(fromCip);
+const sent = (sandbox: Sandbox) => cipRequests(sandbox).map((request) => `${request.method} ${request.url}`);
+const putsOf = (sandbox: Sandbox) => cipRequests(sandbox).filter((request) => request.method === 'PUT');
+const writesOf = (sandbox: Sandbox) => cipRequests(sandbox).filter((request) => request.method !== 'GET');
+
+/** Another client's change, through the sandbox's API (so the sandbox sets updatedAt and moves its versions). */
+async function otherWriter(sandbox: Sandbox, id: string, body: Record<string, unknown>): Promise<void> {
+  const response = await fetch(`${sandbox.url}/Environments/${id}`, {
+    method: 'PUT',
+    headers: {
+      Authorization: `ApiKey ${sandbox.keys.apiKey}`,
+      'Ocp-Apim-Subscription-Key': sandbox.keys.subscriptionKey,
+      EnterpriseId: sandbox.keys.enterpriseId,
+      'Content-Type': 'application/json',
+    },
+    body: JSON.stringify(body),
+  });
+  expect(response.status).toBe(200);
+}
+
+/** Holds cip's first `method` request until `change` has run: a change made between cip's read and its write. */
+function beforeCips(sandbox: Sandbox, method: string, change: () => Promise<void>): Promise<void> {
+  let release!: () => void;
+  let seen = 0;
+  sandbox.inject({
+    fault: { kind: 'hold', release: new Promise<void>((resolve) => (release = resolve)) },
+    method,
+    match: (request) => fromCip(request) && ++seen === 1,
+  });
+  return sandbox
+    .waitForRequest((request) => request.method === method && fromCip(request))
+    .then(change)
+    .finally(() => release());
+}
+
+function file(name: string, text: string): string {
+  const path = join(tempDir(), name);
+  writeFileSync(path, text);
+  return path;
+}
+
+const PATH = `/ms/Environments/${ID}`;
+
+describe('an API whose environments have ETags of their own (GET by id), as ASP.NET Core services have', () => {
+  it("an update nobody else is writing just works: the PUT carries the environment's own tag, not the list's", async () => {
+    const sandbox = styled('item');
+    const result = await cip(['env', 'update', 'staging', '-f', 'description=mine'], { env: sandboxEnv(sandbox) });
+    expect(result.exitCode).toBe(0);
+    expect(sent(sandbox)).toEqual(['GET /ms/Environments', `GET ${PATH}`, `PUT ${PATH}`]);
+    expect(putsOf(sandbox)[0]!.headers['if-match']).toMatch(/^"e\d+"$/);
+    expect(sandbox.environments.get(ID)).toMatchObject({ description: 'mine', owner: 'alice', settings: { retention: 7 } });
+  });
+
+  it('a change made after cip read the environment is refused (exit 6, what changed), and the other write stays', async () => {
+    const sandbox = styled('item');
+    const changed = beforeCips(sandbox, 'PUT', () => otherWriter(sandbox, ID, { name: 'staging', description: 'theirs', owner: 'bob' }));
+    const result = await cip(['env', 'update', 'staging', '-f', 'description=mine'], { env: sandboxEnv(sandbox) });
+    await changed;
+    expect(result.exitCode).toBe(6);
+    expect(expectOneErrorLine(result.stderr)).toContain(
+      `error: the environment 'staging' (${ID}) changed since cip read it: description "as read" → "theirs", owner "alice" → "bob"`,
+    );
+    // Read again by id to say what changed; nothing more was sent.
+    expect(sent(sandbox)).toEqual(['GET /ms/Environments', `GET ${PATH}`, `PUT ${PATH}`, `GET ${PATH}`]);
+    expect(sandbox.environments.get(ID)).toMatchObject({ description: 'theirs', owner: 'bob' });
+  });
+
+  it('apply and create --if-exists update carry each environment its own tag, and restore too', async () => {
+    const sandbox = styled('item');
+    const env = sandboxEnv(sandbox);
+    const configDir = tempDir();
+    const path = file('e.yaml', 'environments:\n  - name: staging\n    description: applied\n  - name: other\n    description: applied\n');
+    const applied = await cip(['env', 'apply', '--file', path, '--yes'], { env, configDir });
+    expect(applied.exitCode).toBe(0);
+    const tags = putsOf(sandbox).map((request) => request.headers['if-match']);
+    expect(tags).toEqual([expect.stringMatching(/^"e\d+"$/), expect.stringMatching(/^"e\d+"$/)]);
+    expect(tags[0]).not.toBe(tags[1]);
+    expect(sandbox.environments.get(ID)).toMatchObject({ description: 'applied', owner: 'alice' });
+    expect(sandbox.environments.get(OTHER_ID)).toMatchObject({ description: 'applied' });
+
+    sandbox.reset();
+    const merged = await cip(['env', 'create', '-f', 'name=staging', '-f', 'description=merged', '--if-exists', 'update'], {
+      env,
+      configDir,
+    });
+    expect(merged.exitCode).toBe(0);
+    expect(putsOf(sandbox)[0]!.headers['if-match']).toMatch(/^"e\d+"$/);
+    expect(sandbox.environments.get(ID)).toMatchObject({ description: 'merged', owner: 'alice' });
+
+    const history = JSON.parse((await cip(['env', 'history', '--json'], { env, configDir })).stdout) as { entry: string }[];
+    sandbox.reset();
+    const restored = await cip(['env', 'restore', history[0]!.entry, '--yes'], { env, configDir });
+    expect(restored.exitCode).toBe(0);
+    expect(putsOf(sandbox)[0]!.headers['if-match']).toMatch(/^"e\d+"$/);
+    expect(sandbox.environments.get(ID)).toMatchObject({ description: 'applied' });
+  });
+
+  it("the list's tag where it is the only validator: refused though nothing changed, cip compares and sends without If-Match", async () => {
+    const sandbox = styled('item');
+    // This API has tags of each environment's own, but no read by id to give them.
+    sandbox.inject({
+      fault: { kind: 'status', status: 405, body: '' },
+      method: 'GET',
+      match: (request) => request.url === PATH,
+      times: Infinity,
+    });
+    const result = await cip(['env', 'update', 'staging', '-f', 'description=mine', '--verbose'], { env: sandboxEnv(sandbox) });
+    expect(result.exitCode).toBe(0);
+    expect(putsOf(sandbox).map((request) => request.headers['if-match'])).toEqual([expect.stringMatching(/^"l\d+"$/), undefined]);
+    expect(result.stderr).toMatch(
+      /If-Match "l\d+" was refused \(HTTP 412\) though the environment had not changed: sending without If-Match/,
+    );
+    expect(sandbox.environments.get(ID)).toMatchObject({ description: 'mine', owner: 'alice' });
+  });
+});
+
+describe('a read by id that answers with something else', () => {
+  it.each([
+    ['a record under another id', JSON.stringify({ id: OTHER_ID, name: 'other', description: 'someone else', secret: 'x' })],
+    ['no record', '[1, 2]'],
+  ])('%s is not merged into: the list record and validator are used', async (_what, body) => {
+    const sandbox = styled('strong');
+    sandbox.inject({
+      fault: { kind: 'status', status: 200, body, headers: { 'Content-Type': 'application/json', ETag: '"forged"' } },
+      method: 'GET',
+      match: (request) => request.url === PATH,
+    });
+    const result = await cip(['env', 'update', 'staging', '-f', 'description=mine'], { env: sandboxEnv(sandbox) });
+    expect(result.exitCode).toBe(0);
+    const [put] = putsOf(sandbox);
+    expect(put!.headers['if-match']).toMatch(/^"v\d+"$/);
+    expect(JSON.parse(put!.body)).toEqual({ id: ID, name: 'staging', description: 'mine', owner: 'alice', settings: { retention: 7 } });
+    expect(sandbox.environments.get(OTHER_ID)).toEqual({ id: OTHER_ID, name: 'other', description: 'untouched' });
+  });
+});
+
+describe("an API that gives each list item's tag in @odata.etag", () => {
+  it('is used as If-Match without a read by id, and never sent as a field', async () => {
+    const sandbox = styled('odata');
+    const result = await cip(['env', 'update', 'staging', '-f', 'description=mine'], { env: sandboxEnv(sandbox) });
+    expect(result.exitCode).toBe(0);
+    expect(sent(sandbox)).toEqual(['GET /ms/Environments', `PUT ${PATH}`]);
+    const [put] = putsOf(sandbox);
+    expect(put!.headers['if-match']).toMatch(/^"e\d+"$/);
+    expect(JSON.parse(put!.body)).not.toHaveProperty('@odata.etag');
+    expect(sandbox.environments.get(ID)).toMatchObject({ description: 'mine', owner: 'alice' });
+  });
+
+  it('a weak @odata.etag is never sent in If-Match (strong comparison): cip compares instead', async () => {
+    const sandbox = styled('none');
+    sandbox.environments.set(ID, { id: ID, name: 'staging', '@odata.etag': 'W/"weak-1"', description: 'as read' });
+    const result = await cip(['env', 'update', 'staging', '-f', 'description=mine'], { env: sandboxEnv(sandbox) });
+    expect(result.exitCode).toBe(0);
+    const [put] = putsOf(sandbox);
+    expect(put!.headers['if-match']).toBeUndefined();
+    expect(JSON.parse(put!.body)).toEqual({ id: ID, name: 'staging', description: 'mine' });
+  });
+});
+
+describe('env get, edit, env update --file', () => {
+  /** `cip env get staging -o json > s.json`, then the file with one field edited. */
+  async function getToFile(sandbox: Sandbox, edit: (record: Record<string, unknown>) => void): Promise<string> {
+    const got = await cip(['env', 'get', 'staging', '-o', 'json'], { env: sandboxEnv(sandbox) });
+    expect(got.exitCode).toBe(0);
+    const record = JSON.parse(got.stdout) as Record<string, unknown>;
+    edit(record);
+    return file('s.json', JSON.stringify(record, null, 2));
+  }
+
+  it.each(['strong', 'item'] as const)(
+    "someone's change since the file was written is refused, nothing sent; --force writes the file (%s ETags)",
+    async (style) => {
+      const sandbox = styled(style);
+      // A record the API wrote has a modification time; one it did not is told by its ETag (item).
+      if (style === 'strong') await otherWriter(sandbox, ID, { name: 'staging', description: 'as read', owner: 'alice' });
+      const path = await getToFile(sandbox, (record) => (record.description = 'mine'));
+      if (style === 'item') expect(JSON.parse(readFileSync(path, 'utf8'))).toHaveProperty('@odata.etag', expect.stringMatching(/^"e\d+"$/));
+      await otherWriter(sandbox, ID, { name: 'staging', description: 'as read', owner: 'bob' });
+      sandbox.reset();
+
+      const result = await cip(['env', 'update', 'staging', '--file', path], { env: sandboxEnv(sandbox) });
+      expect(result.exitCode).toBe(6);
+      const line = expectOneErrorLine(result.stderr);
+      expect(line).toContain(`error: the environment 'staging' (${ID}) changed since the file was written (`);
+      expect(line).toContain('the file would set description "as read" → "mine", owner "bob" → "alice"');
+      expect(line).toContain("nothing was sent; read it again ('cip env get staging -o json') and redo your edit, or pass --force");
+      expect(writesOf(sandbox)).toEqual([]);
+      expect(sandbox.environments.get(ID)).toMatchObject({ description: 'as read', owner: 'bob' });
+
+      const forced = await cip(['env', 'update', 'staging', '--file', path, '--force'], { env: sandboxEnv(sandbox) });
+      expect(forced.exitCode).toBe(0);
+      expect(sandbox.environments.get(ID)).toMatchObject({ description: 'mine', owner: 'alice' });
+      expect(sandbox.environments.get(ID)).not.toHaveProperty('@odata.etag');
+    },
+  );
+
+  it.each(['strong', 'item'] as const)('the field the user changed is never itself a conflict (%s ETags)', async (style) => {
+    const sandbox = styled(style);
+    if (style === 'strong') await otherWriter(sandbox, ID, { name: 'staging', description: 'as read', owner: 'alice' });
+    const path = await getToFile(sandbox, (record) => (record.description = 'mine'));
+    sandbox.reset();
+    const result = await cip(['env', 'update', 'staging', '--file', path, '--verbose'], { env: sandboxEnv(sandbox) });
+    expect(result.exitCode).toBe(0);
+    expect(result.stderr).toContain("The version the payload carries is the environment's current one.");
+    const [put] = putsOf(sandbox);
+    expect(JSON.parse(put!.body)).not.toHaveProperty('@odata.etag');
+    expect(sandbox.environments.get(ID)).toMatchObject({ description: 'mine', owner: 'alice' });
+    expect(sandbox.environments.get(OTHER_ID)).toEqual({ id: OTHER_ID, name: 'other', description: 'untouched' });
+  });
+
+  it('where nothing tells the version (no ETag, no modification time), --verbose says so and the update goes on', async () => {
+    const sandbox = styled('none');
+    const path = await getToFile(sandbox, (record) => (record.description = 'mine'));
+    const result = await cip(['env', 'update', 'staging', '--file', path, '--verbose'], { env: sandboxEnv(sandbox) });
+    expect(result.exitCode).toBe(0);
+    expect(result.stderr).toContain('The payload carries no version cip can compare');
+    expect(result.stderr).toContain('cannot tell whether the environment changed since it was written');
+    expect(sandbox.environments.get(ID)).toMatchObject({ description: 'mine' });
+  });
+});
+
+describe('env export, edit, env apply', () => {
+  async function exportToFile(sandbox: Sandbox, edit: (text: string) => string): Promise<string> {
+    const exported = await cip(['env', 'export'], { env: sandboxEnv(sandbox) });
+    expect(exported.exitCode).toBe(0);
+    const edited = edit(exported.stdout);
+    expect(edited).not.toBe(exported.stdout);
+    return file('environments.yaml', edited);
+  }
+  const editOwner = (text: string) => text.replace('owner: alice', 'owner: carol');
+
+  it("an apply that would put back someone's change made since the export is refused, nothing sent; --force applies it", async () => {
+    const sandbox = styled('strong');
+    const path = await exportToFile(sandbox, editOwner);
+    await otherWriter(sandbox, ID, { name: 'staging', description: 'theirs', owner: 'alice', settings: { retention: 7 } });
+    sandbox.reset();
+
+    const result = await cip(['env', 'apply', '--file', path, '--yes'], { env: sandboxEnv(sandbox) });
+    expect(result.exitCode).toBe(6);
+    expect(expectOneErrorLine(result.stderr)).toContain(
+      `error: the file would undo a change made since it was written: environment 'staging' (${ID}): changed since the export: description "as read" → "theirs" (the file would put back "as read")`,
+    );
+    expect(writesOf(sandbox)).toEqual([]);
+    expect(sandbox.environments.get(ID)).toMatchObject({ description: 'theirs', owner: 'alice' });
+
+    // diff says the same, as data.
+    const plan = await cip(['env', 'diff', '--file', path], { env: sandboxEnv(sandbox) });
+    expect(JSON.parse(plan.stdout)).toMatchObject({
+      conflicts: [{ key: 'staging', id: ID, refused: true, reason: expect.stringContaining('description "as read" → "theirs"') }],
+    });
+
+    const forced = await cip(['env', 'apply', '--file', path, '--yes', '--force'], { env: sandboxEnv(sandbox) });
+    expect(forced.exitCode).toBe(0);
+    expect(sandbox.environments.get(ID)).toMatchObject({ description: 'as read', owner: 'carol' });
+  });
+
+  it("the user's own edit, with someone's change to another field since: the edit is applied, the change kept", async () => {
+    const sandbox = styled('strong');
+    const path = await exportToFile(sandbox, editOwner);
+    // A field the file declares and already agrees with, changed on the server to the same value: no conflict.
+    await otherWriter(sandbox, OTHER_ID, { name: 'other', description: 'untouched', region: 'eu' });
+    sandbox.reset();
+    const result = await cip(['env', 'apply', '--file', path, '--yes'], { env: sandboxEnv(sandbox) });
+    expect(result.exitCode).toBe(0);
+    expect(sandbox.environments.get(ID)).toMatchObject({ description: 'as read', owner: 'carol', settings: { retention: 7 } });
+    // The field added since the export is not in the file: apply keeps it.
+    expect(sandbox.environments.get(OTHER_ID)).toMatchObject({ region: 'eu' });
+    expect(writesOf(sandbox).map((request) => `${request.method} ${request.url}`)).toEqual([`PUT ${PATH}`]);
+  });
+
+  it('--prune never deletes an environment created after the export; one deleted since is created again, and said', async () => {
+    const sandbox = styled('strong');
+    const path = await exportToFile(sandbox, editOwner);
+    const newer = 'a2b3c4d5-0000-4000-8000-000000000001';
+    sandbox.environments.set(newer, { id: newer, name: 'newer' });
+    const pruned = await cip(['env', 'apply', '--file', path, '--yes', '--prune'], { env: sandboxEnv(sandbox) });
+    expect(pruned.exitCode).toBe(6);
+    expect(expectOneErrorLine(pruned.stderr)).toContain(
+      `environment 'newer' (${newer}): created since the export: --prune would delete what the file never saw`,
+    );
+    expect(sandbox.environments.has(newer)).toBe(true);
+
+    sandbox.environments.delete(newer);
+    sandbox.environments.delete(OTHER_ID);
+    sandbox.reset();
+    const again = await cip(['env', 'apply', '--file', path, '--yes'], { env: sandboxEnv(sandbox) });
+    expect(again.exitCode).toBe(0);
+    expect(again.stderr).toContain(`Note: environment 'other' (${OTHER_ID}): deleted since the export: applying creates it again.`);
+    expect([...sandbox.environments.values()].map((record) => record.name).sort()).toEqual(['other', 'staging']);
+  });
+
+  it("a file exported elsewhere is not compared here (said); one without 'exported:' is said under --verbose", async () => {
+    const sandbox = styled('strong');
+    const path = await exportToFile(sandbox, (text) => editOwner(text).replace(/^ {2}from: .*$/m, '  from: https://elsewhere.example/ms'));
+    await otherWriter(sandbox, ID, { name: 'staging', description: 'theirs', owner: 'alice', settings: { retention: 7 } });
+    const elsewhere = await cip(['env', 'apply', '--file', path, '--yes'], { env: sandboxEnv(sandbox) });
+    expect(elsewhere.exitCode).toBe(0);
+    expect(elsewhere.stderr).toContain(
+      'The file was exported from https://elsewhere.example/ms, enterprise ' +
+        `${sandbox.keys.enterpriseId}, not from where this run acts: what it says was read there is not compared here.`,
+    );
+
+    const bare = file('bare.yaml', 'environments:\n  - name: staging\n    owner: dave\n');
+    const verbose = await cip(['env', 'apply', '--file', bare, '--yes', '--verbose'], { env: sandboxEnv(sandbox) });
+    expect(verbose.exitCode).toBe(0);
+    expect(verbose.stderr).toContain("The file has no 'exported:' section ('cip env export' writes one): cip cannot tell");
+  });
+
+  it("an 'exported:' section that is not what export writes is exit 2 naming the file, nothing sent", async () => {
+    const sandbox = styled('strong');
+    const path = file('bad.yaml', 'exported:\n  from: 7\nenvironments:\n  - name: staging\n    owner: x\n');
+    const result = await cip(['env', 'apply', '--file', path, '--yes'], { env: sandboxEnv(sandbox) });
+    expect(result.exitCode).toBe(2);
+    expect(expectOneErrorLine(result.stderr)).toContain(
+      `--file ${path}: 'exported' is not what 'cip env export' writes ('from' is not a URL)`,
+    );
+    expect(cipRequests(sandbox)).toEqual([]);
+  });
+
+  it('a record in a file that carries its own version (updatedAt) is refused when that moved', async () => {
+    const sandbox = styled('strong');
+    await otherWriter(sandbox, ID, { name: 'staging', description: 'as read', owner: 'alice' });
+    const updatedAt = String(sandbox.environments.get(ID)!.updatedAt);
+    await otherWriter(sandbox, ID, { name: 'staging', description: 'theirs', owner: 'alice' });
+    const path = file('hand.yaml', `environments:\n  - name: staging\n    owner: carol\n    updatedAt: "${updatedAt}"\n`);
+    sandbox.reset();
+    const result = await cip(['env', 'apply', '--file', path, '--yes'], { env: sandboxEnv(sandbox) });
+    expect(result.exitCode).toBe(6);
+    expect(expectOneErrorLine(result.stderr)).toContain(`changed since the file was written: updatedAt "${updatedAt}" →`);
+    expect(writesOf(sandbox)).toEqual([]);
+  });
+});
