@@ -6,7 +6,8 @@
 //   list             GET /Environments                             (cip env list -o json)
 //   get ID           GET /Environments, the one with that id        (cip env get ID -o json)
 //   create           POST /Environments {"name":"bench"}            (cip env create -f name=bench -o json)
-//   update ID        GET /Environments, then PUT the record with description "bench" merged in, If-Match the
+//   update ID        GET /Environments, GET /Environments/ID (for the environment's own ETag: the sandbox has no
+//                    read by id, 405), then PUT the record with description "bench" merged in, If-Match the
 //                    list's ETag                                     (cip env update ID -f description=bench -o json)
 //   delete ID        GET /Environments, then DELETE /Environments/ID (cip env delete ID --yes -o json)
 'use strict';
@@ -46,7 +47,9 @@ if (mode === 'create') {
     const url = `${base}/${encodeURIComponent(id)}`;
     if (mode === 'update') {
       const body = JSON.stringify({ ...record, description: 'bench' });
-      return send('PUT', url, { ...json(body), 'If-Match': listHeaders.etag }, body, (_s, _h, answer) => print(JSON.parse(answer)));
+      return send('GET', url, {}, undefined, () =>
+        send('PUT', url, { ...json(body), 'If-Match': listHeaders.etag }, body, (_s, _h, answer) => print(JSON.parse(answer))),
+      );
     }
     send('DELETE', url, {}, undefined, (status) =>
       print([{ given: id, id, name: record.name, result: status === 204 ? 'deleted' : String(status), error: null }]),
