@@ -66,7 +66,7 @@ describe('every command, through the binary', () => {
     expect((await cip(loginArgs(sandbox), { configDir })).exitCode).toBe(0);
     const exported = await cip(['env', 'export'], { configDir });
     expect(exported.exitCode).toBe(0);
-    expect(exported.stdout).toMatch(/^environments:\n {2}- name: /);
+    expect(exported.stdout).toMatch(/^exported:\n {2}from: http:[^]*\nenvironments:\n {2}- name: /);
     const path = join(tempDir(), 'environments.yaml');
     writeFileSync(path, exported.stdout);
     expect(await cip(['env', 'diff', '--file', path, '--exit-code'], { configDir })).toMatchObject({ exitCode: 0 });
