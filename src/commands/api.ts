@@ -15,7 +15,7 @@ import { readInput } from './io.js';
 import { buildPayload } from '../domain/environments/payload.js';
 import { CONFIRM_OPTION, PAYLOAD_OPTIONS, payloadInput } from './options.js';
 import { guardProtected } from '../domain/profiles/protect.js';
-import { journaledCall } from '../domain/journal/record.js';
+import { journaledCall, writesWith } from '../domain/journal/record.js';
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'] as const;
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
@@ -42,6 +42,9 @@ function parseHeader(text: string): [string, string] {
   }
   return [name, value];
 }
+
+/** What the protected profile's question says of undoing a write sent with `cip api`. */
+const NO_UNDO = "This cannot be undone: the journal keeps the request, not what it changed, so 'cip env restore' cannot undo it";
 
 export default defineCommand({
   name: 'api',
@@ -80,7 +83,10 @@ name; a script passes --confirm NAME.`,
     const url = requestUrl(settings.baseUrl, path);
     // Any method that may change something, in a protected profile: its name, before the body is read.
     if (!['GET', 'HEAD', 'OPTIONS'].includes(chosen) || confirm !== undefined)
-      await guardProtected(ctx, settings, { change: `send ${chosen} ${printable(path)}`, confirm });
+      await guardProtected(ctx, settings, {
+        change: `send ${chosen} ${printable(path)}${writesWith(chosen) ? `. ${NO_UNDO}` : ''}`,
+        confirm,
+      });
     let body: string | undefined;
     if (input !== undefined) body = await readInput(ctx, input, '--input');
     else if (fields.length) {

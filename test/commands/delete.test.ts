@@ -2,7 +2,7 @@
 // reports. In-process, with stdin and stderr flagged as a terminal and the answer typed in advance.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
-import { expectOneErrorLine, sandboxEnv, sandboxTarget } from '../helpers/cli.js';
+import { expectOneErrorLine, sandboxEnv, sandboxTarget, tempDir } from '../helpers/cli.js';
 import { cipInProcess as cip } from '../helpers/harness.js';
 
 let sandbox: Sandbox;
@@ -33,7 +33,9 @@ describe('env delete asks first at a terminal', () => {
   it('names the environment and where it is; yes deletes it', async () => {
     const result = await cip(['env', 'delete', 'e1'], { env, interactive: true, input: 'y\n' });
     expect(result.exitCode).toBe(0);
-    expect(result.stderr).toContain(`Delete environment 'alpha' (e1) ${target()}? This cannot be undone. [y/N] `);
+    expect(result.stderr).toContain(
+      `Delete environment 'alpha' (e1) ${target()}? It can be re-created from the journal ('cip env history', then 'cip env restore ENTRY'), perhaps with a new id. [y/N] `,
+    );
     // The target is in the question; the line that says it is done names it again, on a line of its own.
     expect(result.stderr).toContain(`Deleted environment 'alpha' (e1)\n  ${target()}.\n`);
     expect(deletes()).toEqual(['e1']);
@@ -54,8 +56,47 @@ describe('env delete asks first at a terminal', () => {
   it('names every environment when several are deleted, by id when it has no name', async () => {
     const result = await cip(['env', 'delete', 'e1', 'e3', 'e1'], { env, interactive: true, input: 'YES\n' });
     expect(result.exitCode).toBe(0);
-    expect(result.stderr).toContain(`Delete 2 environments ${target()}?\n  'alpha' (e1)\n  e3\nThis cannot be undone. [y/N] `);
+    expect(result.stderr).toContain(
+      `Delete 2 environments ${target()}?\n  'alpha' (e1)\n  e3\nEach can be re-created from the journal ('cip env history', then 'cip env restore ENTRY'), perhaps with a new id. [y/N] `,
+    );
     expect(deletes()).toEqual(['e1', 'e3']);
+  });
+
+  it.each([
+    ['--no-journal', ['--no-journal'], {}],
+    ['CIP_JOURNAL=off', [], { CIP_JOURNAL: 'off' }],
+  ])('with the journal off (%s) the question says it cannot be undone', async (_how, flags, extra) => {
+    const result = await cip(['env', 'delete', 'e1', ...flags], { env: { ...env, ...extra }, interactive: true, input: 'n\n' });
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toContain(
+      `Delete environment 'alpha' (e1) ${target()}? This cannot be undone: the journal is off (--no-journal or CIP_JOURNAL=off). [y/N] `,
+    );
+  });
+
+  it('an environment that holds one of the keys cannot be undone (the journal never keeps it), and the question says so', async () => {
+    sandbox.environments.set('e2', { id: 'e2', name: 'beta', connection: `Endpoint=x;Key=${sandbox.keys.subscriptionKey}` });
+    const one = await cip(['env', 'delete', 'e2'], { env, interactive: true, input: 'n\n' });
+    expect(one.stderr).toContain(
+      `Delete environment 'beta' (e2) ${target()}? This cannot be undone: it holds one of your keys, which the journal never keeps. [y/N] `,
+    );
+    const configDir = tempDir();
+    const both = await cip(['env', 'delete', 'e1', 'e2'], { env, configDir, interactive: true, input: 'y\n' });
+    expect(both.exitCode).toBe(0);
+    expect(both.stderr).toContain(
+      `Delete 2 environments ${target()}?\n  'alpha' (e1)\n  'beta' (e2)\nEach can be re-created from the journal ('cip env history', then 'cip env restore ENTRY'), perhaps with a new id, but not 'beta' (e2): it holds one of your keys, which the journal never keeps. [y/N] `,
+    );
+    // What it says is what restore does: alpha comes back, beta cannot.
+    const entries = JSON.parse((await cip(['env', 'history', '--json'], { configDir })).stdout) as {
+      entry: string;
+      environment: { id: string };
+    }[];
+    const entryOf = (id: string) => entries.find((entry) => entry.environment.id === id)!.entry;
+    const alpha = await cip(['env', 'restore', entryOf('e1'), '--yes'], { env, configDir });
+    expect(alpha.exitCode).toBe(0);
+    expect([...sandbox.environments.values()]).toContainEqual(expect.objectContaining({ name: 'alpha' }));
+    const beta = await cip(['env', 'restore', entryOf('e2'), '--yes'], { env, configDir });
+    expect(beta.exitCode).not.toBe(0);
+    expect([...sandbox.environments.values()]).not.toContainEqual(expect.objectContaining({ name: 'beta' }));
   });
 
   it('stops before asking or deleting anything when the list cannot be read', async () => {

@@ -108,7 +108,7 @@ describe.skipIf(!existsSync(SCRIPT))('at a terminal', () => {
     const [first, second] = sandbox.environments.keys();
     const declined = await onTerminal(['env', 'delete', first!], { input: 'n\n' });
     expect(declined.output).toMatch(
-      /Delete environment 'env-0001' \([0-9a-f-]{36}\) in enterprise [0-9a-f-]{36} at 127\.0\.0\.1:\d+ \(credentials from the environment\)\? This cannot be undone\. \[y\/N\]/,
+      /Delete environment 'env-0001' \([0-9a-f-]{36}\) in enterprise [0-9a-f-]{36} at 127\.0\.0\.1:\d+ \(credentials from the environment\)\? It can be re-created from the journal \('cip env history', then 'cip env restore ENTRY'\), perhaps with a new id\. \[y\/N\]/,
     );
     expect(declined.exitCode).toBe(2);
     expect(sandbox.environments.has(first!)).toBe(true);
@@ -136,7 +136,7 @@ describe.skipIf(!existsSync(SCRIPT))('at a terminal', () => {
     const declined = await onTerminal(['env', 'delete', id!], { input: 'n\n', env: { ...noCredentials, CIP_CONFIG_DIR: configDir } });
     expect(declined.exitCode).toBe(2);
     expect(declined.output).toContain(
-      `Delete environment '${sandbox.environments.get(id!)!.name as string}' (${id!}) in profile 'prod', enterprise ${sandbox.keys.enterpriseId} at 127.0.0.1:${sandbox.port}? This cannot be undone. [y/N]`,
+      `Delete environment '${sandbox.environments.get(id!)!.name as string}' (${id!}) in profile 'prod', enterprise ${sandbox.keys.enterpriseId} at 127.0.0.1:${sandbox.port}? It can be re-created from the journal ('cip env history', then 'cip env restore ENTRY'), perhaps with a new id. [y/N]`,
     );
     expect(sandbox.environments.has(id!)).toBe(true);
   });

@@ -14,6 +14,7 @@ import { guardProtected, refuseUnconfirmedProtected } from '../../domain/profile
 import { checkAddressable, listForLookup, notFound, resolveIn, type ResolvedEnvironment } from '../../domain/environments/resolve.js';
 import { doneText, environmentLabel, itemText, targetText } from '../../domain/environments/target.js';
 import { journaledApi } from '../../domain/journal/record.js';
+import { undoOfDelete } from '../../domain/journal/restore.js';
 
 const OPTIONS = {
   yes: flag('-y, --yes', 'do not ask for confirmation (required without a terminal)'),
@@ -128,21 +129,23 @@ async function remove(ctx: Context, values: Values): Promise<void> {
     return;
   }
   // A protected profile asks for its name instead (every environment named), whatever --yes says.
-  const listed = environments.map((environment) => `  ${label(environment).replace(/^environment /, '')}`);
+  const short = (environment: ResolvedEnvironment) => label(environment).replace(/^environment /, '');
+  const listed = environments.map((environment) => `  ${short(environment)}`);
+  // Whether, and how, the journal can undo it: said in the question, which is where it matters.
+  const undo = undoOfDelete(
+    ctx,
+    environments.map((environment) => ({ label: short(environment), record: environment.record })),
+  );
   const change =
     environments.length === 1
-      ? `delete ${label(environments[0]!)}; this cannot be undone`
-      : [`delete ${environments.length} environments:`, ...listed, 'This cannot be undone'].join('\n');
+      ? `delete ${label(environments[0]!)}. ${undo}`
+      : [`delete ${environments.length} environments:`, ...listed, undo].join('\n');
   if (!named && !(await guardProtected(ctx, api.settings, { change, confirm: values.confirm, yes: values.yes })) && !values.yes) {
     // The target once; several environments one short line each, not one line of every name and id.
     const question =
       environments.length === 1
-        ? `Delete ${label(environments[0]!)} ${target}? This cannot be undone.`
-        : [
-            `Delete ${environments.length} environments ${target}?`,
-            ...environments.map((environment) => `  ${label(environment).replace(/^environment /, '')}`),
-            'This cannot be undone.',
-          ].join('\n');
+        ? `Delete ${label(environments[0]!)} ${target}? ${undo}.`
+        : [`Delete ${environments.length} environments ${target}?`, ...listed, `${undo}.`].join('\n');
     if (!(await confirm(ctx.io, question))) {
       // As gh ends a declined prompt: said plainly, not as an error, and exit 2 for a script's sake.
       ctx.io.info('Nothing was deleted.');
