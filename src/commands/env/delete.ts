@@ -7,6 +7,7 @@ import { OUTPUT_FORMATS } from '../../output/format.js';
 import { writeRequests, writeResult } from '../../output/writer.js';
 import { confirm } from '../../terminal/prompt.js';
 import { printable } from '../../text/sanitize.js';
+import { shellQuote } from '../../text/shell.js';
 import { readInput } from '../io.js';
 import { finishBatch, refuseUnconfirmed, runBatch, stateError } from '../../domain/environments/batch.js';
 import { CONFIRM_OPTION, DEFAULT_CONCURRENCY, concurrencyOption } from '../options.js';
@@ -205,5 +206,35 @@ async function remove(ctx: Context, values: Values): Promise<void> {
     alsoMissing: absent.length,
     doneWord: 'deleted',
     target,
+    resume: (left) => {
+      // An item whose request was under way may be gone already: --if-missing ok makes that done.
+      const uncertain = left.some((index) => states[index]!.state === 'under-way');
+      return finishCommand(
+        ctx,
+        left.map((index) => environments[index]!.id),
+        { ...values, ifMissing: uncertain ? 'ok' : values.ifMissing },
+        api.settings.profile,
+      );
+    },
   });
+}
+
+/**
+ * The `cip env delete` that finishes an interrupted one: the ids left, where the same run would act (the profile
+ * it used; the base URL and enterprise id given as flags), with its answers (--yes, --confirm), quoted for a shell.
+ */
+function finishCommand(ctx: Context, ids: readonly string[], values: Values, profile: string | undefined): string {
+  const { baseUrl, enterpriseId, journal } = ctx.globals;
+  const options = [
+    ...(profile === undefined ? [] : ['--profile', profile]),
+    ...(baseUrl === undefined ? [] : ['--base-url', baseUrl]),
+    ...(enterpriseId === undefined ? [] : ['--enterprise-id', enterpriseId]),
+    ...(values.ifMissing === 'ok' ? ['--if-missing', 'ok'] : []),
+    ...(journal ? [] : ['--no-journal']),
+    ...(values.confirm === undefined ? [] : ['--confirm', values.confirm]),
+    ...(values.yes ? ['--yes'] : []),
+  ];
+  // An id that starts with '-' would be read as an option: the ids then follow the options and '--'.
+  const words = ids.some((id) => id.startsWith('-')) ? [...options, '--', ...ids] : [...ids, ...options];
+  return ['cip env delete', ...words.map(shellQuote)].join(' ');
 }
