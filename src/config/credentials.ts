@@ -148,11 +148,6 @@ export function statusColumns(kinds: ReadonlySet<CredentialKind>): string[] {
   return kinds.has('token') ? ['apiKey', 'token', 'expires', 'subscriptionKey'] : ['apiKey', 'subscriptionKey'];
 }
 
-/** "2026-11-26T14:08:03Z": a token's time is in whole seconds, so milliseconds (".000") would say nothing. */
-function utcSeconds(at: Date | undefined): string | undefined {
-  return at?.toISOString().replace(/\.000Z$/, 'Z');
-}
-
 /**
  * A profile's values for those columns, from its stored secrets: each masked by `mask`, `expires` as an ISO time
  * (what the token says, unverified); null where the profile has no such value or its secrets could not be read.
@@ -165,7 +160,7 @@ export function statusValues(
   const token = stored?.token;
   return Object.fromEntries(
     columns.map((column) => {
-      if (column === 'expires') return [column, (token === undefined ? undefined : utcSeconds(readClaims(token).expiresAt)) ?? null];
+      if (column === 'expires') return [column, (token === undefined ? undefined : readClaims(token).expiresAt?.toISOString()) ?? null];
       const value = stored?.[column];
       return [column, value === undefined ? null : mask(value)];
     }),

@@ -221,6 +221,11 @@ export interface ListOutput {
   /** Columns a cut would make useless (a time with its seconds, a GUID): shown whole or hidden, never cut. */
   whole?: readonly string[];
   /**
+   * How a column's cells read in the table, from the value (undefined: as usual): a time written shorter, say.
+   * JSON, YAML and TSV keep the value as it is.
+   */
+  shownAs?: Readonly<Record<string, (value: unknown) => string | undefined>>;
+  /**
    * A view of its own, for people: at a table, unless --columns names the columns, these lines are shown instead
    * of a table of the rows (`env history`). The view says itself what it hid (hiddenNote).
    */
@@ -268,10 +273,22 @@ export async function writeList(io: Output, rows: unknown[], options: ListOutput
   const keys = keyColumns(columns);
   const indexes = (names: readonly string[] | undefined) =>
     (names ?? []).map((name) => columns.findIndex((column) => column.name === name)).filter((index) => index >= 0);
+  const shownAs = columns.map((column) =>
+    options.shownAs && Object.hasOwn(options.shownAs, column.name) ? options.shownAs[column.name] : undefined,
+  );
+  const cellsAt = (row: number) => {
+    const cells = cellsOf(shown[row], columns);
+    if (!shownAs.some(Boolean)) return cells;
+    const values = valuesOf(shown[row], columns);
+    return cells.map((cell, index) => {
+      const text = shownAs[index]?.(values[index]);
+      return text === undefined ? cell : escapeControls(text);
+    });
+  };
   const { hiddenColumns, cutKeys } = await streamTable(
     columns.map((column) => headerText(column.name)),
     rows.length,
-    (row) => cellsOf(shown[row], columns),
+    cellsAt,
     (chunk) => io.stdout.write(chunk),
     {
       maxWidth: io.stdoutIsTTY ? io.columns : undefined,

@@ -9,6 +9,7 @@ import { KeychainError, describeEntry, profileEntry, type StoredKeys } from '../
 import { inKeychain, profileKind, type Profile } from '../../config/store.js';
 import { writeList } from '../../output/writer.js';
 import { hideCredentials, printable } from '../../text/sanitize.js';
+import { utcSecond } from '../../text/time.js';
 import { OUTPUT_FORMATS } from '../../output/format.js';
 import { COLUMNS_OPTION } from '../options.js';
 
@@ -90,6 +91,8 @@ async function status(ctx: Context, { columns: chosen }: { columns: string[] | u
     columns: chosen,
     priority: PRIORITY,
     whole: WHOLE,
+    // "2026-11-26 14:08:03Z", as env history writes times: the seconds kept, the milliseconds a token never has left out.
+    shownAs: { expires: (value) => (typeof value === 'string' ? utcSecond(value) : undefined) },
     emptyMessage: "No profiles. Run 'cip auth login' to create one.",
   });
   const plain = profiles.filter(([, profile]) => !inKeychain(profile));

@@ -1,6 +1,7 @@
 // How `cip env history` shows entries to a person: one row each, newest first, the outcome in words.
 import { hiddenNote, type Output } from '../../output/writer.js';
 import { escapeControls, printable } from '../../text/sanitize.js';
+import { utcSecond } from '../../text/time.js';
 import type { JournalEntry } from './entry.js';
 
 const HEADERS = ['ENTRY', 'WHEN', 'ACTION', 'ENVIRONMENT', 'PROFILE/ENTERPRISE', 'RESULT'];
@@ -8,8 +9,7 @@ const [ENTRY, WHEN, ACTION, ENVIRONMENT, RESULT] = [0, 1, 2, 3, 5];
 
 /** "2026-11-26 14:08:03Z": UTC, so that two people reading one journal see the same time. */
 function when(at: string): string {
-  const time = Date.parse(at);
-  return Number.isNaN(time) ? printable(at) : `${new Date(time).toISOString().slice(0, 19).replace('T', ' ')}Z`;
+  return utcSecond(at) ?? printable(at);
 }
 
 /**
