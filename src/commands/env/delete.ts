@@ -38,8 +38,10 @@ export default defineCommand({
   options: OPTIONS,
   notes: `Every id or name is looked up first, in one read of the list: a name that matches nothing fails the whole
 command before anything is deleted (unless --if-missing ok), and a name two environments share is refused.
-The question names each environment, the profile and the enterprise. Deletes then run ${DEFAULT_CONCURRENCY} at a time
-(--concurrency), and a failure does not stop the others. In JSON output, stdout gets one result per environment:
+The question names each environment, the profile and the enterprise, and whether 'cip env restore' can re-create
+it from the journal. Deletes then run ${DEFAULT_CONCURRENCY} at a time (--concurrency), and a failure does not stop the others.
+After Ctrl-C or SIGTERM, the last line says what was deleted, what may have been, what was not attempted, and the
+command that finishes the job. In JSON output, stdout gets one result per environment:
 [{"given", "id", "name", "result": "deleted" | "missing" | "failed", "error"}]: "given" is the id or name as
 given; "id" and "name" are the environment's (null for one that matched nothing).
 Exit codes: 0 when every one is gone; when all failed, the failure's code (5 for not found, ...); 9 when some failed.
