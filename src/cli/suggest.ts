@@ -177,6 +177,8 @@ const MAX_SHOWN_VALUE = 64;
 const UNSAFE_VALUE = /[\u0000-\u001f\u007f-\u009f\u061c\u200b\u200e\u200f\u2028-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/;
 /** What -F sends typed, not as a string: true, false, null, a number, a JSON array or object. */
 const TYPED = /^(?:true|false|null|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|[[{].*)$/s;
+/** Options of other tools that are no field anyone means to set: `env update X --yes` gets commander's own message. */
+const NOT_FIELDS = new Set(['yes', 'force', 'all', 'debug', 'silent', 'recursive', 'interactive', 'no-prompt', 'wait', 'watch', 'follow']);
 /** A word that could be a field's name: what `--name` or `name=x` was meant to set. */
 const FIELD_NAME = /^[A-Za-z_$@][\w$@.-]*$/;
 
@@ -205,7 +207,7 @@ export function optionMistake(typed: string, next: string | undefined, taken: Op
     return `'${taken.command}' has no ${flag}: ${instead.flag} ${instead.does}`;
   }
   const name = flag.slice(2);
-  if (!taken.fields || !flag.startsWith('--') || !FIELD_NAME.test(name)) return undefined;
+  if (!taken.fields || !flag.startsWith('--') || !FIELD_NAME.test(name) || NOT_FIELDS.has(name)) return undefined;
   const longs = taken.flags.filter((candidate) => candidate.startsWith('--')).map((candidate) => candidate.slice(2));
   const near = nearest(name, longs);
   // A typo of an option (--dryrun, --fiel) is that option; further off, both are offered.

@@ -427,6 +427,15 @@ describe('first mistakes: exit 2, one error line that names the right spelling, 
     expect(result.stderr).toBe("error: too many arguments for 'update' (fields are set with -f: -f description=***)\n");
   });
 
+  it.each([
+    [['env', 'update', 'alpha', '-f', 'a=b', '--yes'], "error: unknown option '--yes'"],
+    [['api', 'Environments/e1', '-X', 'DELETE', '--force'], "error: unknown option '--force'"],
+  ])("an option other tools have is no field: %j keeps commander's message", async (args, line) => {
+    const result = await cip(args, { env: sandboxEnv(sandbox) });
+    expect(result).toEqual({ exitCode: 2, stdout: '', stderr: `${line}\n` });
+    expect(sandbox.requests).toHaveLength(0);
+  });
+
   it("a command that takes no fields keeps commander's own message", async () => {
     const result = await cip(['env', 'get', 'alpha', '--name', 'x'], { env: sandboxEnv(sandbox) });
     expect(result).toEqual({ exitCode: 2, stdout: '', stderr: "error: unknown option '--name'\n" });
