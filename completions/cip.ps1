@@ -110,6 +110,9 @@ Register-ArgumentCompleter -Native -CommandName cip -ScriptBlock {
         '--migrate', 'move the profile''s keys from the config file into the keychain; nothing else changes'
         '--protect', 'mark the profile as production, as ''cip auth protect'' does'
     )
+    $options['cip auth status'] = @(
+        '--columns', 'comma-separated fields to show, in any letter case; dots reach nested fields (settings.retention); applies to JSON too'
+    )
     $options['cip auth use'] = @(
         '--here', 'pin the profile to the current folder instead: write .cip.json here (commands run in it and below use the profile); the active profile stays'
     )
@@ -186,6 +189,7 @@ Register-ArgumentCompleter -Native -CommandName cip -ScriptBlock {
     )
     $options['cip env history'] = @(
         '--limit', 'show at most this many entries (default 20; 0 for all)'
+        '--columns', 'comma-separated fields to show, in any letter case; dots reach nested fields (settings.retention); applies to JSON too'
     )
     $options['cip env restore'] = @(
         '-y', 'do not ask for confirmation (required without a terminal)'
@@ -235,6 +239,7 @@ Register-ArgumentCompleter -Native -CommandName cip -ScriptBlock {
     $values['cip auth login/--api-key-file'] = 'files'
     $values['cip auth login/--token-file'] = 'files'
     $values['cip auth login/--subscription-key-file'] = 'files'
+    $values['cip auth status/--columns'] = 'none'
     $values['cip auth logout/--confirm'] = 'profiles'
     $values['cip auth unprotect/--confirm'] = 'profiles'
     $values['cip env list/--columns'] = 'none'
@@ -269,6 +274,7 @@ Register-ArgumentCompleter -Native -CommandName cip -ScriptBlock {
     $values['cip env apply/--concurrency'] = 'none'
     $values['cip env apply/--confirm'] = 'profiles'
     $values['cip env history/--limit'] = 'none'
+    $values['cip env history/--columns'] = 'none'
     $values['cip env restore/--confirm'] = 'profiles'
     $values['cip api/-X'] = 'none'
     $values['cip api/--method'] = 'none'

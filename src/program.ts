@@ -11,10 +11,20 @@ import { GLOBAL_OPTIONS, type GlobalOptions } from './cli/globals.js';
 import type { ArgumentSpecs, OptionSpec, OptionSpecs } from './cli/options.js';
 import { wrapExample, wrapHelp } from './cli/help.js';
 import { overview } from './cli/overview.js';
-import { commandElsewhere, didYouMean, flagOnly, keyOptionHint, type Suggestible } from './cli/suggest.js';
+import {
+  commandElsewhere,
+  didYouMean,
+  fieldArguments,
+  flagOnly,
+  keyOptionHint,
+  optionMistake,
+  type OptionsTaken,
+  type Suggestible,
+} from './cli/suggest.js';
 import type { Context } from './context.js';
 import { EXIT_CODES, UsageError } from './errors.js';
 import { escapeControls, printable } from './text/sanitize.js';
+import { meant } from './text/similar.js';
 import { DEFAULT_BASE_URL } from './config/validate.js';
 import { OUTPUT_FORMATS, oneOf } from './output/format.js';
 import login from './commands/auth/login.js';
@@ -211,8 +221,28 @@ class CipCommand extends Command {
       this.options.some((option) => option.long === '--api-key-file'),
     );
     if (hint) this.error(`error: unknown option '${name}' (${hint})`, { code: 'commander.unknownOption' });
+    // The option is the first unknown word in args, which are the operands (no option among them), then the rest.
+    const next = this.args[this.args.indexOf(flag) + 1];
+    const mistake = optionMistake(flag, next, taken(this));
+    if (mistake) this.error(`error: unknown option '${name}' (${mistake})`, { code: 'commander.unknownOption' });
     return (Command.prototype as unknown as { unknownOption(flag: string): never }).unknownOption.call(this, name);
   }
+
+  /** commander calls this for more arguments than the command takes (it is not in commander's typings). */
+  _excessArguments(received: string[]): void {
+    const hint = fieldArguments(received.slice(this.registeredArguments.length), taken(this).fields);
+    if (hint) this.error(`error: too many arguments for '${this.name()}' (${hint})`, { code: 'commander.excessArguments' });
+    (Command.prototype as unknown as { _excessArguments(received: string[]): void })._excessArguments.call(this, received);
+  }
+}
+
+/** The flags a command takes (its own and those of the commands above it), for the hints of a mistaken option. */
+function taken(command: Command): OptionsTaken {
+  const flags: string[] = [];
+  for (let at: Command | null = command; at; at = at.parent) {
+    for (const option of at.options) flags.push(...[option.long, option.short].filter((flag) => flag !== undefined));
+  }
+  return { command: commandPath(command).join(' '), flags, fields: flags.includes('--raw-field') };
 }
 
 /** A command of the tree: CipCommand.createCommand made it. */
@@ -294,9 +324,23 @@ function addOption(command: Command, spec: OptionSpec): void {
   if (spec.kind === 'value') refuseRepeats(command, option);
 }
 
+/**
+ * The value of an option or argument with fixed choices, in any letter case (`-o JSON` is `-o json`): the choices
+ * are lower case words, no two alike but for case. Anything else is exit 2, with the choice it is nearest to.
+ */
+function choiceParser(choices: readonly string[]): (text: string) => string {
+  return (text) => {
+    const choice = choices.find((candidate) => candidate === text) ?? choices.find((candidate) => candidate === text.toLowerCase());
+    if (choice !== undefined) return choice;
+    const near = meant(text.toLowerCase(), choices);
+    throw new InvalidArgumentError(`Allowed choices are ${choices.join(', ')}${near ? ` (${near})` : '.'}`);
+  };
+}
+
 function toOption(spec: OptionSpec): Option {
   const option = new DeclaredOption(spec.flags, spec.description, spec.kind === 'list', spec.completes);
-  if (spec.choices) option.choices(spec.choices);
+  // choices() keeps them for help and completion; the parser after it decides what is accepted.
+  if (spec.choices) option.choices(spec.choices).argParser(choiceParser(spec.choices));
   if (spec.kind === 'list') {
     const parse = spec.parse ?? ((text: string) => text);
     option.argParser((text, previous: unknown[] | undefined) => [...(previous ?? []), parse(text)]);
@@ -390,7 +434,7 @@ function completeCommand(command: Command, spec: AnyCommand, ctx: Context, root:
   const args = (spec.args ?? {}) as ArgumentSpecs;
   for (const arg of Object.values(args)) {
     const argument = new DeclaredArgument(arg.name, arg.description, arg.completes);
-    if (arg.choices) argument.choices(arg.choices);
+    if (arg.choices) argument.choices(arg.choices).argParser(choiceParser(arg.choices));
     command.addArgument(argument);
   }
   const options = (spec.options ?? {}) as OptionSpecs;
@@ -431,8 +475,8 @@ export function buildProgram(ctx: Context): Command {
       // Help wraps to cip's own idea of the terminal, not to process.stdout's.
       getOutHelpWidth: () => ctx.io.columns ?? 80,
       getErrHelpWidth: () => ctx.io.stderrColumns ?? 80,
-      // commander's usage errors, on one line like ours
-      outputError: (text, write) => write(`${escapeControls(text.replace(/\s*\n\s*(?=\S)/g, ' ').trimEnd())}\n`),
+      // commander's usage errors, on one line like ours, and redacted like ours (a hint may repeat what was typed)
+      outputError: (text, write) => write(ctx.redact(`${escapeControls(text.replace(/\s*\n\s*(?=\S)/g, ' ').trimEnd())}\n`)),
     })
     .exitOverride()
     .addHelpText('after', ({ error }) => wrapHelp(`${ENVIRONMENT_HELP}\n${TOPICS_HELP}\n${EXIT_CODE_HELP}\n`, helpWidth(ctx, error)))

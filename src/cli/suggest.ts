@@ -1,40 +1,13 @@
 // "Did you mean ...?" for a mistyped command. commander's own suggestion weighs every name and alias alike, so
 // `cip env lst` offered both `list` and its alias `ls`: here a command is offered once, by its name, however
 // close its aliases are.
+import { shellQuote } from '../text/shell.js';
+import { distanceTo, nearest } from '../text/similar.js';
 
 /** What a suggestion can name: a command and the other words that call it. */
 export interface Suggestible {
   name: string;
   aliases: readonly string[];
-}
-
-const MAX_DISTANCE = 2;
-const MIN_SIMILARITY = 0.4;
-
-/** Optimal string alignment distance: insertions, deletions, substitutions and swaps of neighbours. */
-function editDistance(a: string, b: string): number {
-  let before: number[] = [];
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let distance = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) distance = Math.min(distance, before[j - 2]! + 1);
-      current.push(distance);
-    }
-    before = previous;
-    previous = current;
-  }
-  return previous[b.length]!;
-}
-
-/** How far a word is from a candidate, or undefined when it is too far to be a typo of it. */
-function distanceTo(word: string, candidate: string): number | undefined {
-  if (candidate.length <= 1) return undefined;
-  const distance = editDistance(word, candidate);
-  const length = Math.max(word.length, candidate.length);
-  return distance <= MAX_DISTANCE && (length - distance) / length > MIN_SIMILARITY ? distance : undefined;
 }
 
 /** The names of the commands nearest to a mistyped word (each command once), in help's order; none when none is near. */
@@ -173,4 +146,88 @@ export function keyOptionHint(flag: string, login: boolean): string | undefined 
       ? '--api-key-file FILE (- for stdin), the CIP_API_KEY variable'
       : '--api-key-file and --subscription-key-file FILE (- for stdin), the CIP_API_KEY and CIP_SUBSCRIPTION_KEY variables';
   return `${why}; use ${ways}, or the hidden prompt at a terminal`;
+}
+
+/** What a command takes, as the hints for a mistaken option need it. */
+export interface OptionsTaken {
+  /** How the command is named in a hint: 'cip env delete'. */
+  command: string;
+  /** Every flag the command and the commands above it take, long and short: '--yes', '-y', ... */
+  flags: readonly string[];
+  /** Whether the command builds a JSON object from fields given with -f and -F (create, update, api). */
+  fields: boolean;
+}
+
+/** Options other tools have, and the one cip takes for the same job where a command lacks them. */
+const INSTEAD: Readonly<Record<string, { flag: string; does: string }>> = {
+  '--force': { flag: '--yes', does: 'skips the question' },
+  '-f': { flag: '--yes', does: 'skips the question' },
+  '--assume-yes': { flag: '--yes', does: 'skips the question' },
+  '--no-confirm': { flag: '--yes', does: 'skips the question' },
+  '--noconfirm': { flag: '--yes', does: 'skips the question' },
+  '--non-interactive': { flag: '--yes', does: 'skips the question' },
+  '--format': { flag: '--output', does: 'chooses the format' },
+};
+
+/** A field whose value may be a secret: its value is never repeated in a hint. */
+const SECRET_FIELD = /key|token|secret|pass|pwd|credential|connection|auth|jwt|bearer/i;
+/** The longest value a hint repeats; a longer one is written VALUE. */
+const MAX_SHOWN_VALUE = 64;
+// eslint-disable-next-line no-control-regex
+const UNSAFE_VALUE = /[\u0000-\u001f\u007f-\u009f\u061c\u200b\u200e\u200f\u2028-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/;
+/** What -F sends typed, not as a string: true, false, null, a number, a JSON array or object. */
+const TYPED = /^(?:true|false|null|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|[[{].*)$/s;
+/** Options of other tools that are no field anyone means to set: `env update X --yes` gets commander's own message. */
+const NOT_FIELDS = new Set(['yes', 'force', 'all', 'debug', 'silent', 'recursive', 'interactive', 'no-prompt', 'wait', 'watch', 'follow']);
+/** A word that could be a field's name: what `--name` or `name=x` was meant to set. */
+const FIELD_NAME = /^[A-Za-z_$@][\w$@.-]*$/;
+
+/**
+ * `-f name=foo` (quoted for a shell), or `-F isActive=false` for a value -F would type; the value is written VALUE
+ * when it is missing, long, unprintable or the field's name says it may be a secret.
+ */
+export function fieldOption(name: string, value: string | undefined): string {
+  const shown =
+    value === undefined || value.length > MAX_SHOWN_VALUE || UNSAFE_VALUE.test(value) || SECRET_FIELD.test(name) ? undefined : value;
+  if (shown === undefined) return `-f ${shellQuote(`${name}=`)}VALUE`;
+  return `${TYPED.test(shown) ? '-F' : '-f'} ${shellQuote(`${name}=${shown}`)}`;
+}
+
+/**
+ * Why an unknown option fails, when a newcomer's habit explains it (the hint, without parentheses); undefined
+ * where commander's own message (with its "Did you mean") says it best. `typed` is the option as typed, with a
+ * value glued to it (`--name=foo`); `next` the word after it, its value when it takes one.
+ *   - an option other tools have, for one cip takes: `--force` on delete is --yes;
+ *   - `--name foo` on a command that takes fields: `-f name=foo`, unless it is a typo of an option (`--dryrun`).
+ */
+export function optionMistake(typed: string, next: string | undefined, taken: OptionsTaken): string | undefined {
+  const flag = flagOnly(typed);
+  const instead = Object.hasOwn(INSTEAD, flag) ? INSTEAD[flag]! : undefined;
+  if (instead && !taken.flags.includes(flag) && taken.flags.includes(instead.flag)) {
+    return `'${taken.command}' has no ${flag}: ${instead.flag} ${instead.does}`;
+  }
+  const name = flag.slice(2);
+  if (!taken.fields || !flag.startsWith('--') || !FIELD_NAME.test(name) || NOT_FIELDS.has(name)) return undefined;
+  const longs = taken.flags.filter((candidate) => candidate.startsWith('--')).map((candidate) => candidate.slice(2));
+  const near = nearest(name, longs);
+  // A typo of an option (--dryrun, --fiel) is that option; further off, both are offered.
+  if (near.distance <= 1) return undefined;
+  const glued = typed.length > flag.length ? typed.slice(flag.length + 1) : undefined;
+  const value = glued ?? (next !== undefined && (next === '-' || !next.startsWith('-')) ? next : undefined);
+  const also = near.words.length ? `; or did you mean ${near.words.map((word) => `--${word}`).join(', ')}?` : '';
+  return `to set the field '${name}', use ${fieldOption(name, value)}${also}`;
+}
+
+/**
+ * Why a command got more arguments than it takes, when the extra ones are fields (`description=foo`): the -f
+ * options that set them. Undefined when they are not, or the command takes no fields.
+ */
+export function fieldArguments(extra: readonly string[], fields: boolean): string | undefined {
+  const assignments = extra.flatMap((word) => {
+    const at = word.indexOf('=');
+    const name = word.slice(0, at);
+    return at > 0 && FIELD_NAME.test(name) ? [fieldOption(name, word.slice(at + 1))] : [];
+  });
+  if (!fields || assignments.length === 0) return undefined;
+  return `fields are set with -f: ${assignments.join(' ')}`;
 }

@@ -16,7 +16,7 @@ import { readInput } from './io.js';
 import { buildPayload } from '../domain/environments/payload.js';
 import { CONFIRM_OPTION, PAYLOAD_OPTIONS, payloadInput } from './options.js';
 import { guardProtected } from '../domain/profiles/protect.js';
-import { journaledCall } from '../domain/journal/record.js';
+import { journaledCall, writesWith } from '../domain/journal/record.js';
 import { doneText, targetText } from '../domain/environments/target.js';
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'] as const;
@@ -74,6 +74,9 @@ function failedBody(answer: RawAnswer, redact: (text: string) => string): string
   return `\n${manyLines(cut).replace(/\n$/, '')}\n`;
 }
 
+/** What the protected profile's question says of undoing a write sent with `cip api`. */
+const NO_UNDO = "This cannot be undone: the journal keeps the request, not what it changed, so 'cip env restore' cannot undo it";
+
 export default defineCommand({
   name: 'api',
   description: 'call any endpoint of the API with the credentials in use, and print the answer',
@@ -114,7 +117,11 @@ name; a script passes --confirm NAME.`,
     const url = requestUrl(settings.baseUrl, path);
     // Any method that may change something, in a protected profile: its name, before the body is read.
     const writes = !READS.includes(chosen);
-    if (writes || confirm !== undefined) await guardProtected(ctx, settings, { change: `send ${chosen} ${printable(path)}`, confirm });
+    if (writes || confirm !== undefined)
+      await guardProtected(ctx, settings, {
+        change: `send ${chosen} ${printable(path)}${writesWith(chosen) ? `. ${NO_UNDO}` : ''}`,
+        confirm,
+      });
     let body: string | undefined;
     if (input !== undefined) body = await readInput(ctx, input, '--input');
     else if (fields.length) {

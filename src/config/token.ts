@@ -73,9 +73,9 @@ export function expiryOf(claims: TokenClaims, now: number): Expiry {
 
 const pad = (value: number) => String(value).padStart(2, '0');
 
-/** A moment in local time: "14:02" today, "2026-11-20 14:02" on another day. */
+/** A moment in local time, to the second: "14:02:07" today, "2026-11-20 14:02:07" on another day. */
 export function moment(at: Date, now: number): string {
-  const time = `${pad(at.getHours())}:${pad(at.getMinutes())}`;
+  const time = `${pad(at.getHours())}:${pad(at.getMinutes())}:${pad(at.getSeconds())}`;
   const today = new Date(now);
   const sameDay = at.getFullYear() === today.getFullYear() && at.getMonth() === today.getMonth() && at.getDate() === today.getDate();
   return sameDay ? time : `${at.getFullYear()}-${pad(at.getMonth() + 1)}-${pad(at.getDate())} ${time}`;
@@ -92,7 +92,7 @@ export function span(ms: number): string {
   return `${Math.round(hours / 24)} days`;
 }
 
-/** "at 14:02 (in 2 h)", "expired at 14:02, 2 h ago", or "unknown (the token is not a JWT that says)". */
+/** "at 14:02:07 (in 2 h)", "expired at 14:02:07, 2 h ago", or "unknown (the token is not a JWT that says)". */
 export function describeExpiry(expiry: Expiry, now: number): string {
   if (expiry.state === 'unknown') return 'unknown (the token is not a JWT that says)';
   const left = expiry.at.getTime() - now;

@@ -71,6 +71,11 @@ export function topLevel(name: string): Column {
   return { name, path: [name] };
 }
 
+/** A column a command names, a dot reaching into a nested field (`environment.id`). */
+export function nestedColumn(name: string): Column {
+  return { name, path: name.split('.') };
+}
+
 /** How deep --columns looks for nested fields (`a.b.c.d`). */
 const MAX_PATH_DEPTH = 4;
 

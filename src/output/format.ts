@@ -1,6 +1,8 @@
 // The output formats, in one place: the --output choices, CIP_OUTPUT, the formats each command takes and the
 // writer all read this list, and the one decision of which format a run writes is made here.
 import { UsageError } from '../errors.js';
+import { printable } from '../text/sanitize.js';
+import { meant } from '../text/similar.js';
 
 export const OUTPUT_FORMATS = ['table', 'json', 'yaml', 'tsv'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
@@ -57,7 +59,11 @@ export function chooseFormat({ json, output, jq, fromEnv, stdoutIsTTY, command }
   const wanted = fromEnv?.trim().toLowerCase();
   if (wanted) {
     const format = OUTPUT_FORMATS.find((candidate) => candidate === wanted);
-    if (!format) throw new UsageError(`CIP_OUTPUT must be one of ${OUTPUT_FORMATS.join(', ')}, not '${fromEnv}'`);
+    if (!format)
+      throw new UsageError(
+        `CIP_OUTPUT must be one of ${OUTPUT_FORMATS.join(', ')}, not '${printable(fromEnv!)}'`,
+        meant(wanted, OUTPUT_FORMATS),
+      );
     if (takes.includes(format)) return format;
   }
   return command?.preferred ?? (stdoutIsTTY ? 'table' : 'json');

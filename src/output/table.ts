@@ -101,19 +101,29 @@ const MIN_ID = 9;
 /** A name is cut no narrower than this while anything else can give way. */
 const MIN_NAME = 8;
 
+/** Which columns give way first, and which are shown whole or not at all: see layoutColumns. */
+export interface ColumnOrder {
+  /** Columns by importance, the most important first; those not listed are less important, the rightmost least. */
+  priority?: readonly number[];
+  /** Columns a cut would make useless (a time with its seconds, a GUID): shown whole, or hidden. */
+  whole?: readonly number[];
+}
+
 /**
  * Which columns fit in maxWidth and how wide each is. The key columns (the id, then the name) are never hidden.
  * When the table is too wide: long cells are cut first (to SOFT_MAX_COLUMN, then each column down to MIN_CUT or
- * its header), then the least important columns (the rightmost) are hidden, one at a time, until the rest fit
- * at those widths; what room is left goes back to the cut columns, the narrowest first. When the id and the name
- * alone are too wide, the id is cut before the name (it keeps MIN_ID), then the name too. The first key (the id)
- * is cut only for a second key; alone, it is never cut. floors: the width each column may be cut to (its header).
+ * its header; a `whole` column never), then the least important columns (by `priority`, else the rightmost) are
+ * hidden, one at a time, until the rest fit at those widths; what room is left goes back to the cut columns, the
+ * narrowest first. When the id and the name alone are too wide, the id is cut before the name (it keeps MIN_ID),
+ * then the name too. The first key (the id) is cut only for a second key; alone, it is never cut. floors: the
+ * width each column may be cut to (its header).
  */
 export function layoutColumns(
   natural: readonly number[],
   maxWidth: number | undefined,
   keys: readonly number[] = [0],
   floors: readonly number[] = [],
+  { priority = [], whole = [] }: ColumnOrder = {},
 ): TableLayout {
   const widths = [...natural];
   let shown = widths.map((_, index) => index);
@@ -122,12 +132,17 @@ export function layoutColumns(
   if (maxWidth === undefined || total() <= maxWidth) return { shown, widths };
   const isKey = (index: number) => keys.includes(index);
   const [first] = keys;
-  const cap = natural.map((width, index) => (index === first ? width : Math.min(width, SOFT_MAX_COLUMN)));
-  const floor = cap.map((width, index) => (isKey(index) ? width : Math.min(width, Math.max(MIN_CUT, floors[index] ?? 0))));
+  const cap = natural.map((width, index) => (index === first || whole.includes(index) ? width : Math.min(width, SOFT_MAX_COLUMN)));
+  const floor = cap.map((width, index) =>
+    isKey(index) || whole.includes(index) ? width : Math.min(width, Math.max(MIN_CUT, floors[index] ?? 0)),
+  );
   const least = () => shown.reduce((sum, index) => sum + floor[index]!, 0) + gaps();
+  // The higher, the sooner hidden: the columns not listed, rightmost first, then the listed, least important first.
+  const rank = (index: number) => (priority.includes(index) ? priority.indexOf(index) : priority.length + index);
   while (least() > maxWidth) {
-    const last = [...shown].reverse().find((index) => !isKey(index));
-    if (last === undefined) break;
+    const candidates = shown.filter((index) => !isKey(index));
+    if (candidates.length === 0) break;
+    const last = candidates.reduce((hidden, index) => (rank(index) > rank(hidden) ? index : hidden));
     shown = shown.filter((index) => index !== last);
   }
   for (const index of shown) widths[index] = floor[index]!;
@@ -155,7 +170,7 @@ export function layoutColumns(
   return { shown, widths };
 }
 
-export interface RenderOptions {
+export interface RenderOptions extends ColumnOrder {
   /** Terminal width; undefined renders every column at full width (a pipe or file). */
   maxWidth?: number;
   /** The columns never hidden: the id (cut only to make room for the name), then the name. */
@@ -209,7 +224,7 @@ export async function streamTable(
     }
   }
   const keys = options.keyColumns ?? [0];
-  const { shown, widths } = layoutColumns(natural, options.maxWidth, keys, headers.map(displayWidth));
+  const { shown, widths } = layoutColumns(natural, options.maxWidth, keys, headers.map(displayWidth), options);
   const gap = ' '.repeat(GAP);
   const line = (cells: readonly string[]) => {
     let text = '';

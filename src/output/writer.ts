@@ -4,7 +4,19 @@ import type { Writable } from 'node:stream';
 import type { CipError } from '../errors.js';
 import { parseExactJson, stringifyExactJson } from '../json/exact.js';
 import { isRecord, setOwn } from '../json/record.js';
-import { cellsOf, checkColumns, chooseColumns, headerText, keyColumns, pick, project, topLevel, valuesOf, type Column } from './columns.js';
+import {
+  cellsOf,
+  checkColumns,
+  chooseColumns,
+  headerText,
+  keyColumns,
+  nestedColumn,
+  pick,
+  project,
+  topLevel,
+  valuesOf,
+  type Column,
+} from './columns.js';
 import { renderRecord } from './record.js';
 import { escapeControls, escapeJsonForTerminal } from '../text/sanitize.js';
 import { isDataFormat, isRowFormat, type OutputFormat } from './format.js';
@@ -199,17 +211,47 @@ async function headerStyle(io: Output): Promise<(text: string) => string> {
 export interface ListOutput {
   /** Columns the user asked for (--columns): checked against the data, and applied to JSON too. */
   columns?: string[] | undefined;
-  /** The command's own choice of table columns, when the user named none (JSON keeps every field). */
+  /**
+   * The command's own choice of table and TSV columns, when the user named none (JSON keeps every field); a dot
+   * reaches into a nested field (`environment.id`).
+   */
   tableColumns?: readonly string[];
-  /** Said on stderr when a table would be empty. */
-  emptyMessage: string;
+  /** Which of those columns matter most, the most first: a narrow terminal hides the others first (rightmost first). */
+  priority?: readonly string[];
+  /** Columns a cut would make useless (a time with its seconds, a GUID): shown whole or hidden, never cut. */
+  whole?: readonly string[];
+  /**
+   * How a column's cells read in the table, from the value (undefined: as usual): a time written shorter, say.
+   * JSON, YAML and TSV keep the value as it is.
+   */
+  shownAs?: Readonly<Record<string, (value: unknown) => string | undefined>>;
+  /**
+   * A view of its own, for people: at a table, unless --columns names the columns, these lines are shown instead
+   * of a table of the rows (`env history`). The view says itself what it hid (hiddenNote).
+   */
+  view?: () => Promise<readonly string[]>;
+  /** Said on stderr when a table would be empty (nothing, when the command says it itself). */
+  emptyMessage?: string;
+}
+
+/**
+ * What a table left out to fit the terminal, for stderr: "(1 column hidden to fit the terminal: baseUrl; widen
+ * it, or use --columns or -o json)". cut: the key column whose cells were cut, if any.
+ */
+export function hiddenNote(hidden: readonly string[], cut?: string): string {
+  const count = hidden.length;
+  const parts = [cut === undefined ? '' : `${escapeControls(cut)} cut`, count ? `${count} column${count === 1 ? '' : 's'} hidden` : ''];
+  const names = hidden.map((name) => escapeControls(name)).join(', ');
+  return `(${parts.filter(Boolean).join(' and ')} to fit the terminal${names ? `: ${names}` : ''}; widen it, or use --columns or -o json)`;
 }
 
 export async function writeList(io: Output, rows: unknown[], options: ListOutput): Promise<void> {
   const chosen = options.columns?.length ? checkColumns(options.columns, rows) : undefined;
+  const own = (data: readonly unknown[]) =>
+    options.tableColumns ? options.tableColumns.map(nestedColumn) : chooseColumns(data).map(topLevel);
   if (isRowFormat(io.outputFormat) && io.jq === undefined) {
     // Rows keep their nested fields: a dotted column reads into them, as in the table.
-    await writeDataAs(io, rows, io.outputFormat, chosen ?? (options.tableColumns ?? chooseColumns(rows)).map(topLevel));
+    await writeDataAs(io, rows, io.outputFormat, chosen ?? own(rows));
     return;
   }
   if (isDataFormat(io.outputFormat)) {
@@ -217,32 +259,53 @@ export async function writeList(io: Output, rows: unknown[], options: ListOutput
     return;
   }
   if (rows.length === 0) {
-    io.info(options.emptyMessage);
+    if (options.emptyMessage !== undefined) io.info(options.emptyMessage);
+    return;
+  }
+  if (options.view && !chosen) {
+    writeLines(io, await options.view());
     return;
   }
   const shown = redactData(io, rows) as unknown[];
-  const columns: Column[] = chosen ?? (options.tableColumns ?? chooseColumns(shown)).map(topLevel);
+  const columns: Column[] = chosen ?? own(shown);
   // Loaded for tables only: with it comes string-width, which JSON output never needs.
   const { streamTable } = await import('./table.js');
   const keys = keyColumns(columns);
+  const indexes = (names: readonly string[] | undefined) =>
+    (names ?? []).map((name) => columns.findIndex((column) => column.name === name)).filter((index) => index >= 0);
+  const shownAs = columns.map((column) =>
+    options.shownAs && Object.hasOwn(options.shownAs, column.name) ? options.shownAs[column.name] : undefined,
+  );
+  const cellsAt = (row: number) => {
+    const cells = cellsOf(shown[row], columns);
+    if (!shownAs.some(Boolean)) return cells;
+    const values = valuesOf(shown[row], columns);
+    return cells.map((cell, index) => {
+      const text = shownAs[index]?.(values[index]);
+      return text === undefined ? cell : escapeControls(text);
+    });
+  };
   const { hiddenColumns, cutKeys } = await streamTable(
     columns.map((column) => headerText(column.name)),
     rows.length,
-    (row) => cellsOf(shown[row], columns),
+    cellsAt,
     (chunk) => io.stdout.write(chunk),
     {
       maxWidth: io.stdoutIsTTY ? io.columns : undefined,
       keyColumns: keys,
+      priority: indexes(options.priority),
+      whole: indexes(options.whole),
       styleHeader: await headerStyle(io),
     },
   );
   const idCut = cutKeys.includes(keys[0]!) && keys.length > 1;
   if (hiddenColumns.length || idCut) {
-    const count = hiddenColumns.length;
-    const hidden = count ? `${count} column${count === 1 ? '' : 's'} hidden` : '';
-    const cut = idCut ? `${escapeControls(columns[keys[0]!]!.name)} cut` : '';
-    const names = hiddenColumns.map((index) => escapeControls(columns[index]!.name)).join(', ');
-    io.info(`(${[cut, hidden].filter(Boolean).join(' and ')} to fit the terminal${names ? `: ${names}` : ''}; use --columns or -o json)`);
+    io.info(
+      hiddenNote(
+        hiddenColumns.map((index) => columns[index]!.name),
+        idCut ? columns[keys[0]!]!.name : undefined,
+      ),
+    );
   }
 }
 

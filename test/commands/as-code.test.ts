@@ -301,14 +301,22 @@ describe('env diff and apply', () => {
     const path = file('e.yaml', 'environments:\n  - name: alpha\n');
     const result = await cip(['env', 'apply', '--file', path, '--prune'], { env, interactive: true, input: 'n\n' });
     expect(result.exitCode).toBe(2);
-    expect(result.stderr).toMatch(/Apply 0 to create, 0 to update, 1 to delete in enterprise .*\? 1 deletion cannot be undone\. \[y\/N\] /);
+    expect(result.stderr).toMatch(
+      /Apply 0 to create, 0 to update, 1 to delete in enterprise .*\? The deleted environment can be re-created from the journal \('cip env history', then 'cip env restore ENTRY'\), perhaps with a new id\. \[y\/N\] /,
+    );
     const both = await cip(['env', 'apply', '--file', file('none.yaml', 'environments: []\n'), '--prune'], {
       env,
       interactive: true,
       input: 'n\n',
     });
     expect(both.exitCode).toBe(2);
-    expect(both.stderr).toMatch(/Apply 0 to create, 0 to update, 2 to delete in enterprise .*\? 2 deletions cannot be undone\. \[y\/N\] /);
+    expect(both.stderr).toMatch(
+      /Apply 0 to create, 0 to update, 2 to delete in enterprise .*\? Each deleted environment can be re-created from the journal \('cip env history', then 'cip env restore ENTRY'\), perhaps with a new id\. \[y\/N\] /,
+    );
+    const off = await cip(['env', 'apply', '--file', path, '--prune', '--no-journal'], { env, interactive: true, input: 'n\n' });
+    expect(off.stderr).toMatch(
+      /Apply 0 to create, 0 to update, 1 to delete in enterprise .*\? The deletion cannot be undone: the journal is off \(--no-journal or CIP_JOURNAL=off\)\. \[y\/N\] /,
+    );
     expect(writes()).toHaveLength(0);
   });
 

@@ -160,6 +160,45 @@ describe('finishBatch', () => {
     expect(stderr()).toBe(said);
   });
 
+  it('after an interrupt, the command that finishes the job comes last: the items failed, under way or not attempted', () => {
+    const states: ItemState[] = [done('e0'), { state: 'failed', error: failure('e1') }, { state: 'under-way' }, { state: 'not-attempted' }];
+    const left: (readonly number[])[] = [];
+    const resume = (indexes: readonly number[]) => {
+      left.push(indexes);
+      return `cip env delete ${indexes.map((index) => `e${index}`).join(' ')}`;
+    };
+    const log = context(false);
+    expect(() => finishBatch(log.ctx, { ...finish(states, true), resume })).toThrow(InterruptedError);
+    expect(log.stderr()).toBe(
+      'warning: interrupted: deleted e0; failed: e1; e2 may or may not have been deleted (its request was under way); ' +
+        'not attempted: e3; to finish: cip env delete e1 e2 e3\n',
+    );
+    const terminal = context(true);
+    expect(() => finishBatch(terminal.ctx, { ...finish(states, true), resume })).toThrow(InterruptedError);
+    expect(terminal.stderr()).toBe(
+      [
+        'warning: interrupted: 1 deleted, 1 failed, 1 under way (may or may not have been deleted), 1 not attempted',
+        '  deleted: e0',
+        '  failed: e1',
+        '  under way: e2',
+        '  not attempted: e3',
+        'To finish (the one under way may be deleted already): cip env delete e1 e2 e3',
+        '',
+      ].join('\n'),
+    );
+    expect(left).toEqual([
+      [1, 2, 3],
+      [1, 2, 3],
+    ]);
+  });
+
+  it('after an interrupt with nothing left (every one done meanwhile), no command', () => {
+    const { ctx, stderr } = context(false);
+    const resume = () => 'cip env delete';
+    expect(() => finishBatch(ctx, { ...finish([done('e0'), done('e1')], true), resume })).toThrow(InterruptedError);
+    expect(stderr()).toBe('warning: interrupted: deleted e0, e1; not attempted: none\n');
+  });
+
   it('after an interrupt of a single item: no report, only the interrupt', () => {
     const { ctx, stderr } = context(false);
     expect(() => finishBatch(ctx, finish([{ state: 'under-way' }], true))).toThrow(InterruptedError);

@@ -1,8 +1,11 @@
 // env delete at a terminal: what the question says, what each answer does, and what a failure part-way
 // reports. In-process, with stdin and stderr flagged as a terminal and the answer typed in advance.
+import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
-import { expectOneErrorLine, sandboxEnv, sandboxTarget } from '../helpers/cli.js';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { expectOneErrorLine, sandboxEnv, sandboxTarget, tempDir } from '../helpers/cli.js';
 import { cipInProcess as cip } from '../helpers/harness.js';
 
 let sandbox: Sandbox;
@@ -33,7 +36,9 @@ describe('env delete asks first at a terminal', () => {
   it('names the environment and where it is; yes deletes it', async () => {
     const result = await cip(['env', 'delete', 'e1'], { env, interactive: true, input: 'y\n' });
     expect(result.exitCode).toBe(0);
-    expect(result.stderr).toContain(`Delete environment 'alpha' (e1) ${target()}? This cannot be undone. [y/N] `);
+    expect(result.stderr).toContain(
+      `Delete environment 'alpha' (e1) ${target()}? It can be re-created from the journal ('cip env history', then 'cip env restore ENTRY'), perhaps with a new id. [y/N] `,
+    );
     // The target is in the question; the line that says it is done names it again, on a line of its own.
     expect(result.stderr).toContain(`Deleted environment 'alpha' (e1)\n  ${target()}.\n`);
     expect(deletes()).toEqual(['e1']);
@@ -54,8 +59,47 @@ describe('env delete asks first at a terminal', () => {
   it('names every environment when several are deleted, by id when it has no name', async () => {
     const result = await cip(['env', 'delete', 'e1', 'e3', 'e1'], { env, interactive: true, input: 'YES\n' });
     expect(result.exitCode).toBe(0);
-    expect(result.stderr).toContain(`Delete 2 environments ${target()}?\n  'alpha' (e1)\n  e3\nThis cannot be undone. [y/N] `);
+    expect(result.stderr).toContain(
+      `Delete 2 environments ${target()}?\n  'alpha' (e1)\n  e3\nEach can be re-created from the journal ('cip env history', then 'cip env restore ENTRY'), perhaps with a new id. [y/N] `,
+    );
     expect(deletes()).toEqual(['e1', 'e3']);
+  });
+
+  it.each([
+    ['--no-journal', ['--no-journal'], {}],
+    ['CIP_JOURNAL=off', [], { CIP_JOURNAL: 'off' }],
+  ])('with the journal off (%s) the question says it cannot be undone', async (_how, flags, extra) => {
+    const result = await cip(['env', 'delete', 'e1', ...flags], { env: { ...env, ...extra }, interactive: true, input: 'n\n' });
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toContain(
+      `Delete environment 'alpha' (e1) ${target()}? This cannot be undone: the journal is off (--no-journal or CIP_JOURNAL=off). [y/N] `,
+    );
+  });
+
+  it('an environment that holds one of the keys cannot be undone (the journal never keeps it), and the question says so', async () => {
+    sandbox.environments.set('e2', { id: 'e2', name: 'beta', connection: `Endpoint=x;Key=${sandbox.keys.subscriptionKey}` });
+    const one = await cip(['env', 'delete', 'e2'], { env, interactive: true, input: 'n\n' });
+    expect(one.stderr).toContain(
+      `Delete environment 'beta' (e2) ${target()}? This cannot be undone: it holds one of your keys, which the journal never keeps. [y/N] `,
+    );
+    const configDir = tempDir();
+    const both = await cip(['env', 'delete', 'e1', 'e2'], { env, configDir, interactive: true, input: 'y\n' });
+    expect(both.exitCode).toBe(0);
+    expect(both.stderr).toContain(
+      `Delete 2 environments ${target()}?\n  'alpha' (e1)\n  'beta' (e2)\nEach can be re-created from the journal ('cip env history', then 'cip env restore ENTRY'), perhaps with a new id, but not 'beta' (e2): it holds one of your keys, which the journal never keeps. [y/N] `,
+    );
+    // What it says is what restore does: alpha comes back, beta cannot.
+    const entries = JSON.parse((await cip(['env', 'history', '--json'], { configDir })).stdout) as {
+      entry: string;
+      environment: { id: string };
+    }[];
+    const entryOf = (id: string) => entries.find((entry) => entry.environment.id === id)!.entry;
+    const alpha = await cip(['env', 'restore', entryOf('e1'), '--yes'], { env, configDir });
+    expect(alpha.exitCode).toBe(0);
+    expect([...sandbox.environments.values()]).toContainEqual(expect.objectContaining({ name: 'alpha' }));
+    const beta = await cip(['env', 'restore', entryOf('e2'), '--yes'], { env, configDir });
+    expect(beta.exitCode).not.toBe(0);
+    expect([...sandbox.environments.values()]).not.toContainEqual(expect.objectContaining({ name: 'beta' }));
   });
 
   it('stops before asking or deleting anything when the list cannot be read', async () => {
@@ -168,5 +212,121 @@ describe('env delete asks first at a terminal', () => {
     });
     const result = await cip(['env', 'delete', 'e1', 'e2'], { env, interactive: true, input: 'n\n' });
     expect(result.stderr).toContain(`Delete 2 environments ${target()}?\n  e1\n  'beta' (e2)\n`);
+  });
+});
+
+/** The words a POSIX shell makes of a command cip printed (`cip env delete ...`), without `cip`. */
+function asShellReads(command: string): string[] {
+  const words = execFileSync('bash', ['-c', `cip() { printf '%s\\0' "$@"; }; ${command}`], { encoding: 'utf8' });
+  return words.split('\0').slice(0, -1);
+}
+
+describe('an interrupted bulk delete', () => {
+  const IDS = ['i1', "it's 2", 'i 3', '-i4'];
+  beforeEach(() => {
+    sandbox.environments.clear();
+    IDS.forEach((id, index) => sandbox.environments.set(id, { id, name: `review-${index + 1}` }));
+  });
+
+  /** Deletes every IDS one at a time, interrupted (as Ctrl-C is) while the server holds the second. */
+  async function interrupted(options: { terminalColumns?: number; extra?: string[] } = {}) {
+    let release!: () => void;
+    sandbox.inject({
+      fault: { kind: 'hold', release: new Promise<void>((resolve) => (release = resolve)) },
+      method: 'DELETE',
+      match: (request) => request.url.endsWith(`/${encodeURIComponent(IDS[1]!)}`),
+    });
+    const controller = new AbortController();
+    const running = cip(
+      [
+        'env',
+        'delete',
+        ...IDS.map((id) => (id.startsWith('-') ? `review-4` : id)),
+        '--yes',
+        '--concurrency',
+        '1',
+        ...(options.extra ?? []),
+      ],
+      {
+        env,
+        signal: controller.signal,
+        ...(options.terminalColumns === undefined ? {} : { terminalColumns: options.terminalColumns }),
+      },
+    );
+    await sandbox.waitForRequest((request) => request.method === 'DELETE' && request.url.endsWith(`/${encodeURIComponent(IDS[1]!)}`));
+    controller.abort();
+    const result = await running;
+    release();
+    return result;
+  }
+
+  it('says last what became of each, and the command that finishes the job, quoted for a shell', async () => {
+    const result = await interrupted();
+    expect(result.exitCode).toBe(130);
+    const lines = result.stderr.trimEnd().split('\n');
+    expect(lines.at(-1)).toBe(
+      "warning: interrupted: deleted review-1 (i1); review-2 (it's 2) may or may not have been deleted (its request was under way); " +
+        "not attempted: review-3 (i 3), review-4 (-i4); to finish: cip env delete --if-missing ok --yes -- 'it'\\''s 2' 'i 3' -i4",
+    );
+    // In JSON, each one's result (the summary is on stderr, after it).
+    expect((JSON.parse(result.stdout) as { result: string }[]).map((item) => item.result)).toEqual([
+      'deleted',
+      'failed',
+      'failed',
+      'failed',
+    ]);
+    expect(sandbox.environments.has('i1')).toBe(false);
+    expect(sandbox.environments.has('i 3')).toBe(true);
+
+    // The command does what it says: it deletes the rest, and one that was gone meanwhile counts as done.
+    const command = /to finish: (.*)$/.exec(lines.at(-1)!)![1]!;
+    sandbox.environments.delete("it's 2");
+    const finished = await cip(asShellReads(command), { env });
+    expect(finished.exitCode).toBe(0);
+    expect([...sandbox.environments.keys()]).toEqual([]);
+  });
+
+  it('at a terminal, one line for each, then the command', async () => {
+    const result = await interrupted({ terminalColumns: 100 });
+    expect(result.exitCode).toBe(130);
+    expect(
+      result.stderr.endsWith(
+        [
+          'warning: interrupted: 1 deleted, 1 under way (may or may not have been deleted), 2 not attempted',
+          '  deleted: review-1 (i1)',
+          "  under way: review-2 (it's 2)",
+          '  not attempted: review-3 (i 3)',
+          '  not attempted: review-4 (-i4)',
+          "To finish (the one under way may be deleted already): cip env delete --if-missing ok --yes -- 'it'\\''s 2' 'i 3' -i4",
+          '',
+        ].join('\n'),
+      ),
+    ).toBe(true);
+  });
+
+  it('the command keeps the profile it acted in, and what the run confirmed with', async () => {
+    const configDir = tempDir();
+    const profile = {
+      baseUrl: sandbox.url,
+      enterpriseId: sandbox.keys.enterpriseId,
+      apiKey: sandbox.keys.apiKey,
+      subscriptionKey: sandbox.keys.subscriptionKey,
+      keys: 'file',
+    };
+    writeFileSync(join(configDir, 'config.json'), JSON.stringify({ activeProfile: 'my prod', profiles: { 'my prod': profile } }), {
+      mode: 0o600,
+    });
+    let release!: () => void;
+    sandbox.inject({ fault: { kind: 'hold', release: new Promise<void>((resolve) => (release = resolve)) }, method: 'DELETE' });
+    const controller = new AbortController();
+    const running = cip(['env', 'delete', 'i1', 'i 3', '--confirm', 'my prod', '--no-journal'], { configDir, signal: controller.signal });
+    await sandbox.waitForRequest((request) => request.method === 'DELETE');
+    controller.abort();
+    const result = await running;
+    release();
+    expect(result.exitCode).toBe(130);
+    expect(result.stderr.trimEnd().split('\n').at(-1)).toMatch(
+      /; to finish: cip env delete i1 'i 3' --profile 'my prod' --if-missing ok --no-journal --confirm 'my prod'$/,
+    );
   });
 });

@@ -363,3 +363,138 @@ describe('the record view keeps the id whole', () => {
     expect(lines.some((line) => line.startsWith('description  a longer'))).toBe(true);
   });
 });
+
+describe('first mistakes: exit 2, one error line that names the right spelling, nothing sent', () => {
+  it.each([
+    [['env', 'create', '--name', 'foo'], "error: unknown option '--name' (to set the field 'name', use -f name=foo)"],
+    [['env', 'create', '--name=foo'], "error: unknown option '--name' (to set the field 'name', use -f name=foo)"],
+    [['env', 'create', '--name', 'my env'], "error: unknown option '--name' (to set the field 'name', use -f 'name=my env')"],
+    [['env', 'create', '--name', "it's"], `error: unknown option '--name' (to set the field 'name', use -f 'name=it'\\''s')`],
+    [['env', 'create', '--name', '$(touch x)'], "error: unknown option '--name' (to set the field 'name', use -f 'name=$(touch x)')"],
+    [['env', 'create', '--isActive', 'false'], "error: unknown option '--isActive' (to set the field 'isActive', use -F isActive=false)"],
+    [['env', 'create', '--retention=30'], "error: unknown option '--retention' (to set the field 'retention', use -F retention=30)"],
+    [
+      ['env', 'update', 'alpha', '--description'],
+      "error: unknown option '--description' (to set the field 'description', use -f description=VALUE)",
+    ],
+    [
+      ['env', 'update', 'alpha', '--description', '--dry-run'],
+      "error: unknown option '--description' (to set the field 'description', use -f description=VALUE)",
+    ],
+    [['env', 'update', 'alpha', '--owner', 'ops'], "error: unknown option '--owner' (to set the field 'owner', use -f owner=ops)"],
+    [['api', 'Environments', '--name', 'x'], "error: unknown option '--name' (to set the field 'name', use -f name=x)"],
+    [['env', 'delete', 'alpha', '--force'], "error: unknown option '--force' ('cip env delete' has no --force: --yes skips the question)"],
+    [['env', 'delete', 'alpha', '-f'], "error: unknown option '-f' ('cip env delete' has no -f: --yes skips the question)"],
+    [
+      ['env', 'apply', '--file', 'x.yaml', '--force', '--assume-yes'],
+      "error: unknown option '--assume-yes' ('cip env apply' has no --assume-yes: --yes skips the question)",
+    ],
+    [['env', 'list', '--format', 'json'], "error: unknown option '--format' ('cip env list' has no --format: --output chooses the format)"],
+    [['env', 'update', 'alpha', 'description=foo'], "error: too many arguments for 'update' (fields are set with -f: -f description=foo)"],
+    [
+      ['env', 'create', 'name=foo', 'isActive=true'],
+      "error: too many arguments for 'create' (fields are set with -f: -f name=foo -F isActive=true)",
+    ],
+    [['api', 'Environments', 'name=x y'], "error: too many arguments for 'api' (fields are set with -f: -f 'name=x y')"],
+    // A typo of an option is that option.
+    [['env', 'create', '--dryrun'], "error: unknown option '--dryrun' (Did you mean --dry-run?)"],
+    [['env', 'update', 'alpha', '--forse'], "error: unknown option '--forse' (Did you mean --force?)"],
+  ])('%j', async (args, line) => {
+    const result = await cip(args, { env: sandboxEnv(sandbox) });
+    expect(result).toEqual({ exitCode: 2, stdout: '', stderr: `${line}\n` });
+    expect(sandbox.requests).toHaveLength(0);
+  });
+
+  it('never repeats a value that may be a secret, nor one that would reach the terminal as control characters', async () => {
+    for (const [args, shown] of [
+      [['env', 'create', '--connection-string=Server=x;Password=hunter2'], 'connection-string=VALUE'],
+      [['env', 'create', '--webhookToken', 'abc'], 'webhookToken=VALUE'],
+      [['env', 'create', '--note', 'a\u001b[2Jb'], 'note=VALUE'],
+      [['env', 'create', '--note', 'x'.repeat(65)], 'note=VALUE'],
+      [['env', 'create', `authHeader=abc`], 'authHeader=VALUE'],
+    ] as const) {
+      const result = await cip([...args], { env: sandboxEnv(sandbox) });
+      expect(result.exitCode, args.join(' ')).toBe(2);
+      expect(result.stderr, args.join(' ')).toContain(`-f ${shown}`);
+      expect(result.stderr).not.toMatch(/hunter2|abc|\u001b|x{65}/);
+      expect(result.stderr.split('\n')).toHaveLength(2);
+    }
+  });
+
+  it("the run's keys are redacted from a hint that repeats what was typed", async () => {
+    const result = await cip(['env', 'update', 'alpha', `description=${sandbox.keys.apiKey}`], { env: sandboxEnv(sandbox) });
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toBe("error: too many arguments for 'update' (fields are set with -f: -f description=***)\n");
+  });
+
+  it.each([
+    [['env', 'update', 'alpha', '-f', 'a=b', '--yes'], "error: unknown option '--yes'"],
+    [['api', 'Environments/e1', '-X', 'DELETE', '--force'], "error: unknown option '--force'"],
+  ])("an option other tools have is no field: %j keeps commander's message", async (args, line) => {
+    const result = await cip(args, { env: sandboxEnv(sandbox) });
+    expect(result).toEqual({ exitCode: 2, stdout: '', stderr: `${line}\n` });
+    expect(sandbox.requests).toHaveLength(0);
+  });
+
+  it("a command that takes no fields keeps commander's own message", async () => {
+    const result = await cip(['env', 'get', 'alpha', '--name', 'x'], { env: sandboxEnv(sandbox) });
+    expect(result).toEqual({ exitCode: 2, stdout: '', stderr: "error: unknown option '--name'\n" });
+    const extra = await cip(['env', 'get', 'alpha', 'name=x'], { env: sandboxEnv(sandbox) });
+    expect(extra).toEqual({ exitCode: 2, stdout: '', stderr: "error: too many arguments for 'get'. Expected 1 argument but got 2.\n" });
+  });
+});
+
+describe('format names and other choices, in any letter case', () => {
+  it.each([['JSON'], ['Json'], ['jSoN']])('-o %s is -o json, for every command', async (format) => {
+    const result = await cip(['env', 'list', '-o', format], { env: sandboxEnv(sandbox) });
+    expect(result.exitCode).toBe(0);
+    expect((JSON.parse(result.stdout) as unknown[])[0]).toMatchObject({ id: 'e1' });
+    // The value is the format's own name from then on: -o JSON agrees with --json.
+    expect((await cip(['--json', '-o', format, 'env', 'list'], { env: sandboxEnv(sandbox) })).exitCode).toBe(0);
+  });
+
+  it('CIP_OUTPUT=YAML is yaml', async () => {
+    const result = await cip(['env', 'list'], { env: sandboxEnv(sandbox, { CIP_OUTPUT: 'YAML' }) });
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout).toMatch(/^- id: "e1"\n/);
+  });
+
+  it.each([
+    [
+      ['-o', 'jsn'],
+      "error: option '-o, --output <format>' argument 'jsn' is invalid. Allowed choices are table, json, yaml, tsv (Did you mean json?)",
+    ],
+    [
+      ['-o', 'YML'],
+      "error: option '-o, --output <format>' argument 'YML' is invalid. Allowed choices are table, json, yaml, tsv (Did you mean yaml?)",
+    ],
+    [
+      ['-o', 'csv'],
+      "error: option '-o, --output <format>' argument 'csv' is invalid. Allowed choices are table, json, yaml, tsv (Did you mean tsv?)",
+    ],
+    [['-o', 'xml'], "error: option '-o, --output <format>' argument 'xml' is invalid. Allowed choices are table, json, yaml, tsv."],
+  ])('a near miss is exit 2 naming the format meant, nothing sent: %j', async (flags, line) => {
+    const result = await cip(['env', 'list', ...flags], { env: sandboxEnv(sandbox) });
+    expect(result).toEqual({ exitCode: 2, stdout: '', stderr: `${line}\n` });
+    expect(sandbox.requests).toHaveLength(0);
+  });
+
+  it('CIP_OUTPUT=jsn says which format it is near, nothing sent', async () => {
+    const result = await cip(['env', 'list'], { env: sandboxEnv(sandbox, { CIP_OUTPUT: 'jsn' }) });
+    expect(result).toEqual({
+      exitCode: 2,
+      stdout: '',
+      stderr: "error: CIP_OUTPUT must be one of table, json, yaml, tsv, not 'jsn' (Did you mean json?)\n",
+    });
+    expect(sandbox.requests).toHaveLength(0);
+  });
+
+  it("a command's own choices too: --if-missing OK, cip completion BASH", async () => {
+    const result = await cip(['env', 'delete', 'nope', '--if-missing', 'OK', '--yes'], { env: sandboxEnv(sandbox) });
+    expect(result.exitCode).toBe(0);
+    expect(result.stderr).toContain("'nope' is no environment's id or name");
+    const script = await cip(['completion', 'BASH']);
+    expect(script.exitCode).toBe(0);
+    expect(script.stdout).toBe((await cip(['completion', 'bash'])).stdout);
+  });
+});

@@ -38,7 +38,7 @@ it('every command states the formats it takes', () => {
     'env export': ['yaml', 'json'],
     'env diff': ['table', 'json', 'yaml'],
     'env apply': ALL,
-    'env history': ['table', 'json', 'yaml'],
+    'env history': ALL,
     'env restore': ALL,
     api: ['json'],
     doctor: ALL,

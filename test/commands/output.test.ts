@@ -28,7 +28,7 @@ describe('a table at a terminal', () => {
     expect(result.exitCode).toBe(0);
     for (const line of lines(result.stdout)) expect(line.length).toBeLessThanOrEqual(80);
     expect(result.stdout).toContain(ID);
-    const note = /^\((\d+) columns? hidden to fit the terminal: ([^;]+); use --columns or -o json\)$/m.exec(result.stderr);
+    const note = /^\((\d+) columns? hidden to fit the terminal: ([^;]+); widen it, or use --columns or -o json\)$/m.exec(result.stderr);
     expect(note, result.stderr).not.toBeNull();
     const hidden = note![2]!.split(', ');
     expect(Number(note![1])).toBe(hidden.length);
@@ -37,7 +37,7 @@ describe('a table at a terminal', () => {
 
   it('says "1 column" when one is hidden', async () => {
     const result = await cip(['env', 'list', '--no-color', '--columns', 'id,name,description,owner'], { env, terminalColumns: 60 });
-    expect(result.stderr).toContain('(1 column hidden to fit the terminal: owner; use --columns or -o json)');
+    expect(result.stderr).toContain('(1 column hidden to fit the terminal: owner; widen it, or use --columns or -o json)');
   });
 
   it('keeps the id column whole wherever --columns puts it', async () => {

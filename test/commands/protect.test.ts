@@ -323,7 +323,7 @@ describe('at a terminal', () => {
         'About to delete 2 environments:',
         "  'alpha' (e1)",
         "  'beta' (e2)",
-        'This cannot be undone.',
+        "Each can be re-created from the journal ('cip env history', then 'cip env restore ENTRY'), perhaps with a new id.",
         `${QUESTION} `,
       ].join('\n'),
     );
@@ -378,7 +378,9 @@ describe('at a terminal', () => {
     expect(replace.stderr).toContain('About to replace environment alpha whole.');
     const api = await cip(['api', 'Environments/e1', '-X', 'DELETE'], { answers: [[QUESTION, 'nope\n']] });
     expect(api.exitCode).toBe(2);
-    expect(api.stderr).toContain('About to send DELETE Environments/e1.');
+    expect(api.stderr).toContain(
+      "About to send DELETE Environments/e1. This cannot be undone: the journal keeps the request, not what it changed, so 'cip env restore' cannot undo it.",
+    );
     expect(sandbox.requests).toEqual([]);
   });
 
@@ -388,7 +390,9 @@ describe('at a terminal', () => {
       env: { NO_COLOR: '1' },
     });
     expect(result.exitCode).toBe(0);
-    expect(result.stderr).toMatch(/- delete name 'gamma' \(e3\)[^]*About to apply this plan \(0 to create, 0 to update, 1 to delete\)\./);
+    expect(result.stderr).toMatch(
+      /- delete name 'gamma' \(e3\)[^]*About to apply this plan \(0 to create, 0 to update, 1 to delete\)\. The deleted environment can be re-created from the journal \('cip env history', then 'cip env restore ENTRY'\), perhaps with a new id\./,
+    );
     expect(result.stderr).not.toContain('[y/N]');
     expect(methods()).toEqual(['GET', 'DELETE']);
   });
@@ -397,7 +401,9 @@ describe('at a terminal', () => {
     sandbox.environments.set('e1', { id: 'e1', name: `leak-${sandbox.keys.subscriptionKey}` });
     const result = await cip(['env', 'delete', 'e1'], { answers: [[QUESTION, 'nope\n']] });
     expect(result.exitCode).toBe(2);
-    expect(result.stderr).toContain("About to delete environment 'leak-***' (e1)");
+    expect(result.stderr).toContain(
+      "About to delete environment 'leak-***' (e1). This cannot be undone: it holds one of your keys, which the journal never keeps.",
+    );
     expect(result.stderr).not.toContain(sandbox.keys.subscriptionKey);
   });
 });

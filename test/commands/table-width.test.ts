@@ -43,7 +43,7 @@ describe('env list at a terminal keeps ID and NAME', () => {
       expect(id!.length).toBeGreaterThanOrEqual(9);
     });
     expect(stderr).toBe(
-      '(id cut and 9 columns hidden to fit the terminal: displayName, description, type, isActive, region, createdAt, updatedAt, tags, settings; use --columns or -o json)\n',
+      '(id cut and 9 columns hidden to fit the terminal: displayName, description, type, isActive, region, createdAt, updatedAt, tags, settings; widen it, or use --columns or -o json)\n',
     );
   });
 
@@ -53,7 +53,7 @@ describe('env list at a terminal keeps ID and NAME', () => {
     rows.forEach((row, index) => expect(row.startsWith(`${ids[index]}  ${names[index]}  `)).toBe(true));
     expect(rows.join('\n')).toContain('…');
     expect(stderr).toBe(
-      '(7 columns hidden to fit the terminal: type, isActive, region, createdAt, updatedAt, tags, settings; use --columns or -o json)\n',
+      '(7 columns hidden to fit the terminal: type, isActive, region, createdAt, updatedAt, tags, settings; widen it, or use --columns or -o json)\n',
     );
   });
 
@@ -61,7 +61,9 @@ describe('env list at a terminal keeps ID and NAME', () => {
     const { header, rows, stderr } = await listAt(120);
     expect(header).toEqual(['ID', 'NAME', 'DISPLAY NAME', 'DESCRIPTION', 'TYPE', 'IS ACTIVE', 'REGION']);
     rows.forEach((row, index) => expect(row.startsWith(`${ids[index]}  ${names[index]}  `)).toBe(true));
-    expect(stderr).toBe('(4 columns hidden to fit the terminal: createdAt, updatedAt, tags, settings; use --columns or -o json)\n');
+    expect(stderr).toBe(
+      '(4 columns hidden to fit the terminal: createdAt, updatedAt, tags, settings; widen it, or use --columns or -o json)\n',
+    );
   });
 
   it('with --columns, the name is kept beside the id wherever they are', async () => {
@@ -73,6 +75,6 @@ describe('env list at a terminal keeps ID and NAME', () => {
     expect(header!.split(/ {2,}/)).toEqual(['NAME', 'ID']);
     rows.forEach((row, index) => expect(row.startsWith(`${names[index]}  ${ids[index]!.slice(0, 20)}`)).toBe(true));
     for (const line of lines(result.stdout)) expect(line.length).toBeLessThanOrEqual(40);
-    expect(result.stderr).toBe('(id cut and 1 column hidden to fit the terminal: description; use --columns or -o json)\n');
+    expect(result.stderr).toBe('(id cut and 1 column hidden to fit the terminal: description; widen it, or use --columns or -o json)\n');
   });
 });

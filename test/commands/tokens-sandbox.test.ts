@@ -53,7 +53,7 @@ describe('CIP_TOKEN against the sandbox', () => {
     expect(result.exitCode).toBe(3);
     expect(result.stdout).toBe('');
     expect(expectOneErrorLine(result.stderr)).toMatch(
-      /^error: the token in CIP_TOKEN expired at \d\d:\d\d, 2 h ago: set CIP_TOKEN to a new one$/,
+      /^error: the token in CIP_TOKEN expired at \d\d:\d\d:\d\d, 2 h ago: set CIP_TOKEN to a new one$/,
     );
     expect(sandbox().requests).toHaveLength(before);
   });

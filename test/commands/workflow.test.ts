@@ -480,10 +480,9 @@ describe('an interrupted delete', () => {
       },
       { given: 'review-3', id: 'i3', name: 'review-3', result: 'failed', error: 'not attempted: interrupted' },
     ]);
-    // In a log, one line that says it all.
-    expect(result.stderr).toContain(
-      'warning: interrupted: deleted review-1 (i1); review-2 (i2) may or may not have been deleted (its request was under way); ' +
-        'not attempted: review-3 (i3)\n',
+    // In a log, one line that says it all, last, with the command that finishes the job.
+    expect(result.stderr).toMatch(
+      /\nwarning: interrupted: deleted review-1 \(i1\); review-2 \(i2\) may or may not have been deleted \(its request was under way\); not attempted: review-3 \(i3\); to finish: cip env delete i2 i3 --if-missing ok --yes\n$/,
     );
   });
 
@@ -496,6 +495,7 @@ describe('an interrupted delete', () => {
         '  deleted: review-1 (i1)',
         '  under way: review-2 (i2)',
         '  not attempted: review-3 (i3)',
+        'To finish (the one under way may be deleted already): cip env delete i2 i3 --if-missing ok --yes',
         '',
       ].join('\n'),
     );

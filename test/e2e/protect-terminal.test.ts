@@ -69,7 +69,9 @@ describe.skipIf(!existsSync(SCRIPT))('a protected profile at a terminal', () => 
     expect(screen).toContain(
       `\u001b[33mProfile 'prod' is protected: enterprise ${sandbox.keys.enterpriseId} at 127.0.0.1:${sandbox.port}.`,
     );
-    expect(screen).toMatch(/About to delete environment '[^']+' \([0-9a-f-]{36}\); this cannot be undone\./);
+    expect(screen).toMatch(
+      /About to delete environment '[^']+' \([0-9a-f-]{36}\)\. It can be re-created from the journal \('cip env history', then 'cip env restore ENTRY'\), perhaps with a new id\./,
+    );
     expect(screen).toContain(`\u001b[33m${QUESTION}\u001b[39m`);
     expect(deletes()).toHaveLength(1);
     expect(sandbox.environments.has(id!)).toBe(false);

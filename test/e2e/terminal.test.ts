@@ -50,6 +50,32 @@ describe.skipIf(!existsSync(SCRIPT))('at a terminal', () => {
     expect(output).toMatch(/columns? hidden to fit the terminal/);
   });
 
+  it.each([
+    ['a terminal 80 columns wide', 80, {}],
+    ['COLUMNS=100 where the terminal gives no width', 0, { COLUMNS: '100' }],
+  ])('env history on %s: ENTRY and WHEN whole (to the second), what it hid said', async (_case, columns, extra) => {
+    const configDir = tempDir();
+    const [first, second] = sandbox.environments.keys();
+    expect(
+      (await cipInProcess(['env', 'update', first!, '-f', 'description=changed by a long-winded process'], { env, configDir })).exitCode,
+    ).toBe(0);
+    expect((await cipInProcess(['env', 'update', second!, '-f', 'description=again'], { env, configDir })).exitCode).toBe(0);
+    const { exitCode, output } = await onTerminal(['env', 'history'], {
+      columns,
+      env: { CIP_CONFIG_DIR: configDir, NO_COLOR: '1', ...extra },
+    });
+    expect(exitCode).toBe(0);
+    const width = columns || 100;
+    const rows = output.split('\n').filter((line) => /^[0-9a-z]{13} /.test(line));
+    expect(rows).toHaveLength(2);
+    for (const row of rows) {
+      expect(row.length).toBeLessThanOrEqual(width);
+      expect(row).toMatch(/^[0-9a-z]{13} {2}\d{4}-\d\d-\d\d \d\d:\d\d:\d\dZ {2}update {2}/);
+    }
+    if (width === 80)
+      expect(output).toContain('(1 column hidden to fit the terminal: PROFILE/ENTERPRISE; widen it, or use --columns or -o json)');
+  });
+
   it('shows a created record as field/value lines that wrap long values within the width', async () => {
     const description = 'a long description that goes on and on so that it has to wrap at the edge of the screen';
     const { exitCode, output } = await onTerminal(['env', 'create', '-f', 'name=wrapped', '-f', `description=${description}`], {
@@ -108,7 +134,7 @@ describe.skipIf(!existsSync(SCRIPT))('at a terminal', () => {
     const [first, second] = sandbox.environments.keys();
     const declined = await onTerminal(['env', 'delete', first!], { input: 'n\n' });
     expect(declined.output).toMatch(
-      /Delete environment 'env-0001' \([0-9a-f-]{36}\) in enterprise [0-9a-f-]{36} at 127\.0\.0\.1:\d+ \(credentials from the environment\)\? This cannot be undone\. \[y\/N\]/,
+      /Delete environment 'env-0001' \([0-9a-f-]{36}\) in enterprise [0-9a-f-]{36} at 127\.0\.0\.1:\d+ \(credentials from the environment\)\? It can be re-created from the journal \('cip env history', then 'cip env restore ENTRY'\), perhaps with a new id\. \[y\/N\]/,
     );
     expect(declined.exitCode).toBe(2);
     expect(sandbox.environments.has(first!)).toBe(true);
@@ -136,7 +162,7 @@ describe.skipIf(!existsSync(SCRIPT))('at a terminal', () => {
     const declined = await onTerminal(['env', 'delete', id!], { input: 'n\n', env: { ...noCredentials, CIP_CONFIG_DIR: configDir } });
     expect(declined.exitCode).toBe(2);
     expect(declined.output).toContain(
-      `Delete environment '${sandbox.environments.get(id!)!.name as string}' (${id!}) in profile 'prod', enterprise ${sandbox.keys.enterpriseId} at 127.0.0.1:${sandbox.port}? This cannot be undone. [y/N]`,
+      `Delete environment '${sandbox.environments.get(id!)!.name as string}' (${id!}) in profile 'prod', enterprise ${sandbox.keys.enterpriseId} at 127.0.0.1:${sandbox.port}? It can be re-created from the journal ('cip env history', then 'cip env restore ENTRY'), perhaps with a new id. [y/N]`,
     );
     expect(sandbox.environments.has(id!)).toBe(true);
   });

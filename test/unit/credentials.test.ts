@@ -171,16 +171,16 @@ describe('expiry', () => {
     const expired = { claims: { expiresAt: new Date(now - 2 * 3600_000) }, source: 'CIP_TOKEN' };
     const error = expiredError(expired, undefined, now)!;
     expect(error.exitCode).toBe(3);
-    expect(error.message).toMatch(/^the token in CIP_TOKEN expired at \d\d:\d\d, 2 h ago: set CIP_TOKEN to a new one$/);
+    expect(error.message).toMatch(/^the token in CIP_TOKEN expired at \d\d:\d\d:\d\d, 2 h ago: set CIP_TOKEN to a new one$/);
     expect(error.hint).toBeUndefined();
     const stored = { claims: { expiresAt: new Date(now - 60_000) }, source: "profile 'ci'" };
     expect(expiredError(stored, 'ci', now)!.message).toMatch(
-      /^the token of profile 'ci' expired at \d\d:\d\d, 1 min ago: get a new one and log in again \(cip auth login --profile ci --token-file -\) or set CIP_TOKEN$/,
+      /^the token of profile 'ci' expired at \d\d:\d\d:\d\d, 1 min ago: get a new one and log in again \(cip auth login --profile ci --token-file -\) or set CIP_TOKEN$/,
     );
     const soon = { claims: { expiresAt: new Date(now + 4 * 60_000) }, source: 'CIP_TOKEN' };
     expect(expiredError(soon, undefined, now)).toBeUndefined();
     expect(expiryWarning(soon, undefined, now)).toMatch(
-      /^the token in CIP_TOKEN expires in 4 min \(at \d\d:\d\d\): a long command may outlive it/,
+      /^the token in CIP_TOKEN expires in 4 min \(at \d\d:\d\d:\d\d\): a long command may outlive it/,
     );
     expect(expiryWarning(expired, undefined, now)).toBeUndefined();
     expect(expiryWarning({ claims: {}, source: 'CIP_TOKEN' }, undefined, now)).toBeUndefined();

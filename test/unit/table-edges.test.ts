@@ -174,6 +174,31 @@ describe('layoutColumns', () => {
     const { layoutColumns } = await freshTable();
     expect(layoutColumns(natural, maxWidth, keys, [0, 0, 13, 0])).toStrictEqual(expected);
   });
+
+  it.each([
+    // Without an order, the rightmost goes first (above); with one, the least important, wherever it is.
+    [
+      'the column least important by priority is hidden first',
+      [10, 30, 30, 30],
+      40,
+      { priority: [0, 2, 3] },
+      { shown: [0, 2, 3], widths: [10, 30, 13, 13] },
+    ],
+    [
+      'unlisted columns go before listed ones, the rightmost first',
+      [10, 20, 20, 20],
+      40,
+      { priority: [0, 3] },
+      { shown: [0, 1, 3], widths: [10, 13, 20, 13] },
+    ],
+    ['a whole column is never cut: it fits whole or is hidden', [10, 24, 30], 40, { whole: [1] }, { shown: [0, 1], widths: [10, 24, 30] }],
+    ['a whole column keeps its width while others are cut', [10, 24, 30], 50, { whole: [1] }, { shown: [0, 1, 2], widths: [10, 24, 12] }],
+    ['a whole column wider than 40 is not narrowed to 40', [10, 44], 60, { whole: [1] }, { shown: [0, 1], widths: [10, 44] }],
+    ['a whole column that cannot fit is hidden, not cut', [10, 44], 50, { whole: [1] }, { shown: [0], widths: [10, 44] }],
+  ])('%s: %j in %i', async (_, natural, maxWidth, order, expected) => {
+    const { layoutColumns } = await freshTable();
+    expect(layoutColumns(natural, maxWidth, [0], [], order)).toStrictEqual(expected);
+  });
 });
 
 describe('streamTable: the chunks written', () => {

@@ -9,7 +9,9 @@ import { KeychainError, describeEntry, profileEntry, type StoredKeys } from '../
 import { inKeychain, profileKind, type Profile } from '../../config/store.js';
 import { writeList } from '../../output/writer.js';
 import { hideCredentials, printable } from '../../text/sanitize.js';
+import { utcSecond } from '../../text/time.js';
 import { OUTPUT_FORMATS } from '../../output/format.js';
+import { COLUMNS_OPTION } from '../options.js';
 
 /** The order of precedence (config/settings.ts), said under what is in use. */
 const PRECEDENCE = 'Order: flags, then environment variables, then the project file (.cip.json), then the active profile.';
@@ -18,18 +20,26 @@ export default defineCommand({
   name: 'status',
   description: 'show every profile, where its keys are, and the keys masked',
   outputs: OUTPUT_FORMATS,
+  options: { columns: COLUMNS_OPTION },
   notes: `KEYS says where a profile's keys are: 'keychain' (the system's keychain) or 'file' (plain text in the
 config file, with a warning). Where a profile holds a token, KIND (api-key or token), TOKEN (masked) and EXPIRES
 (what the token says, unverified; empty when it does not say) are shown too. PROTECTED (once a profile is
 protected; always in JSON) says which profiles ask for their name before a destructive change ('cip auth
 protect'). Then, on stderr, which credential and values a command run now would use, where each comes from (a
 flag, a variable, the project file .cip.json found from the working folder upward, or the active profile, in
-that order of precedence), and what it leaves unused. A token that has expired is exit 3.`,
+that order of precedence), and what it leaves unused. A token that has expired is exit 3. On a narrow terminal
+the table keeps NAME, ACTIVE, PROTECTED, KIND, ENTERPRISE ID and EXPIRES (never cut) longest, and says on stderr
+which columns it hid.`,
   run: status,
 });
 
+/** What a narrow terminal keeps longest, the most first; BASE URL, rarely other than the default, goes first. */
+const PRIORITY = ['name', 'active', 'protected', 'kind', 'enterpriseId', 'expires', 'inUse', 'keys', 'apiKey', 'token', 'subscriptionKey'];
+/** A cut GUID or time says nothing: shown whole or hidden. */
+const WHOLE = ['enterpriseId', 'expires'];
+
 /** Every profile, then (on stderr) what a command run now would use and where each value comes from. */
-async function status(ctx: Context): Promise<void> {
+async function status(ctx: Context, { columns: chosen }: { columns: string[] | undefined }): Promise<void> {
   const store = await ctx.store();
   const data = store.read();
   const profiles = Object.entries(data.profiles);
@@ -78,6 +88,11 @@ async function status(ctx: Context): Promise<void> {
       'enterpriseId',
       ...columns,
     ],
+    columns: chosen,
+    priority: PRIORITY,
+    whole: WHOLE,
+    // "2026-11-26 14:08:03Z", as env history writes times: the seconds kept, the milliseconds a token never has left out.
+    shownAs: { expires: (value) => (typeof value === 'string' ? utcSecond(value) : undefined) },
     emptyMessage: "No profiles. Run 'cip auth login' to create one.",
   });
   const plain = profiles.filter(([, profile]) => !inKeychain(profile));

@@ -30,6 +30,9 @@ import {
 import { checkAddressable } from '../../domain/environments/resolve.js';
 import { doneText, environmentLabel, idOf, itemText, nameOf, targetText } from '../../domain/environments/target.js';
 import { journaledApi } from '../../domain/journal/record.js';
+import { undoOfDelete } from '../../domain/journal/restore.js';
+import { isRecord } from '../../json/record.js';
+import type { Context } from '../../context.js';
 
 type Step =
   | { action: 'create'; key: string; body: Record<string, unknown> }
@@ -43,10 +46,19 @@ type Step =
     }
   | { action: 'delete'; key: string; id: string; name: string | undefined };
 
-/** What the question adds when the plan deletes: " 1 deletion cannot be undone." */
-function deletions(count: number): string {
-  if (!count) return '';
-  return count === 1 ? ' 1 deletion cannot be undone.' : ` ${count} deletions cannot be undone.`;
+/**
+ * What the questions add when the plan deletes: whether the journal can undo the deletions (" Each deleted
+ * environment can be re-created from the journal ..."), or that they cannot be undone, and why (no final period).
+ */
+function deletions(ctx: Context, deleted: readonly { id: string; name: string | undefined }[], server: readonly unknown[]): string {
+  if (!deleted.length) return '';
+  const records = deleted.map(({ id, name }) => ({
+    label: environmentLabel(id, name).replace(/^environment /, ''),
+    record: server.find((item): item is Record<string, unknown> => isRecord(item) && idOf(item) === id) ?? {},
+  }));
+  const one = deleted.length === 1;
+  const subject = { cannot: one ? 'The deletion' : 'The deletions', can: one ? 'The deleted environment' : 'Each deleted environment' };
+  return ` ${undoOfDelete(ctx, records, subject)}`;
 }
 
 export default defineCommand({
@@ -158,9 +170,10 @@ profile's name, --yes or not; a script passes --confirm NAME.`,
     if (unlisted) ctx.io.info(unlisted);
     // A plan that deletes, or changes more than a few, asks a protected profile's name instead, whatever --yes says.
     const wide = plan.delete.length > 0 || planSize(plan) > WIDE_CHANGES;
-    const typed =
-      wide && (await guardProtected(ctx, api.settings, { change: `apply this plan (${planCounts(plan)})`, confirm: confirmName, yes }));
-    if (!yes && !named && !typed && !(await confirm(ctx.io, `Apply ${planCounts(plan)} ${target}?${deletions(plan.delete.length)}`))) {
+    const undo = deletions(ctx, plan.delete, server);
+    const change = `apply this plan (${planCounts(plan)})${undo ? `.${undo}` : ''}`;
+    const typed = wide && (await guardProtected(ctx, api.settings, { change, confirm: confirmName, yes }));
+    if (!yes && !named && !typed && !(await confirm(ctx.io, `Apply ${planCounts(plan)} ${target}?${undo}${undo ? '.' : ''}`))) {
       ctx.io.info('Nothing was changed.');
       throw new ExitOnly('usage', 'nothing changed: not confirmed');
     }

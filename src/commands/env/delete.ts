@@ -7,6 +7,7 @@ import { OUTPUT_FORMATS } from '../../output/format.js';
 import { writeRequests, writeResult } from '../../output/writer.js';
 import { confirm } from '../../terminal/prompt.js';
 import { printable } from '../../text/sanitize.js';
+import { shellQuote } from '../../text/shell.js';
 import { readInput } from '../io.js';
 import { finishBatch, refuseUnconfirmed, runBatch, stateError } from '../../domain/environments/batch.js';
 import { CONFIRM_OPTION, DEFAULT_CONCURRENCY, concurrencyOption } from '../options.js';
@@ -14,6 +15,7 @@ import { guardProtected, refuseUnconfirmedProtected } from '../../domain/profile
 import { checkAddressable, listForLookup, notFound, resolveIn, type ResolvedEnvironment } from '../../domain/environments/resolve.js';
 import { doneText, environmentLabel, itemText, targetText } from '../../domain/environments/target.js';
 import { journaledApi } from '../../domain/journal/record.js';
+import { undoOfDelete } from '../../domain/journal/restore.js';
 
 const OPTIONS = {
   yes: flag('-y, --yes', 'do not ask for confirmation (required without a terminal)'),
@@ -36,8 +38,10 @@ export default defineCommand({
   options: OPTIONS,
   notes: `Every id or name is looked up first, in one read of the list: a name that matches nothing fails the whole
 command before anything is deleted (unless --if-missing ok), and a name two environments share is refused.
-The question names each environment, the profile and the enterprise. Deletes then run ${DEFAULT_CONCURRENCY} at a time
-(--concurrency), and a failure does not stop the others. In JSON output, stdout gets one result per environment:
+The question names each environment, the profile and the enterprise, and whether 'cip env restore' can re-create
+it from the journal. Deletes then run ${DEFAULT_CONCURRENCY} at a time (--concurrency), and a failure does not stop the others.
+After Ctrl-C or SIGTERM, the last line says what was deleted, what may have been, what was not attempted, and the
+command that finishes the job. In JSON output, stdout gets one result per environment:
 [{"given", "id", "name", "result": "deleted" | "missing" | "failed", "error"}]: "given" is the id or name as
 given; "id" and "name" are the environment's (null for one that matched nothing).
 Exit codes: 0 when every one is gone; when all failed, the failure's code (5 for not found, ...); 9 when some failed.
@@ -128,21 +132,23 @@ async function remove(ctx: Context, values: Values): Promise<void> {
     return;
   }
   // A protected profile asks for its name instead (every environment named), whatever --yes says.
-  const listed = environments.map((environment) => `  ${label(environment).replace(/^environment /, '')}`);
+  const short = (environment: ResolvedEnvironment) => label(environment).replace(/^environment /, '');
+  const listed = environments.map((environment) => `  ${short(environment)}`);
+  // Whether, and how, the journal can undo it: said in the question, which is where it matters.
+  const undo = undoOfDelete(
+    ctx,
+    environments.map((environment) => ({ label: short(environment), record: environment.record })),
+  );
   const change =
     environments.length === 1
-      ? `delete ${label(environments[0]!)}; this cannot be undone`
-      : [`delete ${environments.length} environments:`, ...listed, 'This cannot be undone'].join('\n');
+      ? `delete ${label(environments[0]!)}. ${undo}`
+      : [`delete ${environments.length} environments:`, ...listed, undo].join('\n');
   if (!named && !(await guardProtected(ctx, api.settings, { change, confirm: values.confirm, yes: values.yes })) && !values.yes) {
     // The target once; several environments one short line each, not one line of every name and id.
     const question =
       environments.length === 1
-        ? `Delete ${label(environments[0]!)} ${target}? This cannot be undone.`
-        : [
-            `Delete ${environments.length} environments ${target}?`,
-            ...environments.map((environment) => `  ${label(environment).replace(/^environment /, '')}`),
-            'This cannot be undone.',
-          ].join('\n');
+        ? `Delete ${label(environments[0]!)} ${target}? ${undo}.`
+        : [`Delete ${environments.length} environments ${target}?`, ...listed, `${undo}.`].join('\n');
     if (!(await confirm(ctx.io, question))) {
       // As gh ends a declined prompt: said plainly, not as an error, and exit 2 for a script's sake.
       ctx.io.info('Nothing was deleted.');
@@ -202,5 +208,35 @@ async function remove(ctx: Context, values: Values): Promise<void> {
     alsoMissing: absent.length,
     doneWord: 'deleted',
     target,
+    resume: (left) => {
+      // An item whose request was under way may be gone already: --if-missing ok makes that done.
+      const uncertain = left.some((index) => states[index]!.state === 'under-way');
+      return finishCommand(
+        ctx,
+        left.map((index) => environments[index]!.id),
+        { ...values, ifMissing: uncertain ? 'ok' : values.ifMissing },
+        api.settings.profile,
+      );
+    },
   });
+}
+
+/**
+ * The `cip env delete` that finishes an interrupted one: the ids left, where the same run would act (the profile
+ * it used; the base URL and enterprise id given as flags), with its answers (--yes, --confirm), quoted for a shell.
+ */
+function finishCommand(ctx: Context, ids: readonly string[], values: Values, profile: string | undefined): string {
+  const { baseUrl, enterpriseId, journal } = ctx.globals;
+  const options = [
+    ...(profile === undefined ? [] : ['--profile', profile]),
+    ...(baseUrl === undefined ? [] : ['--base-url', baseUrl]),
+    ...(enterpriseId === undefined ? [] : ['--enterprise-id', enterpriseId]),
+    ...(values.ifMissing === 'ok' ? ['--if-missing', 'ok'] : []),
+    ...(journal ? [] : ['--no-journal']),
+    ...(values.confirm === undefined ? [] : ['--confirm', values.confirm]),
+    ...(values.yes ? ['--yes'] : []),
+  ];
+  // An id that starts with '-' would be read as an option: the ids then follow the options and '--'.
+  const words = ids.some((id) => id.startsWith('-')) ? [...options, '--', ...ids] : [...ids, ...options];
+  return ['cip env delete', ...words.map(shellQuote)].join(' ');
 }

@@ -94,15 +94,21 @@ export interface Finish {
   doneWord: string;
   /** "in profile 'p', enterprise ..." */
   target: string;
+  /**
+   * After an interrupt, the command that finishes the job: the one that does these items (by index: those failed,
+   * under way or not attempted), quoted for a shell. Said last.
+   */
+  resume?: (left: readonly number[]) => string;
 }
 
 /** Ends a batch: the summary line, and the exit code as an error when not all is done. */
-export function finishBatch(ctx: Context, { names, states, interrupted, alsoMissing = 0, doneWord, target }: Finish): void {
+export function finishBatch(ctx: Context, { names, states, interrupted, alsoMissing = 0, doneWord, target, resume }: Finish): void {
   const count = (kind: ItemState['state']) => states.filter((state) => state.state === kind).length;
   const all = states.length + alsoMissing;
   if (interrupted) {
-    // A script must know what is left to do: what is done, what may be, and what was never tried.
-    if (all > 1) ctx.io.warn(interruptReport(ctx, names, states, doneWord));
+    // A script must know what is left to do: what is done, what may be, what was never tried, and how to finish.
+    const left = states.flatMap((state, index) => (state.state === 'done' || state.state === 'missing' ? [] : [index]));
+    if (all > 1) ctx.io.warn(interruptReport(ctx, names, states, doneWord, left.length && resume ? resume(left) : undefined));
     throw new InterruptedError();
   }
   const failures = states.flatMap((state) => (state.state === 'failed' ? [state.error] : []));
@@ -124,30 +130,43 @@ export function finishBatch(ctx: Context, { names, states, interrupted, alsoMiss
 }
 
 /**
- * What became of each item after an interrupt. At a terminal, one item a line under a count of each kind; in a
- * log, one line that says it all.
+ * What became of each item after an interrupt, and the command that finishes the job (last). At a terminal, one
+ * item a line under a count of each kind; in a log, one line that says it all.
  */
-function interruptReport(ctx: Context, names: readonly string[], states: readonly ItemState[], doneWord: string): string {
+function interruptReport(
+  ctx: Context,
+  names: readonly string[],
+  states: readonly ItemState[],
+  doneWord: string,
+  resume: string | undefined,
+): string {
   const picked = (kind: ItemState['state']) => names.filter((_name, index) => states[index]?.state === kind).map((name) => printable(name));
   const done = picked('done');
+  const failed = picked('failed');
   const underWay = picked('under-way');
   const notAttempted = picked('not-attempted');
+  const unknown = underWay.length === 1 ? 'the one under way may be' : `the ${underWay.length} under way may be`;
   if (ctx.io.stderrIsTTY) {
     const counts = [
       `${done.length} ${doneWord}`,
+      ...(failed.length ? [`${failed.length} failed`] : []),
       ...(underWay.length ? [`${underWay.length} under way (may or may not have been ${doneWord})`] : []),
       `${notAttempted.length} not attempted`,
     ];
     const rows = [
       ...done.map((name) => `  ${doneWord}: ${name}`),
+      ...failed.map((name) => `  failed: ${name}`),
       ...underWay.map((name) => `  under way: ${name}`),
       ...notAttempted.map((name) => `  not attempted: ${name}`),
+      ...(resume === undefined ? [] : [`To finish${underWay.length ? ` (${unknown} ${doneWord} already)` : ''}: ${resume}`]),
     ];
     return [`interrupted: ${counts.join(', ')}`, ...rows].join('\n');
   }
   const list = (items: string[]) => (items.length ? items.join(', ') : 'none');
+  const failures = failed.length ? ` failed: ${list(failed)};` : '';
   const mayBe = underWay.length ? ` ${list(underWay)} may or may not have been ${doneWord} (its request was under way);` : '';
-  return `interrupted: ${doneWord} ${list(done)};${mayBe} not attempted: ${list(notAttempted)}`;
+  const finish = resume === undefined ? '' : `; to finish: ${resume}`;
+  return `interrupted: ${doneWord} ${list(done)};${failures}${mayBe} not attempted: ${list(notAttempted)}${finish}`;
 }
 
 /**

@@ -10,7 +10,9 @@ import { isRecord, setOwn } from '../../json/record.js';
 import { printable } from '../../text/sanitize.js';
 import { SERVER_FIELDS, sameValue } from '../environments/plan.js';
 import { environmentLabel, idOf, nameOf } from '../environments/target.js';
-import { scopeOf, type JournalEntry } from './entry.js';
+import type { Context } from '../../context.js';
+import { stringifyExactJson } from '../../json/exact.js';
+import { journalOn, scopeOf, type JournalEntry } from './entry.js';
 
 export type RestorePlan =
   /** A deleted environment created again, without the fields the server sets. */
@@ -216,4 +218,28 @@ export function planRestore(entry: JournalEntry, list: readonly unknown[], entri
     name: nameOf(current),
     drift: changed.length ? `${fieldList(changed)} changed since` : undefined,
   };
+}
+
+/** How `env restore` is found and run, as a question before a delete says it. */
+const RESTORE_HOW = "'cip env history', then 'cip env restore ENTRY'";
+
+/**
+ * What a question before deleting environments says of undoing it (one sentence, no final period): that each can
+ * be created again from the journal (`env restore` POSTs the record as it was, so the API may give it a new id),
+ * or that it cannot be undone: the journal is off (--no-journal, CIP_JOURNAL=off), or a record holds one of the
+ * run's keys, which the journal never keeps (record.ts). `label` names a record in the sentence; `subject` is what
+ * the sentence is about, where it says what can or cannot be undone: "This" and "It"/"Each" by default.
+ */
+export function undoOfDelete(
+  ctx: Context,
+  records: readonly { label: string; record: Record<string, unknown> }[],
+  subject: { cannot: string; can: string } = { cannot: 'This', can: records.length === 1 ? 'It' : 'Each' },
+): string {
+  const holds = (count: number) => `${count === 1 ? 'it holds' : 'they hold'} one of your keys, which the journal never keeps`;
+  if (!journalOn(ctx)) return `${subject.cannot} cannot be undone: the journal is off (--no-journal or CIP_JOURNAL=off)`;
+  const text = (record: Record<string, unknown>) => stringifyExactJson(record);
+  const lost = records.filter(({ record }) => ctx.redact(text(record)) !== text(record)).map(({ label }) => label);
+  if (lost.length === records.length) return `${subject.cannot} cannot be undone: ${holds(lost.length)}`;
+  const can = `${subject.can} can be re-created from the journal (${RESTORE_HOW}), perhaps with a new id`;
+  return lost.length ? `${can}, but not ${lost.join(', ')}: ${holds(lost.length)}` : can;
 }

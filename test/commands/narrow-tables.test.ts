@@ -1,0 +1,224 @@
+// The tables people read at a terminal of 100 and 80 columns (the in-process harness's terminal width):
+// `auth status` and `env history` keep what matters whole (the entry id `env restore` takes, times to the second,
+// the enterprise id), give up the rest first, and say on stderr what they hid. `env history` also takes the
+// formats and --columns every listing takes.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { Sandbox } from '../../src/sandbox/index.js';
+import { sandboxForFile, seedSandbox, tempDir } from '../helpers/cli.js';
+import { cipInProcess as cip } from '../helpers/harness.js';
+
+let sandbox!: Sandbox;
+sandboxForFile({ seed: 0 }, (started) => ({ sandbox } = started));
+
+const STAGING = '7d1c2b3a-1111-4222-8333-444455556666';
+const REVIEW = '9a0b1c2d-1111-4222-8333-444455556666';
+const TIME = /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\dZ$/;
+const NOTE = /^\((\d+) columns? hidden to fit the terminal: ([^;]+); widen it, or use --columns or -o json\)$/m;
+
+let configDir: string;
+let ciToken: string;
+beforeEach(async () => {
+  await seedSandbox(sandbox, [
+    `{"id":"${STAGING}","name":"staging-environment-eu-west-with-a-longer-name","type":"Staging"}`,
+    `{"id":"${REVIEW}","name":"review-42","type":"Test"}`,
+  ]);
+  configDir = tempDir();
+  const { apiKey, subscriptionKey, enterpriseId } = sandbox.keys;
+  const prod = { baseUrl: sandbox.url, enterpriseId, apiKey, subscriptionKey, keys: 'file', protected: true };
+  const staging = { baseUrl: sandbox.url, enterpriseId: '11111111-2222-4333-8444-555555555555', apiKey, subscriptionKey, keys: 'file' };
+  ciToken = sandbox.token({ expiresIn: 3600 });
+  const ci = { kind: 'token', baseUrl: sandbox.url, keys: 'file', token: ciToken, subscriptionKey };
+  writeFileSync(join(configDir, 'config.json'), JSON.stringify({ activeProfile: 'prod', profiles: { prod, staging, 'ci-pipeline': ci } }), {
+    mode: 0o600,
+  });
+});
+
+const lines = (text: string) => text.split('\n').filter((line) => line !== '');
+
+/** The table's header words and its rows cut into cells, after checking that no line is wider than the terminal. */
+function table(stdout: string, width: number) {
+  const [header, ...rows] = lines(stdout);
+  for (const line of [header!, ...rows]) expect(line.length, line).toBeLessThanOrEqual(width);
+  return { header: header!.split(/ {2,}/), rows: rows.map((row) => row.split(/ {2,}/)) };
+}
+
+describe('env history at a terminal', () => {
+  async function withHistory() {
+    const run = (args: string[]) => cip(args, { configDir, env: { NO_COLOR: '1' } });
+    const file = join(tempDir(), 'environments.json');
+    writeFileSync(
+      file,
+      JSON.stringify({ environments: [{ name: 'staging-environment-eu-west-with-a-longer-name', type: 'Staging', description: 'x' }] }),
+    );
+    expect((await run(['env', 'apply', '--file', file, '--yes', '--confirm', 'prod'])).exitCode).toBe(0);
+    expect((await run(['env', 'delete', 'review-42', '--yes', '--confirm', 'prod'])).exitCode).toBe(0);
+    const json = await run(['env', 'history', '--json']);
+    return (JSON.parse(json.stdout) as { entry: string }[]).map(({ entry }) => entry);
+  }
+
+  it.each([100, 80])('at %i columns: ENTRY whole, WHEN to the second, ACTION, ENVIRONMENT and RESULT kept', async (width) => {
+    const entries = await withHistory();
+    const result = await cip(['env', 'history'], { configDir, terminalColumns: width });
+    expect(result.exitCode).toBe(0);
+    const { header, rows } = table(result.stdout, width);
+    for (const column of ['ENTRY', 'WHEN', 'ACTION', 'ENVIRONMENT', 'RESULT']) expect(header).toContain(column);
+    const at = (name: string) => header.indexOf(name);
+    expect(rows.map((row) => row[at('ENTRY')])).toEqual(entries);
+    for (const row of rows) expect(row[at('WHEN')]).toMatch(TIME);
+    expect(rows.map((row) => [row[at('ACTION')], row[at('RESULT')]])).toEqual([
+      ['delete', 'done'],
+      ['update (apply)', 'done'],
+    ]);
+    expect(rows[0]![at('ENVIRONMENT')]).toMatch(/^review-42 \(9a0b/);
+    // What it hid, it says; what it did not, it does not.
+    const note = NOTE.exec(result.stderr);
+    expect(Boolean(note)).toBe(!header.includes('PROFILE/ENTERPRISE'));
+    if (note) expect(note[2]).toBe('PROFILE/ENTERPRISE');
+    expect(result.stderr.replace(NOTE, '').trim()).toBe('');
+  });
+
+  it('at 80 columns the first to go is who acted, and a note names it', async () => {
+    await withHistory();
+    const result = await cip(['env', 'history'], { configDir, terminalColumns: 80 });
+    expect(table(result.stdout, 80).header).toEqual(['ENTRY', 'WHEN', 'ACTION', 'ENVIRONMENT', 'RESULT']);
+    expect(result.stderr).toBe('(1 column hidden to fit the terminal: PROFILE/ENTERPRISE; widen it, or use --columns or -o json)\n');
+  });
+
+  it('in a pipe, as --columns and -o tsv ask: nothing cut or hidden', async () => {
+    const entries = await withHistory();
+    const tsv = await cip(['env', 'history', '-o', 'tsv'], { configDir });
+    expect(tsv.exitCode).toBe(0);
+    const [header, ...rows] = lines(tsv.stdout).map((line) => line.split('\t'));
+    expect(header).toEqual([
+      'entry',
+      'at',
+      'action',
+      'command',
+      'environment.id',
+      'environment.name',
+      'profile',
+      'enterprise',
+      'result',
+      'status',
+      'answeredId',
+    ]);
+    expect(rows.map((row) => [row[0], row[2], row[4], row[5], row[6], row[8]])).toEqual([
+      [entries[0], 'delete', REVIEW, 'review-42', 'prod', 'done'],
+      [entries[1], 'update', STAGING, 'staging-environment-eu-west-with-a-longer-name', 'prod', 'done'],
+    ]);
+    expect(rows[0]![1]).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+
+    const picked = await cip(['env', 'history', '-o', 'tsv', '--columns', 'entry,environment.name,result', '--no-headers'], { configDir });
+    expect(picked.stdout).toBe(`${entries[0]!}\treview-42\tdone\n${entries[1]!}\tstaging-environment-eu-west-with-a-longer-name\tdone\n`);
+    const json = await cip(['env', 'history', '--json', '--columns', 'entry,action'], { configDir });
+    expect(JSON.parse(json.stdout)).toEqual([
+      { entry: entries[0], action: 'delete' },
+      { entry: entries[1], action: 'update' },
+    ]);
+    const yaml = await cip(['env', 'history', '-o', 'yaml', '--columns', 'entry', '--limit', '1'], { configDir });
+    expect(yaml.stdout).toBe(`- entry: ${entries[0]!}\n`);
+    // At a terminal, --columns makes a table of those fields.
+    const chosen = await cip(['env', 'history', '--columns', 'entry,environment.name'], {
+      configDir,
+      terminalColumns: 100,
+      env: { NO_COLOR: '1' },
+    });
+    expect(lines(chosen.stdout)).toEqual([
+      expect.stringMatching(/^ENTRY +ENVIRONMENT\.NAME$/),
+      `${entries[0]!}  review-42`,
+      `${entries[1]!}  staging-environment-eu-west-with-a-longer-name`,
+    ]);
+    const unknown = await cip(['env', 'history', '--columns', 'when'], { configDir });
+    expect(unknown.exitCode).toBe(2);
+    expect(unknown.stderr).toMatch(/^error: unknown column 'when'; the fields are: entry, at, command, action, /);
+  });
+});
+
+it('a key in a journal line another tool wrote is *** in the history table, never cut to its first characters', async () => {
+  const key = sandbox.keys.apiKey;
+  const line = {
+    v: 1,
+    entry: '0mx0q4d794oj4',
+    event: 'sent',
+    at: '2026-11-26T14:08:03.120Z',
+    command: 'env delete',
+    action: 'delete',
+    profile: null,
+    enterprise: sandbox.keys.enterpriseId,
+    actingAs: `enterprise ${sandbox.keys.enterpriseId}`,
+    baseUrl: sandbox.url,
+    environment: { id: REVIEW, name: `leak-${key}-and-a-long-tail-to-be-cut` },
+    request: { method: 'DELETE', url: `${sandbox.url}/Environments/${REVIEW}` },
+    before: null,
+  };
+  writeFileSync(join(configDir, 'journal.jsonl'), `${JSON.stringify(line)}\n`, { mode: 0o600 });
+  for (const width of [200, 100, 80, 60]) {
+    const result = await cip(['env', 'history'], { configDir, terminalColumns: width, env: { CIP_API_KEY: key } });
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout).toContain('leak-***');
+    // Not the key, nor any start of it that a cut could leave.
+    expect(result.stdout).not.toContain(key.slice(0, 8));
+  }
+});
+
+describe('auth status at a terminal', () => {
+  it.each([100, 80])('at %i columns: NAME, ACTIVE, PROTECTED, KIND and ENTERPRISE ID whole; what it hid is said', async (width) => {
+    const result = await cip(['auth', 'status'], { configDir, terminalColumns: width, env: { NO_COLOR: '1' } });
+    expect(result.exitCode).toBe(0);
+    const { header, rows } = table(result.stdout, width);
+    expect(header.slice(0, 5)).toEqual(['NAME', 'ACTIVE', 'PROTECTED', 'KIND', 'ENTERPRISE ID']);
+    expect(rows.map((row) => row.slice(0, 5))).toEqual([
+      ['prod', 'true', 'true', 'api-key', sandbox.keys.enterpriseId],
+      ['staging', 'false', 'false', 'api-key', '11111111-2222-4333-8444-555555555555'],
+      // A token names no enterprise: its cell is empty, and the split above skips it.
+      ['ci-pipeline', 'false', 'false', 'token', ...(width === 100 ? [expect.stringMatching(TIME)] : [])],
+    ]);
+    const note = NOTE.exec(result.stderr);
+    expect(note).not.toBeNull();
+    const hidden = note![2]!.split(', ');
+    expect(Number(note![1])).toBe(hidden.length);
+    expect(hidden).toContain('baseUrl');
+    // At 100 columns the token's expiry is there too, to the second.
+    if (width === 100) {
+      expect(header[5]).toBe('EXPIRES');
+    } else {
+      expect(hidden).toContain('expires');
+    }
+    expect(result.stdout).not.toContain('…');
+  });
+
+  it('API key profiles alone at 100 columns: only BASE URL goes', async () => {
+    const dir = tempDir();
+    const { apiKey, subscriptionKey, enterpriseId } = sandbox.keys;
+    const profile = { baseUrl: 'https://api.copyl.com/ms', enterpriseId, apiKey, subscriptionKey, keys: 'file' };
+    writeFileSync(join(dir, 'config.json'), JSON.stringify({ activeProfile: 'default', profiles: { default: profile, prod: profile } }), {
+      mode: 0o600,
+    });
+    const result = await cip(['auth', 'status'], { configDir: dir, terminalColumns: 100, env: { NO_COLOR: '1' } });
+    expect(table(result.stdout, 100).header).toEqual(['NAME', 'ACTIVE', 'IN USE', 'KEYS', 'ENTERPRISE ID', 'API KEY', 'SUBSCRIPTION KEY']);
+    expect(result.stderr).toContain('(1 column hidden to fit the terminal: baseUrl; widen it, or use --columns or -o json)\n');
+  });
+
+  it('--columns names the columns, in any format', async () => {
+    const result = await cip(['auth', 'status', '--columns', 'name,expires', '-o', 'tsv'], { configDir });
+    expect(result.exitCode).toBe(0);
+    // The data as it is (the table writes the time shorter).
+    expect(lines(result.stdout)).toEqual([
+      'name\texpires',
+      'prod\t',
+      'staging\t',
+      expect.stringMatching(/^ci-pipeline\t\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.000Z$/),
+    ]);
+  });
+
+  it('says when the token in use expires, to the second', async () => {
+    const { exp } = JSON.parse(Buffer.from(ciToken.split('.')[1]!, 'base64url').toString()) as { exp: number };
+    const result = await cip(['auth', 'status'], { configDir, env: { CIP_PROFILE: 'ci-pipeline' } });
+    expect(result.exitCode).toBe(0);
+    const at = new Date(exp * 1000);
+    const time = [at.getHours(), at.getMinutes(), at.getSeconds()].map((value) => String(value).padStart(2, '0')).join(':');
+    expect(result.stderr).toMatch(new RegExp(`^ {2}expires +at (\\d{4}-\\d\\d-\\d\\d )?${time} \\(in (59 min|1 h)\\)$`, 'm'));
+  });
+});
