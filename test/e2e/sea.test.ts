@@ -172,7 +172,9 @@ describe.skipIf(skipped !== undefined)('the single executable, with no Node on P
     } finally {
       readOnly?.release();
     }
-  });
+    // Two dozen runs of the executable, one after another: on a busy two-core machine that takes more than the
+    // default 30 s.
+  }, 180_000);
 
   it('a cleaner that removes files from the cache and temp folders between runs never breaks --jq: nothing of it is written out', async () => {
     const env = sandboxEnv();
