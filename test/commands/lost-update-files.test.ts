@@ -6,7 +6,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox, type EtagStyle, type RecordedRequest, type Sandbox } from '../../src/sandbox/index.js';
-import { expectOneErrorLine, sandboxEnv, tempDir } from '../helpers/cli.js';
+import { expectOneErrorLine, putAsAnotherClient, sandboxEnv, tempDir } from '../helpers/cli.js';
 import { cipInProcess as cip } from '../helpers/harness.js';
 
 const ID = '0b7e4c52-3d1f-4a8e-9c6b-2f5d8e1a7c34';
@@ -38,17 +38,7 @@ const writesOf = (sandbox: Sandbox) => cipRequests(sandbox).filter((request) => 
 
 /** Another client's change, through the sandbox's API (so the sandbox sets updatedAt and moves its versions). */
 async function otherWriter(sandbox: Sandbox, id: string, body: Record<string, unknown>): Promise<void> {
-  const response = await fetch(`${sandbox.url}/Environments/${id}`, {
-    method: 'PUT',
-    headers: {
-      Authorization: `ApiKey ${sandbox.keys.apiKey}`,
-      'Ocp-Apim-Subscription-Key': sandbox.keys.subscriptionKey,
-      EnterpriseId: sandbox.keys.enterpriseId,
-      'Content-Type': 'application/json',
-    },
-    body: JSON.stringify(body),
-  });
-  expect(response.status).toBe(200);
+  expect(await putAsAnotherClient(sandbox, id, body)).toBe(200);
 }
 
 /** Holds cip's first `method` request until `change` has run: a change made between cip's read and its write. */

@@ -5,7 +5,7 @@
 // request is held (a `hold` fault the test releases), so the order is fixed by events, not by time.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox, type EtagStyle, type RecordedRequest, type Sandbox } from '../../src/sandbox/index.js';
-import { expectOneErrorLine, sandboxEnv, tempDir } from '../helpers/cli.js';
+import { expectOneErrorLine, putAsAnotherClient, sandboxEnv, tempDir } from '../helpers/cli.js';
 import { cipInProcess as cip } from '../helpers/harness.js';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -38,17 +38,7 @@ beforeEach(() => {
 
 /** Another client's PUT through the sandbox's API, with the sandbox's keys. */
 async function otherWriter(sandbox: Sandbox, id: string, body: Record<string, unknown>): Promise<void> {
-  const response = await fetch(`${sandbox.url}/Environments/${id}`, {
-    method: 'PUT',
-    headers: {
-      Authorization: `ApiKey ${sandbox.keys.apiKey}`,
-      'Ocp-Apim-Subscription-Key': sandbox.keys.subscriptionKey,
-      EnterpriseId: sandbox.keys.enterpriseId,
-      'Content-Type': 'application/json',
-    },
-    body: JSON.stringify(body),
-  });
-  expect(response.status).toBe(200);
+  expect(await putAsAnotherClient(sandbox, id, body)).toBe(200);
 }
 
 const fromCip = (request: RecordedRequest) => String(request.headers['user-agent'] ?? '').startsWith('cip/');

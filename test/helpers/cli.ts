@@ -169,6 +169,29 @@ export function sandboxEnv(
   };
 }
 
+/**
+ * Another client's PUT of an environment, straight to the API with the server's keys: the second writer of the
+ * lost-update tests. Returns the status the API answered.
+ */
+export async function putAsAnotherClient(
+  server: Pick<Sandbox, 'url' | 'keys'>,
+  id: string,
+  body: Record<string, unknown>,
+): Promise<number> {
+  const response = await fetch(`${server.url}/Environments/${id}`, {
+    method: 'PUT',
+    headers: {
+      Authorization: `ApiKey ${server.keys.apiKey}`,
+      'Ocp-Apim-Subscription-Key': server.keys.subscriptionKey,
+      EnterpriseId: server.keys.enterpriseId,
+      'Content-Type': 'application/json',
+    },
+    body: JSON.stringify(body),
+  });
+  await response.arrayBuffer();
+  return response.status;
+}
+
 export function readConfig(configDir: string): unknown {
   const path = join(configDir, 'config.json');
   return existsSync(path) ? JSON.parse(readFileSync(path, 'utf8')) : undefined;

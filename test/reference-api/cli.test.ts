@@ -7,7 +7,7 @@ import { createServer, request as forward, type IncomingMessage } from 'node:htt
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cip, expectOneErrorLine, loginArgs, sandboxEnv, tempDir } from '../helpers/cli.js';
+import { cip, expectOneErrorLine, loginArgs, putAsAnotherClient, sandboxEnv, tempDir } from '../helpers/cli.js';
 import { epochSeconds, makeJwt } from '../helpers/jwt.js';
 import { buildReferenceApi, hasDotnet, startReferenceApi, type ReferenceApi } from '../helpers/reference-api.js';
 
@@ -284,17 +284,7 @@ describe.skipIf(!hasDotnet())('cip against the reference API', () => {
     expect(made.exitCode).toBe(0);
     const { id } = JSON.parse(made.stdout) as Listed;
     const other = (name: string, description: string) => async () => {
-      const answer = await fetch(`${api.url}/Environments/${name === 'e2e-race' ? id : otherId}`, {
-        method: 'PUT',
-        headers: {
-          Authorization: `ApiKey ${api.keys.apiKey}`,
-          'Ocp-Apim-Subscription-Key': api.keys.subscriptionKey,
-          EnterpriseId: api.keys.enterpriseId,
-          'Content-Type': 'application/json',
-        },
-        body: JSON.stringify({ name, description }),
-      });
-      expect(answer.status).toBe(204);
+      expect(await putAsAnotherClient(api, name === 'e2e-race' ? id : otherId, { name, description })).toBe(204);
     };
     const otherMade = await asUser(['env', 'create', '-f', 'name=e2e-bystander']);
     const otherId = (JSON.parse(otherMade.stdout) as Listed).id;
@@ -338,17 +328,7 @@ describe.skipIf(!hasDotnet())('cip against the reference API', () => {
     };
     await writeEdited();
     // Someone else changes another field through the API: ASP.NET's UpdatedAt moves.
-    const theirs = await fetch(`${api.url}/Environments/${id}`, {
-      method: 'PUT',
-      headers: {
-        Authorization: `ApiKey ${api.keys.apiKey}`,
-        'Ocp-Apim-Subscription-Key': api.keys.subscriptionKey,
-        EnterpriseId: api.keys.enterpriseId,
-        'Content-Type': 'application/json',
-      },
-      body: JSON.stringify({ name: 'e2e-file', description: 'as read', region: 'northeurope' }),
-    });
-    expect(theirs.status).toBe(204);
+    expect(await putAsAnotherClient(api, id, { name: 'e2e-file', description: 'as read', region: 'northeurope' })).toBe(204);
     const stale = await asUser(['env', 'update', 'e2e-file', '--file', path]);
     expect(stale.exitCode).toBe(6);
     expect(expectOneErrorLine(stale.stderr)).toMatch(
@@ -370,25 +350,15 @@ describe.skipIf(!hasDotnet())('cip against the reference API', () => {
     expect(exported.exitCode).toBe(0);
     const path = join(tempDir(), 'environments.yaml');
     writeFileSync(path, exported.stdout.replace('region: westeurope', 'region: eastus'));
-    const put = (description: string) =>
-      fetch(`${api.url}/Environments/${id}`, {
-        method: 'PUT',
-        headers: {
-          Authorization: `ApiKey ${api.keys.apiKey}`,
-          'Ocp-Apim-Subscription-Key': api.keys.subscriptionKey,
-          EnterpriseId: api.keys.enterpriseId,
-          'Content-Type': 'application/json',
-        },
-        body: JSON.stringify({ name: 'e2e-export', description, region: 'westeurope' }),
-      });
-    expect((await put('theirs')).status).toBe(204);
+    const put = (description: string) => putAsAnotherClient(api, id, { name: 'e2e-export', description, region: 'westeurope' });
+    expect(await put('theirs')).toBe(204);
     const refused = await asUser(['env', 'apply', '--file', path, '--yes']);
     expect(refused.exitCode).toBe(6);
     expect(expectOneErrorLine(refused.stderr)).toContain('description "as read" → "theirs" (the file would put back "as read")');
     expect(JSON.parse((await asUser(['env', 'get', 'e2e-export'])).stdout)).toMatchObject({ description: 'theirs', region: 'westeurope' });
 
     // Changed back: only the user's edit differs from what was exported, and apply makes it.
-    expect((await put('as read')).status).toBe(204);
+    expect(await put('as read')).toBe(204);
     const applied = await asUser(['env', 'apply', '--file', path, '--yes']);
     expect(applied.exitCode).toBe(0);
     expect(JSON.parse((await asUser(['env', 'get', 'e2e-export'])).stdout)).toMatchObject({ description: 'as read', region: 'eastus' });

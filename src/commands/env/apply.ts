@@ -118,14 +118,7 @@ profile's name, --yes or not; a script passes --confirm NAME.`,
     // A file written before someone changed what it declares would undo that change: refused, nothing sent.
     if (!force) {
       const ignored = ignoreFields ?? SERVER_FIELDS;
-      const conflicts = planConflicts(plan, exported, api.settings, {
-        key,
-        ignored,
-        redact: ctx.io.redact,
-        server,
-        note: (text) => ctx.io.info(text),
-        detail: (text) => ctx.detail(text),
-      });
+      const conflicts = planConflicts(ctx, plan, exported, api.settings, { key, ignored, server });
       const refused = conflicts.filter((conflict) => conflict.refused);
       for (const conflict of conflicts) if (!conflict.refused) ctx.io.info(`Note: ${conflictLine(conflict, key)}.`);
       if (refused.length > 1) for (const conflict of refused) ctx.io.warn(conflictLine(conflict, key));

@@ -55,14 +55,7 @@ written (its 'exported:' section, docs/concurrency.md).`,
     const server = await withSpinner(ctx.io, 'Loading environments', () => api.list());
     const ignored = ignoreFields ?? SERVER_FIELDS;
     const plan = computePlan(desired, server, { key, ignored, prune, redact: ctx.io.redact });
-    const conflicts = planConflicts(plan, exported, api.settings, {
-      key,
-      ignored,
-      redact: ctx.io.redact,
-      server,
-      note: (text) => ctx.io.info(text),
-      detail: (text) => ctx.detail(text),
-    });
+    const conflicts = planConflicts(ctx, plan, exported, api.settings, { key, ignored, server });
     const data = { ...(planData(plan) as Record<string, unknown>), conflicts };
     await writeResult(ctx.io, data, async () => {
       const styles = await planStyles(ctx.io, ctx.io.stdoutIsTTY);

@@ -22,7 +22,7 @@ const SHOWN_CHANGES = 5;
 const SHOWN_VALUE = 40;
 
 /** One value as an error line shows it: JSON, keys redacted before it is cut, so a cut never leaves part of one. */
-function shown(value: unknown, redact: (text: string) => string): string {
+export function shown(value: unknown, redact: (text: string) => string): string {
   const text = printable(redact(stringifyExactJson(value)));
   return text.length > SHOWN_VALUE ? `${text.slice(0, SHOWN_VALUE - 1)}…` : text;
 }

@@ -8,21 +8,21 @@
 // or created since (--prune would delete what the file never saw) is one too.
 import { createHash } from 'node:crypto';
 import type { ResolvedSettings } from '../../config/settings.js';
+import type { Context } from '../../context.js';
 import { CipError, UsageError } from '../../errors.js';
-import { isExactNumber, stringifyExactJson } from '../../json/exact.js';
+import { isExactNumber } from '../../json/exact.js';
 import { isRecord, setOwn } from '../../json/record.js';
 import { printable } from '../../text/sanitize.js';
 import { keyFor } from './merge.js';
 import { canonicalNumber, fieldOf, keyOf, type Plan } from './plan.js';
 import { environmentLabel, idOf } from './target.js';
+import { shown } from './conflict.js';
 import { checkVersions } from './version.js';
 
 /** The section's name in an exported file. */
 export const EXPORTED = 'exported';
 /** How much of a field's SHA-256 is kept: 48 bits, enough to tell a change, short enough for a file in git. */
 const DIGEST_CHARS = 12;
-/** How much of a value a conflict shows. */
-const SHOWN_VALUE = 40;
 
 /** JSON with object keys sorted and numbers by value: two values that mean the same have one text. */
 function canonicalJson(value: unknown): string {
@@ -125,11 +125,6 @@ export interface SinceConflict {
 function exportedDigest(digests: Record<string, string>, field: string): string | undefined {
   const own = keyFor(digests, field);
   return own === undefined ? undefined : digests[own];
-}
-
-function shown(value: unknown, redact: (text: string) => string): string {
-  const text = printable(redact(stringifyExactJson(value)));
-  return text.length > SHOWN_VALUE ? `${text.slice(0, SHOWN_VALUE - 1)}…` : text;
 }
 
 /** The declared fields that changed on the server since the export, in a way the file does not agree with. */
@@ -277,20 +272,21 @@ export function sinceError(conflicts: readonly SinceConflict[], keyField: string
  * --verbose says so; a file exported elsewhere is said to people, since its digests are then not used.
  */
 export function planConflicts(
+  ctx: Context,
   plan: Plan,
   exported: Exported | undefined,
   settings: ResolvedSettings,
-  options: SinceOptions & { note: (text: string) => void; detail: (text: string) => void },
+  options: Omit<SinceOptions, 'redact'>,
 ): SinceConflict[] {
   let used = exported;
   if (exported === undefined) {
-    options.detail(
+    ctx.detail(
       `The file has no '${EXPORTED}:' section ('cip env export' writes one): cip cannot tell whether the environments changed since it was written, except by a version a record carries (docs/concurrency.md).`,
     );
   } else if (!exportedHere(exported, settings)) {
     const where = `${printable(exported.from)}${exported.enterprise === null ? '' : `, enterprise ${printable(exported.enterprise)}`}`;
-    options.note(`The file was exported from ${where}, not from where this run acts: what it says was read there is not compared here.`);
+    ctx.io.info(`The file was exported from ${where}, not from where this run acts: what it says was read there is not compared here.`);
     used = undefined;
   }
-  return conflictsSince(plan, used, options);
+  return conflictsSince(plan, used, { ...options, redact: ctx.io.redact });
 }
