@@ -21,8 +21,8 @@ const ESCAPED = /[\\%&]/;
 /**
  * One character of a key in every spelling a server may echo it in: as it is; as a JSON \uXXXX escape (either
  * hex case, the way ASP.NET's System.Text.Json writes + / = < > & '); with JSON's short escape for / " and \;
- * percent-encoded (either hex case); as an HTML or XML character reference. A JSON escape may be escaped again
- * (a JSON body whose message quotes JSON), so its backslash may be doubled, any number of times.
+ * percent-encoded (either hex case, once or more); as an HTML or XML character reference. A JSON escape may be
+ * escaped again (a JSON body whose message quotes JSON), so its backslash may be doubled, any number of times.
  */
 function characterPattern(char: string): string {
   const code = char.codePointAt(0)!;
@@ -31,13 +31,116 @@ function characterPattern(char: string): string {
   const units = Array.from({ length: char.length }, (_, index) => char.charCodeAt(index));
   spellings.push(units.map((unit) => `\\\\+u${anyCaseHex(unit, 4)}`).join(''));
   if (char === '/' || char === '"') spellings.push(`\\\\+${escapeRegExp(char)}`);
-  spellings.push(Array.from(new TextEncoder().encode(char), (byte) => `%${anyCaseHex(byte, 2)}`).join(''));
+  // Percent-encoded once or more: a URL that went through encodeURIComponent again writes % as %25.
+  spellings.push(Array.from(new TextEncoder().encode(char), (byte) => `%(?:25)*${anyCaseHex(byte, 2)}`).join(''));
   spellings.push(`&#(?:0*${code}|[xX]0*${anyCaseHex(code, 1)});`);
   return `(?:${spellings.join('|')})`;
 }
 
+/**
+ * The key as it shows inside base64, standard or URL-safe (a Basic credential, a token's claims, a value someone
+ * encoded): at each of the three offsets a key can start at in the encoded bytes, the characters made of the
+ * key's bits alone (those at its edges mix in its neighbours' bits, and give away a few bits at most).
+ */
+function base64Spellings(key: string): string[] {
+  const bytes = Buffer.from(key, 'utf8');
+  const found = new Set<string>();
+  for (const offset of [0, 1, 2]) {
+    const encoded = Buffer.concat([Buffer.alloc(offset), bytes]).toString('base64');
+    const part = encoded.slice(Math.ceil((8 * offset) / 6), Math.floor((8 * (offset + bytes.length)) / 6));
+    found.add(part);
+    found.add(part.replace(/\+/g, '-').replace(/\//g, '_'));
+  }
+  return [...found];
+}
+
+/** A base64 spelling as a pattern: its letters and digits as they are, + / - _ in any spelling (\/ in JSON). */
+const base64Pattern = (part: string) => Array.from(part, (char) => (/[A-Za-z0-9]/.test(char) ? char : characterPattern(char))).join('');
+
+/** Where cip cut text short (text/sanitize.ts truncate, excerpts): a key cut there is no longer whole. */
+const CUT = '\u2026';
+/** A run of a key's characters beside a cut is redacted from this length on (a cut that leaves less shows less). */
+const CUT_RUN = 8;
+/** One character of a key as spelled (see characterPattern): the decoded character is in one of the groups. */
+const SPELLED = String.raw`%(?:25)*([0-9a-fA-F]{2})|\\+u([0-9a-fA-F]{4})|\\+([/"])|&#(?:([0-9]+)|[xX]([0-9a-fA-F]+));`;
+const SPELLED_AT = new RegExp(SPELLED, 'y');
+const SPELLED_BEFORE = new RegExp(`(?:${SPELLED})$`);
+/** The start of a spelling that a cut left unfinished (`%7…`, `\\u00…`). */
+const UNFINISHED = /(?:%(?:25)*[0-9a-fA-F]?|\\+(?:u[0-9a-fA-F]{0,3})?|&#[xX]?[0-9a-fA-F]*)$/;
+
+function decoded(match: RegExpExecArray): string {
+  const [, percent, unicode, short, decimal, hex] = match;
+  if (short !== undefined) return short;
+  const code = percent ?? unicode ?? hex;
+  return String.fromCharCode(code === undefined ? Number(decimal) : parseInt(code, 16));
+}
+
+/** The character spelled at `at`, and where its spelling ends. */
+function characterAt(text: string, at: number): { char: string; next: number } {
+  SPELLED_AT.lastIndex = at;
+  const match = SPELLED_AT.exec(text);
+  return match ? { char: decoded(match), next: SPELLED_AT.lastIndex } : { char: text[at]!, next: at + 1 };
+}
+
+/** The character spelled just before `end`, and where its spelling starts. */
+function characterBefore(text: string, end: number): { char: string; next: number } {
+  const window = text.slice(Math.max(0, end - 32), end);
+  const match = SPELLED_BEFORE.exec(window);
+  return match ? { char: decoded(match), next: end - window.length + match.index } : { char: text[end - 1]!, next: end - 1 };
+}
+
+/**
+ * The longest run of consecutive characters of a key that the text spells from `from` on (forward) or up to
+ * `from` (backward): where it ends (or starts), and its length in characters of the key.
+ */
+function keyRun(keys: readonly string[], text: string, from: number, forward: boolean): { edge: number; length: number } {
+  // The places in the keys the run so far could be: each character read keeps those the next one continues.
+  let places: { key: string; at: number }[] | undefined;
+  let best = { edge: from, length: 0 };
+  let edge = from;
+  for (let length = 1; forward ? edge < text.length : edge > 0; length++) {
+    const { char, next } = forward ? characterAt(text, edge) : characterBefore(text, edge);
+    edge = next;
+    if (places === undefined) {
+      places = [];
+      for (const key of keys) for (let at = key.indexOf(char); at >= 0; at = key.indexOf(char, at + 1)) places.push({ key, at });
+    } else {
+      const step = forward ? 1 : -1;
+      places = places.filter((place) => place.key[place.at + step] === char).map((place) => ({ key: place.key, at: place.at + step }));
+    }
+    if (places.length === 0) break;
+    best = { edge, length };
+  }
+  return best;
+}
+
+/** The text with every run of a key's characters beside a cut (…) replaced by ***: a key cut short stays hidden. */
+function redactCuts(text: string, keys: readonly string[]): string {
+  const spans: [number, number][] = [];
+  for (let cut = text.indexOf(CUT); cut >= 0; cut = text.indexOf(CUT, cut + 1)) {
+    const unfinished = UNFINISHED.exec(text.slice(Math.max(0, cut - 16), cut))?.[0].length ?? 0;
+    const before = keyRun(keys, text, cut - unfinished, false);
+    if (before.length >= CUT_RUN) spans.push([before.edge, cut]);
+    const after = keyRun(keys, text, cut + 1, true);
+    if (after.length >= CUT_RUN) spans.push([cut + 1, after.edge]);
+  }
+  // The run after one cut may be the run before the next (`…middle…`): spans that overlap are one.
+  spans.sort((a, b) => a[0] - b[0]);
+  const merged: [number, number][] = [];
+  for (const span of spans) {
+    const last = merged.at(-1);
+    if (last && span[0] <= last[1]) last[1] = Math.max(last[1], span[1]);
+    else merged.push(span);
+  }
+  let result = text;
+  for (const [start, end] of merged.reverse()) result = `${result.slice(0, start)}${PLACEHOLDER}${result.slice(end)}`;
+  return result;
+}
+
 export class Secrets {
   readonly #keys: string[] = [];
+  /** The keys and their base64 spellings: what a text without \ % or & can hold a key as. */
+  #plain: string[] = [];
   /** Every key in every spelling, one pattern: a 40 MB list is read once, not once per key and spelling. */
   #pattern: RegExp | undefined;
 
@@ -50,18 +153,27 @@ export class Secrets {
     this.#keys.push(secret);
     // Longest first: a key that contains another key must not be left half-redacted.
     this.#keys.sort((a, b) => b.length - a.length);
+    this.#plain = this.#keys.flatMap((key) => [key, ...base64Spellings(key)]);
     this.#pattern = undefined;
   }
 
-  /** The text with every key, however spelled, replaced by ***. */
+  /** The text with every key, however spelled, replaced by ***; and a key cut short by cip (…) as well. */
   redact(text: string): string {
-    // Every spelling is at least as long as its key; the shortest key is last.
-    if (this.#keys.length === 0 || text.length < this.#keys.at(-1)!.length) return text;
-    // Without \ % or &, a key can only appear as it is, and includes() finds that faster than the pattern:
-    // the writer passes every string of a large list through here when it lays out a table.
-    if (!ESCAPED.test(text) && !this.#keys.some((key) => text.includes(key))) return text;
-    this.#pattern ??= new RegExp(this.#keys.map((key) => Array.from(key, characterPattern).join('')).join('|'), 'g');
-    return text.replace(this.#pattern, PLACEHOLDER);
+    if (this.#keys.length === 0) return text;
+    // Every spelling is at least as long as its key (base64's too); the shortest key is last.
+    let result = text;
+    // Without \ % or &, a key can only appear as it is or in base64, and includes() finds that faster than the
+    // pattern: the writer passes every string of a large list through here when it lays out a table.
+    if (result.length >= this.#keys.at(-1)!.length && (ESCAPED.test(result) || this.#plain.some((plain) => result.includes(plain)))) {
+      this.#pattern ??= new RegExp(
+        this.#keys
+          .map((key) => [Array.from(key, characterPattern).join(''), ...base64Spellings(key).map(base64Pattern)].join('|'))
+          .join('|'),
+        'g',
+      );
+      result = result.replace(this.#pattern, PLACEHOLDER);
+    }
+    return result.length > CUT_RUN && result.includes(CUT) ? redactCuts(result, this.#keys) : result;
   }
 }
 
