@@ -79,8 +79,10 @@ name; a script passes --confirm NAME.`,
     // Refused here, before any input is read, when it would leave the base URL's origin.
     const url = requestUrl(settings.baseUrl, path);
     // Any method that may change something, in a protected profile: its name, before the body is read.
+    // Redacted before printable() cuts it: a key cut short would no longer be found.
+    const shown = printable(ctx.redact(path));
     if (!['GET', 'HEAD', 'OPTIONS'].includes(chosen) || confirm !== undefined)
-      await guardProtected(ctx, settings, { change: `send ${chosen} ${printable(path)}`, confirm });
+      await guardProtected(ctx, settings, { change: `send ${chosen} ${shown}`, confirm });
     let body: string | undefined;
     if (input !== undefined) body = await readInput(ctx, input, '--input');
     else if (fields.length) {
@@ -92,8 +94,8 @@ name; a script passes --confirm NAME.`,
     }
     const target = url.href;
 
-    const what = `${chosen} ${printable(path)}`;
-    const answer = await withSpinner(ctx.io, `${chosen} ${printable(path)}`, () =>
+    const what = `${chosen} ${shown}`;
+    const answer = await withSpinner(ctx.io, what, () =>
       journaledCall(ctx, settings, { method: chosen, url: target, text: body }, () =>
         http.exchange(chosen, target, what, { ...(body === undefined ? {} : { body }), headers: Object.fromEntries(header) }),
       ),
