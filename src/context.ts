@@ -183,6 +183,7 @@ export class Context {
       userAgent: `cip/${this.version} node/${this.host.nodeVersion}`,
       redact: (text) => this.redact(text),
       log: verbose ? (line) => this.io.stderr.write(`${this.redact(line)}\n`) : undefined,
+      warn: (message) => this.io.warn(message),
     });
   }
 }

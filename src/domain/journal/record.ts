@@ -10,9 +10,10 @@ import { actingAs } from '../../config/credentials.js';
 import { appendToJournal } from '../../config/journal-file.js';
 import type { ResolvedSettings } from '../../config/settings.js';
 import type { Context } from '../../context.js';
-import { ApiError, UsageError } from '../../errors.js';
+import { ApiError, InexactReadError, UsageError } from '../../errors.js';
 import { parseExactJson, stringifyExactJson } from '../../json/exact.js';
 import { isRecord, setOwn } from '../../json/record.js';
+import { decodeText } from '../../text/charset.js';
 import { idOf, nameOf } from '../environments/target.js';
 import {
   JOURNAL_VERSION,
@@ -188,8 +189,8 @@ async function append(ctx: Context, line: SentLine | AnsweredLine): Promise<bool
 function failureOf(error: unknown): Pick<AnsweredLine, 'result' | 'status'> {
   if (error instanceof ApiError)
     return { result: error.status < 500 && !error.afterUncertainAttempt ? 'failed' : 'unknown', status: error.status };
-  // Refused before anything was sent (an id that cannot be addressed).
-  if (error instanceof UsageError) return { result: 'failed', status: null };
+  // Refused before anything was sent (an id that cannot be addressed, text cip could not read to send back).
+  if (error instanceof UsageError || error instanceof InexactReadError) return { result: 'failed', status: null };
   // Interrupted, timed out, a connection lost or a broken answer: the server may have carried it out.
   return { result: 'unknown', status: null };
 }
@@ -335,18 +336,23 @@ export function environmentIn(baseUrl: string, url: string): string | undefined 
 /** The largest `cip api` answer kept in the journal as its record. */
 const MAX_RECORDED_ANSWER = 1024 * 1024;
 
-/** A `cip api` answer's JSON body, as the record it answered; null for one too large or not JSON. */
-async function answerRecord(body: Uint8Array): Promise<unknown> {
+/**
+ * A `cip api` answer's JSON body, as the record it answered; null for one too large, not JSON, or not read exactly
+ * (text/charset.ts: the journal keeps data exact or not at all).
+ */
+async function answerRecord(body: Uint8Array, contentType: string | null): Promise<unknown> {
   if (body.length === 0 || body.length > MAX_RECORDED_ANSWER) return null;
+  const { text, inexact } = decodeText(body, contentType);
+  if (inexact !== undefined) return null;
   try {
-    return await parseExactJson(Buffer.from(body).toString('utf8'));
+    return await parseExactJson(text);
   } catch {
     return null;
   }
 }
 
 /** A `cip api` call, journaled when its method writes: the body as the text sent, the answer's status and JSON. */
-export function journaledCall<T extends { status: number; body: Uint8Array }>(
+export function journaledCall<T extends { status: number; headers: Headers; body: Uint8Array }>(
   ctx: Context,
   settings: ResolvedSettings,
   request: { method: string; url: string; text: string | undefined },
@@ -364,7 +370,7 @@ export function journaledCall<T extends { status: number; body: Uint8Array }>(
   // A POST to the collection creates one: its id, as answered, is what history shows and filters by.
   const creates = method === 'POST' && new URL(url).pathname.replace(/\/$/, '') === new URL(environmentUrl(settings.baseUrl)).pathname;
   return journaled(ctx, settings, change, send, async (answer) => {
-    const record = await answerRecord(answer.body);
+    const record = await answerRecord(answer.body, answer.headers.get('content-type'));
     return { status: answer.status, record, id: creates ? idOf(record) : undefined };
   });
 }
