@@ -36,10 +36,11 @@ const WINDOWS_1252_HIGH =
   '\u20ac\u0081\u201a\u0192\u201e\u2026\u2020\u2021\u02c6\u2030\u0160\u2039\u0152\u008d\u017d\u008f' +
   '\u0090\u2018\u2019\u201c\u201d\u2022\u2013\u2014\u02dc\u2122\u0161\u203a\u0153\u009d\u017e\u0178';
 
-function windows1252(bytes: Uint8Array): string {
-  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
-  return /[\x80-\x9f]/.test(text) ? text.replace(/[\x80-\x9f]/g, (char) => WINDOWS_1252_HIGH[char.charCodeAt(0) - 0x80]!) : text;
-}
+/** The bytes as ISO-8859-1 reads them: one character each, of the same number. */
+const latin1 = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
+
+/** ISO-8859-1 text read again as windows-1252. */
+const windows1252 = (latin: string) => latin.replace(/[\x80-\x9f]/g, (char) => WINDOWS_1252_HIGH[char.charCodeAt(0) - 0x80]!);
 
 /** The labels the Encoding Standard reads as windows-1252 that name another charset: where they differ, say so. */
 const LATIN1 = new Set([
@@ -132,11 +133,12 @@ function decodeAs(bytes: Uint8Array, label: string | undefined): DecodedText {
   if (!decoder) return { text: lossy(bytes), inexact: `its Content-Type names a charset cip cannot read (${quoted(label)})` };
   const name = quoted(label);
   if (decoder.encoding === 'windows-1252') {
-    const text = windows1252(bytes);
-    if (ASCII.has(label) && bytes.some((byte) => byte > 0x7f))
+    const latin = latin1(bytes);
+    const text = windows1252(latin);
+    if (ASCII.has(label) && /[\x80-\xff]/.test(latin))
       return { text, inexact: `it is not valid ${name}, the charset its Content-Type names` };
     // Browsers read ISO-8859-1 as windows-1252; ISO-8859-1 itself has control characters there.
-    if (LATIN1.has(label) && bytes.some((byte) => byte >= 0x80 && byte <= 0x9f))
+    if (LATIN1.has(label) && /[\x80-\x9f]/.test(latin))
       return { text, inexact: `it holds bytes 0x80-0x9F, which ${name} and windows-1252 read as different characters` };
     return { text, inexact: undefined };
   }
