@@ -64,7 +64,6 @@ const CUT_RUN = 8;
 /** One character of a key as spelled (see characterPattern): the decoded character is in one of the groups. */
 const SPELLED = String.raw`%(?:25)*([0-9a-fA-F]{2})|\\+u([0-9a-fA-F]{4})|\\+([/"])|&#(?:([0-9]+)|[xX]([0-9a-fA-F]+));`;
 const SPELLED_AT = new RegExp(SPELLED, 'y');
-const SPELLED_BEFORE = new RegExp(`(?:${SPELLED})$`);
 /** The start of a spelling that a cut left unfinished (`%7…`, `\\u00…`). */
 const UNFINISHED = /(?:%(?:25)*[0-9a-fA-F]?|\\+(?:u[0-9a-fA-F]{0,3})?|&#[xX]?[0-9a-fA-F]*)$/;
 
@@ -77,16 +76,49 @@ function decoded(match: RegExpExecArray): string {
 
 /** The character spelled at `at`, and where its spelling ends. */
 function characterAt(text: string, at: number): { char: string; next: number } {
+  const first = text[at]!;
+  // Every spelling but the character itself starts with one of these.
+  if (first !== '%' && first !== '\\' && first !== '&') return { char: first, next: at + 1 };
   SPELLED_AT.lastIndex = at;
   const match = SPELLED_AT.exec(text);
   return match ? { char: decoded(match), next: SPELLED_AT.lastIndex } : { char: text[at]!, next: at + 1 };
 }
 
-/** The character spelled just before `end`, and where its spelling starts. */
+const HEX = /^[0-9a-fA-F]+$/;
+
+/**
+ * The character spelled just before `end`, and where its spelling starts: the spellings of characterPattern read
+ * backwards, by hand (this runs for each character of each run beside a cut, and a hostile answer may hold a
+ * million cuts).
+ */
 function characterBefore(text: string, end: number): { char: string; next: number } {
-  const window = text.slice(Math.max(0, end - 32), end);
-  const match = SPELLED_BEFORE.exec(window);
-  return match ? { char: decoded(match), next: end - window.length + match.index } : { char: text[end - 1]!, next: end - 1 };
+  const last = text[end - 1]!;
+  const plain = { char: last, next: end - 1 };
+  const code = (digits: string, radix: number) => String.fromCharCode(parseInt(digits, radix));
+  if (last === '/' || last === '"') {
+    let start = end - 1;
+    while (start > 0 && text[start - 1] === '\\') start--;
+    return start < end - 1 ? { char: last, next: start } : plain;
+  }
+  if (last === ';') {
+    const entity = /&#(?:([0-9]+)|[xX]([0-9a-fA-F]+));$/.exec(text.slice(Math.max(0, end - 16), end));
+    return entity ? { char: code(entity[1] ?? entity[2]!, entity[1] === undefined ? 16 : 10), next: end - entity[0].length } : plain;
+  }
+  if (!HEX.test(last)) return plain;
+  const pair = text.slice(end - 2, end);
+  if (end >= 3 && HEX.test(pair)) {
+    // %41, or %2541 (encoded again), %252541...
+    let start = end - 2;
+    while (text[start - 1] !== '%' && start >= 3 && text[start - 2] === '2' && text[start - 1] === '5') start -= 2;
+    if (text[start - 1] === '%') return { char: code(pair, 16), next: start - 1 };
+  }
+  const unit = text.slice(end - 4, end);
+  if (end >= 6 && text[end - 5] === 'u' && text[end - 6] === '\\' && HEX.test(unit)) {
+    let start = end - 6;
+    while (start > 0 && text[start - 1] === '\\') start--;
+    return { char: code(unit, 16), next: start };
+  }
+  return plain;
 }
 
 /**
@@ -94,21 +126,34 @@ function characterBefore(text: string, end: number): { char: string; next: numbe
  * `from` (backward): where it ends (or starts), and its length in characters of the key.
  */
 function keyRun(keys: readonly string[], text: string, from: number, forward: boolean): { edge: number; length: number } {
-  // The places in the keys the run so far could be: each character read keeps those the next one continues.
-  let places: { key: string; at: number }[] | undefined;
+  // The places in the keys the run so far could be (key and index, side by side): each character read keeps
+  // those the next one continues.
+  let inKey: string[] = [];
+  let at: number[] = [];
   let best = { edge: from, length: 0 };
   let edge = from;
+  const step = forward ? 1 : -1;
   for (let length = 1; forward ? edge < text.length : edge > 0; length++) {
     const { char, next } = forward ? characterAt(text, edge) : characterBefore(text, edge);
     edge = next;
-    if (places === undefined) {
-      places = [];
-      for (const key of keys) for (let at = key.indexOf(char); at >= 0; at = key.indexOf(char, at + 1)) places.push({ key, at });
+    if (length === 1) {
+      for (const key of keys)
+        for (let index = key.indexOf(char); index >= 0; index = key.indexOf(char, index + 1)) {
+          inKey.push(key);
+          at.push(index);
+        }
     } else {
-      const step = forward ? 1 : -1;
-      places = places.filter((place) => place.key[place.at + step] === char).map((place) => ({ key: place.key, at: place.at + step }));
+      const keptKey: string[] = [];
+      const keptAt: number[] = [];
+      for (let place = 0; place < at.length; place++) {
+        if (inKey[place]![at[place]! + step] !== char) continue;
+        keptKey.push(inKey[place]!);
+        keptAt.push(at[place]! + step);
+      }
+      inKey = keptKey;
+      at = keptAt;
     }
-    if (places.length === 0) break;
+    if (at.length === 0) break;
     best = { edge, length };
   }
   return best;
@@ -116,13 +161,19 @@ function keyRun(keys: readonly string[], text: string, from: number, forward: bo
 
 /** The text with every run of a key's characters beside a cut (…) replaced by ***: a key cut short stays hidden. */
 function redactCuts(text: string, keys: readonly string[]): string {
+  // A run beside a cut starts with a character of a key, or of a spelling: anything else is passed over at once.
+  const starts = new Set(Array.from(`${keys.join('')}%\\&#0123456789abcdefABCDEFuxX;/"`));
   const spans: [number, number][] = [];
   for (let cut = text.indexOf(CUT); cut >= 0; cut = text.indexOf(CUT, cut + 1)) {
-    const unfinished = UNFINISHED.exec(text.slice(Math.max(0, cut - 16), cut))?.[0].length ?? 0;
-    const before = keyRun(keys, text, cut - unfinished, false);
-    if (before.length >= CUT_RUN) spans.push([before.edge, cut]);
-    const after = keyRun(keys, text, cut + 1, true);
-    if (after.length >= CUT_RUN) spans.push([cut + 1, after.edge]);
+    if (cut > 0 && starts.has(text[cut - 1]!)) {
+      const unfinished = UNFINISHED.exec(text.slice(Math.max(0, cut - 16), cut))?.[0].length ?? 0;
+      const before = keyRun(keys, text, cut - unfinished, false);
+      if (before.length >= CUT_RUN) spans.push([before.edge, cut]);
+    }
+    if (cut + 1 < text.length && starts.has(text[cut + 1]!)) {
+      const after = keyRun(keys, text, cut + 1, true);
+      if (after.length >= CUT_RUN) spans.push([cut + 1, after.edge]);
+    }
   }
   // The run after one cut may be the run before the next (`…middle…`): spans that overlap are one.
   spans.sort((a, b) => a[0] - b[0]);
@@ -132,9 +183,16 @@ function redactCuts(text: string, keys: readonly string[]): string {
     if (last && span[0] <= last[1]) last[1] = Math.max(last[1], span[1]);
     else merged.push(span);
   }
-  let result = text;
-  for (const [start, end] of merged.reverse()) result = `${result.slice(0, start)}${PLACEHOLDER}${result.slice(end)}`;
-  return result;
+  if (merged.length === 0) return text;
+  // One join, not a copy of the text per span: a hostile answer may hold a cut key a million times.
+  const parts: string[] = [];
+  let at = 0;
+  for (const [start, end] of merged) {
+    parts.push(text.slice(at, start), PLACEHOLDER);
+    at = end;
+  }
+  parts.push(text.slice(at));
+  return parts.join('');
 }
 
 export class Secrets {

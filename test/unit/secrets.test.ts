@@ -108,6 +108,16 @@ describe('spellings a hostile name, id or URL carries a key in', () => {
     expect(secrets.redact(`name '${cut(`prod-${KEY}`, 20)}'`)).toBe("name 'prod-***…'");
     expect(secrets.redact(`'…${KEY.slice(6)}'`)).toBe("'…***'");
     expect(secrets.redact(`'…${KEY.slice(4, 16)}…'`)).toBe("'…***…'");
+    // Each spelling, read backwards up to a cut and forwards from one.
+    const json = (text: string) => Array.from(text, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
+    const entities = (text: string) => Array.from(text, (char) => `&#${char.charCodeAt(0)};`).join('');
+    for (const spell of [json, entities, (text: string) => percent(text, '%25'), (text: string) => JSON.stringify(text).slice(1, -1)]) {
+      expect(secrets.redact(`x ${spell(KEY.slice(0, 12))}…`)).toBe('x ***…');
+      expect(secrets.redact(`…${spell(KEY.slice(9))} x`)).toBe('…*** x');
+    }
+    const slashed = new Secrets();
+    slashed.add('k3y/Alpha"01/+0001-tail');
+    expect(slashed.redact(`x ${JSON.stringify('k3y/Alpha"01/+').slice(1, -1).replace(/\//g, '\\/')}…`)).toBe('x ***…');
     // Fewer than 8 characters of it show no more than a mask shows; text without a key is left alone.
     expect(secrets.redact(`'${KEY.slice(0, 7)}…'`)).toBe(`'${KEY.slice(0, 7)}…'`);
     expect(secrets.redact('a long description that was cut…')).toBe('a long description that was cut…');
