@@ -84,6 +84,11 @@ export class Context {
     return this.#secrets.redact(text);
   }
 
+  /** redact(), and a key in base64 too: for what cip keeps in a file (the journal). */
+  redactKept(text: string): string {
+    return this.#secrets.redactKept(text);
+  }
+
   store(): Promise<ProfileStore> {
     this.#store ??= (() => {
       const { dir, isDefault } = configLocation(this.env);

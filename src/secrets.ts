@@ -195,12 +195,38 @@ function redactCuts(text: string, keys: readonly string[]): string {
   return parts.join('');
 }
 
+function includesAny(text: string, parts: readonly string[]): boolean {
+  for (const part of parts) if (text.includes(part)) return true;
+  return false;
+}
+
+/** Whether the text has `length` base64 characters in a row (either alphabet): a loop, cheaper than a pattern. */
+function hasBase64Run(text: string, length: number): boolean {
+  let run = 0;
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    const base64 =
+      (code >= 0x30 && code <= 0x39) ||
+      (code >= 0x41 && code <= 0x5a) ||
+      (code >= 0x61 && code <= 0x7a) ||
+      code === 0x2b ||
+      code === 0x2f ||
+      code === 0x2d ||
+      code === 0x5f;
+    run = base64 ? run + 1 : 0;
+    if (run >= length) return true;
+  }
+  return false;
+}
+
 export class Secrets {
   readonly #keys: string[] = [];
-  /** The keys and their base64 spellings: what a text without \ % or & can hold a key as. */
-  #plain: string[] = [];
+  /** The keys' base64 spellings, and the length of the shortest: a text holds one only in a run that long. */
+  #base64: string[] = [];
+  #base64Run = 0;
   /** Every key in every spelling, one pattern: a 40 MB list is read once, not once per key and spelling. */
   #pattern: RegExp | undefined;
+  #base64Pattern: RegExp | undefined;
 
   /** From now on redact() replaces the key wherever it appears, in any spelling (see characterPattern). */
   add(value: string | undefined): void {
@@ -211,27 +237,36 @@ export class Secrets {
     this.#keys.push(secret);
     // Longest first: a key that contains another key must not be left half-redacted.
     this.#keys.sort((a, b) => b.length - a.length);
-    this.#plain = this.#keys.flatMap((key) => [key, ...base64Spellings(key)]);
+    this.#base64 = this.#keys.flatMap(base64Spellings);
+    this.#base64Run = Math.min(...this.#base64.map((part) => part.length));
     this.#pattern = undefined;
+    this.#base64Pattern = undefined;
   }
 
   /** The text with every key, however spelled, replaced by ***; and a key cut short by cip (…) as well. */
   redact(text: string): string {
     if (this.#keys.length === 0) return text;
-    // Every spelling is at least as long as its key (base64's too); the shortest key is last.
     let result = text;
-    // Without \ % or &, a key can only appear as it is or in base64, and includes() finds that faster than the
-    // pattern: the writer passes every string of a large list through here when it lays out a table.
-    if (result.length >= this.#keys.at(-1)!.length && (ESCAPED.test(result) || this.#plain.some((plain) => result.includes(plain)))) {
-      this.#pattern ??= new RegExp(
-        this.#keys
-          .map((key) => [Array.from(key, characterPattern).join(''), ...base64Spellings(key).map(base64Pattern)].join('|'))
-          .join('|'),
-        'g',
-      );
+    // Every spelling is at least as long as its key; the shortest key is last. Without \ % or &, a key can only
+    // appear as it is, and includes() finds that faster than the pattern: the writer passes every string of a
+    // large list through here when it lays out a table.
+    if (result.length >= this.#keys.at(-1)!.length && (ESCAPED.test(result) || includesAny(result, this.#keys))) {
+      this.#pattern ??= new RegExp(this.#keys.map((key) => Array.from(key, characterPattern).join('')).join('|'), 'g');
       result = result.replace(this.#pattern, PLACEHOLDER);
     }
     return result.length > CUT_RUN && result.includes(CUT) ? redactCuts(result, this.#keys) : result;
+  }
+
+  /**
+   * redact(), and a key in base64 or base64url as well: for what cip keeps in a file of its own (the journal). Not
+   * for every string printed: looking for six spellings of each key in every table cell would cost a large
+   * list's table more than its layout.
+   */
+  redactKept(text: string): string {
+    const result = this.redact(text);
+    if (this.#keys.length === 0 || !hasBase64Run(result, this.#base64Run) || !includesAny(result, this.#base64)) return result;
+    this.#base64Pattern ??= new RegExp(this.#base64.map(base64Pattern).join('|'), 'g');
+    return result.replace(this.#base64Pattern, PLACEHOLDER);
   }
 }
 

@@ -11,7 +11,7 @@ import { expectNoKey, spellings } from '../helpers/key-spellings.js';
 const KEY = 'Zq7+Kd9=Xw2Lp4Rt8Vn6';
 const secrets = new Secrets();
 secrets.add(KEY);
-const redact = (text: string) => secrets.redact(text);
+const redact = (text: string) => secrets.redactKept(text);
 
 function sent(fields: Partial<SentLine> = {}): SentLine {
   return {
@@ -125,6 +125,6 @@ describe('sealLine', () => {
     const spread = 'abc","name":"defgh';
     secrets.add(spread);
     const line = sent({ environment: { id: 'xxabc', name: 'defgh' } });
-    expect(() => sealLine(line, (text) => secrets.redact(text))).toThrow('a line held one of the keys in use in a way cip cannot mask');
+    expect(() => sealLine(line, (text) => secrets.redactKept(text))).toThrow('a line held one of the keys in use in a way cip cannot mask');
   });
 });

@@ -171,7 +171,7 @@ async function append(ctx: Context, line: SentLine | AnsweredLine): Promise<bool
   try {
     await writeLine(
       ctx,
-      sealLine(line, (text) => ctx.redact(text)),
+      sealLine(line, (text) => ctx.redactKept(text)),
     );
     return true;
   } catch (error) {
