@@ -12,8 +12,8 @@ import type { ProxyChoice } from './proxy.js';
 const VERBOSE_BODY_CHARS = 2000;
 
 /**
- * A body for --verbose, read as its Content-Type says: redacted whole, before it is cut, so a key at the cut cannot
- * show in part.
+ * A body for --verbose, read as its Content-Type says (what cip sends is UTF-8: null): redacted whole, before it
+ * is cut, so a key at the cut cannot show in part.
  */
 function bodyForLog(body: Uint8Array, contentType: string | null, redact: (text: string) => string): string {
   const { text } = decodeText(body, contentType);
@@ -31,7 +31,7 @@ export function logged(log: (line: string) => void, redact: (text: string) => st
     log(`> ${request.method} ${request.url}${through}`);
     for (const [name, value] of Object.entries(headersToSend(request.headers, request.body)))
       log(`>   ${name}: ${isSecretHeader(name) ? '***' : value}`);
-    if (request.body) log(`>   body: ${bodyForLog(request.body, request.headers.get('content-type'), redact)}`);
+    if (request.body) log(`>   body: ${bodyForLog(request.body, null, redact)}`);
     try {
       const answer = await next(request);
       const reason = oneLine(answer.statusText);

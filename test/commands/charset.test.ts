@@ -244,6 +244,30 @@ describe('answers the request path reads whole', () => {
   });
 });
 
+describe('input that is not UTF-8', () => {
+  it('a --file, --input or stdin in Latin-1 is refused (exit 2) before anything is sent: it would go as U+FFFD', async () => {
+    const file = join(tempDir(), 'latin1.json');
+    writeFileSync(file, Buffer.from(JSON.stringify({ name: 'c', owner: OWNER }), 'latin1'));
+    const env = sandboxEnv(sandbox);
+    for (const [args, input] of [
+      [['env', 'create', '--file', file], undefined],
+      [['env', 'update', 'a', '--file', file], undefined],
+      [['env', 'apply', '--file', file, '--yes'], undefined],
+      [['api', 'Environments', '--input', file], undefined],
+      [['api', 'Environments', '--input', '-'], Buffer.from('{"owner":"José"}', 'latin1')],
+    ] as const) {
+      const result = await cip([...args], { env, configDir, ...(input === undefined ? {} : { input }) });
+      expect(result.exitCode, args.join(' ')).toBe(2);
+      expect(expectOneErrorLine(result.stderr), args.join(' ')).toMatch(/is not valid UTF-8, and cip reads its input as UTF-8 \(convert it first/);
+    }
+    expect(writes()).toEqual([]);
+    // In UTF-8 the same file goes out exactly.
+    writeFileSync(file, JSON.stringify({ name: 'c', owner: OWNER }));
+    expect((await cip(['env', 'create', '--file', file], { env, configDir })).exitCode).toBe(0);
+    expect(writes()[0]!.body).toBe(JSON.stringify({ name: 'c', owner: OWNER }));
+  });
+});
+
 describe('a key in an answer that is not UTF-8', () => {
   it('is found in UTF-16: cip api at a terminal, with --jq, in a pipe, in --verbose and in an error', async () => {
     const key = sandbox.keys.apiKey;
