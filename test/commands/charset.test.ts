@@ -258,7 +258,9 @@ describe('input that is not UTF-8', () => {
     ] as const) {
       const result = await cip([...args], { env, configDir, ...(input === undefined ? {} : { input }) });
       expect(result.exitCode, args.join(' ')).toBe(2);
-      expect(expectOneErrorLine(result.stderr), args.join(' ')).toMatch(/is not valid UTF-8, and cip reads its input as UTF-8 \(convert it first/);
+      expect(expectOneErrorLine(result.stderr), args.join(' ')).toMatch(
+        /is not valid UTF-8, and cip reads its input as UTF-8 \(convert it first/,
+      );
     }
     expect(writes()).toEqual([]);
     // In UTF-8 the same file goes out exactly.
