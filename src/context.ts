@@ -90,6 +90,11 @@ export class Context {
     if (this.globals.verbose) this.io.stderr.write(`${this.redact(line)}\n`);
   }
 
+  /** redact(), and a key in base64 too: for what cip keeps in a file (the journal). */
+  redactKept(text: string): string {
+    return this.#secrets.redactKept(text);
+  }
+
   store(): Promise<ProfileStore> {
     this.#store ??= (() => {
       const { dir, isDefault } = configLocation(this.env);
@@ -189,6 +194,7 @@ export class Context {
       userAgent: `cip/${this.version} node/${this.host.nodeVersion}`,
       redact: (text) => this.redact(text),
       log: verbose ? (line) => this.detail(line) : undefined,
+      warn: (message) => this.io.warn(message),
     });
   }
 }

@@ -124,6 +124,13 @@ export class ProtocolError extends CipError {
   }
 }
 
+/**
+ * A write refused before anything was sent: an answer this run read could not be read exactly as text (its bytes
+ * are not valid in the charset it claims), and writing now would send that text back. Every later write of the
+ * run would be refused the same way, so a batch stops at the first.
+ */
+export class InexactReadError extends ProtocolError {}
+
 export class NetworkError extends CipError {
   constructor(message: string, hint?: string) {
     super('network', message, hint);

@@ -8,7 +8,7 @@ import { printable } from '../text/sanitize.js';
 import { DEFAULT_MAX_ANSWER_BYTES, createHttp, type Http, type HttpOptions } from './http.js';
 import { proxyFor } from './proxy.js';
 
-export interface ConnectOptions extends Pick<HttpOptions, 'timeout' | 'signal' | 'log' | 'redact'> {
+export interface ConnectOptions extends Pick<HttpOptions, 'timeout' | 'signal' | 'log' | 'redact' | 'warn'> {
   env: Env;
   userAgent: string;
 }

@@ -3,6 +3,7 @@
 // redirect, a ProtocolError); a failure to get an answer becomes a NetworkError that blames the right party
 // (the API, the proxy, TLS), or an interruption.
 import { ApiError, CipError, InterruptedError, NetworkError, ProtocolError, statusSummary } from '../errors.js';
+import { decodeText } from '../text/charset.js';
 import { hideCredentials, oneLine, truncate } from '../text/sanitize.js';
 import { BrokenAnswer, type RawAnswer } from './chain.js';
 import { refusalReason } from './challenge.js';
@@ -43,7 +44,8 @@ export function answerFailure(answer: RawAnswer, context: FailureContext, uncert
     return new ProtocolError(redact(`cannot ${what}: the API answered with a redirect (HTTP ${status})${to}`), NO_REDIRECTS);
   }
   // Redacted before the message is cut short (500 characters), so the cut cannot leave part of a key.
-  const body = redact(answer.body ? new TextDecoder().decode(answer.body) : '');
+  // Read as its charset says: a key in a UTF-16 body would not be found in its bytes read as UTF-8.
+  const body = redact(answer.body ? decodeText(answer.body, headers.get('content-type')).text : '');
   const message = errorMessageFromBody(body, headers.get('content-type') ?? '');
   // ASP.NET Core's JWT bearer handler says why in its challenge, with no body (a 401, or RFC 6750's 403).
   const said = bothSaid(message, refusalReason(headers.get('www-authenticate'), redact));

@@ -8,8 +8,9 @@
 //
 // and failures turned into typed errors (failure.ts). Nothing else in cip imports ky.
 import type { KyInstance } from 'ky';
-import { ProtocolError } from '../errors.js';
+import { InexactReadError, ProtocolError } from '../errors.js';
 import { JsonTooDeepError, parseExactJson, stringifyExactJson } from '../json/exact.js';
+import { decodeText, type DecodedText } from '../text/charset.js';
 import { httpStatusOnly, type Bytes, type Layer, type RawAnswer, type Step } from './chain.js';
 import { answerFailure, requestFailure, type FailureContext } from './failure.js';
 import { networkReason } from './network-errors.js';
@@ -99,7 +100,12 @@ export interface HttpOptions {
   forbiddenHint?: string | undefined;
   /** The last step; by default node:http, or fetch through the proxy. Tests give their own. */
   transport?: Step | undefined;
+  /** A note for people (stderr): an answer cip could not read exactly as text, said once. */
+  warn?: ((message: string) => void) | undefined;
 }
+
+/** What cip sends: JSON, always UTF-8, and said so (a server must not guess). */
+export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 
 type KyModule = typeof import('ky');
 
@@ -181,10 +187,14 @@ function kyClient({ default: ky, HTTPError }: KyModule, options: HttpOptions, st
   });
 }
 
-/** The answer's text, read only when asked for; the answer (a 40 MB list's bytes) is not kept while it is parsed. */
-function textOf(answer: RawAnswer, read: boolean): { status: number; headers: Headers; text: string } {
-  const text = read && answer.body ? new TextDecoder().decode(answer.body) : '';
-  return { status: answer.status, headers: answer.headers, text };
+/**
+ * The answer's text, read only when asked for, decoded as its Content-Type says (text/charset.ts), with why it is
+ * not exact when it is not; the answer (a 40 MB list's bytes) is not kept while it is parsed.
+ */
+function textOf(answer: RawAnswer, read: boolean): { status: number; headers: Headers } & DecodedText {
+  const { text, inexact } =
+    read && answer.body ? decodeText(answer.body, answer.headers.get('content-type')) : { text: '', inexact: undefined };
+  return { status: answer.status, headers: answer.headers, text, inexact };
 }
 
 type Respond = (
@@ -229,6 +239,14 @@ export async function createHttp(options: HttpOptions): Promise<Http> {
   const transport =
     options.transport ?? (proxy ? await (await import('./proxy.js')).proxyTransport(proxy, maxAnswerBytes) : nodeTransport(maxAnswerBytes));
   const respond = responder(kyModule, options, attempt(options, transport));
+  /**
+   * The first read whose answer cip could not read exactly as text (bytes invalid in its charset, a charset cip
+   * cannot read). Every write of this client after it is refused: an update merges the record it read, apply and
+   * --if-exists match names against it, restore writes back what it planned from it. Sent back, the text cip made
+   * of such bytes (U+FFFD for each it could not read) would replace fields the user never named.
+   */
+  let inexactRead: { what: string; why: string } | undefined;
+  let warned = false;
 
   const send = async (
     method: Method,
@@ -238,19 +256,35 @@ export async function createHttp(options: HttpOptions): Promise<Http> {
     readBody = true,
     extra: Record<string, string> = {},
   ): Promise<Answer> => {
+    if (method !== 'GET' && inexactRead !== undefined) {
+      throw new InexactReadError(
+        `cannot ${what}: cip could not read the API's answer to ${inexactRead.what} exactly (${inexactRead.why}), and would send back text it could not read`,
+        'nothing was sent; the API must send UTF-8, or name the charset it sends in its Content-Type',
+      );
+    }
     const json =
       body === undefined
         ? { headers: extra }
-        : { body: stringifyExactJson(body), headers: { 'Content-Type': 'application/json', ...extra } };
+        : { body: stringifyExactJson(body), headers: { 'Content-Type': JSON_CONTENT_TYPE, ...extra } };
     // Exact, keys and all: what is printed is redacted by the writer, and what is sent back must be what was read.
-    const { status, headers, text } = textOf(await respond(method, target, what, json), readBody);
+    const { status, headers, text, inexact } = textOf(await respond(method, target, what, json), readBody);
     if (text.trim() === '') return { data: undefined, headers };
+    let data: unknown;
     try {
-      return { data: await parseExactJson(text), headers };
+      data = await parseExactJson(text);
     } catch (error) {
       const problem = error instanceof JsonTooDeepError ? error.message : 'a body that is not valid JSON';
-      throw new ProtocolError(`cannot ${what}: the API answered HTTP ${status} with ${problem}`);
+      throw new ProtocolError(`cannot ${what}: the API answered HTTP ${status} with ${problem}${inexact ? ` (${inexact})` : ''}`);
     }
+    if (inexact !== undefined) {
+      if (method === 'GET') inexactRead ??= { what, why: inexact };
+      if (!warned)
+        options.warn?.(
+          `cip could not read the API's answer to ${what} exactly (${inexact}): it is shown as well as cip can, and this run writes nothing back`,
+        );
+      warned = true;
+    }
+    return { data, headers };
   };
 
   return {
@@ -259,7 +293,7 @@ export async function createHttp(options: HttpOptions): Promise<Http> {
       return (await send(method, path, what, body, readBody)).data;
     },
     async exchange(method, target, what, { failed, ...request } = {}) {
-      const headers = { ...(request.body === undefined ? {} : { 'Content-Type': 'application/json' }), ...request.headers };
+      const headers = { ...(request.body === undefined ? {} : { 'Content-Type': JSON_CONTENT_TYPE }), ...request.headers };
       const answer = await respond(method, target, what, { ...request, headers }, failed);
       return { ...answer, body: answer.body ?? new Uint8Array(0) };
     },

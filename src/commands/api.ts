@@ -12,6 +12,7 @@ import { stringifyExactJson } from '../json/exact.js';
 import { writeAnswer } from '../output/writer.js';
 import { withSpinner } from '../terminal/spinner.js';
 import { manyLines, oneLine, printable, truncate } from '../text/sanitize.js';
+import { decodeText } from '../text/charset.js';
 import { readInput } from './io.js';
 import { buildPayload } from '../domain/environments/payload.js';
 import { CONFIRM_OPTION, PAYLOAD_OPTIONS, payloadInput } from './options.js';
@@ -66,7 +67,7 @@ function head(answer: RawAnswer, redact: (text: string) => string): string {
  */
 function failedBody(answer: RawAnswer, redact: (text: string) => string): string {
   if (!answer.body?.byteLength) return '';
-  const text = redact(new TextDecoder().decode(answer.body));
+  const text = redact(decodeText(answer.body, answer.headers.get('content-type')).text);
   const cut =
     text.length > SHOWN_ERROR_BODY_CHARS
       ? `${text.slice(0, SHOWN_ERROR_BODY_CHARS)}\n… (${text.length - SHOWN_ERROR_BODY_CHARS} more characters not shown)`
@@ -116,10 +117,12 @@ name; a script passes --confirm NAME.`,
     // Refused here, before any input is read, when it would leave the base URL's origin.
     const url = requestUrl(settings.baseUrl, path);
     // Any method that may change something, in a protected profile: its name, before the body is read.
+    // Redacted before printable() cuts it: a key cut short would no longer be found.
+    const shown = printable(ctx.redact(path));
     const writes = !READS.includes(chosen);
     if (writes || confirm !== undefined)
       await guardProtected(ctx, settings, {
-        change: `send ${chosen} ${printable(path)}${writesWith(chosen) ? `. ${NO_UNDO}` : ''}`,
+        change: `send ${chosen} ${shown}${writesWith(chosen) ? `. ${NO_UNDO}` : ''}`,
         confirm,
       });
     let body: string | undefined;
@@ -133,7 +136,7 @@ name; a script passes --confirm NAME.`,
     }
     const target = url.href;
 
-    const what = `${chosen} ${printable(path)}`;
+    const what = `${chosen} ${shown}`;
     // The answer of a failure, kept for -i: printed once the spinner has stopped, before the error line.
     const failure: { answer?: RawAnswer } = {};
     const request = {

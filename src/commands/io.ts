@@ -32,6 +32,30 @@ function tooLarge(what: string): UsageError {
   return new UsageError(`${what}: input too large: more than ${MAX_INPUT_BYTES / (1024 * 1024)} MiB`);
 }
 
+/**
+ * Input as text: UTF-8, or refused (exit 2). Read otherwise, each byte cip could not read would become U+FFFD,
+ * and be sent to the API in place of what the file said. A byte-order mark is kept, as it was.
+ */
+function utf8(bytes: Buffer, what: string): string {
+  try {
+    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
+  } catch {
+    throw new UsageError(
+      `${what} is not valid UTF-8, and cip reads its input as UTF-8`,
+      'convert it first (iconv -f LATIN1 -t UTF-8 FILE, naming the charset it is in)',
+    );
+  }
+}
+
+/** Hands a promise the input as text, or the error that it is not UTF-8. */
+function settleText(bytes: Buffer, what: string, resolve: (text: string) => void, reject: (error: Error) => void): void {
+  try {
+    resolve(utf8(bytes, what));
+  } catch (error) {
+    reject(readError(error, what));
+  }
+}
+
 /** Reads stdin to its end, no further than the limit, and stops at once when the user interrupts. */
 function readStdin(ctx: Context, what: string): Promise<string> {
   const { stdin } = ctx.io;
@@ -46,7 +70,9 @@ function readStdin(ctx: Context, what: string): Promise<string> {
       if (error) {
         stdin.pause();
         reject(error);
-      } else resolve(Buffer.concat(chunks, size).toString('utf8'));
+      } else {
+        settleText(Buffer.concat(chunks, size), what, resolve, reject);
+      }
     };
     const onData = (chunk: Buffer | string) => {
       const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
@@ -82,7 +108,7 @@ function readToEnd(fd: number, what: string): string {
     size += read;
     if (size > MAX_INPUT_BYTES) throw tooLarge(what);
   }
-  return Buffer.concat(chunks, size).toString('utf8');
+  return utf8(Buffer.concat(chunks, size), what);
 }
 
 /**
@@ -109,7 +135,9 @@ async function readPipe(ctx: Context, fd: number, what: string): Promise<string>
       ctx.signal.removeEventListener('abort', onAbort);
       pipe.destroy();
       if (error) reject(error);
-      else resolve(Buffer.concat(chunks, size).toString('utf8'));
+      else {
+        settleText(Buffer.concat(chunks, size), what, resolve, reject);
+      }
     };
     const onAbort = () => finish(new InterruptedError());
     pipe.on('data', (chunk: Buffer) => {

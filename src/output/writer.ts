@@ -18,6 +18,7 @@ import {
   type Column,
 } from './columns.js';
 import { renderRecord } from './record.js';
+import { decodeText } from '../text/charset.js';
 import { escapeControls, escapeJsonForTerminal } from '../text/sanitize.js';
 import { isDataFormat, isRowFormat, type OutputFormat } from './format.js';
 import type { JqRunner } from './jq.js';
@@ -389,9 +390,10 @@ function writeLines(io: Output, lines: readonly string[]): void {
  */
 export async function writeAnswer(io: Output, answer: Uint8Array, contentType: string): Promise<void> {
   if (answer.byteLength === 0) return;
-  const received = Buffer.from(answer).toString('utf8');
+  // Read as its charset says (a key in UTF-16 is no key in its bytes read as UTF-8), for jq and a terminal.
+  const received = decodeText(answer, contentType).text;
   const text = io.redact(received);
-  // A body without a key goes out byte for byte.
+  // A body without a key goes out byte for byte; one with a key, redacted, in UTF-8.
   const body = text === received ? answer : Buffer.from(text);
   if (io.jq !== undefined) {
     await writeThroughJq(io, io.jq, text);

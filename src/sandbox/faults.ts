@@ -82,7 +82,7 @@ export async function applyFault(fault: Fault, res: ServerResponse, effects: Fau
       return true;
     case 'status': {
       const body = fault.body ?? '';
-      const headers: Record<string, string> = body === '' ? {} : { 'Content-Type': sniffContentType(body) };
+      const headers: Record<string, string> = body.length === 0 ? {} : { 'Content-Type': sniffContentType(body.toString()) };
       send(res, { status: fault.status, body, headers: { ...headers, ...fault.headers } });
       return true;
     }

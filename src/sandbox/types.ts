@@ -34,8 +34,8 @@ export interface Environment {
 }
 
 export type Fault =
-  /** Answer with this status, body and headers instead of the normal response. */
-  | { kind: 'status'; status: number; body?: string; headers?: Record<string, string> }
+  /** Answer with this status, body (bytes as given, for a charset other than UTF-8) and headers instead of the normal response. */
+  | { kind: 'status'; status: number; body?: string | Buffer; headers?: Record<string, string> }
   /** Answer normally, but only after `ms` (for client time-outs). */
   | { kind: 'delay'; ms: number }
   /** Destroy the socket before any response byte. */

@@ -208,11 +208,12 @@ describe('every write is recorded', () => {
     expect(text.match(/\*\*\*/g)).toHaveLength(1);
     const [api, deleted, updated, created] = await history();
     expect(api!.request.url).toBe(`${sandbox.url}/Environments?probe=***`);
-    expect(created).toMatchObject({ action: 'create', withheld: ['request body'], request: { method: 'POST' } });
+    // The answers echoed the key too: their records are left out, and said so.
+    expect(created).toMatchObject({ action: 'create', withheld: ['request body', 'record'], request: { method: 'POST' }, record: null });
     expect(created!.request).not.toHaveProperty('body');
-    expect(updated).toMatchObject({ action: 'update', withheld: ['request body', 'before'], before: null });
+    expect(updated).toMatchObject({ action: 'update', withheld: ['request body', 'before', 'record'], before: null, record: null });
     expect(deleted).toMatchObject({ action: 'delete', withheld: ['before'], before: null });
-    expect(api).toMatchObject({ action: 'request', withheld: ['request body'] });
+    expect(api).toMatchObject({ action: 'request', withheld: ['request body', 'record'] });
     const restore = await run(['env', 'restore', deleted!.entry, '--yes']);
     expect(restore.exitCode).toBe(2);
     expect(expectOneErrorLine(restore.stderr)).toContain(

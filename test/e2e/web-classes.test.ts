@@ -60,7 +60,7 @@ describe("the shipped ky with cip's web classes", () => {
     expect(received.map(({ method, url }) => `${method} ${url}`)).toEqual(['PUT /ms/Environments/e1', 'PUT /ms/Environments/e1']);
     for (const request of received) {
       expect(request.body).toBe('{"name":"web"}');
-      expect(request.headers['content-type']).toBe('application/json');
+      expect(request.headers['content-type']).toBe('application/json; charset=utf-8');
       expect(request.headers['content-length']).toBe('14');
       expect(request.headers['enterpriseid']).toBe('3f2b8c1e-9a4d-4e6f-8b7a-1c2d3e4f5a6b');
       expect(request.headers['ocp-apim-subscription-key']).toBe('sub-key-web-0123456789');

@@ -25,7 +25,8 @@ export interface CipResult {
 
 export interface CipOptions {
   env?: Record<string, string | undefined>;
-  input?: string;
+  /** What stdin holds: text (as UTF-8), or bytes as they are. */
+  input?: string | Buffer;
   configDir?: string;
   /** The working folder, where the project file (.cip.json) is looked for. */
   cwd?: string;

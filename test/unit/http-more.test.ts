@@ -101,7 +101,7 @@ describe('--verbose', () => {
       '>   accept-encoding: gzip, deflate, br',
       '>   accept: application/json',
       '>   authorization: ***',
-      '>   content-type: application/json',
+      '>   content-type: application/json; charset=utf-8',
       '>   user-agent: cip/test',
       '>   content-length: 2001',
       `>   body: ${'a'.repeat(2000)}… (2001 characters in all)`,
@@ -417,7 +417,7 @@ describe('what goes out and what comes back', () => {
     await http.request('PUT', 'Environments/1', 'update it', { name: 'x' });
     expect(calls.map((call) => [call.method, call.headers['content-type'], call.body])).toEqual([
       ['GET', undefined, undefined],
-      ['PUT', 'application/json', '{"name":"x"}'],
+      ['PUT', 'application/json; charset=utf-8', '{"name":"x"}'],
     ]);
     expect(calls[0]!.headers.accept).toBe('application/json');
   });
@@ -436,7 +436,7 @@ describe('what goes out and what comes back', () => {
     await http.exchange('POST', 'b', 'post b', { body: 'plain', headers: { 'Content-Type': 'text/plain' } });
     await http.exchange('GET', 'c', 'get c', { headers: { 'X-Extra': 'yes' } });
     expect(calls.map((call) => [call.method, call.headers['content-type'], call.headers['x-extra'], call.body])).toEqual([
-      ['POST', 'application/json', undefined, '{}'],
+      ['POST', 'application/json; charset=utf-8', undefined, '{}'],
       ['POST', 'text/plain', undefined, 'plain'],
       ['GET', undefined, 'yes', undefined],
     ]);

@@ -75,3 +75,54 @@ describe('crash reports', () => {
     expect(secrets.redact(echo)).toBe('*** *** *** *** "***" "***"');
   });
 });
+
+describe('spellings a hostile name, id or URL carries a key in', () => {
+  const KEY = 'Zq7+Kd9=Xw2Lp4Rt8Vn6';
+  const secrets = new Secrets();
+  secrets.add(KEY);
+  const percent = (text: string, prefix = '%') =>
+    Array.from(text, (char) => `${prefix}${char.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`).join('');
+
+  it('percent-encoded twice, or more (a URL encoded again)', () => {
+    expect(secrets.redact(`/Environments/${percent(KEY, '%25')}`)).toBe('/Environments/***');
+    expect(secrets.redact(`/Environments/${percent(KEY, '%2525').toLowerCase()}`)).toBe('/Environments/***');
+  });
+
+  it('in base64 and base64url, at each offset, in what cip keeps (redactKept): the characters made of the key alone', () => {
+    for (const prefix of ['', 'a', 'ab', 'abc'])
+      for (const encoding of ['base64', 'base64url'] as const) {
+        const encoded = Buffer.from(`${prefix}${KEY}tail`).toString(encoding);
+        // Not in what is printed: that would cost every table cell six more looks per key.
+        expect(secrets.redact(encoded)).toBe(encoded);
+        const shown = secrets.redactKept(encoded);
+        expect(shown, `${encoding} after '${prefix}'`).toMatch(/^[A-Za-z0-9+/_-]{0,7}\*\*\*[A-Za-z0-9+/=_-]{0,12}$/);
+      }
+    // base64 in JSON, its / escaped.
+    const slashed = Buffer.from(`??${KEY}`).toString('base64');
+    expect(secrets.redactKept(JSON.stringify(slashed).replace(/\//g, '\\/'))).toContain('***');
+  });
+
+  it('cut short where cip cuts text (…): 8 characters of a key or more beside the cut, in any spelling', () => {
+    const cut = (text: string, length: number) => `${text.slice(0, length)}…`;
+    expect(secrets.redact(`DELETE Environments/${cut(percent(KEY), 40)}: not found`)).toBe('DELETE Environments/***…: not found');
+    // A cut inside a %-escape leaves its start: that goes too.
+    expect(secrets.redact(`DELETE Environments/${cut(percent(KEY), 41)}`)).toBe('DELETE Environments/***…');
+    expect(secrets.redact(`name '${cut(`prod-${KEY}`, 20)}'`)).toBe("name 'prod-***…'");
+    expect(secrets.redact(`'…${KEY.slice(6)}'`)).toBe("'…***'");
+    expect(secrets.redact(`'…${KEY.slice(4, 16)}…'`)).toBe("'…***…'");
+    // Each spelling, read backwards up to a cut and forwards from one.
+    const json = (text: string) => Array.from(text, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
+    const entities = (text: string) => Array.from(text, (char) => `&#${char.charCodeAt(0)};`).join('');
+    for (const spell of [json, entities, (text: string) => percent(text, '%25'), (text: string) => JSON.stringify(text).slice(1, -1)]) {
+      expect(secrets.redact(`x ${spell(KEY.slice(0, 12))}…`)).toBe('x ***…');
+      expect(secrets.redact(`…${spell(KEY.slice(9))} x`)).toBe('…*** x');
+    }
+    const slashed = new Secrets();
+    slashed.add('k3y/Alpha"01/+0001-tail');
+    expect(slashed.redact(`x ${JSON.stringify('k3y/Alpha"01/+').slice(1, -1).replace(/\//g, '\\/')}…`)).toBe('x ***…');
+    // Fewer than 8 characters of it show no more than a mask shows; text without a key is left alone.
+    expect(secrets.redact(`'${KEY.slice(0, 7)}…'`)).toBe(`'${KEY.slice(0, 7)}…'`);
+    expect(secrets.redact('a long description that was cut…')).toBe('a long description that was cut…');
+    expect(secrets.redact('…')).toBe('…');
+  });
+});

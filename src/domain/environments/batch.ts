@@ -3,7 +3,7 @@
 // and an interrupt that stops new work and says what became of each item. The exit code follows one rule:
 // all done 0; all failed, the failure's own code; some failed, 9 (partly done).
 import type { Context } from '../../context.js';
-import { CipError, InterruptedError, UsageError, restated } from '../../errors.js';
+import { CipError, InexactReadError, InterruptedError, UsageError, restated } from '../../errors.js';
 import { withSpinner } from '../../terminal/spinner.js';
 import { printable } from '../../text/sanitize.js';
 import { doneText } from './target.js';
@@ -30,6 +30,8 @@ export async function runBatch<T>(ctx: Context, batch: Batch<T>): Promise<{ stat
   let next = 0;
   let finished = 0;
   let interrupted = false;
+  /** A refusal every item would meet (nothing was sent): the batch stops, and it is the command's error. */
+  let refused: InexactReadError | undefined;
   // A function, so that the check after an await is not narrowed away.
   const aborted = () => ctx.signal.aborted;
   const report = (line: string, failed: boolean) => {
@@ -45,7 +47,7 @@ export async function runBatch<T>(ctx: Context, batch: Batch<T>): Promise<{ stat
   const spinnerText = single && first !== undefined ? `${batch.verb} ${batch.describe(first)}` : `${batch.verb} 0/${items.length}`;
   await withSpinner(ctx.io, spinnerText, async (setText) => {
     const worker = async () => {
-      while (next < items.length && !interrupted) {
+      while (next < items.length && !interrupted && !refused) {
         if (aborted()) {
           interrupted = true;
           break;
@@ -62,6 +64,10 @@ export async function runBatch<T>(ctx: Context, batch: Batch<T>): Promise<{ stat
             break;
           }
           if (!(error instanceof CipError)) throw error;
+          if (error instanceof InexactReadError) {
+            refused ??= error;
+            break;
+          }
           states[index] = { state: 'failed', error };
           report(error.message, true);
         }
@@ -72,6 +78,7 @@ export async function runBatch<T>(ctx: Context, batch: Batch<T>): Promise<{ stat
     await Promise.all(Array.from({ length: Math.min(batch.concurrency, items.length) }, worker));
   });
   for (const line of heldLines) ctx.io.warn(line);
+  if (refused) throw refused;
   return { states, interrupted };
 }
 

@@ -54,6 +54,8 @@ export interface SentLine extends JournalScope {
   restores?: string;
   /** What was left out because it held one of the run's keys: 'request body', 'before'. */
   withheld?: string[];
+  /** The fields kept with a key of the run masked as ***: 'environment.name', 'request.url'. */
+  masked?: string[];
 }
 
 export interface AnsweredLine {
@@ -68,9 +70,16 @@ export interface AnsweredLine {
   /** The record the server answered; null when it sent none, or when it held a key of the run (never kept). */
   record: unknown;
   error: string | null;
+  /** 'record' when the answer held a key of the run. */
+  withheld?: string[];
+  /** The fields kept with a key of the run masked as ***: 'id', 'error'. */
+  masked?: string[];
 }
 
-/** One entry as history shows it in JSON: the "sent" line with its outcome. */
+/**
+ * One entry as history shows it in JSON: the "sent" line with its outcome. Its `withheld` and `masked` are both
+ * lines' (the answer's `id` named `answeredId`).
+ */
 export interface JournalEntry extends Omit<SentLine, 'v' | 'event'> {
   result: JournalResult;
   answeredAt: string | null;
@@ -130,6 +139,7 @@ export function journalSetup(ctx: Context): { place: JournalPlace; path: string;
 
 const text = (value: unknown): value is string => typeof value === 'string';
 const textOrNull = (value: unknown): value is string | null => value === null || typeof value === 'string';
+const texts = (value: unknown): value is string[] | undefined => value === undefined || (Array.isArray(value) && value.every(text));
 
 function isSent(value: unknown): value is SentLine {
   if (!isRecord(value) || value.event !== 'sent') return false;
@@ -151,7 +161,8 @@ function isSent(value: unknown): value is SentLine {
     text(request.url) &&
     (value.before === null || isRecord(value.before)) &&
     (value.restores === undefined || text(value.restores)) &&
-    (value.withheld === undefined || (Array.isArray(value.withheld) && value.withheld.every(text)))
+    texts(value.withheld) &&
+    texts(value.masked)
   );
 }
 
@@ -164,7 +175,9 @@ function isAnswered(value: unknown): value is AnsweredLine {
     ['done', 'failed', 'unknown'].includes(value.result as string) &&
     (value.status === null || typeof value.status === 'number') &&
     textOrNull(value.id) &&
-    textOrNull(value.error)
+    textOrNull(value.error) &&
+    texts(value.withheld) &&
+    texts(value.masked)
   );
 }
 
@@ -207,7 +220,7 @@ export async function readEntries(ctx: Context): Promise<JournalEntry[]> {
     } else if (isAnswered(value)) {
       const entry = entries.get(value.entry);
       // An answer whose entry was pruned (or is in the part not read) has nothing to belong to.
-      if (entry)
+      if (entry) {
         Object.assign(entry, {
           result: value.result,
           answeredAt: value.at,
@@ -216,6 +229,10 @@ export async function readEntries(ctx: Context): Promise<JournalEntry[]> {
           record: value.record ?? null,
           error: value.error,
         });
+        if (value.withheld?.length) entry.withheld = [...(entry.withheld ?? []), ...value.withheld];
+        const masked = value.masked?.map((field) => (field === 'id' ? 'answeredId' : field));
+        if (masked?.length) entry.masked = [...(entry.masked ?? []), ...masked];
+      }
     } else unreadable.push(index + 1);
   }
   if (unreadable.length) {

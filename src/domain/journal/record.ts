@@ -1,7 +1,8 @@
 // Recording writes in the journal: a "sent" line before the request goes out, an "answered" line once its
 // outcome is known. The write commands call the API through journaledApi (env create, update, delete, apply,
-// restore) or journaled (`cip api`), so each hook is one line. No header is ever recorded, so no key either;
-// the data is recorded exactly as sent and read, never redacted, or it could not be put back. A journal that
+// restore) or journaled (`cip api`), so each hook is one line. No header is ever recorded, and every line is
+// sealed where it is written (sealLine): a key that arrives in a name, an id, a URL or the data is never kept.
+// The data is recorded exactly as sent and read, or not at all: masked, it could not be put back. A journal that
 // cannot be written (a read-only home in CI, a full disk) is said once and the write goes on: a change is
 // never refused for want of its record, and the README says so.
 import { environmentUrl, type EnvironmentsApi } from '../../api/environments.js';
@@ -9,9 +10,10 @@ import { actingAs } from '../../config/credentials.js';
 import { appendToJournal } from '../../config/journal-file.js';
 import type { ResolvedSettings } from '../../config/settings.js';
 import type { Context } from '../../context.js';
-import { ApiError, UsageError } from '../../errors.js';
+import { ApiError, InexactReadError, UsageError } from '../../errors.js';
 import { parseExactJson, stringifyExactJson } from '../../json/exact.js';
-import { isRecord } from '../../json/record.js';
+import { isRecord, setOwn } from '../../json/record.js';
+import { decodeText } from '../../text/charset.js';
 import { idOf, nameOf } from '../environments/target.js';
 import {
   JOURNAL_VERSION,
@@ -103,11 +105,74 @@ async function drain(ctx: Context, writer: Writer): Promise<void> {
   writer.running = false;
 }
 
+/**
+ * A line as the journal keeps it, as text: no key of the run in it, however spelled (secrets.ts). Every line is
+ * written through here, so no field can bypass it. What a restore would send again (the request's body, the
+ * record before, the record answered) is left out whole when it holds a key, and named in `withheld`: masked, a
+ * *** could be put back as data. Any other text holding one (a name, an id, a URL, an error, a field's name) is
+ * kept with the key as ***, and named in `masked`, so that a restore knows it is not what was sent.
+ */
+export function sealLine(line: SentLine | AnsweredLine, redact: (text: string) => string): string {
+  const holds = (value: unknown) => {
+    const text = stringifyExactJson(value);
+    return redact(text) !== text;
+  };
+  const withheld = [...(line.withheld ?? [])];
+  const masked = new Set<string>();
+  const mask = (value: unknown, path: string): unknown => {
+    if (typeof value === 'string') {
+      const shown = redact(value);
+      if (shown !== value) masked.add(path);
+      return shown;
+    }
+    if (Array.isArray(value)) return value.map((item) => mask(item, path));
+    if (!isRecord(value)) return value;
+    const copy: Record<string, unknown> = {};
+    for (const [key, inner] of Object.entries(value)) {
+      const name = redact(key);
+      if (name !== key) masked.add(path);
+      setOwn(copy, name, mask(inner, path === '' ? name : `${path}.${name}`));
+    }
+    return copy;
+  };
+  // What a restore would send again: each kept whole, or left out.
+  const data = (value: unknown, name: string) => {
+    if (value === undefined || value === null || !holds(value)) return value;
+    if (!withheld.includes(name)) withheld.push(name);
+    return undefined;
+  };
+  const sealed: Record<string, unknown> = {};
+  for (const [field, value] of Object.entries(line)) {
+    if (field === 'withheld' || field === 'masked') continue;
+    if (field === 'request' && isRecord(value)) {
+      // The body (JSON, or the text `cip api` sent) is kept whole or left out.
+      const bodyHeld = [value.body, value.text].some((body) => data(body, 'request body') === undefined && body !== undefined);
+      const request: Record<string, unknown> = {};
+      for (const [part, inner] of Object.entries(value)) {
+        if (part !== 'body' && part !== 'text') request[part] = mask(inner, `request.${part}`);
+        else if (!bodyHeld) request[part] = inner;
+      }
+      sealed.request = request;
+    } else if (field === 'before' || field === 'record') sealed[field] = data(value, field) ?? null;
+    else setOwn(sealed, field, mask(value, field));
+  }
+  if (withheld.length) sealed.withheld = withheld;
+  if (masked.size) sealed.masked = [...masked];
+  const text = stringifyExactJson(sealed);
+  // A key spread over several fields (one of them holding `","`) is in none of them alone: such a line is not
+  // written at all.
+  if (redact(text) !== text) throw new Error('a line held one of the keys in use in a way cip cannot mask');
+  return text;
+}
+
 async function append(ctx: Context, line: SentLine | AnsweredLine): Promise<boolean> {
   if (broken.has(ctx)) return false;
   const { path } = journalSetup(ctx);
   try {
-    await writeLine(ctx, stringifyExactJson(line));
+    await writeLine(
+      ctx,
+      sealLine(line, (text) => ctx.redactKept(text)),
+    );
     return true;
   } catch (error) {
     // Writes under way at once (apply) may each fail: said once.
@@ -124,8 +189,8 @@ async function append(ctx: Context, line: SentLine | AnsweredLine): Promise<bool
 function failureOf(error: unknown): Pick<AnsweredLine, 'result' | 'status'> {
   if (error instanceof ApiError)
     return { result: error.status < 500 && !error.afterUncertainAttempt ? 'failed' : 'unknown', status: error.status };
-  // Refused before anything was sent (an id that cannot be addressed).
-  if (error instanceof UsageError) return { result: 'failed', status: null };
+  // Refused before anything was sent (an id that cannot be addressed, text cip could not read to send back).
+  if (error instanceof UsageError || error instanceof InexactReadError) return { result: 'failed', status: null };
   // Interrupted, timed out, a connection lost or a broken answer: the server may have carried it out.
   return { result: 'unknown', status: null };
 }
@@ -143,23 +208,7 @@ export async function journaled<T>(
 ): Promise<T> {
   if (!journalOn(ctx)) return send();
   const entry = newEntryId(Date.now());
-  // A body or record that holds one of the run's keys (a field someone set to the API key) is not kept: the
-  // journal never holds the keys. It is left out whole, never written masked: a *** could be put back as data.
-  const holdsKey = (value: unknown) =>
-    value !== undefined && value !== null && ctx.redact(stringifyExactJson(value)) !== stringifyExactJson(value);
-  const withheld: string[] = [];
-  let request: JournalRequest = change.request;
-  if (holdsKey(request.body) || holdsKey(request.text)) {
-    const { body: _body, text: _text, ...rest } = request;
-    request = rest;
-    withheld.push('request body');
-  }
-  if (ctx.redact(request.url) !== request.url) request = { ...request, url: ctx.redact(request.url) };
-  let before = change.before ?? null;
-  if (holdsKey(before)) {
-    before = null;
-    withheld.push('before');
-  }
+  // What holds a key is left out or masked where every line is written (sealLine).
   const sent: SentLine = {
     v: JOURNAL_VERSION,
     entry,
@@ -169,9 +218,8 @@ export async function journaled<T>(
     action: change.action,
     ...scopeOf(settings, actingAs(settings.credentials).afterProfile),
     environment: { id: change.environment.id ?? null, name: change.environment.name ?? null },
-    request,
-    before,
-    ...(withheld.length ? { withheld } : {}),
+    request: change.request,
+    before: change.before ?? null,
     ...(change.restores === undefined ? {} : { restores: change.restores }),
   };
   const recorded = await append(ctx, sent);
@@ -186,14 +234,12 @@ export async function journaled<T>(
   try {
     value = await send();
   } catch (error) {
-    if (recorded) await append(ctx, answered({ ...failureOf(error), id: null, record: null, error: ctx.redact((error as Error).message) }));
+    if (recorded) await append(ctx, answered({ ...failureOf(error), id: null, record: null, error: (error as Error).message }));
     throw error;
   }
   if (recorded) {
     const { status, id, record } = await outcome(value);
-    // An answer that echoes a key is not kept: the journal never holds the keys, and undo needs only the id.
-    const kept = record === undefined || ctx.redact(stringifyExactJson(record)) !== stringifyExactJson(record) ? null : record;
-    await append(ctx, answered({ result: 'done', status: status ?? null, id: id ?? null, record: kept, error: null }));
+    await append(ctx, answered({ result: 'done', status: status ?? null, id: id ?? null, record: record ?? null, error: null }));
   }
   return value;
 }
@@ -295,18 +341,23 @@ export function environmentIn(baseUrl: string, url: string): string | undefined 
 /** The largest `cip api` answer kept in the journal as its record. */
 const MAX_RECORDED_ANSWER = 1024 * 1024;
 
-/** A `cip api` answer's JSON body, as the record it answered; null for one too large or not JSON. */
-async function answerRecord(body: Uint8Array): Promise<unknown> {
+/**
+ * A `cip api` answer's JSON body, as the record it answered; null for one too large, not JSON, or not read exactly
+ * (text/charset.ts: the journal keeps data exact or not at all).
+ */
+async function answerRecord(body: Uint8Array, contentType: string | null): Promise<unknown> {
   if (body.length === 0 || body.length > MAX_RECORDED_ANSWER) return null;
+  const { text, inexact } = decodeText(body, contentType);
+  if (inexact !== undefined) return null;
   try {
-    return await parseExactJson(Buffer.from(body).toString('utf8'));
+    return await parseExactJson(text);
   } catch {
     return null;
   }
 }
 
 /** A `cip api` call, journaled when its method writes: the body as the text sent, the answer's status and JSON. */
-export function journaledCall<T extends { status: number; body: Uint8Array }>(
+export function journaledCall<T extends { status: number; headers: Headers; body: Uint8Array }>(
   ctx: Context,
   settings: ResolvedSettings,
   request: { method: string; url: string; text: string | undefined },
@@ -324,7 +375,7 @@ export function journaledCall<T extends { status: number; body: Uint8Array }>(
   // A POST to the collection creates one: its id, as answered, is what history shows and filters by.
   const creates = method === 'POST' && new URL(url).pathname.replace(/\/$/, '') === new URL(environmentUrl(settings.baseUrl)).pathname;
   return journaled(ctx, settings, change, send, async (answer) => {
-    const record = await answerRecord(answer.body);
+    const record = await answerRecord(answer.body, answer.headers.get('content-type'));
     return { status: answer.status, record, id: creates ? idOf(record) : undefined };
   });
 }

@@ -24,6 +24,14 @@ export type RestorePlan =
 
 const SHORTEST_PREFIX = 4;
 
+/** The fields of an entry a restore may need, as its refusal names them (journal/record.ts sealLine). */
+const FIELD_WORDS = {
+  'request body': 'request body',
+  before: 'before',
+  'environment.id': 'environment id',
+  answeredId: 'answered id',
+} as const;
+
 /** The entry an argument names: its whole id, or the start of exactly one entry's id (4 characters at least). */
 export function findEntry(entries: readonly JournalEntry[], given: string): JournalEntry {
   const wanted = given.trim();
@@ -80,6 +88,10 @@ function differing(
 ): string[] {
   return [...keys].filter((key) => !isServerField(key) && (Object.hasOwn(a, key) !== Object.hasOwn(b, key) || !sameValue(a[key], b[key])));
 }
+
+/** "a", "a and b", "a, b and c". */
+const wordList = (words: readonly string[]) =>
+  words.length < 2 ? words.join('') : `${words.slice(0, -1).join(', ')} and ${words.at(-1)!}`;
 
 const fieldList = (fields: readonly string[]) => fields.map((field) => printable(field)).join(', ');
 
@@ -156,12 +168,17 @@ export function idNow(entries: readonly JournalEntry[], id: string): string {
  */
 export function planRestore(entry: JournalEntry, list: readonly unknown[], entries: readonly JournalEntry[] = []): RestorePlan {
   const id = printable(entry.entry);
-  if (entry.withheld?.length && entry.action !== 'create') {
+  // What the journal left out or masked because it held a key cannot be put back: never *** as data.
+  const inexact = new Set([...(entry.withheld ?? []), ...(entry.masked ?? [])]);
+  const needs = (...fields: (keyof typeof FIELD_WORDS)[]) => {
+    const missing = fields.filter((field) => inexact.has(field));
+    if (missing.length === 0) return;
     throw new UsageError(
-      `entry ${id} cannot be restored: its ${entry.withheld.join(' and ')} held one of the keys in use, and the journal never keeps a key`,
+      `entry ${id} cannot be restored: its ${wordList(missing.map((field) => FIELD_WORDS[field]))} held one of the keys in use, and the journal never keeps a key`,
       "look at the environment with 'cip env get', and set it back with 'cip env update'",
     );
-  }
+  };
+  if (entry.action !== 'create') needs('request body', 'before', 'environment.id');
   if (entry.action === 'delete') {
     const before = entry.before;
     if (!before) throw new UsageError(`entry ${id} does not hold the environment as it was before the delete`);
@@ -199,7 +216,9 @@ export function planRestore(entry: JournalEntry, list: readonly unknown[], entri
     const drift = changed.length ? `${fieldList(changed)} changed since` : undefined;
     return { kind: 'revert', id: idOf(current) ?? target, name: nameOf(current), body, fields, drift };
   }
-  // A create: the id the answer gave the new environment.
+  // A create: the id the answer gave the new environment. Its name may have held a key: the id is what counts.
+  if (entry.answeredId !== null) needs('answeredId');
+  else if (idOf(entry.record) === undefined) needs('environment.id');
   const created = entry.answeredId ?? idOf(entry.record) ?? entry.environment.id;
   if (created === null) throw new UsageError(`entry ${id} holds no id of the environment it created`);
   const current = byId(list, created) ?? byId(list, idNow(entries, created));
