@@ -1,7 +1,8 @@
 // The Node versions cip supports (package.json engines, read by scripts/engines.mjs), the ones CI runs the suite
-// on (.ci/node-versions): they must agree, or CI tests something users do not run.
-import { readFileSync } from 'node:fs';
+// on (.ci/node-versions), and the Node a test starts: they must agree, or CI tests something users do not run.
+import { readFileSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
+import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 // @ts-expect-error: scripts are plain JavaScript (checked by their own // @ts-check)
 import * as engines from '../../scripts/engines.mjs';
@@ -61,4 +62,8 @@ describe('the supported Node versions', () => {
     expect(supports(SUPPORTED, process.versions.node), process.version).toBe(true);
   });
 
+  it('a `node` a test starts by name is the Node the tests run on (test/helpers/global-setup.ts)', async () => {
+    const { stdout } = await execa('node', ['-p', 'process.execPath'], { env: { PATH: process.env.PATH }, extendEnv: false });
+    expect(realpathSync(stdout)).toBe(realpathSync(process.execPath));
+  });
 });
