@@ -12,6 +12,7 @@
 //                         dist/vendor/jq-wasm-inline.cjs
 import { build } from 'esbuild';
 import { readFileSync, rmSync } from 'node:fs';
+import { SUPPORTED, lowest } from './engines.mjs';
 import { PACKAGES } from './packages.mjs';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
@@ -25,7 +26,8 @@ rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
 const common = {
   bundle: true,
   platform: 'node',
-  target: 'node20',
+  // The oldest Node cip supports (package.json engines): syntax it runs is left as written.
+  target: `node${lowest(SUPPORTED)}`,
   // Less to parse at start-up; identifiers are kept so CIP_DEBUG stack traces stay readable.
   minifyWhitespace: true,
   minifySyntax: true,

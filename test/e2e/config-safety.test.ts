@@ -160,7 +160,11 @@ describe('a folder cip cannot write to', () => {
       '--subscription-key-file',
       join(keys, 'sub'),
     ];
-    const [command, prefix] = asRoot ? ['/usr/bin/setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', 'node']] : ['node', []];
+    // The Node under test by its path: setpriv would look `node` up on PATH as nobody, and skip a folder nobody
+    // cannot read for the next node on PATH.
+    const [command, prefix] = asRoot
+      ? ['/usr/bin/setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath]]
+      : [process.execPath, []];
     const result = await execa(command, [...prefix, CIP, ...args], {
       env: { PATH: process.env.PATH, HOME: keys, CIP_CONFIG_DIR: configDir, NODE_DISABLE_COMPILE_CACHE: '1', ...TEST_CREDENTIAL_STORE },
       extendEnv: false,

@@ -170,6 +170,7 @@ const SKIPPED: Record<string, string[]> = {
   ],
   'docs/development.md': [
     'npm install          # installs and builds (dist/ via esbuild)', // the test suite itself, and the registry
+    'npm run test:node -- 24                          # npm test on the pinned Node 24', // the suite itself, and the registry
     'dotnet build test/reference-api -c Release -o test/reference-api/bin/manual', // needs .NET; runs in the foreground
   ],
   'docs/performance.md': [

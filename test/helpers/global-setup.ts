@@ -4,10 +4,13 @@
 //   another shell, an editor's watcher, a second `npm test`) then cannot pull files from under a spawned cip.
 //   The folder is inside the checkout, so the keychain helper still finds @napi-rs/keyring in node_modules.
 //   Beside it, the cache and temp folders of this run's spawned cips (test/helpers/cli.ts).
+// - puts the folder of the Node running the tests first on PATH: the tests start `node`, npm and the installed
+//   cip (#!/usr/bin/env node) by name, and each must be the Node under test, also when vitest was started by a
+//   node's path with another node first on PATH (CI runs the suite on several: .ci/run).
 // - says once why the reference API tests are skipped, when they are. Building the reference API is left to
 //   the files that use it (test/helpers/reference-api.ts), so a run of other files never pays for it.
 import { cpSync, existsSync, mkdirSync, rmSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { delimiter, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { NO_DOTNET_MESSAGE, hasDotnet } from './dotnet.js';
 
@@ -23,7 +26,8 @@ export default function setup(): () => void {
   for (const entry of SNAPSHOT) cpSync(join(ROOT, entry), join(build, entry), { recursive: true, preserveTimestamps: true });
   // The cache and temp folders spawned cips share (test/helpers/cli.ts), private as cip wants a cache's folder.
   for (const folder of ['cache', 'tmp']) mkdirSync(join(build, folder), { mode: 0o700 });
-  // Test workers start after this and inherit it (test/helpers/cli.ts reads it).
+  // Test workers start after this and inherit these (test/helpers/cli.ts reads CIP_TEST_BUILD).
   process.env.CIP_TEST_BUILD = build;
+  process.env.PATH = [dirname(process.execPath), process.env.PATH].filter(Boolean).join(delimiter);
   return () => rmSync(build, { recursive: true, force: true });
 }

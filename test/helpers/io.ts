@@ -1,5 +1,5 @@
 // Streams and contexts for running commands in-process: no terminal anywhere, everything captured.
-import { PassThrough, Writable } from 'node:stream';
+import { PassThrough, Writable, type Readable } from 'node:stream';
 import { join } from 'node:path';
 import { Context } from '../../src/context.js';
 import type { Env } from '../../src/env.js';
@@ -11,6 +11,16 @@ import { BUILD } from './cli.js';
 export const KEYCHAIN_HELPER = join(BUILD, 'dist', 'keychain-helper.cjs');
 /** The built thread --jq runs in. */
 export const JQ_WORKER = join(BUILD, 'dist', 'jq-worker.cjs');
+
+/**
+ * What was written to a captured stream (a PassThrough) and not read yet, as text: every chunk, where a single
+ * read() gives only the first since Node 26 (a read returns one buffer at a time).
+ */
+export function drain(stream: Readable): string {
+  const chunks: Buffer[] = [];
+  for (let chunk: unknown; (chunk = stream.read()) !== null;) chunks.push(Buffer.from(chunk as Buffer | string));
+  return Buffer.concat(chunks).toString('utf8');
+}
 
 export function fakeIO(overrides: Partial<Streams> = {}): Streams {
   return {

@@ -7,14 +7,20 @@ import { afterAll } from 'vitest';
 // when first loaded, and keep them: loaded here, they are part of the state every file finds.
 await Promise.all([import('proper-lockfile'), import('conf')]);
 
-const DISPATCHER = Symbol.for('undici.globalDispatcher.1');
+/** Where undici keeps the global fetch dispatcher: Node 26's undici uses the second, and puts a wrapper in the first. */
+const DISPATCHERS = [Symbol.for('undici.globalDispatcher.1'), Symbol.for('undici.globalDispatcher.2')];
 const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGPIPE', 'SIGXFSZ'] as const;
 
+/** The kind of dispatcher in a slot: Node makes its default Agent at the first fetch (Node 26 a wrapper of it too). */
+function dispatcher(slot: symbol): string {
+  const name = (globalThis as Record<symbol, { constructor: { name: string } } | undefined>)[slot]?.constructor.name ?? 'Agent';
+  return name === 'Dispatcher1Wrapper' ? 'Agent' : name;
+}
+
 function state(): Map<string, string> {
-  const dispatcher = (globalThis as Record<symbol, { constructor: { name: string } } | undefined>)[DISPATCHER];
   return new Map([
-    // Node makes its default Agent at the first fetch; a run through a proxy would put a ProxyAgent there.
-    ['the global fetch dispatcher', dispatcher?.constructor.name ?? 'Agent'],
+    // A run through a proxy would put a ProxyAgent there.
+    ...DISPATCHERS.map((slot, index): [string, string] => [`the global fetch dispatcher (${index + 1})`, dispatcher(slot)]),
     ['the working folder', process.cwd()],
     ['process.exitCode', String(process.exitCode)],
     ...SIGNALS.map((signal): [string, string] => [`${signal} listeners`, String(process.listenerCount(signal))]),

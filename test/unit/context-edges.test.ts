@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_GLOBALS } from '../../src/cli/globals.js';
 import type { Env } from '../../src/env.js';
 import { tempDir } from '../helpers/cli.js';
-import { fakeIO, testContext } from '../helpers/io.js';
+import { drain, fakeIO, testContext } from '../helpers/io.js';
 import { fromFlat } from '../helpers/settings.js';
 
 const profile = {
@@ -21,7 +21,7 @@ function contextFor(env: Env) {
   const stderr = new PassThrough();
   const ctx = testContext(fakeIO({ stderr }), env, '1.2.3');
   ctx.globals = { ...DEFAULT_GLOBALS };
-  return { ctx, stderr: () => String(stderr.read() ?? '') };
+  return { ctx, stderr: () => drain(stderr) };
 }
 
 describe('Context', () => {

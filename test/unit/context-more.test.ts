@@ -3,7 +3,7 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_GLOBALS } from '../../src/cli/globals.js';
-import { fakeIO, testContext } from '../helpers/io.js';
+import { drain, fakeIO, testContext } from '../helpers/io.js';
 
 describe('a new Context', () => {
   it('holds the default global options, in a copy of its own', () => {
@@ -19,6 +19,6 @@ describe('a new Context', () => {
     expect(ctx.io.outputFormat).toBe('table');
     expect(ctx.io.spinnerEnabled).toBe(true);
     ctx.io.info('a note');
-    expect(String(stderr.read())).toBe('a note\n');
+    expect(drain(stderr)).toBe('a note\n');
   });
 });

@@ -1,4 +1,4 @@
-import { testContext } from '../helpers/io.js';
+import { drain, testContext } from '../helpers/io.js';
 import { describe, it, expect } from 'vitest';
 import { PassThrough, Writable } from 'node:stream';
 import type { Context } from '../../src/context.js';
@@ -39,8 +39,7 @@ function makeContext(env: Env = {}, globals: Partial<GlobalOptions> = {}, ttys: 
 const ALL_TTY: TTYs = { stdout: true, stderr: true, stdin: true };
 
 function read(stream: PassThrough | Writable): string {
-  const chunk = (stream as PassThrough).read() as Buffer | string | null;
-  return chunk === null ? '' : chunk.toString();
+  return drain(stream as PassThrough);
 }
 
 describe('Context.outputFormat', () => {

@@ -96,9 +96,12 @@ process.stdout.write(JSON.stringify({ results: [{ ok: true, value: ${JSON.string
   });
 
   it('CIP_KEYCHAIN_TIMEOUT sets the time-out in seconds; a value that is not one is exit 2 before any helper starts', async () => {
-    const fake = helper(`log('visits', 'x'); setInterval(() => undefined, 1000);`);
-    const slow = createKeychain(options(fake.path, { env: { PATH: process.env.PATH, CIP_KEYCHAIN_TIMEOUT: '0.4' } }));
+    const slow = createKeychain(
+      options(helper(`setInterval(() => undefined, 1000);`).path, { env: { PATH: process.env.PATH, CIP_KEYCHAIN_TIMEOUT: '0.4' } }),
+    );
     await expect(slow.read([ENTRY])).rejects.toThrow('it did not answer within 0.4 s');
+    // A helper of its own: one that 0.4 s gave too little time to start (a busy machine) cannot be counted here.
+    const fake = helper(`log('visits', 'x'); setInterval(() => undefined, 1000);`);
     for (const value of ['0', '-1', 'soon', '1e3', '601']) {
       const env = { PATH: process.env.PATH, CIP_KEYCHAIN_TIMEOUT: value };
       const refused = await createKeychain(options(fake.path, { env }))
@@ -110,8 +113,7 @@ process.stdout.write(JSON.stringify({ results: [{ ok: true, value: ${JSON.string
     expect(keychainTimeoutMs({ CIP_KEYCHAIN_TIMEOUT: '30' })).toBe(30_000);
     expect(keychainTimeoutMs({ CIP_KEYCHAIN_TIMEOUT: ' ' })).toBe(KEYCHAIN_TIMEOUT_MS);
     expect(keychainTimeoutMs({})).toBe(KEYCHAIN_TIMEOUT_MS);
-    // Only the 0.4 s visit started a helper.
-    expect(fake.log('visits')).toBe('x');
+    expect(fake.log('visits')).toBeUndefined();
   });
 
   it('a helper that never answers is killed after the time-out, and the run does not wait for it again', async () => {

@@ -5,7 +5,7 @@ import { ExactNumber, stringifyExactJson } from '../../src/json/exact.js';
 import { CipError, UsageError } from '../../src/errors.js';
 import { run } from '../../src/run.js';
 import { startSandbox } from '../../src/sandbox/index.js';
-import { fakeIO, testContext } from '../helpers/io.js';
+import { drain, fakeIO, testContext } from '../helpers/io.js';
 
 /** A readSource that serves files from a map and records every path asked for. */
 function fakeFiles(files: Record<string, string>): ReadSource & { calls: string[] } {
@@ -267,7 +267,7 @@ describe('cip env create: --field and --raw-field interleaved on the command lin
         '0.0.0',
       );
       const code = await run(['--base-url', sandbox.url, 'env', 'create', '-f', 'name=n', ...args], ctx);
-      expect(code, String(stderr.read() ?? '')).toBe(0);
+      expect(code, drain(stderr)).toBe(0);
       const stored = [...sandbox.environments.values()];
       expect(stored).toHaveLength(1);
       expect(stored[0]!.code).toStrictEqual(expected);

@@ -15,7 +15,7 @@ import { escapeControls, escapeJsonForTerminal, oneLine, printable } from '../..
 import { UsageError } from '../../src/errors.js';
 import { ExactNumber, parseExactJson, scanJson, stringifyExactJson } from '../../src/json/exact.js';
 import type { Streams } from '../../src/terminal/io-streams.js';
-import { testContext } from '../helpers/io.js';
+import { drain, testContext } from '../helpers/io.js';
 import { run } from '../../src/run.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 
@@ -1146,7 +1146,7 @@ describe('cip env end to end (in-process, sandbox)', () => {
       '0.0.0',
     );
     const code = await run(args, ctx);
-    return { code, stdout: String(stdout.read() ?? ''), stderr: String(stderr.read() ?? '') };
+    return { code, stdout: drain(stdout), stderr: drain(stderr) };
   }
 
   // Numbers of every size through create, list (JSON and table) and update.

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { exitCode } from '../../src/errors.js';
 import { outputFailed, run } from '../../src/run.js';
 import type { Streams } from '../../src/terminal/io-streams.js';
-import { testContext } from '../helpers/io.js';
+import { drain, testContext } from '../helpers/io.js';
 
 const API_KEY = 'run-edges-api-key-0123456789';
 
@@ -21,9 +21,7 @@ function streams(stdout: Writable = new PassThrough()): Streams & { stderr: Pass
   };
 }
 
-function read(stream: PassThrough): string {
-  return String(stream.read() ?? '');
-}
+const read = drain;
 
 /** A stdout whose every write throws `thrown`: a stand-in for a bug that throws while printing. */
 function throwing(thrown: unknown): Writable {
@@ -38,7 +36,7 @@ describe('run', () => {
   it('help is exit 0', async () => {
     const io = streams();
     expect(await run(['--help'], testContext(io))).toBe(0);
-    expect(String((io.stdout as PassThrough).read())).toContain('Usage:');
+    expect(drain(io.stdout as PassThrough)).toContain('Usage:');
   });
 
   it('an error that only looks like commander (a code not in its namespace) is a bug: exit 1', async () => {

@@ -10,7 +10,7 @@ import { activeProfile, givenBaseUrl, givenEnterpriseId, namedProfile, profileNa
 import type { Env } from '../../src/env.js';
 import { AuthError, CipError } from '../../src/errors.js';
 import { tempDir } from '../helpers/cli.js';
-import { fakeIO, testContext } from '../helpers/io.js';
+import { drain, fakeIO, testContext } from '../helpers/io.js';
 import { caught } from '../helpers/errors.js';
 import { flat } from '../helpers/settings.js';
 
@@ -29,7 +29,7 @@ function setup(config: unknown, env: Env = {}, globals: Partial<GlobalOptions> =
   const stderr = new PassThrough();
   const ctx = testContext(fakeIO({ stderr }), { CIP_CONFIG_DIR: dir, ...env }, '0.0.0');
   ctx.globals = { ...DEFAULT_GLOBALS, ...globals };
-  return { ctx, stderr: () => String(stderr.read() ?? '') };
+  return { ctx, stderr: () => drain(stderr) };
 }
 
 const failure = (promise: Promise<unknown>) => caught(promise, CipError);

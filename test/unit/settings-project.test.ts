@@ -12,7 +12,7 @@ import type { Env } from '../../src/env.js';
 import { CipError } from '../../src/errors.js';
 import { tempDir } from '../helpers/cli.js';
 import { caught } from '../helpers/errors.js';
-import { fakeIO, testContext } from '../helpers/io.js';
+import { drain, fakeIO, testContext } from '../helpers/io.js';
 
 const DEV = '11111111-2222-4333-8444-555555555555';
 const PROD = '3f2b8c1e-9a4d-4e6f-8b7a-1c2d3e4f5a6b';
@@ -64,7 +64,7 @@ function setup({ project, env = {}, globals = {}, profiles = { dev, prod } }: Se
   const stderr = new PassThrough();
   const ctx = testContext(fakeIO({ stderr }), { CIP_CONFIG_DIR: configDir, HOME: home, ...env }, '0.0.0', undefined, cwd);
   ctx.globals = { ...DEFAULT_GLOBALS, ...globals };
-  return { ctx, path, stderr: () => String(stderr.read() ?? '') };
+  return { ctx, path, stderr: () => drain(stderr) };
 }
 
 /** What decides where a command acts, in one record. */

@@ -8,7 +8,7 @@ import type { Env } from '../../src/env.js';
 import { openProfileStore, type Profile } from '../../src/config/store.js';
 import { DEFAULT_BASE_URL } from '../../src/config/validate.js';
 import { AuthError, CipError, ConfigError, UsageError } from '../../src/errors.js';
-import { fakeIO, testContext } from '../helpers/io.js';
+import { drain, fakeIO, testContext } from '../helpers/io.js';
 import { PassThrough } from 'node:stream';
 import { caught } from '../helpers/errors.js';
 import { flat } from '../helpers/settings.js';
@@ -43,7 +43,8 @@ function makeContext(env: Env = {}, globals: Partial<GlobalOptions> = {}): Conte
 const configPath = () => join(dir, 'config.json');
 
 function stderrOf(ctx: Context): string {
-  return String(stderrs.get(ctx)?.read() ?? '');
+  const stderr = stderrs.get(ctx);
+  return stderr ? drain(stderr) : '';
 }
 
 function writeConfig(data: unknown): void {
