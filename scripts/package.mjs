@@ -33,7 +33,7 @@
 // macOS and Windows are not built (README, "One file", says how one would be and what is untested).
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -85,6 +85,24 @@ const targets = (values.target ?? Object.keys(TARGETS)).map((name) =>
 if (!existsSync(join(dist, 'main.cjs'))) fail(`${dist} is not built: run \`npm run build\` (npm run package does)`);
 
 const CACHE = join(ROOT, 'node_modules', '.cache', 'cip', 'package');
+// What a build that was killed left (a Node package and binary, some 200 MB); a build that runs beside this one
+// (the tests run two) is minutes old at most.
+for (const name of existsSync(CACHE) ? readdirSync(CACHE) : []) {
+  const path = join(CACHE, name);
+  if (/^\.(fetch|build)-/.test(name) && Date.now() - statSync(path).mtimeMs > 3600_000) rmSync(path, { recursive: true, force: true });
+}
+
+/**
+ * A temporary folder in CACHE, removed when this script is done with it and, at the latest, when it exits (fail()
+ * exits without leaving the blocks that would remove it).
+ * @param {string} prefix
+ */
+function temporaryFolder(prefix) {
+  mkdirSync(CACHE, { recursive: true });
+  const dir = mkdtempSync(join(CACHE, prefix));
+  process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
 
 /**
  * A file of an npm package: fetched with `npm pack` (which keeps the tarball in npm's own cache), checked against
@@ -96,8 +114,7 @@ function fromPackage(name, version, integrity, file) {
   const kept = join(CACHE, `${name.replace('/', '+')}-${version}-${createHash('sha256').update(integrity).digest('hex').slice(0, 16)}`);
   const path = join(kept, basename(file));
   if (existsSync(path)) return path;
-  mkdirSync(CACHE, { recursive: true });
-  const work = mkdtempSync(join(CACHE, '.fetch-'));
+  const work = temporaryFolder('.fetch-');
   try {
     process.stderr.write(`package: fetching ${name}@${version}\n`);
     const [packed] = JSON.parse(
@@ -158,7 +175,7 @@ const scripts = Object.fromEntries(
 
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
 const builder = nodeFor(/** @type {Target} */ (host));
-const work = mkdtempSync(join(CACHE, '.build-'));
+const work = temporaryFolder('.build-');
 try {
   mkdirSync(out, { recursive: true });
   /** @type {string[]} */
