@@ -1,9 +1,9 @@
 // @ts-check
 // Bundles src/ into dist/ with esbuild, shaped for start-up time (see docs/performance.md):
 //   dist/main.cjs         the entry bin/cip.cjs loads: answers --version, then loads the CLI with V8's
-//                         code cache (src/main.ts); CommonJS, so Node never sets up its ES module loader
+//                         code cache (src/main.ts, src/load-cli.ts); CommonJS, as everything it loads
 //   dist/cli.cjs          all of cip's own code and commander, as one CommonJS file: one file to read, and a
-//                         classic script, which Node 20 can compile from a code cache (an ES module cannot)
+//                         classic script, which src/load-cli.ts compiles from V8's code cache
 //   dist/vendor/*.cjs     each other package in its own file, required only by the code that uses it
 //   dist/sandbox.js       the sandbox as an ES module, for `npm run demo`, the benchmark and tests
 //   dist/keychain-helper.cjs  the process that makes keychain calls (src/config/keychain.ts says why a process);

@@ -1,7 +1,8 @@
 // Loads dist/cli.cjs (all of cip but the entry) with V8's code cache, so that a run does not compile again
-// what the previous run compiled: on Node 20 this saves about a third of `cip --help`. Node >= 22.1 has its
-// own cache (module.enableCompileCache); Node 20 gets one here, built on vm.Script's cachedData.
-// Part of the process-facing entry, like main.ts.
+// what an earlier run compiled: it saves about a fifth of the CPU time of `cip --help` and of an API command.
+// Built on vm.Script's cachedData rather than Node's own cache (module.enableCompileCache), which keeps only
+// what V8 compiled before a script ran: that measured 3 to 10 ms more CPU a command on Node 24 and 26
+// (docs/performance.md). Part of the process-facing entry, like main.ts.
 import {
   closeSync,
   constants,
@@ -35,7 +36,7 @@ export type Cli = typeof import('./run.js');
  */
 const nodeRequire: NodeJS.Require = require;
 
-/** node:module, loaded only where it is needed: Node >= 22's own cache, and the single executable. */
+/** node:module, loaded only where it is needed: in the single executable. */
 const nodeModule = () => nodeRequire('node:module') as typeof import('node:module');
 
 /**
@@ -324,14 +325,6 @@ export function loadCli(argv: readonly string[] = []): LoadedCli {
   // The same switch as Node's own cache.
   if (process.env.NODE_DISABLE_COMPILE_CACHE) return uncached();
   const { dir } = privateFolder();
-  if (Number(process.versions.node.split('.')[0]) >= 22) {
-    const { enableCompileCache } = nodeModule() as { enableCompileCache?: (dir?: string) => unknown };
-    if (enableCompileCache) {
-      // In the private folder too: Node's own default is a folder of the shared temp folder.
-      if (dir) enableCompileCache(join(dir, 'node-compile-cache'));
-      return uncached();
-    }
-  }
   if (!dir) return uncached();
 
   const source = readFileSync(path, 'utf8');

@@ -16,15 +16,20 @@ import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, 
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { NODE_VERSION as SEA_NODE_VERSION } from '../../scripts/sea-node.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const CIP = join(root, 'bin', 'cip.cjs');
 const FLOOR = join(root, 'test', 'bench', 'floor-http.cjs');
 const FLOOR_FETCH = join(root, 'test', 'bench', 'floor-fetch.cjs');
 const FLOOR_DELETE = join(root, 'test', 'bench', 'floor-delete.cjs');
-// The single executable, when `npm run package` has built it (it is not rebuilt here): its rows compare it too.
+// The single executable, when `npm run package` has built it (it is not rebuilt here): its rows compare it too,
+// when this is the Node it carries (scripts/sea-node.mjs), whose floors are those to compare it with.
 const SEA = join(root, 'release', 'cip-linux-x64');
-const HAS_SEA = existsSync(SEA);
+const HAS_SEA = existsSync(SEA) && process.versions.node === SEA_NODE_VERSION;
+if (existsSync(SEA) && !HAS_SEA) {
+  process.stderr.write(`skipped: the single executable's rows (it carries Node ${SEA_NODE_VERSION}; this is ${process.version})\n`);
+}
 const ONLY = process.env.BENCH_ONLY;
 if (ONLY !== undefined && ONLY !== 'deletes' && ONLY !== 'api')
   throw new Error(`BENCH_ONLY=${ONLY}: only 'deletes' or 'api' can run alone`);

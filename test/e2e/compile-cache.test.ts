@@ -1,4 +1,4 @@
-// The code cache that makes later runs of cip start faster on Node 20 (src/load-cli.ts): it is written once,
+// The code cache that makes later runs of cip start faster (src/load-cli.ts): it is written once,
 // reused, replaced when V8 refuses it, kept in the user's own cache folder (src/cache-folder.ts), and never read
 // from a folder others can write to. A cache that cannot be used only costs time.
 import { execFileSync } from 'node:child_process';
@@ -9,9 +9,6 @@ import { describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox/index.js';
 import { BUILD, CIP, cip, sandboxEnv, tempDir } from '../helpers/cli.js';
 
-const [major, minor] = process.versions.node.split('.').map(Number) as [number, number];
-// Node >= 22.1 brings its own cache (module.enableCompileCache), and cip uses that instead.
-const ownCache = major < 22 || (major === 22 && minor < 1);
 /** The cache folder for XDG_CACHE_HOME=xdg. */
 const cacheDirIn = (xdg: string) => join(xdg, 'cip');
 /** A fresh XDG_CACHE_HOME, and a fresh TMPDIR that cip must leave as it is. */
@@ -30,7 +27,7 @@ function scriptsIn(file: string): string[] {
   return names.map(([name]) => name);
 }
 
-describe.runIf(ownCache)('the compile cache', () => {
+describe('the compile cache', () => {
   it("is written by the first run into the user's cache folder, private, and reused by the next; the temp folder is left alone", async () => {
     const { xdg, tmp, env } = folders();
     const first = await cip(['--help'], { env });

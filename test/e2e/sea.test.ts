@@ -1,7 +1,8 @@
 // The single executable (`npm run package`, scripts/package.mjs): one file that is the whole program and needs
-// no Node. It is built once for this file, into a temporary folder outside the checkout (from this run's copy of
-// dist/, test/helpers/global-setup.ts), and every run here has a PATH of an empty folder: no node, no npm, no
-// dist/ or node_modules beside it. Linux x64 only, as the package script.
+// no Node. It is built once for this file, for this machine's platform, into a temporary folder outside the
+// checkout (from this run's copy of dist/, test/helpers/global-setup.ts), and every run here has a PATH of an
+// empty folder: no node, no npm, no dist/ or node_modules beside it. Linux x64 and arm64, as the package script;
+// test/e2e/sea-arm64.test.ts runs the arm64 one on an x64 machine.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { chmodSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
@@ -14,7 +15,10 @@ import { BUILD, ROOT, cip, expectOneErrorLine, loginArgs, readConfig, tempDir } 
 import { keychainMissing, startKeychain, type TestKeychain } from '../helpers/keychain.js';
 
 const PLATFORM = `${process.platform}-${process.arch}`;
-const skipped = PLATFORM === 'linux-x64' ? undefined : `the package script builds for linux-x64 only, this is ${PLATFORM}`;
+const skipped =
+  PLATFORM === 'linux-x64' || PLATFORM === 'linux-arm64'
+    ? undefined
+    : `the package script builds on Linux x64 and arm64, this is ${PLATFORM}`;
 const VERSION = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 
 let executable: string;
@@ -74,7 +78,7 @@ describe.skipIf(skipped !== undefined)('the single executable, with no Node on P
     // Once for the file; it reads dist/ from this run's copy, so a rebuild elsewhere changes nothing here.
     const built = await execa(
       process.execPath,
-      [join(ROOT, 'scripts', 'package.mjs'), '--out', out, '--dist', join(BUILD, 'dist'), '--executable-only'],
+      [join(ROOT, 'scripts', 'package.mjs'), '--out', out, '--dist', join(BUILD, 'dist'), '--target', PLATFORM, '--executable-only'],
       {
         cwd: ROOT,
         reject: false,
@@ -82,7 +86,7 @@ describe.skipIf(skipped !== undefined)('the single executable, with no Node on P
       },
     );
     if (built.exitCode !== 0) throw new Error(`npm run package failed (exit ${built.exitCode}):\n${built.all}`);
-    executable = join(out, 'cip-linux-x64');
+    executable = join(out, `cip-${PLATFORM}`);
     expect(spawnSync('/bin/sh', ['-c', 'command -v node npm'], { env: { PATH: emptyPath } }).status).not.toBe(0);
     sandbox = await startSandbox({ seed: 3 });
   }, 300_000);
@@ -199,7 +203,7 @@ describe.skipIf(skipped !== undefined)('the single executable, with no Node on P
     expect(at).toBeGreaterThan(0);
     expect(bytes.indexOf(needle, at + 1)).toBe(-1);
     Buffer.from('throw"tampered";').copy(bytes, at);
-    const other = join(tempDir('cip-sea-other-'), 'cip-linux-x64');
+    const other = join(tempDir('cip-sea-other-'), `cip-${PLATFORM}`);
     writeFileSync(other, bytes, { mode: 0o755 });
     // The same time to the second, as files from one release archive have.
     const time = Math.trunc(Date.now() / 1000) - 3600;
@@ -346,11 +350,15 @@ function noexecMount(folder: string): string[] | undefined {
   return spawnSync(wrap[0]!, [...wrap.slice(1), '/bin/true']).status === 0 ? wrap : undefined;
 }
 
-/** The SHA-256 of the keyring's addon the executable holds (scripts/package.mjs takes it from node_modules). */
+/**
+ * The SHA-256 of the keyring's addon the executable holds: scripts/package.mjs takes it from the package of the
+ * version package-lock.json names, which npm installed in node_modules too.
+ */
 const ADDON_SHA256 = (() => {
   try {
     const keyring = createRequire(createRequire(join(ROOT, 'package.json')).resolve('@napi-rs/keyring'));
-    const addon = join(dirname(keyring.resolve('@napi-rs/keyring-linux-x64-gnu/package.json')), 'keyring.linux-x64-gnu.node');
+    const platform = `${PLATFORM}-gnu`;
+    const addon = join(dirname(keyring.resolve(`@napi-rs/keyring-${platform}/package.json`)), `keyring.${platform}.node`);
     return createHash('sha256').update(readFileSync(addon)).digest('hex');
   } catch {
     return 'none';
