@@ -7,14 +7,25 @@ import { afterAll } from 'vitest';
 // when first loaded, and keep them: loaded here, they are part of the state every file finds.
 await Promise.all([import('proper-lockfile'), import('conf')]);
 
-const DISPATCHER = Symbol.for('undici.globalDispatcher.1');
 const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGPIPE', 'SIGXFSZ'] as const;
+// The modules' own objects, read afresh each time (http.setGlobalProxyFromEnv replaces their globalAgent).
+const http = (await import('node:http')).default;
+const https = (await import('node:https')).default;
+const [httpAgent, httpsAgent] = [http.globalAgent, https.globalAgent];
+
+/** The global agent: the one Node started with, and whether it goes through a proxy (http.setGlobalProxyFromEnv). */
+function agentState(agent: object, first: object): string {
+  const proxied = Object.getOwnPropertySymbols(agent).some(
+    (symbol) => symbol.description === 'kProxyConfig' && Boolean(agent[symbol as never]),
+  );
+  return `${agent === first ? 'the first' : 'another'}${proxied ? ', through a proxy' : ''}`;
+}
 
 function state(): Map<string, string> {
-  const dispatcher = (globalThis as Record<symbol, { constructor: { name: string } } | undefined>)[DISPATCHER];
   return new Map([
-    // Node makes its default Agent at the first fetch; a run through a proxy would put a ProxyAgent there.
-    ['the global fetch dispatcher', dispatcher?.constructor.name ?? 'Agent'],
+    // cip's proxies are its own agents' (api/transport.ts): none may change the agent every other request uses.
+    ['the global agent of node:http', agentState(http.globalAgent, httpAgent)],
+    ['the global agent of node:https', agentState(https.globalAgent, httpsAgent)],
     ['the working folder', process.cwd()],
     ['process.exitCode', String(process.exitCode)],
     ...SIGNALS.map((signal): [string, string] => [`${signal} listeners`, String(process.listenerCount(signal))]),
