@@ -1,6 +1,6 @@
 // Which proxy a request goes through (src/api/proxy.ts), in the corners of curl's rules: lower-case
-// variables, blank values, ports, separators, CIDR blocks, the Node that can go through a proxy, and what an error
-// or a message shows.
+// variables, blank values, ports, separators, CIDR blocks, this machine however it is written, the Node that can
+// go through a proxy, and what an error or a message shows.
 import * as net from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { bypassesProxy, nodeCanProxy, proxyFor } from '../../src/api/proxy.js';
@@ -64,6 +64,26 @@ describe('NO_PROXY corners', () => {
 });
 
 describe('proxyFor corners', () => {
+  it.each([
+    'https://localhost./ms',
+    'https://LOCALHOST:8443/ms',
+    'https://[::ffff:127.0.0.1]/ms',
+    'https://[::ffff:7f01:203]:8443/ms',
+    'http://[0:0:0:0:0:0:0:1]/ms',
+    'http://2130706433/ms',
+    'http://127.1/ms',
+  ])('never proxies this machine, however it is written: %s', async (url) => {
+    const env = { HTTPS_PROXY: 'http://p:3128', HTTP_PROXY: 'http://p:3128' };
+    expect(await proxyFor(env, new URL(url), NODE)).toBeUndefined();
+  });
+
+  it.each(['https://[::ffff:10.0.0.1]/ms', 'https://localhost.example/ms', 'https://[::ffff:8000:1]/ms'])(
+    'proxies what only looks like this machine: %s',
+    async (url) => {
+      expect(await proxyFor({ HTTPS_PROXY: 'http://p:3128' }, new URL(url), NODE)).toMatchObject({ variable: 'HTTPS_PROXY' });
+    },
+  );
+
   it.each([
     ['v22.21.0', true],
     ['v22.20.9', false],
