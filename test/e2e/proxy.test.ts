@@ -4,7 +4,9 @@
 // that refuses or is down is named as the proxy, and one that never answers or keeps a refused connection open
 // does not hold the run. The keys travel only inside TLS, so neither the output nor the proxy ever sees them.
 // Real proxies (squid, tinyproxy, mitmproxy) are in real-proxies.test.ts.
+import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo, type Socket } from 'node:net';
+import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { cip, expectOneErrorLine, sandboxEnv, tempDir, type CipResult } from '../helpers/cli.js';
@@ -148,6 +150,32 @@ describe.skipIf(noOpenssl)('proxies', () => {
     });
     expect(viaLocalhost.exitCode).toBe(0);
     expect({ tunnels: proxy.tunnels.length, requests: proxy.requests.length }).toEqual(before);
+  });
+
+  it("a run through a proxy loads neither fetch nor Node's internal undici: the same node:http as without one", async () => {
+    const dir = tempDir();
+    const list = join(dir, 'modules');
+    writeFileSync(
+      join(dir, 'preload.cjs'),
+      "process.on('exit', () => require('node:fs').writeFileSync(process.env.MODULE_LIST_FILE, process.moduleLoadList.join('\\n')));\n",
+    );
+    const env = { NODE_OPTIONS: `--require ${join(dir, 'preload.cjs')}`, MODULE_LIST_FILE: list };
+    expectListed(await listThroughProxy({ HTTPS_PROXY: proxy.url, ...env }));
+    const modules = readFileSync(list, 'utf8').split('\n');
+    expect(modules).toContain('NativeModule https');
+    expect(modules.filter((name) => /undici|fetch/.test(name))).toEqual([]);
+  });
+
+  it('an https:// proxy: TLS to the proxy, and the tunnel inside it', async () => {
+    const secureProxy = await startConnectProxy({ tls: { key: certificate!.key, cert: certificate!.cert } });
+    try {
+      const result = await cip(['env', 'list'], { env: proxiedEnv({ HTTPS_PROXY: secureProxy.url }) });
+      expectListed(result);
+      expect(secureProxy.url).toMatch(/^https:/);
+      expect(secureProxy.tunnels).toEqual([target]);
+    } finally {
+      await secureProxy.close();
+    }
   });
 
   it('--verbose names the proxy, hiding its credentials, which go to the proxy only', async () => {

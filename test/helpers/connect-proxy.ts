@@ -3,8 +3,9 @@
 // (absolute-form: `GET http://host:port/path`) and is forwarded. Like a real proxy it resolves the target
 // itself, here by sending everything to 127.0.0.1 at the target's port, so a base URL with a host that resolves
 // nowhere (api.cip.test) works only through it. `refuse` makes it answer every request with that status
-// instead (407, 403).
-import { createServer, request as forward } from 'node:http';
+// instead (407, 403); `tls` makes it an https:// proxy.
+import { createServer, request as forward, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 import { connect, type AddressInfo, type Socket } from 'node:net';
 
 export interface ConnectProxy {
@@ -21,6 +22,8 @@ export interface ConnectProxy {
 export interface ConnectProxyOptions {
   /** Answer every request with this status instead of opening the tunnel or forwarding it. */
   refuse?: number;
+  /** Speak TLS to the client with this key and certificate: an https:// proxy. */
+  tls?: { key: string; cert: string };
 }
 
 export async function startConnectProxy(options: ConnectProxyOptions = {}): Promise<ConnectProxy> {
@@ -35,7 +38,7 @@ export async function startConnectProxy(options: ConnectProxyOptions = {}): Prom
 
   const refusal = (status: number): Record<string, string> => (status === 407 ? { 'Proxy-Authenticate': 'Basic realm="corp"' } : {});
 
-  const server = createServer((req, res) => {
+  const handle = (req: IncomingMessage, res: ServerResponse) => {
     requests.push(`${req.method ?? ''} ${req.url ?? ''}`);
     authorizations.push(req.headers['proxy-authorization'] ?? '');
     let target: URL | undefined;
@@ -74,7 +77,8 @@ export async function startConnectProxy(options: ConnectProxyOptions = {}): Prom
     // A client that hangs up mid-answer cuts the server's connection too, as through a tunnel.
     res.once('close', () => upstream.destroy());
     req.pipe(upstream);
-  });
+  };
+  const server = options.tls ? createTlsServer(options.tls, handle) : createServer(handle);
   server.on('connection', track);
 
   server.on('connect', (req, client: Socket, head: Buffer) => {
@@ -124,7 +128,7 @@ export async function startConnectProxy(options: ConnectProxyOptions = {}): Prom
 
   let closing: Promise<void> | undefined;
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: `${options.tls ? 'https' : 'http'}://127.0.0.1:${port}`,
     tunnels,
     authorizations,
     requests,
