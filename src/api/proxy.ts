@@ -1,6 +1,6 @@
 // Corporate proxies, read as curl reads them: an https:// base URL goes through HTTPS_PROXY and an http://
 // one through HTTP_PROXY (either case), unless NO_PROXY names the host. A base URL on this machine
-// (127.0.0.0/8, ::1, localhost) never goes through a proxy, whatever NO_PROXY says, as in Go and curl's
+// (127.0.0.0/8, ::1, localhost, however written) never goes through a proxy, whatever NO_PROXY says, as in Go and curl's
 // defaults: a proxy must never see a request that was meant to stay on the machine.
 //
 // These rules are cip's, decided here for the client's base URL (every request goes to its origin: api/url.ts).
@@ -72,6 +72,17 @@ export function bypassesProxy(noProxy: string | undefined, target: URL, net?: Ne
 }
 
 /**
+ * Whether a request to the host stays on this machine, however the host is written: what isLoopbackHost names,
+ * and also `localhost.` and 127.0.0.0/8 as an IPv4-mapped IPv6 address (URL writes [::ffff:127.0.0.1] as
+ * [::ffff:7f00:1]). Wider than isLoopbackHost, which lets http:// through without CIP_ALLOW_HTTP: each errs on
+ * its own safe side.
+ */
+function onThisMachine(hostname: string): boolean {
+  const host = hostname.toLowerCase();
+  return isLoopbackHost(host) || host === 'localhost.' || /^\[::ffff:(7f[0-9a-f]{2}:[0-9a-f]{1,4}|127\.\d+\.\d+\.\d+)\]$/.test(host);
+}
+
+/**
  * Whether this Node's http.Agent goes through a proxy itself (`proxyEnv`: 22.21, 24.5, and every Node since 25).
  * An older one ignores the option and would go around the proxy, silently.
  */
@@ -85,7 +96,7 @@ export function nodeCanProxy(nodeVersion: string): boolean {
  * running Node's (process.version): one that cannot go through a proxy is refused when a proxy applies.
  */
 export async function proxyFor(env: Env, target: URL, nodeVersion: string): Promise<ProxyChoice | undefined> {
-  if (isLoopbackHost(target.hostname)) return undefined;
+  if (onThisMachine(target.hostname)) return undefined;
   const variable = target.protocol === 'https:' ? 'HTTPS_PROXY' : 'HTTP_PROXY';
   const value = setting(env, variable);
   if (value === undefined) return undefined;

@@ -20,19 +20,10 @@ export function checkEnterpriseId(value: string, source: string): string {
   return trimmed;
 }
 
-const LOOPBACK_HOSTS = new Set(['localhost', 'localhost.', '127.0.0.1', '[::1]']);
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 
-/**
- * Whether a URL's host name is this machine: localhost (a final dot too), 127.0.0.0/8, ::1, and 127.0.0.0/8 as
- * an IPv4-mapped IPv6 address (URL writes [::ffff:127.0.0.1] as [::ffff:7f00:1]).
- */
 export function isLoopbackHost(hostname: string): boolean {
-  const host = hostname.toLowerCase();
-  return (
-    LOOPBACK_HOSTS.has(host) ||
-    /^127\.\d+\.\d+\.\d+$/.test(host) ||
-    /^\[::ffff:(7f[0-9a-f]{2}:[0-9a-f]{1,4}|127\.\d+\.\d+\.\d+)\]$/.test(host)
-  );
+  return LOOPBACK_HOSTS.has(hostname.toLowerCase()) || /^127\.\d+\.\d+\.\d+$/.test(hostname);
 }
 
 /**
