@@ -131,17 +131,19 @@ for (const kind of KINDS) {
       expect(result.stderr).not.toContain(PROXY_USER);
     });
 
-    // tinyproxy's 401 to a request sent to it whole cannot be told from the API's own.
-    it.skipIf(kind === 'tinyproxy')('http://: a wrong password is a 407 too, asked once, and never shown', async () => {
-      const wrong = proxy.withCredentials.replace(ENCODED_PASSWORD, 'wrong-secret-4242');
-      const result = await cip(['env', 'list', '--verbose'], { env: httpEnv(wrong) });
-      expect(result.exitCode).toBe(8);
-      expect(result.stderr.trimEnd().split('\n').at(-1)).toBe(refused('HTTP_PROXY'));
-      expect(result.stderr.match(/^> GET /gm)).toHaveLength(1);
-      expect(result.stderr).not.toContain('wrong-secret-4242');
-      expect(result.stderr).not.toContain(PROXY_USER);
-      expect(plain.requests).toEqual([]);
-    });
+    if (kind === 'tinyproxy')
+      it.skip("http://: a wrong password (tinyproxy answers 401, which cannot be told from the API's own)", () => undefined);
+    else
+      it('http://: a wrong password is a 407 too, asked once, and never shown', async () => {
+        const wrong = proxy.withCredentials.replace(ENCODED_PASSWORD, 'wrong-secret-4242');
+        const result = await cip(['env', 'list', '--verbose'], { env: httpEnv(wrong) });
+        expect(result.exitCode).toBe(8);
+        expect(result.stderr.trimEnd().split('\n').at(-1)).toBe(refused('HTTP_PROXY'));
+        expect(result.stderr.match(/^> GET /gm)).toHaveLength(1);
+        expect(result.stderr).not.toContain('wrong-secret-4242');
+        expect(result.stderr).not.toContain(PROXY_USER);
+        expect(plain.requests).toEqual([]);
+      });
 
     it('--timeout while the API holds its answer: exit 8 at the time-out, and the run ends', async () => {
       let release!: () => void;
