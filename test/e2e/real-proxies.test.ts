@@ -95,6 +95,15 @@ for (const kind of KINDS) {
       expect(secure.environments.has(id)).toBe(false);
     });
 
+    it('https://: many deletes at once, 8 at a time, each through the proxy', async () => {
+      const ids = Array.from({ length: 12 }, (_, index) => `${kind}-${index}`);
+      for (const id of ids) secure.environments.set(id, { id, name: id });
+      const result = await cip(['env', 'delete', ...ids, '--yes', '--concurrency', '8'], { env: httpsEnv(proxy.withCredentials) });
+      expect(result.exitCode).toBe(0);
+      expect(ids.filter((id) => secure.environments.has(id))).toEqual([]);
+      expect(secure.requests.filter((request) => request.method === 'DELETE')).toHaveLength(ids.length);
+    });
+
     it('--verbose names the proxy with its credentials hidden', async () => {
       const result = await cip(['env', 'list', '--verbose'], { env: httpsEnv(proxy.withCredentials) });
       expect(result.exitCode).toBe(0);
