@@ -144,8 +144,7 @@ const vendorFiles = {
 // streams work; and for every call), and FormData and ReadableStream at load. In Node each of the first four is
 // Node's internal undici, whose load was about a third of every API command. ky.cjs gets cip's own small
 // classes instead (src/api/web.ts, bundled into it), and no FormData or ReadableStream: ky then neither probes
-// request streams nor offers its progress options, which cip does not use. The proxy path still goes through
-// fetch, and loads undici then.
+// request streams nor offers its progress options, which cip does not use.
 /** @type {Partial<import('esbuild').BuildOptions>} */
 const kyWeb = {
   define: {

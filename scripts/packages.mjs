@@ -29,7 +29,6 @@ export const PACKAGES = {
   chalk: { homes: ['output/writer.ts'], ship: 'vendor' },
   'cli-table3': { homes: ['output/record.ts'], ship: 'vendor' },
   'string-width': { homes: ['output/table.ts'], ship: 'vendor' },
-  undici: { homes: ['api/proxy.ts'], ship: 'vendor' },
   'proper-lockfile': { homes: ['config/store/lock.ts'], ship: 'vendor' },
   'lossless-json': { homes: ['json/exact.ts'], ship: 'vendor' },
   yaml: { homes: ['json/yaml.ts'], ship: 'vendor' },

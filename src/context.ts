@@ -192,6 +192,7 @@ export class Context {
       timeout: limits.timeout ?? this.globals.timeout,
       signal: limits.signal ?? this.signal,
       userAgent: `cip/${this.version} node/${this.host.nodeVersion}`,
+      nodeVersion: this.host.nodeVersion,
       redact: (text) => this.redact(text),
       log: verbose ? (line) => this.detail(line) : undefined,
       warn: (message) => this.io.warn(message),

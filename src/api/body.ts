@@ -1,6 +1,6 @@
 // Reading an answer's body: decoded as its Content-Encoding says (gzip, deflate, br, as fetch does), and read no
-// further than the answer limit, so a gzip bomb stops there. fetch decodes for itself; node:http does not, and
-// node:http is what a run without a proxy uses (api/transport.ts says why), so the decoding is ours.
+// further than the answer limit, so a gzip bomb stops there. node:http decodes nothing, and node:http is what cip
+// uses (api/transport.ts says why), so the decoding is ours.
 import type { IncomingMessage } from 'node:http';
 import type { Readable, Transform } from 'node:stream';
 import { oneLine, truncate } from '../text/sanitize.js';
@@ -11,7 +11,7 @@ function sizeText(bytes: number): string {
   return bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MiB` : `${bytes} bytes`;
 }
 
-export function tooLarge(limit: number): BrokenAnswer {
+function tooLarge(limit: number): BrokenAnswer {
   return new BrokenAnswer(`answer too large: the API sent more than ${sizeText(limit)} (CIP_MAX_ANSWER_BYTES sets the limit)`);
 }
 
@@ -19,34 +19,19 @@ export function tooLarge(limit: number): BrokenAnswer {
  * A decoder's failure is the server's broken body, not a network error worth another attempt: zlib's codes are
  * Z_DATA_ERROR and the like, brotli's ERR__ERROR_FORMAT_PADDING_1 and the like.
  */
-export function undecodable(error: unknown, encoding: string | null): unknown {
+function undecodable(error: unknown, encoding: string | null): unknown {
   if (!/^Z_|^ERR__ERROR_/.test(errorCode(error) ?? '')) return error;
   return new BrokenAnswer(
     `the API answered with a body that is not valid ${truncate(oneLine(encoding ?? ''), 40) || 'encoded'} data, though its Content-Encoding says so`,
   );
 }
 
-/** Chunks read until the stream ends, refused once they pass `limit` bytes. */
-export async function readLimited(stream: AsyncIterable<Uint8Array>, limit: number, stop: () => void): Promise<Bytes> {
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for await (const chunk of stream) {
-    size += chunk.byteLength;
-    if (size > limit) {
-      stop();
-      throw tooLarge(limit);
-    }
-    chunks.push(chunk);
-  }
-  return joined(chunks, size);
-}
-
 /**
- * readLimited for a Node stream, by its events: a body read this way costs no async iterator, whose first use
- * loads more of Node's stream modules than the read itself needs. A stream that closes before its end is an error,
- * as it is to an iterator.
+ * Chunks read until the stream ends, refused once they pass `limit` bytes; by the stream's events: a body read this
+ * way costs no async iterator, whose first use loads more of Node's stream modules than the read itself needs. A
+ * stream that closes before its end is an error, as it is to an iterator.
  */
-export function readStreamLimited(stream: Readable, limit: number, stop: () => void): Promise<Bytes> {
+function readStreamLimited(stream: Readable, limit: number, stop: () => void): Promise<Bytes> {
   return new Promise<Bytes>((resolve, reject) => {
     const chunks: Uint8Array[] = [];
     let size = 0;

@@ -11,6 +11,8 @@ import { proxyFor } from './proxy.js';
 export interface ConnectOptions extends Pick<HttpOptions, 'timeout' | 'signal' | 'log' | 'redact' | 'warn'> {
   env: Env;
   userAgent: string;
+  /** The running Node's version (process.version): it decides whether a proxy can be used (api/proxy.ts). */
+  nodeVersion: string;
 }
 
 /** The headers of the credential in use: ApiKey with an EnterpriseId, or Bearer without one (config/credentials.ts). */
@@ -33,13 +35,13 @@ function keysHint(settings: ResolvedSettings): string {
   return credentialsHint(settings.credentials, settings.profile);
 }
 
-export async function connect(settings: ResolvedSettings, { env, userAgent, ...options }: ConnectOptions): Promise<Http> {
+export async function connect(settings: ResolvedSettings, { env, userAgent, nodeVersion, ...options }: ConnectOptions): Promise<Http> {
   return createHttp({
     ...options,
     baseUrl: settings.baseUrl,
     headers: { ...authHeaders(settings), 'User-Agent': userAgent },
     maxAnswerBytes: maxAnswerBytesFrom(env),
-    proxy: await proxyFor(env, new URL(settings.baseUrl)),
+    proxy: await proxyFor(env, new URL(settings.baseUrl), nodeVersion),
     authHint: keysHint(settings),
     forbiddenHint: forbiddenHint(settings.credentials, settings.profile, settings.project),
   });

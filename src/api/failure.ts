@@ -37,7 +37,10 @@ const NO_REDIRECTS = 'cip does not follow redirects, so the keys go only to the 
 /** An answer that is not a success. `uncertain`: an earlier attempt may have been carried out (api/step-retry.ts). */
 export function answerFailure(answer: RawAnswer, context: FailureContext, uncertain: boolean): CipError {
   const { status, headers } = answer;
-  const { what, redact } = context;
+  const { what, redact, proxy } = context;
+  // An http:// request goes to the proxy whole (no tunnel), so the proxy's refusal comes back as its answer; no
+  // API asks for a proxy's credentials.
+  if (status === 407 && proxy && !tunnels(proxy)) return proxyAuthentication(what, proxy, status);
   if (status >= 300 && status < 400) {
     const location = headers.get('location');
     const to = location ? ` to ${truncate(oneLine(hideCredentials(location)), 200)}` : '';
@@ -105,15 +108,30 @@ export function requestFailure(error: unknown, context: FailureContext): CipErro
   return new NetworkError(context.redact(`cannot ${what}: cannot reach ${host}: ${networkReason(error)}`), maybeDone);
 }
 
+/** Whether requests go through the proxy in a CONNECT tunnel (https://), rather than to it whole (http://). */
+function tunnels(proxy: ProxyChoice): boolean {
+  return proxy.variable.toUpperCase() === 'HTTPS_PROXY';
+}
+
+/**
+ * The proxy's 407, to a CONNECT or to a request sent to it whole, or its 401 to a CONNECT (tinyproxy's answer
+ * to a wrong password): the same words either way, and a hint that says whether credentials were given.
+ */
+function proxyAuthentication(what: string, proxy: ProxyChoice, status: number): NetworkError {
+  const { url, variable } = proxy;
+  return new NetworkError(
+    `cannot ${what}: the proxy at ${proxy.display} asks for authentication (HTTP ${status})`,
+    url.username || url.password
+      ? `the proxy refused the user name and password in ${variable}: check them`
+      : `put credentials in ${variable}: ${url.protocol}//USER:PASSWORD@${url.host}`,
+  );
+}
+
 /** A failure on the way through a proxy, blamed on the proxy (by its URL without credentials), not the API. */
 function proxyFailure(error: unknown, { what, host }: FailureContext, proxy: ProxyChoice, maybeDone: string | undefined): NetworkError {
   const status = proxyStatus(error);
-  if (status === 407) {
-    return new NetworkError(
-      `cannot ${what}: the proxy at ${proxy.display} asks for authentication (HTTP 407)`,
-      `put credentials in ${proxy.variable}: ${proxy.url.protocol}//USER:PASSWORD@${proxy.url.host}`,
-    );
-  }
+  // A CONNECT is answered by the proxy alone: its 401 is about the proxy's credentials too.
+  if (status === 407 || status === 401) return proxyAuthentication(what, proxy, status);
   if (status === 403) {
     return new NetworkError(
       `cannot ${what}: the proxy at ${proxy.display} refused to connect to ${host} (HTTP 403)`,

@@ -4,7 +4,7 @@
 //   ky: credentials (its beforeRequest hook: step-credentials.ts)
 //       retry policy (its retry loop and waits; the decisions: step-retry.ts)
 //       → its fetch: log (--verbose: step-log.ts) → status check (chain.ts) → time-out and abort (step-timeout.ts)
-//                    → transport (node:http, or fetch through a proxy: transport.ts, proxy.ts)
+//                    → transport (node:http, directly or through the proxy: transport.ts, proxy.ts)
 //
 // and failures turned into typed errors (failure.ts). Nothing else in cip imports ky.
 import type { KyInstance } from 'ky';
@@ -98,7 +98,7 @@ export interface HttpOptions {
   authHint?: string | undefined;
   /** The hint for a 403: what the credential may lack, and (for an API key) the enterprise and where it came from. */
   forbiddenHint?: string | undefined;
-  /** The last step; by default node:http, or fetch through the proxy. Tests give their own. */
+  /** The last step; by default node:http (through the proxy, if any). Tests give their own. */
   transport?: Step | undefined;
   /** A note for people (stderr): an answer cip could not read exactly as text, said once. */
   warn?: ((message: string) => void) | undefined;
@@ -235,9 +235,7 @@ function responder(kyModule: KyModule, options: HttpOptions, step: Step): Respon
 export async function createHttp(options: HttpOptions): Promise<Http> {
   const { proxy, maxAnswerBytes = DEFAULT_MAX_ANSWER_BYTES } = options;
   const kyModule = await import('ky');
-  // fetch, and undici's proxy agent with it, only when a proxy applies: node:http costs far less.
-  const transport =
-    options.transport ?? (proxy ? await (await import('./proxy.js')).proxyTransport(proxy, maxAnswerBytes) : nodeTransport(maxAnswerBytes));
+  const transport = options.transport ?? nodeTransport(maxAnswerBytes, proxy);
   const respond = responder(kyModule, options, attempt(options, transport));
   /**
    * The first read whose answer cip could not read exactly as text (bytes invalid in its charset, a charset cip

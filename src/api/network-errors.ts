@@ -1,9 +1,9 @@
-// What a failed request's error says: its code (Node's, or undici's inside fetch's wrapping), whether the
-// request certainly never left, a TLS handshake that failed, a proxy's refusal, and the words for each. The
-// retry policy, the --verbose log and the error messages all read errors through these.
+// What a failed request's error says: its code (Node's), whether the request certainly never left, a TLS
+// handshake that failed, a proxy's refusal, and the words for each. The retry policy, the --verbose log and the
+// error messages all read errors through these.
 import { oneLine, truncate } from '../text/sanitize.js';
 
-/** The error and the causes it wraps (fetch wraps undici's error, which may wrap a socket's). */
+/** The error and the causes it wraps. */
 export function* causeChain(error: unknown): Generator {
   let current: unknown = error;
   for (let depth = 0; depth < 5 && current; depth++) {
@@ -66,11 +66,15 @@ export function handshakeFailure(error: unknown): HandshakeFailure | undefined {
 }
 
 /** Failures that prove the request never reached the server: a retry after them cannot meet its own effect. */
-const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
+const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
 
-/** Whether the request certainly never left: no connection, or no TLS session to send it on. */
+/**
+ * Whether the request certainly never left: no connection, no tunnel through the proxy (Node's ERR_PROXY_TUNNEL:
+ * the proxy refused the CONNECT, or closed the connection before answering it), or no TLS session to send it on.
+ */
 export function notSent(error: unknown): boolean {
-  return NOT_SENT_CODES.has(errorCode(error) ?? '') || handshakeFailure(error) !== undefined;
+  const code = errorCode(error) ?? '';
+  return NOT_SENT_CODES.has(code) || code === 'ERR_PROXY_TUNNEL' || handshakeFailure(error) !== undefined;
 }
 
 /** Whether no connection could be opened at all (through a proxy: to the proxy). */
@@ -94,11 +98,18 @@ export function notHttp(error: unknown): string | undefined {
   return code?.startsWith('HPE_') ? code : undefined;
 }
 
-/** The status a proxy answered a CONNECT with, when that is why the request failed. */
+/** The status a proxy answered a CONNECT with (Node's ERR_PROXY_TUNNEL carries it), when that is why the request failed. */
 export function proxyStatus(error: unknown): number | undefined {
   for (const cause of causeChain(error)) {
-    const status = /Proxy response \((\d{3})\)/.exec(cause instanceof Error ? cause.message : '')?.[1];
-    if (status) return Number(status);
+    const { code, statusCode } = cause as { code?: unknown; statusCode?: unknown };
+    if (
+      code === 'ERR_PROXY_TUNNEL' &&
+      typeof statusCode === 'number' &&
+      Number.isInteger(statusCode) &&
+      statusCode >= 100 &&
+      statusCode <= 999
+    )
+      return statusCode;
   }
   return undefined;
 }
@@ -112,8 +123,8 @@ const NETWORK_CODES: Record<string, string> = {
   EHOSTUNREACH: 'host unreachable',
   ENETUNREACH: 'network unreachable',
   EPIPE: 'connection closed',
-  UND_ERR_SOCKET: 'connection closed by the server',
-  UND_ERR_CONNECT_TIMEOUT: 'connection timed out',
+  // Node's words name the proxy and quote its status line; the proxy is named by cip (api/failure.ts).
+  ERR_PROXY_TUNNEL: 'the proxy did not open a tunnel',
   CERT_HAS_EXPIRED: 'the server certificate has expired',
   DEPTH_ZERO_SELF_SIGNED_CERT: 'the server certificate is self-signed (set NODE_EXTRA_CA_CERTS to trust it)',
   SELF_SIGNED_CERT_IN_CHAIN: 'a certificate in the chain is self-signed (set NODE_EXTRA_CA_CERTS for a corporate CA)',
@@ -125,6 +136,5 @@ const NETWORK_CODES: Record<string, string> = {
 export function networkReason(error: unknown): string {
   const code = errorCode(error);
   if (code) return NETWORK_CODES[code] ? `${NETWORK_CODES[code]} (${code})` : code;
-  const message = error instanceof Error ? error.message : String(error);
-  return message === 'terminated' ? 'connection closed before the answer was complete' : message;
+  return error instanceof Error ? error.message : String(error);
 }

@@ -76,8 +76,8 @@ export async function verifyTls(host: string, port: number): Promise<Probe> {
 }
 
 /** The proxy a request to the URL goes through, if any. */
-export function proxyOf(env: Env, url: URL): Promise<ProxyChoice | undefined> {
-  return proxyFor(env, url);
+export function proxyOf(env: Env, url: URL, nodeVersion: string): Promise<ProxyChoice | undefined> {
+  return proxyFor(env, url, nodeVersion);
 }
 
 export interface PingAnswer {
@@ -90,7 +90,7 @@ export interface PingAnswer {
 export async function ping(
   url: string,
   env: Env,
-  options: { signal: AbortSignal; userAgent: string; redact: (text: string) => string },
+  options: { signal: AbortSignal; userAgent: string; nodeVersion: string; redact: (text: string) => string },
 ): Promise<PingAnswer> {
   const target = new URL(url);
   const http = await createHttp({
@@ -99,7 +99,7 @@ export async function ping(
     timeout: PROBE_TIMEOUT_MS / 1000,
     signal: options.signal,
     redact: options.redact,
-    proxy: await proxyFor(env, target),
+    proxy: await proxyFor(env, target, options.nodeVersion),
   });
   try {
     const answer = await http.exchange('GET', target.href, 'ping the service');

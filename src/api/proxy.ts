@@ -1,16 +1,18 @@
 // Corporate proxies, read as curl reads them: an https:// base URL goes through HTTPS_PROXY and an http://
 // one through HTTP_PROXY (either case), unless NO_PROXY names the host. A base URL on this machine
-// (127.0.0.0/8, ::1, localhost) never goes through a proxy, whatever NO_PROXY says, as in Go and curl's
-// defaults: a proxy must never see a request that was meant to stay on the machine. When a proxy applies,
-// this client's requests go through fetch with undici's ProxyAgent as their dispatcher (node:http has no proxy
-// support); undici and fetch are loaded only then. Nothing process-wide is set: another client in the same
-// process (a test, doctor's ping) is not sent through this proxy.
+// (127.0.0.0/8, ::1, localhost, however written) never goes through a proxy, whatever NO_PROXY says, as in Go and curl's
+// defaults: a proxy must never see a request that was meant to stay on the machine.
+//
+// These rules are cip's, decided here for the client's base URL (every request goes to its origin: api/url.ts).
+// Node's own proxy support (node:http's Agent with `proxyEnv`, Node 22.21 and 24.5 on) then carries the requests:
+// api/transport.ts gives this client's agents the one proxy chosen here and nothing else, so Node's reading of
+// the variables (the lower-case name first, NO_PROXY without CIDR blocks) never applies. Nothing process-wide is
+// set (NODE_USE_ENV_PROXY, a global agent): another client in the same process (a test, doctor's ping) is not
+// sent through this proxy.
 import type { Env } from '../env.js';
 import { UsageError } from '../errors.js';
 import { isLoopbackHost } from '../config/validate.js';
 import { printable } from '../text/sanitize.js';
-import type { Step } from './chain.js';
-import { fetchTransport } from './transport.js';
 
 export interface ProxyChoice {
   /** The variable the proxy came from. */
@@ -69,9 +71,32 @@ export function bypassesProxy(noProxy: string | undefined, target: URL, net?: Ne
   return false;
 }
 
-/** The proxy a request to `target` goes through, or undefined for a direct connection. */
-export async function proxyFor(env: Env, target: URL): Promise<ProxyChoice | undefined> {
-  if (isLoopbackHost(target.hostname)) return undefined;
+/**
+ * Whether a request to the host stays on this machine, however the host is written: what isLoopbackHost names,
+ * and also `localhost.` and 127.0.0.0/8 as an IPv4-mapped IPv6 address (URL writes [::ffff:127.0.0.1] as
+ * [::ffff:7f00:1]). Wider than isLoopbackHost, which lets http:// through without CIP_ALLOW_HTTP: each errs on
+ * its own safe side.
+ */
+function onThisMachine(hostname: string): boolean {
+  const host = hostname.toLowerCase();
+  return isLoopbackHost(host) || host === 'localhost.' || /^\[::ffff:(7f[0-9a-f]{2}:[0-9a-f]{1,4}|127\.\d+\.\d+\.\d+)\]$/.test(host);
+}
+
+/**
+ * Whether this Node's http.Agent goes through a proxy itself (`proxyEnv`: 22.21, 24.5, and every Node since 25).
+ * An older one ignores the option and would go around the proxy, silently.
+ */
+export function nodeCanProxy(nodeVersion: string): boolean {
+  const [major = 0, minor = 0] = nodeVersion.replace(/^v/, '').split('.').map(Number);
+  return major >= 25 || (major === 24 && minor >= 5) || (major === 22 && minor >= 21);
+}
+
+/**
+ * The proxy a request to `target` goes through, or undefined for a direct connection. `nodeVersion` is the
+ * running Node's (process.version): one that cannot go through a proxy is refused when a proxy applies.
+ */
+export async function proxyFor(env: Env, target: URL, nodeVersion: string): Promise<ProxyChoice | undefined> {
+  if (onThisMachine(target.hostname)) return undefined;
   const variable = target.protocol === 'https:' ? 'HTTPS_PROXY' : 'HTTP_PROXY';
   const value = setting(env, variable);
   if (value === undefined) return undefined;
@@ -89,12 +114,27 @@ export async function proxyFor(env: Env, target: URL): Promise<ProxyChoice | und
     throw new UsageError(`${named} must be an http:// or https:// proxy URL, not ${printable(url.protocol)}`);
   }
   const display = `${url.protocol}//${url.username || url.password ? '***@' : ''}${url.host}`;
+  // Node decodes the user name and password for the Proxy-Authorization header, and a '%' that starts no escape
+  // would throw there, as a crash.
+  try {
+    decodeURIComponent(url.username);
+    decodeURIComponent(url.password);
+  } catch {
+    throw new UsageError(`${named} has a user name or password with a '%' that is not percent-encoding: '${display}'`, 'write a % as %25');
+  }
+  if (!nodeCanProxy(nodeVersion)) {
+    throw new UsageError(
+      `${named} is set, but Node ${printable(nodeVersion)} cannot go through a proxy: cip needs Node 22.21 or later (24.5 or later on Node 24)`,
+      `upgrade Node, or list ${target.hostname} in NO_PROXY to go direct`,
+    );
+  }
   return { variable: named, url, display };
 }
 
-/** fetch through the proxy, for the requests of the client it is given to; loaded only when a proxy applies. */
-export async function proxyTransport(choice: ProxyChoice, maxAnswerBytes: number): Promise<Step> {
-  // undici is CommonJS: its exports arrive as the default export once bundled.
-  const { ProxyAgent } = (await import('undici')).default;
-  return fetchTransport(maxAnswerBytes, new ProxyAgent({ uri: choice.url.href }));
+/**
+ * What Node's Agent is told as its `proxyEnv`: the proxy chosen above for the base URL's scheme, under the one
+ * name Node reads for it, and no NO_PROXY (cip has applied its own).
+ */
+export function agentProxyEnv(choice: ProxyChoice): Readonly<Record<string, string>> {
+  return { [choice.variable.toUpperCase()]: choice.url.href };
 }

@@ -2,8 +2,8 @@
 // use. In Node the real ones are Node's internal copy of undici: naming any of them loads it (fetch, its HTTP/2
 // and TLS clients, its WebAssembly parser), which cost every API command about a third of its time
 // (docs/performance.md). The build gives these to ky in place of the globals (scripts/build.mjs, the ky vendor
-// file), and the node:http transport and `http.ts` make them; only the proxy path, which goes through fetch,
-// loads undici. They keep the rules of the real ones that cip can meet: header names are tokens and values
+// file), and the node:http transport and `http.ts` make them, so no API command loads undici, through a proxy
+// or not. They keep the rules of the real ones that cip can meet: header names are tokens and values
 // byte strings without CR, LF or NUL (a TypeError otherwise), names compare without case, iteration is sorted
 // with lower-case names, a GET or HEAD has no body, a Response's status is 200-599.
 

@@ -102,7 +102,7 @@ async function diagnose(ctx: Context): Promise<Check[]> {
   }
 
   const probe = await import('../api/probe.js');
-  const proxy = await probe.proxyOf(ctx.env, base);
+  const proxy = await probe.proxyOf(ctx.env, base, ctx.host.nodeVersion);
   const via = proxy ? new URL(proxy.url.href) : base;
   const port = Number(via.port || (via.protocol === 'https:' ? 443 : 80));
   const through = proxy ? ` (the proxy ${proxy.display}, from ${proxy.variable})` : '';
@@ -150,6 +150,7 @@ async function diagnose(ctx: Context): Promise<Check[]> {
     const answer = await probe.ping(pingUrl, ctx.env, {
       signal: ctx.signal,
       userAgent: `cip/${ctx.version} node/${ctx.host.nodeVersion}`,
+      nodeVersion: ctx.host.nodeVersion,
       redact: (text) => ctx.redact(text),
     });
     serverDate = answer.date;

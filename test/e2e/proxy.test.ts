@@ -1,7 +1,12 @@
 // HTTPS and corporate networks: a self-signed server certificate is refused unless NODE_EXTRA_CA_CERTS names it;
 // an https:// base URL goes through HTTPS_PROXY (never HTTP_PROXY) in a CONNECT tunnel, NO_PROXY bypasses it,
-// a base URL on this machine never goes through a proxy, and a proxy that refuses or is down is named as the
-// proxy. The keys travel only inside TLS, so neither the output nor the proxy ever sees them.
+// a base URL on this machine never goes through a proxy (not even when NODE_USE_ENV_PROXY asks Node to), a proxy
+// that refuses or is down is named as the proxy, and one that never answers or keeps a refused connection open
+// does not hold the run. The keys travel only inside TLS, so neither the output nor the proxy ever sees them.
+// Real proxies (squid, tinyproxy, mitmproxy) are in real-proxies.test.ts.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo, type Socket } from 'node:net';
+import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { cip, expectOneErrorLine, sandboxEnv, tempDir, type CipResult } from '../helpers/cli.js';
@@ -11,6 +16,9 @@ import { PROXIED_HOST, makeCertificate, type TestCertificate } from '../helpers/
 
 const certificate: TestCertificate | undefined = makeCertificate(tempDir('cip-tls-'));
 const noOpenssl = certificate === undefined;
+
+/** A CONNECT refused as squid refuses it: a body, and the connection kept open for the next request. */
+const REFUSAL = 'HTTP/1.1 407 Proxy Authentication Required\r\nProxy-Authenticate: Basic realm="corp"\r\nContent-Length: 4\r\n\r\nauth';
 
 let sandbox: Sandbox;
 let plain: Sandbox;
@@ -144,6 +152,32 @@ describe.skipIf(noOpenssl)('proxies', () => {
     expect({ tunnels: proxy.tunnels.length, requests: proxy.requests.length }).toEqual(before);
   });
 
+  it("a run through a proxy loads neither fetch nor Node's internal undici: the same node:http as without one", async () => {
+    const dir = tempDir();
+    const list = join(dir, 'modules');
+    writeFileSync(
+      join(dir, 'preload.cjs'),
+      "process.on('exit', () => require('node:fs').writeFileSync(process.env.MODULE_LIST_FILE, process.moduleLoadList.join('\\n')));\n",
+    );
+    const env = { NODE_OPTIONS: `--require ${join(dir, 'preload.cjs')}`, MODULE_LIST_FILE: list };
+    expectListed(await listThroughProxy({ HTTPS_PROXY: proxy.url, ...env }));
+    const modules = readFileSync(list, 'utf8').split('\n');
+    expect(modules).toContain('NativeModule https');
+    expect(modules.filter((name) => /undici|fetch/.test(name))).toEqual([]);
+  });
+
+  it('an https:// proxy: TLS to the proxy, and the tunnel inside it', async () => {
+    const secureProxy = await startConnectProxy({ tls: { key: certificate!.key, cert: certificate!.cert } });
+    try {
+      const result = await cip(['env', 'list'], { env: proxiedEnv({ HTTPS_PROXY: secureProxy.url }) });
+      expectListed(result);
+      expect(secureProxy.url).toMatch(/^https:/);
+      expect(secureProxy.tunnels).toEqual([target]);
+    } finally {
+      await secureProxy.close();
+    }
+  });
+
   it('--verbose names the proxy, hiding its credentials, which go to the proxy only', async () => {
     const withCredentials = proxy.url.replace('http://', 'http://corp-user:proxy-secret-9999@');
     const result = await listThroughProxy({ HTTPS_PROXY: withCredentials }, ['--verbose']);
@@ -184,6 +218,51 @@ describe.skipIf(noOpenssl)('proxies', () => {
     );
     expectNoSecrets(result);
     expect(sandbox.requests).toHaveLength(0);
+  });
+
+  it.each([
+    ['never answers the CONNECT', (socket: Socket) => socket.resume()],
+    ['answers 407 and keeps the connection open', (socket: Socket) => socket.once('data', () => socket.write(REFUSAL))],
+  ])('a proxy that %s: the run ends with its error, leaving nothing open behind', async (_what, behave) => {
+    const sockets = new Set<Socket>();
+    const proxyServer = createServer((socket) => {
+      sockets.add(socket);
+      socket.on('error', () => undefined);
+      behave(socket);
+    });
+    await new Promise<void>((resolve) => proxyServer.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(proxyServer.address() as AddressInfo).port}`;
+      const result = await cip(['env', 'list', '--timeout', '1'], { env: proxiedEnv({ HTTPS_PROXY: url }) });
+      // Without the fix, the connection to the proxy kept the process alive until execa's time limit killed it.
+      expect(result.exitCode).toBe(8);
+      expect(expectOneErrorLine(result.stderr)).toMatch(
+        /^error: cannot list environments: (no answer from api\.cip\.test:\d+ within 1s|the proxy at http:\/\/127\.0\.0\.1:\d+ asks for authentication \(HTTP 407\))/,
+      );
+      expect(sandbox.requests).toHaveLength(0);
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => proxyServer.close(resolve));
+    }
+  });
+
+  it("cip's rules win over Node's own under NODE_USE_ENV_PROXY=1: this machine stays direct, POST too, and HTTPS_PROXY beats https_proxy", async () => {
+    const before = { tunnels: proxy.tunnels.length, requests: proxy.requests.length };
+    const nodeWide = { NODE_USE_ENV_PROXY: '1', HTTP_PROXY: proxy.url, HTTPS_PROXY: proxy.url };
+    const listed = await cip(['env', 'list'], { env: sandboxEnv(plain, nodeWide) });
+    expect(listed.exitCode).toBe(0);
+    const created = await cip(['env', 'create', '-f', 'name=direct'], { env: sandboxEnv(plain, nodeWide) });
+    expect(created.exitCode).toBe(0);
+    expect(plain.requests.map((request) => request.method)).toEqual(['GET', 'POST']);
+    expect({ tunnels: proxy.tunnels.length, requests: proxy.requests.length }).toEqual(before);
+    // Node would take the lower-case one first; cip takes HTTPS_PROXY, as curl does.
+    const refusing = await startConnectProxy({ refuse: 403 });
+    try {
+      expectListed(await listThroughProxy({ NODE_USE_ENV_PROXY: '1', HTTPS_PROXY: proxy.url, https_proxy: refusing.url }));
+      expect(refusing.tunnels).toEqual([]);
+    } finally {
+      await refusing.close();
+    }
   });
 
   it('the proxy saw only CONNECT targets: no plain request and no key in cleartext', () => {

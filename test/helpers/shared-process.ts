@@ -10,6 +10,18 @@ await Promise.all([import('proper-lockfile'), import('conf')]);
 /** Where undici keeps the global fetch dispatcher: Node 26's undici uses the second, and puts a wrapper in the first. */
 const DISPATCHERS = [Symbol.for('undici.globalDispatcher.1'), Symbol.for('undici.globalDispatcher.2')];
 const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGPIPE', 'SIGXFSZ'] as const;
+// The modules' own objects, read afresh each time (http.setGlobalProxyFromEnv replaces their globalAgent).
+const http = (await import('node:http')).default;
+const https = (await import('node:https')).default;
+const [httpAgent, httpsAgent] = [http.globalAgent, https.globalAgent];
+
+/** The global agent: the one Node started with, and whether it goes through a proxy (http.setGlobalProxyFromEnv). */
+function agentState(agent: object, first: object): string {
+  const proxied = Object.getOwnPropertySymbols(agent).some(
+    (symbol) => symbol.description === 'kProxyConfig' && Boolean(agent[symbol as never]),
+  );
+  return `${agent === first ? 'the first' : 'another'}${proxied ? ', through a proxy' : ''}`;
+}
 
 /** The kind of dispatcher in a slot: Node makes its default Agent at the first fetch (Node 26 a wrapper of it too). */
 function dispatcher(slot: symbol): string {
@@ -19,8 +31,11 @@ function dispatcher(slot: symbol): string {
 
 function state(): Map<string, string> {
   return new Map([
-    // A run through a proxy would put a ProxyAgent there.
+    // A file that sets a global fetch dispatcher (undici's setGlobalDispatcher) would set it for every later file.
     ...DISPATCHERS.map((slot, index): [string, string] => [`the global fetch dispatcher (${index + 1})`, dispatcher(slot)]),
+    // cip's proxies are its own agents' (api/transport.ts): none may change the agent every other request uses.
+    ['the global agent of node:http', agentState(http.globalAgent, httpAgent)],
+    ['the global agent of node:https', agentState(https.globalAgent, httpsAgent)],
     ['the working folder', process.cwd()],
     ['process.exitCode', String(process.exitCode)],
     ...SIGNALS.map((signal): [string, string] => [`${signal} listeners`, String(process.listenerCount(signal))]),

@@ -1,8 +1,8 @@
 // The HTTP client (api/http.ts) over a scripted transport: what --verbose logs, which failures are retried,
 // the words and hints of each failure (direct and through a proxy), Retry-After handling, and what goes out.
 // The client is given the scripted transport as its last step (HttpOptions.transport), in place of node:http
-// and the proxy's fetch alike, so that any answer or network error can be played, exactly, without a server;
-// the errors imitate Node's (a string `code`) and undici's (a cause chain).
+// (direct or through a proxy), so that any answer or network error can be played, exactly, without a server;
+// the errors imitate Node's (a string `code`; a refused CONNECT's ERR_PROXY_TUNNEL with its statusCode).
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiError, InterruptedError, NetworkError, ProtocolError } from '../../src/errors.js';
 import type { Outgoing, RawAnswer } from '../../src/api/chain.js';
@@ -40,10 +40,10 @@ function netError(code: string): Error {
   return Object.assign(new Error(`connect ${code} 10.0.0.1:443`), { code });
 }
 
-/** A CONNECT the proxy refused, as fetch reports it: undici's error is the cause. */
+/** A CONNECT the proxy refused, as node:https reports it. */
 function proxyRefused(status: number): Error {
-  const cause = Object.assign(new Error(`Proxy response (${status}) !== 200 when HTTP Tunneling`), { code: 'UND_ERR_ABORTED' });
-  return new TypeError('fetch failed', { cause });
+  const message = `Failed to establish tunnel to api.test:443 via http://proxy.corp:3128/: HTTP/1.1 ${status} No`;
+  return Object.assign(new Error(message), { code: 'ERR_PROXY_TUNNEL', statusCode: status });
 }
 
 const PROXY = { variable: 'HTTPS_PROXY', url: new URL('http://proxy.corp:3128'), display: 'http://proxy.corp:3128' };
@@ -188,8 +188,8 @@ describe('network failures', () => {
     [
       'POST',
       'a body cut off',
-      new TypeError('terminated'),
-      'cannot reach api.test: connection closed before the answer was complete',
+      Object.assign(new Error('aborted'), { code: 'ECONNRESET' }),
+      'cannot reach api.test: connection reset (ECONNRESET)',
       MAYBE_DONE,
     ],
     ['HEAD', 'an error without a code', new Error('weird failure'), 'cannot reach api.test: weird failure', undefined],
@@ -290,7 +290,8 @@ describe('through a proxy', () => {
       "ask the proxy's administrators, or list the host in NO_PROXY",
       1,
     ],
-    ['POST', proxyRefused(502), 'the proxy at http://proxy.corp:3128 could not connect to api.test (HTTP 502)', MAYBE_DONE, 1],
+    // A refused CONNECT never carried the request: a POST did not happen.
+    ['POST', proxyRefused(502), 'the proxy at http://proxy.corp:3128 could not connect to api.test (HTTP 502)', undefined, 1],
     ['HEAD', proxyRefused(502), 'the proxy at http://proxy.corp:3128 could not connect to api.test (HTTP 502)', undefined, 1],
     [
       'POST',
@@ -319,6 +320,28 @@ describe('through a proxy', () => {
       expect(calls).toHaveLength(attempts);
     });
   }
+
+  it("an http:// request goes to the proxy whole, so a 407 answer is the proxy's: named, with the hint, not asked again", async () => {
+    const forwarding = { ...PROXY, variable: 'http_proxy' };
+    const { http } = await client({ proxy: forwarding, verbose: false });
+    const shown: RawAnswer[] = [];
+    script.push(answer(407, 'auth first', { 'Proxy-Authenticate': 'Basic realm="corp"' }));
+    const failed = await failure(http.exchange('GET', 'Environments', 'do it', { failed: (seen) => shown.push(seen) }));
+    expect(failed).toBeInstanceOf(NetworkError);
+    expect(failed.message).toBe('cannot do it: the proxy at http://proxy.corp:3128 asks for authentication (HTTP 407)');
+    expect((failed as NetworkError).hint).toBe('put credentials in http_proxy: http://USER:PASSWORD@proxy.corp:3128');
+    expect(calls).toHaveLength(1);
+    // `cip api -i` still shows the answer as it came.
+    expect(shown.map((seen) => seen.status)).toEqual([407]);
+  });
+
+  it('inside a CONNECT tunnel, a 407 comes from the server, not the proxy', async () => {
+    const { http } = await client({ proxy: PROXY, verbose: false });
+    script.push(answer(407, ''));
+    const failed = await failure(http.exchange('GET', 'Environments', 'do it'));
+    expect(failed).toBeInstanceOf(ApiError);
+    expect(failed.message).toMatch(/^cannot do it: .*\(HTTP 407\)$/);
+  });
 });
 
 describe('HTTP failures', () => {

@@ -14,6 +14,9 @@ import { tempDir } from '../helpers/cli.js';
 import { refusedPort } from '../helpers/ports.js';
 import { makeCertificate } from '../helpers/tls.js';
 
+/** A Node that goes through a proxy itself (api/proxy.ts). */
+const NODE = 'v24.5.0';
+
 const trust = vi.hoisted(() => ({ ca: undefined as string | undefined }));
 
 vi.mock('node:dns/promises', async (importOriginal) => {
@@ -244,10 +247,10 @@ describe.skipIf(!certificate)('verifyTls', () => {
 
 describe('proxyOf', () => {
   it('is the proxy a request to the URL goes through', async () => {
-    const choice = await proxyOf({ HTTPS_PROXY: 'http://user:pw@proxy.example:3128' }, new URL('https://api.example/ms'));
+    const choice = await proxyOf({ HTTPS_PROXY: 'http://user:pw@proxy.example:3128' }, new URL('https://api.example/ms'), NODE);
     expect(choice).toMatchObject({ variable: 'HTTPS_PROXY', display: 'http://***@proxy.example:3128' });
     expect(choice?.url.href).toBe('http://user:pw@proxy.example:3128/');
-    expect(await proxyOf({ HTTPS_PROXY: 'http://proxy.example:3128' }, new URL('http://127.0.0.1:1/ms'))).toBeUndefined();
+    expect(await proxyOf({ HTTPS_PROXY: 'http://proxy.example:3128' }, new URL('http://127.0.0.1:1/ms'), NODE)).toBeUndefined();
   });
 });
 
@@ -255,7 +258,12 @@ const sandbox = await startSandbox({ seed: 0 });
 afterAll(() => sandbox.close());
 
 describe('ping', () => {
-  const options = { signal: new AbortController().signal, userAgent: 'cip/1.2.3 node/v20', redact: (text: string) => text };
+  const options = {
+    signal: new AbortController().signal,
+    userAgent: 'cip/1.2.3 node/v24',
+    nodeVersion: NODE,
+    redact: (text: string) => text,
+  };
 
   it('GETs the URL without keys, and returns the status and the server clock', async () => {
     sandbox.reset();
@@ -265,7 +273,7 @@ describe('ping', () => {
     expect(Number.isNaN(answer.date!.getTime())).toBe(false);
     const [request] = sandbox.requests;
     expect(`${request!.method} ${request!.url}`).toBe('GET /ms/ping');
-    expect(request!.headers['user-agent']).toBe('cip/1.2.3 node/v20');
+    expect(request!.headers['user-agent']).toBe('cip/1.2.3 node/v24');
     expect(request!.headers.authorization).toBeUndefined();
   });
 

@@ -1,9 +1,13 @@
 // Which proxy a request goes through (src/api/proxy.ts), in the corners of curl's rules: lower-case
-// variables, blank values, ports, separators, CIDR blocks, and what an error or a message shows.
+// variables, blank values, ports, separators, CIDR blocks, this machine however it is written, the Node that can
+// go through a proxy, and what an error or a message shows.
 import * as net from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { bypassesProxy, proxyFor } from '../../src/api/proxy.js';
+import { bypassesProxy, nodeCanProxy, proxyFor } from '../../src/api/proxy.js';
 import { UsageError } from '../../src/errors.js';
+
+/** A Node that goes through a proxy itself. */
+const NODE = 'v24.5.0';
 
 const HTTPS_TARGET = new URL('https://api.copyl.com/ms');
 const HTTP_TARGET = new URL('http://api.copyl.com/ms');
@@ -60,52 +64,110 @@ describe('NO_PROXY corners', () => {
 });
 
 describe('proxyFor corners', () => {
+  it.each([
+    'https://localhost./ms',
+    'https://LOCALHOST:8443/ms',
+    'https://[::ffff:127.0.0.1]/ms',
+    'https://[::ffff:7f01:203]:8443/ms',
+    'http://[0:0:0:0:0:0:0:1]/ms',
+    'http://2130706433/ms',
+    'http://127.1/ms',
+  ])('never proxies this machine, however it is written: %s', async (url) => {
+    const env = { HTTPS_PROXY: 'http://p:3128', HTTP_PROXY: 'http://p:3128' };
+    expect(await proxyFor(env, new URL(url), NODE)).toBeUndefined();
+  });
+
+  it.each(['https://[::ffff:10.0.0.1]/ms', 'https://localhost.example/ms', 'https://[::ffff:8000:1]/ms'])(
+    'proxies what only looks like this machine: %s',
+    async (url) => {
+      expect(await proxyFor({ HTTPS_PROXY: 'http://p:3128' }, new URL(url), NODE)).toMatchObject({ variable: 'HTTPS_PROXY' });
+    },
+  );
+
+  it.each([
+    ['v22.21.0', true],
+    ['v22.20.9', false],
+    ['v22.12.0', false],
+    ['v23.11.1', false],
+    ['v24.4.1', false],
+    ['v24.5.0', true],
+    ['v25.0.0', true],
+    ['v26.12.1', true],
+    ['v20.19.5', false],
+  ])('Node %s goes through a proxy itself: %s', (version, expected) => {
+    expect(nodeCanProxy(version)).toBe(expected);
+  });
+
+  it('refuses a proxy on a Node that would go around it, naming the fix; a run without one is left alone', async () => {
+    const refused = await proxyFor({ https_proxy: 'http://p:3128' }, HTTPS_TARGET, 'v22.12.0').catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(UsageError);
+    expect((refused as UsageError).message).toBe(
+      'https_proxy is set, but Node v22.12.0 cannot go through a proxy: cip needs Node 22.21 or later (24.5 or later on Node 24)',
+    );
+    expect((refused as UsageError).hint).toBe('upgrade Node, or list api.copyl.com in NO_PROXY to go direct');
+    await expect(proxyFor({ HTTPS_PROXY: 'http://p:3128' }, HTTPS_TARGET, 'v24.4.0')).rejects.toBeInstanceOf(UsageError);
+    expect(await proxyFor({ https_proxy: 'http://p:3128', NO_PROXY: 'copyl.com' }, HTTPS_TARGET, 'v22.12.0')).toBeUndefined();
+    expect(await proxyFor({}, HTTPS_TARGET, 'v22.12.0')).toBeUndefined();
+  });
+
+  it("refuses a user name or password with a '%' that starts no escape, before Node would crash on it, and hides it", async () => {
+    const refused = await proxyFor({ HTTPS_PROXY: 'http://me:50%off@p:3128' }, HTTPS_TARGET, NODE).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(UsageError);
+    expect((refused as UsageError).message).toBe(
+      "HTTPS_PROXY has a user name or password with a '%' that is not percent-encoding: 'http://***@p:3128'",
+    );
+    expect((refused as UsageError).hint).toBe('write a % as %25');
+    expect((await proxyFor({ HTTPS_PROXY: 'http://me:50%25off@p:3128' }, HTTPS_TARGET, NODE))?.url.password).toBe('50%25off');
+  });
+
   it('reads the lower-case variables too, and names the one it used', async () => {
-    const choice = await proxyFor({ https_proxy: 'http://p:3128' }, HTTPS_TARGET);
+    const choice = await proxyFor({ https_proxy: 'http://p:3128' }, HTTPS_TARGET, NODE);
     expect(choice?.variable).toBe('https_proxy');
     expect(choice?.url.href).toBe('http://p:3128/');
-    await expect(proxyFor({ https_proxy: 'ftp://p' }, HTTPS_TARGET)).rejects.toThrow(
+    await expect(proxyFor({ https_proxy: 'ftp://p' }, HTTPS_TARGET, NODE)).rejects.toThrow(
       new UsageError('https_proxy must be an http:// or https:// proxy URL, not ftp:'),
     );
   });
 
   it('prefers the upper-case variable when both are set', async () => {
-    const choice = await proxyFor({ HTTPS_PROXY: 'http://upper:1', https_proxy: 'http://lower:2' }, HTTPS_TARGET);
+    const choice = await proxyFor({ HTTPS_PROXY: 'http://upper:1', https_proxy: 'http://lower:2' }, HTTPS_TARGET, NODE);
     expect(choice).toMatchObject({ variable: 'HTTPS_PROXY', display: 'http://upper:1' });
   });
 
   it('treats a blank variable as unset, and trims a value', async () => {
-    expect(await proxyFor({ HTTPS_PROXY: '   ' }, HTTPS_TARGET)).toBeUndefined();
-    expect((await proxyFor({ HTTPS_PROXY: '  http://p:3128 \n' }, HTTPS_TARGET))?.url.href).toBe('http://p:3128/');
+    expect(await proxyFor({ HTTPS_PROXY: '   ' }, HTTPS_TARGET, NODE)).toBeUndefined();
+    expect((await proxyFor({ HTTPS_PROXY: '  http://p:3128 \n' }, HTTPS_TARGET, NODE))?.url.href).toBe('http://p:3128/');
   });
 
   it('keeps the scheme a proxy URL gives, in either case, and takes a bare host:port as http', async () => {
-    expect((await proxyFor({ HTTPS_PROXY: 'https://p:8443' }, HTTPS_TARGET))?.display).toBe('https://p:8443');
-    expect((await proxyFor({ HTTPS_PROXY: 'HTTPS://p:8443' }, HTTPS_TARGET))?.display).toBe('https://p:8443');
-    expect((await proxyFor({ HTTPS_PROXY: 'p:3128' }, HTTPS_TARGET))?.display).toBe('http://p:3128');
-    expect((await proxyFor({ HTTPS_PROXY: 'proxy.corp' }, HTTPS_TARGET))?.display).toBe('http://proxy.corp');
-    expect((await proxyFor({ HTTPS_PROXY: 'p:3128/path://x' }, HTTPS_TARGET))?.display).toBe('http://p:3128');
+    expect((await proxyFor({ HTTPS_PROXY: 'https://p:8443' }, HTTPS_TARGET, NODE))?.display).toBe('https://p:8443');
+    expect((await proxyFor({ HTTPS_PROXY: 'HTTPS://p:8443' }, HTTPS_TARGET, NODE))?.display).toBe('https://p:8443');
+    expect((await proxyFor({ HTTPS_PROXY: 'p:3128' }, HTTPS_TARGET, NODE))?.display).toBe('http://p:3128');
+    expect((await proxyFor({ HTTPS_PROXY: 'proxy.corp' }, HTTPS_TARGET, NODE))?.display).toBe('http://proxy.corp');
+    expect((await proxyFor({ HTTPS_PROXY: 'p:3128/path://x' }, HTTPS_TARGET, NODE))?.display).toBe('http://p:3128');
   });
 
   it('hides a password given without a user name, and shows a proxy without credentials as it is', async () => {
-    expect((await proxyFor({ HTTPS_PROXY: 'http://:secret@p:3128' }, HTTPS_TARGET))?.display).toBe('http://***@p:3128');
-    expect((await proxyFor({ HTTPS_PROXY: 'http://me@p:3128' }, HTTPS_TARGET))?.display).toBe('http://***@p:3128');
-    expect((await proxyFor({ HTTPS_PROXY: 'http://p:3128' }, HTTPS_TARGET))?.display).toBe('http://p:3128');
+    expect((await proxyFor({ HTTPS_PROXY: 'http://:secret@p:3128' }, HTTPS_TARGET, NODE))?.display).toBe('http://***@p:3128');
+    expect((await proxyFor({ HTTPS_PROXY: 'http://me@p:3128' }, HTTPS_TARGET, NODE))?.display).toBe('http://***@p:3128');
+    expect((await proxyFor({ HTTPS_PROXY: 'http://p:3128' }, HTTPS_TARGET, NODE))?.display).toBe('http://p:3128');
   });
 
   it('honours NO_PROXY, a CIDR block included, and its lower-case spelling', async () => {
     const env = { HTTPS_PROXY: 'http://p:3128' };
-    expect(await proxyFor({ ...env, NO_PROXY: 'copyl.com' }, HTTPS_TARGET)).toBeUndefined();
-    expect(await proxyFor({ ...env, no_proxy: 'copyl.com' }, HTTPS_TARGET)).toBeUndefined();
-    expect(await proxyFor({ ...env, NO_PROXY: '10.0.0.0/8' }, new URL('https://10.1.2.3/ms'))).toBeUndefined();
-    expect(await proxyFor({ ...env, NO_PROXY: '10.0.0.0/8' }, new URL('https://11.1.2.3/ms'))).toMatchObject({ variable: 'HTTPS_PROXY' });
+    expect(await proxyFor({ ...env, NO_PROXY: 'copyl.com' }, HTTPS_TARGET, NODE)).toBeUndefined();
+    expect(await proxyFor({ ...env, no_proxy: 'copyl.com' }, HTTPS_TARGET, NODE)).toBeUndefined();
+    expect(await proxyFor({ ...env, NO_PROXY: '10.0.0.0/8' }, new URL('https://10.1.2.3/ms'), NODE)).toBeUndefined();
+    expect(await proxyFor({ ...env, NO_PROXY: '10.0.0.0/8' }, new URL('https://11.1.2.3/ms'), NODE)).toMatchObject({
+      variable: 'HTTPS_PROXY',
+    });
   });
 
   it('shows a bad proxy URL with its credentials hidden and control characters cleaned', async () => {
-    await expect(proxyFor({ HTTPS_PROXY: 'http://[bad\u001b' }, HTTPS_TARGET)).rejects.toThrow(
+    await expect(proxyFor({ HTTPS_PROXY: 'http://[bad\u001b' }, HTTPS_TARGET, NODE)).rejects.toThrow(
       new UsageError("HTTPS_PROXY is not a valid proxy URL: 'http://[bad?'"),
     );
-    await expect(proxyFor({ http_proxy: 'http://u:p@[x/y' }, HTTP_TARGET)).rejects.toThrow(
+    await expect(proxyFor({ http_proxy: 'http://u:p@[x/y' }, HTTP_TARGET, NODE)).rejects.toThrow(
       new UsageError("http_proxy is not a valid proxy URL: 'http://***@[x/y'"),
     );
   });

@@ -1,6 +1,6 @@
 // Which proxy a request goes through (src/api/proxy.ts), and a client through a proxy: its requests go through
-// it, and nothing else in the process does.
-import { createServer } from 'node:http';
+// it, and nothing else in the process does (test/helpers/shared-process.ts checks node:http's global agents).
+import { createServer, get } from 'node:http';
 import * as net from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { createHttp } from '../../src/api/http.js';
@@ -8,6 +8,9 @@ import { bypassesProxy, proxyFor } from '../../src/api/proxy.js';
 import { UsageError } from '../../src/errors.js';
 import { startConnectProxy } from '../helpers/connect-proxy.js';
 import { PROXIED_HOST } from '../helpers/tls.js';
+
+/** A Node that goes through a proxy itself. */
+const NODE = 'v24.5.0';
 
 describe('NO_PROXY, read as curl reads it', () => {
   it.each([
@@ -39,21 +42,21 @@ describe('NO_PROXY, read as curl reads it', () => {
 describe('proxyFor', () => {
   const target = new URL('https://api.copyl.com/ms');
   it('takes HTTPS_PROXY for https and HTTP_PROXY for http, never the other', async () => {
-    expect((await proxyFor({ HTTPS_PROXY: 'http://p:3128' }, target))?.variable).toBe('HTTPS_PROXY');
-    expect(await proxyFor({ HTTP_PROXY: 'http://p:3128' }, target)).toBeUndefined();
-    expect((await proxyFor({ http_proxy: 'p:3128' }, new URL('http://api.copyl.com/ms')))?.url.href).toBe('http://p:3128/');
+    expect((await proxyFor({ HTTPS_PROXY: 'http://p:3128' }, target, NODE))?.variable).toBe('HTTPS_PROXY');
+    expect(await proxyFor({ HTTP_PROXY: 'http://p:3128' }, target, NODE)).toBeUndefined();
+    expect((await proxyFor({ http_proxy: 'p:3128' }, new URL('http://api.copyl.com/ms'), NODE))?.url.href).toBe('http://p:3128/');
   });
 
   it('never proxies this machine', async () => {
     for (const url of ['https://127.0.0.1/ms', 'https://127.1.2.3:8443/ms', 'http://localhost:4010/ms', 'https://[::1]/ms']) {
-      expect(await proxyFor({ HTTPS_PROXY: 'http://p:3128', HTTP_PROXY: 'http://p:3128' }, new URL(url))).toBeUndefined();
+      expect(await proxyFor({ HTTPS_PROXY: 'http://p:3128', HTTP_PROXY: 'http://p:3128' }, new URL(url), NODE)).toBeUndefined();
     }
   });
 
   it('hides credentials in what it shows, and refuses what is not an http(s) proxy URL', async () => {
-    expect((await proxyFor({ HTTPS_PROXY: 'http://me:secret@p:3128' }, target))?.display).toBe('http://***@p:3128');
-    await expect(proxyFor({ HTTPS_PROXY: 'socks5://p:1080' }, target)).rejects.toBeInstanceOf(UsageError);
-    await expect(proxyFor({ HTTPS_PROXY: 'http://me:secret@[bad' }, target)).rejects.toThrow(
+    expect((await proxyFor({ HTTPS_PROXY: 'http://me:secret@p:3128' }, target, NODE))?.display).toBe('http://***@p:3128');
+    await expect(proxyFor({ HTTPS_PROXY: 'socks5://p:1080' }, target, NODE)).rejects.toBeInstanceOf(UsageError);
+    await expect(proxyFor({ HTTPS_PROXY: 'http://me:secret@[bad' }, target, NODE)).rejects.toThrow(
       /^HTTPS_PROXY is not a valid proxy URL: 'http:\/\/\*\*\*@\[bad'$/,
     );
   });
@@ -79,14 +82,15 @@ describe('a client through a proxy', () => {
         proxy: { variable: 'HTTP_PROXY', url: new URL(proxy.url), display: proxy.url },
       });
       expect(await http.request('GET', 'Environments', 'list environments')).toEqual([]);
-      expect(proxy.tunnels).toEqual([`${PROXIED_HOST}:${port}`]);
+      // http:// goes to the proxy whole, as curl sends it.
+      expect(proxy.requests).toEqual([`GET http://${PROXIED_HOST}:${port}/ms/Environments`]);
 
       // Another request in the same process (a test, doctor's ping) goes where it was sent, not to the proxy.
-      const direct = await fetch(`http://127.0.0.1:${port}/ms/Environments`);
-      expect(await direct.json()).toEqual([]);
-      expect(proxy.tunnels).toHaveLength(1);
-      const global = (globalThis as Record<symbol, { constructor: { name: string } } | undefined>)[Symbol.for('undici.globalDispatcher.1')];
-      expect(global?.constructor.name ?? 'Agent').toBe('Agent');
+      const viaNodeHttp = await new Promise<number | undefined>((resolve, reject) =>
+        get(`http://127.0.0.1:${port}/ms/Environments`, (response) => resolve(response.resume().statusCode)).on('error', reject),
+      );
+      expect(viaNodeHttp).toBe(200);
+      expect([proxy.requests, proxy.tunnels].map((list) => list.length)).toEqual([1, 0]);
     } finally {
       await proxy.close();
       await new Promise((resolve) => {

@@ -98,7 +98,11 @@ describe('logged', () => {
       new BrokenAnswer('the API answered with an invalid HTTP status (600)'),
       'the API answered with an invalid HTTP status (600)',
     ],
-    ['a body cut off', new TypeError('terminated'), 'connection closed before the answer was complete'],
+    [
+      'a proxy that did not open its tunnel',
+      Object.assign(new Error('Connection to establish proxy tunnel ended unexpectedly'), { code: 'ERR_PROXY_TUNNEL' }),
+      'the proxy did not open a tunnel (ERR_PROXY_TUNNEL)',
+    ],
   ])('logs a failure and passes it on: %s', async (_what, error, reason) => {
     const log: string[] = [];
     const step = logged((line) => log.push(line), redact, undefined)(() => Promise.reject(error));

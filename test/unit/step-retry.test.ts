@@ -7,10 +7,14 @@ import { mayHaveBeenCarriedOut, retryAnswer, retryError, writeMayHaveHappened } 
 import { TimedOut } from '../../src/api/step-timeout.js';
 
 const code = (name: string) => Object.assign(new Error(`connect ${name} 10.0.0.1:443`), { code: name });
+/** A CONNECT the proxy refused, as node:https reports it. */
 const proxyRefused = (status: number) =>
-  new TypeError('fetch failed', {
-    cause: Object.assign(new Error(`Proxy response (${status}) !== 200 when HTTP Tunneling`), { code: 'UND_ERR_ABORTED' }),
+  Object.assign(new Error(`Failed to establish tunnel to api.test:443 via http://p:3128/: HTTP/1.1 ${status} No`), {
+    code: 'ERR_PROXY_TUNNEL',
+    statusCode: status,
   });
+/** A proxy that closed the connection before it answered the CONNECT. */
+const tunnelEnded = Object.assign(new Error('Connection to establish proxy tunnel ended unexpectedly'), { code: 'ERR_PROXY_TUNNEL' });
 const eproto = Object.assign(new Error('write EPROTO error:0A00042E:SSL routines:ssl3_read_bytes:tlsv1 alert protocol version:x'), {
   code: 'EPROTO',
 });
@@ -50,8 +54,9 @@ describe('retryError: after a failure to get an answer', () => {
   it.each([
     ['a reset connection', code('ECONNRESET'), true],
     ['a refused connection', code('ECONNREFUSED'), true],
-    ['a body cut off', new TypeError('terminated'), true],
+    ['a body cut off', Object.assign(new Error('aborted'), { code: 'ECONNRESET' }), true],
     ['a proxy that could not connect (502)', proxyRefused(502), true],
+    ['a proxy that hung up before it answered the CONNECT', tunnelEnded, true],
     ['a time-out', new TimedOut('no answer within 30s'), false],
     ['a broken answer', new BrokenAnswer('the API answered with an invalid HTTP status (600)'), false],
     ['a self-signed certificate', code('DEPTH_ZERO_SELF_SIGNED_CERT'), false],
@@ -75,6 +80,8 @@ describe('mayHaveBeenCarriedOut: an attempt whose answer was lost', () => {
     ['a refused connection', { error: code('ECONNREFUSED') }, false],
     ['an unknown host', { error: code('ENOTFOUND') }, false],
     ['a failed TLS handshake', { error: eproto }, false],
+    ['a CONNECT the proxy refused', { error: proxyRefused(502) }, false],
+    ['a CONNECT the proxy never answered', { error: tunnelEnded }, false],
     ['a broken answer', { error: new BrokenAnswer('x') }, false],
   ])('%s: %s', (_what, failure, expected) => {
     expect(mayHaveBeenCarriedOut(failure)).toBe(expected);
@@ -86,7 +93,8 @@ describe('writeMayHaveHappened: the hint for a write that failed', () => {
   it.each([
     ['POST', code('ECONNRESET'), HINT],
     ['PATCH', new TimedOut('no answer within 30s'), HINT],
-    ['POST', proxyRefused(502), HINT],
+    ['POST', proxyRefused(502), undefined],
+    ['POST', tunnelEnded, undefined],
     ['POST', code('ECONNREFUSED'), undefined],
     ['POST', eproto, undefined],
     ['PUT', code('ECONNRESET'), undefined],

@@ -1,19 +1,23 @@
-// The transports, the last step of the request path (src/api/transport.ts; decoding in src/api/body.ts),
-// called directly against servers on 127.0.0.1: what each returns (status, headers, the body decoded or null),
-// what the server receives (the headers node:http adds, a fresh connection for a POST or PATCH), the answer
-// limit (declared, streamed, decoded) with its message, a body that does not decode, the abort signal, and
-// node:https for an https:// URL. The error-code helpers (src/api/network-errors.ts) are checked as pure
-// functions. A CA that the binary would take from NODE_EXTRA_CA_CERTS is handed to node:https.
+// The transport, the last step of the request path (src/api/transport.ts; decoding in src/api/body.ts),
+// called directly against servers on 127.0.0.1, directly and through a proxy (test/helpers/connect-proxy.ts):
+// what it returns (status, headers, the body decoded or null), what the server receives (the headers node:http
+// adds, a fresh connection for a POST or PATCH), the answer limit (declared, streamed, decoded) with its message,
+// a body that does not decode, the abort signal, node:https for an https:// URL, and the errors Node gives for a
+// proxy that refuses, hangs up or is down, as the error helpers (src/api/network-errors.ts) read them; those
+// helpers are also checked as pure functions. A CA that the binary would take from NODE_EXTRA_CA_CERTS is
+// handed to node:https.
 import { getEventListeners } from 'node:events';
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AgentOptions } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { BrokenAnswer, type Outgoing, type Step as Transport } from '../../src/api/chain.js';
-import { causeChain, errorCode, handshakeFailure } from '../../src/api/network-errors.js';
-import { fetchTransport, nodeTransport } from '../../src/api/transport.js';
+import { causeChain, errorCode, handshakeFailure, notConnected, notSent, proxyStatus } from '../../src/api/network-errors.js';
+import type { ProxyChoice } from '../../src/api/proxy.js';
+import { nodeTransport } from '../../src/api/transport.js';
 import { tempDir } from '../helpers/cli.js';
+import { startConnectProxy, type ConnectProxy } from '../helpers/connect-proxy.js';
 import { refusedUrl } from '../helpers/ports.js';
 import { rawHttpServer } from '../helpers/raw-http.js';
 import { makeCertificate } from '../helpers/tls.js';
@@ -115,7 +119,7 @@ describe('causeChain and errorCode', () => {
 
   it.each([
     ['the first code', chain({ code: 'ECONNRESET' }, { code: 'EPIPE' }), 'ECONNRESET'],
-    ['a code in a cause', chain({}, { code: 'UND_ERR_SOCKET' }), 'UND_ERR_SOCKET'],
+    ['a code in a cause', chain({}, { code: 'ECONNRESET' }), 'ECONNRESET'],
     ['an empty code is no code', chain({ code: '' }, { code: 'ETIMEDOUT' }), 'ETIMEDOUT'],
     ['a number is no code', chain({ code: 42 }, { code: 'EAI_AGAIN' }), 'EAI_AGAIN'],
     ['no code anywhere', chain({}, {}), undefined],
@@ -158,7 +162,7 @@ describe('handshakeFailure', () => {
     ],
     ['a reason it has no words for', eproto('bad record mac'), /^OpenSSL: bad record mac$/],
     ['EPROTO without a reason', Object.assign(new Error('EPROTO'), { code: 'EPROTO' }), /^OpenSSL: EPROTO$/],
-    ["fetch's wrapping", new TypeError('fetch failed', { cause: eproto('tlsv1 alert protocol version') }), /^the server offers only/],
+    ['a wrapped error', new TypeError('request failed', { cause: eproto('tlsv1 alert protocol version') }), /^the server offers only/],
   ])('%s', (_what, error, reason) => {
     expect(handshakeFailure(error)?.reason).toMatch(reason);
   });
@@ -172,10 +176,21 @@ describe('handshakeFailure', () => {
   });
 });
 
+let proxy: ConnectProxy;
+beforeAll(async () => {
+  proxy = await startConnectProxy();
+});
+afterAll(() => proxy.close());
+
+/** The choice api/proxy.ts would make for the test proxy, for a target of this scheme. */
+function through(url: string, variable = 'HTTP_PROXY'): ProxyChoice {
+  return { variable, url: new URL(url), display: url };
+}
+
 describe.each([
-  ['node:http', nodeTransport],
-  ['fetch', fetchTransport],
-])('both transports (%s)', (_name, make) => {
+  ['directly', (limit: number) => nodeTransport(limit)],
+  ['through a proxy', (limit: number) => nodeTransport(limit, through(proxy.url))],
+])('node:http (%s)', (_name, make) => {
   it('return the status, reason, headers and body as sent', async () => {
     const server = await answering(201, { 'Content-Type': 'application/json', 'X-One': '1', 'X-Two': 'two' }, '{"id":"e1"}');
     const answer = await send(make(1000), server.url, {
@@ -474,44 +489,100 @@ describe('node:http', () => {
   });
 });
 
-describe('fetch', () => {
-  it('sends the method and body, and follows no redirect', async () => {
-    const server = await answering(302, { Location: 'https://elsewhere.example/', 'Content-Length': '0' });
-    const answer = await send(fetchTransport(1000), server.url, { method: 'POST', body: new TextEncoder().encode('{"a":1}') });
-    expect(answer.status).toBe(302);
-    expect(answer.headers.get('location')).toBe('https://elsewhere.example/');
-    expect(server.received).toEqual([expect.objectContaining({ method: 'POST', body: '{"a":1}' })]);
-  });
-
-  it('reads a body for every status from 200 to 599, and none outside', async () => {
-    const raw = await rawHttpServer();
+describe('node:http through a proxy', () => {
+  it('sends an https:// request in one CONNECT tunnel, reused while kept alive; a POST opens its own', async () => {
+    const certificate = makeCertificate(tempDir());
+    if (!certificate) return;
+    const { createServer: createHttpsServer } = await import('node:https');
+    const server = await serve(
+      (_request, response) => response.end('{}'),
+      (listener) =>
+        createHttpsServer({ key: certificate.key, cert: certificate.cert }, listener) as unknown as ReturnType<typeof createServer>,
+    );
+    trust.ca = certificate.cert;
+    const tunnelling = await startConnectProxy();
     try {
-      const read = async (status: number) => {
-        raw.respond(`HTTP/1.1 ${status} Odd\r\nContent-Length: 4\r\n\r\nbody`);
-        const answer = await send(fetchTransport(1000), raw.url);
-        return [answer.status, text(answer.body)];
-      };
-      expect(await read(200)).toEqual([200, 'body']);
-      expect(await read(599)).toEqual([599, 'body']);
-      expect(await read(600)).toEqual([600, null]);
+      const url = server.url.replace('http:', 'https:');
+      const transport = nodeTransport(1000, through(tunnelling.url, 'HTTPS_PROXY'));
+      for (const method of ['GET', 'GET', 'POST', 'GET']) await send(transport, url, { method });
+      const [first, second, post, last] = server.received.map((request) => request.connection);
+      expect([second, last]).toEqual([first, first]);
+      expect(post).not.toBe(first);
+      expect(server.received.map((request) => request.method)).toEqual(['GET', 'GET', 'POST', 'GET']);
+      expect(tunnelling.tunnels).toEqual([new URL(url).host, new URL(url).host]);
+      expect(tunnelling.requests).toEqual([]);
     } finally {
-      await raw.close();
+      trust.ca = undefined;
+      await tunnelling.close();
     }
   });
 
-  it('the body of a status outside 200-599 is not read: its connection is closed', async () => {
-    const server = await serve((_request, response) => {
-      response.writeHead(600, { 'Content-Type': 'text/plain' });
-      response.write('never ends');
-    });
-    const answer = await send(fetchTransport(1000), server.url);
-    expect([answer.status, answer.body]).toEqual([600, null]);
-    await server.closed(0);
+  it('sends an http:// request to the proxy whole, with the credentials in the proxy URL, which stop there', async () => {
+    const server = await answering(200, {}, 'ok');
+    const forwarding = await startConnectProxy();
+    try {
+      const transport = nodeTransport(1000, through(forwarding.url.replace('//', '//me:p%40ss@')));
+      expect(text((await send(transport, server.url)).body)).toBe('ok');
+      expect(forwarding.requests).toEqual([`GET ${server.url}`]);
+      expect(forwarding.authorizations).toEqual([`Basic ${Buffer.from('me:p@ss').toString('base64')}`]);
+      expect(server.received[0]!.headers['proxy-authorization']).toBeUndefined();
+    } finally {
+      await forwarding.close();
+    }
   });
 
-  it('a HEAD has no body, whatever length it declares', async () => {
-    const server = await answering(200, { 'Content-Length': '5000' });
-    const answer = await send(fetchTransport(1000), server.url, { method: 'HEAD' });
-    expect([answer.status, answer.body, answer.headers.get('content-length')]).toEqual([200, null, '5000']);
+  it.each([407, 403, 502])('a CONNECT answered %i: the status, and the request never left', async (status) => {
+    const refusing = await startConnectProxy({ refuse: status });
+    try {
+      const error = await send(nodeTransport(1000, through(refusing.url, 'HTTPS_PROXY')), 'https://api.cip.test:1/ms').catch(
+        (caught: unknown) => caught,
+      );
+      expect([proxyStatus(error), notSent(error), notConnected(error)]).toEqual([status, true, false]);
+    } finally {
+      await refusing.close();
+    }
+  });
+
+  it('a proxy that hangs up before it answers the CONNECT: no status, and the request never left', async () => {
+    const { createServer: createTcpServer } = await import('node:net');
+    const hangingUp = createTcpServer((socket) => socket.once('data', () => socket.destroy()));
+    await new Promise<void>((resolve) => hangingUp.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = hangingUp.address() as AddressInfo;
+      const error = await send(nodeTransport(1000, through(`http://127.0.0.1:${port}`, 'HTTPS_PROXY')), 'https://api.cip.test:1/ms').catch(
+        (caught: unknown) => caught,
+      );
+      expect([errorCode(error), proxyStatus(error), notSent(error)]).toEqual(['ERR_PROXY_TUNNEL', undefined, true]);
+    } finally {
+      await new Promise((resolve) => hangingUp.close(resolve));
+    }
+  });
+
+  it.each(['HTTPS_PROXY', 'HTTP_PROXY'])('a proxy that is down (%s): no connection at all', async (variable) => {
+    const target = variable === 'HTTPS_PROXY' ? 'https://api.cip.test:1/ms' : 'http://api.cip.test:1/ms';
+    const error = await send(nodeTransport(1000, through(await refusedUrl(), variable)), target).catch((caught: unknown) => caught);
+    expect([errorCode(error), notConnected(error), notSent(error)]).toEqual(['ECONNREFUSED', true, true]);
+  });
+
+  it('an abort while the CONNECT waits for its answer rejects at once and leaves no connection open', async () => {
+    const { createServer: createTcpServer } = await import('node:net');
+    let connected!: (socket: Socket) => void;
+    const arrived = new Promise<Socket>((resolve) => (connected = resolve));
+    // Reads the CONNECT and never answers it.
+    const silent = createTcpServer((socket) => socket.once('data', () => connected(socket)));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = silent.address() as AddressInfo;
+      const controller = new AbortController();
+      const answer = send(nodeTransport(1000, through(`http://127.0.0.1:${port}`, 'HTTPS_PROXY')), 'https://api.cip.test:1/ms', {
+        signal: controller.signal,
+      });
+      const socket = await arrived;
+      controller.abort(new Error('interrupted by the user'));
+      await expect(answer).rejects.toThrow('interrupted by the user');
+      await new Promise((resolve) => socket.once('close', resolve));
+    } finally {
+      await new Promise((resolve) => silent.close(resolve));
+    }
   });
 });
