@@ -1,18 +1,13 @@
-// Writing the config file: whole or not at all. conf holds the data; the file is replaced by writeFileAtomic.
+// Writing the config file: whole or not at all. cip's own, not conf's: conf 16 made its writer private (it was
+// `_write`, which cip replaced), and that writer writes in place when SNAP is set or a rename fails with EXDEV
+// (a full disk then truncates the file that holds the keys), and does not flush the folder after the rename.
 import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { checkShape, type StoreData } from '../profile.js';
-
-export type Conf = typeof import('conf').default;
-
-/** conf (with ajv, the heaviest package cip uses), loaded only to write. */
-export async function loadConf(): Promise<Conf> {
-  return (await import('conf')).default;
-}
+import type { StoreData } from '../profile.js';
 
 /**
  * Replaces the file in one step: a temporary file in the same folder, flushed to disk, renamed over it.
- * A full disk or a crash leaves the old file whole. conf would write in place when SNAP is set.
+ * A full disk or a crash leaves the old file whole, whatever the environment.
  */
 export function writeFileAtomic(path: string, text: string, mode = 0o600): void {
   // Created exclusively ('wx') in a folder cip checked: the name need only differ from other writers' at
@@ -45,24 +40,10 @@ export function writeFileAtomic(path: string, text: string, mode = 0o600): void 
 }
 
 /**
- * Writes the data to the file a write replaces (`target`: the config file, or the file its link leads to).
- * Synchronous, given conf: nothing can happen between the last check of the lock and the write.
+ * Writes the data to the file a write replaces (`target`: the config file, or the file its link leads to), as
+ * conf wrote it (tab-indented JSON). Synchronous: nothing can happen between the last check of the lock and the
+ * write.
  */
-export function writeStoreData(Conf: Conf, dir: string, path: string, target: string, data: StoreData): void {
-  const conf = new Conf<Record<string, unknown>>({
-    cwd: dir,
-    configName: 'config',
-    projectName: 'cip',
-    configFileMode: 0o600,
-    accessPropertiesByDotNotation: false,
-    clearInvalidConfig: false,
-    // conf would turn a top-level array or string into an object and then write that back.
-    deserialize: (text: string) => {
-      const value: unknown = JSON.parse(text);
-      return checkShape(value, path) as unknown as Record<string, unknown>;
-    },
-  });
-  // Every write goes through writeFileAtomic, whatever conf would do (it writes in place under SNAP).
-  (conf as unknown as { _write(value: unknown): void })._write = (value) => writeFileAtomic(target, JSON.stringify(value, null, '\t'));
-  conf.store = data as unknown as Record<string, unknown>;
+export function writeStoreData(target: string, data: StoreData): void {
+  writeFileAtomic(target, JSON.stringify(data, null, '\t'));
 }
