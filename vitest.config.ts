@@ -26,10 +26,10 @@ export default defineConfig({
     hookTimeout: 30_000,
     // End-to-end files each start their own sandbox and child processes; two cores here.
     maxWorkers: 4,
+    // Each inherits the settings above (vitest 5: an inline project extends the root config).
     projects: [
-      { extends: true, test: { name: 'isolated', include: ISOLATED, isolate: true } },
+      { test: { name: 'isolated', include: ISOLATED, isolate: true } },
       {
-        extends: true,
         test: {
           name: 'shared',
           include: ['test/**/*.test.ts'],
