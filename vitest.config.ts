@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 /**
@@ -19,6 +20,8 @@ const ISOLATED = [
 ];
 
 export default defineConfig({
+  // The ky cip ships (dist/vendor/ky.cjs: over cip's own Request, Response and Headers), not the package.
+  resolve: { alias: [{ find: /^ky$/, replacement: fileURLToPath(new URL('test/helpers/shipped-ky.ts', import.meta.url)) }] },
   test: {
     // Says once why the reference API tests (test/reference-api/) are skipped, when they are.
     globalSetup: ['test/helpers/global-setup.ts'],

@@ -122,7 +122,7 @@ function answerOf(response: Response): RawAnswer {
   throw new Error('ky handed back a Response that the request path did not make');
 }
 
-/** What the steps below ky read of the Request ky gives its fetch: the real class, or cip's own in the build. */
+/** What the steps below ky read of the Request ky gives its fetch: cip's WebRequest, in ky.cjs's own copy (scripts/build.mjs). */
 type KyRequest = Pick<Request, 'method' | 'url' | 'headers' | 'signal' | 'arrayBuffer'> & { body: unknown };
 
 /**
