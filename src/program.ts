@@ -323,7 +323,7 @@ function valuesOf(specs: OptionSpecs, given: Record<string, unknown>): Record<st
   const values: Record<string, unknown> = {};
   for (const [key, spec] of Object.entries(specs)) {
     const value = given[key];
-    if (spec.kind === 'flag') values[key] = spec.flags.startsWith('--no-') ? value !== false : value === true;
+    if (spec.kind === 'flag') values[key] = new Option(spec.flags).negate ? value !== false : value === true;
     else if (spec.kind === 'list') values[key] = value ?? [];
     else values[key] = value;
   }
