@@ -14,6 +14,7 @@ const ISOLATED = [
   'test/unit/context-edges.test.ts',
   'test/unit/payload-edges.test.ts',
   'test/unit/probe.test.ts',
+  'test/unit/store-lock-load.test.ts',
   'test/unit/store-lock-wait.test.ts',
   'test/unit/store-more.test.ts',
   'test/unit/transport-more.test.ts',

@@ -24,6 +24,7 @@ export const PACKAGES = {
     ship: 'bundled',
   },
   ky: { homes: ['api/http.ts'], ship: 'vendor' },
+  conf: { homes: ['config/store/write.ts'], ship: 'vendor' },
   ora: { homes: ['terminal/spinner.ts'], ship: 'vendor' },
   chalk: { homes: ['output/writer.ts'], ship: 'vendor' },
   'cli-table3': { homes: ['output/record.ts'], ship: 'vendor' },

@@ -82,8 +82,9 @@ export async function main(seaBuild?: string): Promise<number> {
   // writeFileAtomic: a temporary file, flushed, renamed over it), so leaving cannot leave a half-written file.
   // A command that does not stop within a moment is ended.
   const signals = { SIGINT: exitCode('interrupted'), SIGTERM: exitCode('terminated') };
-  // The handler stays installed (`on`, not `once`): a library that watches signals (proper-lockfile's
-  // signal-exit) re-raises a signal nobody else handles, which would kill the process before it can exit cleanly.
+  // The handler stays installed (`on`, not `once`): libraries that watch signals (proper-lockfile's
+  // signal-exit; when-exit, which conf loads with its writer, unused) re-raise a signal nobody else handles,
+  // which would kill the process before it can exit cleanly.
   for (const [signal, code] of Object.entries(signals)) {
     process.on(signal, () => {
       if (controller.signal.aborted) process.exit(code);

@@ -12,7 +12,7 @@ import { configFilePath } from './store/location.js';
 import { loadLockfile, lockFile } from './store/lock.js';
 import { checkFolder, linkTargetProblem, makePrivateFolder, tightenFile, writeTarget, type Warn } from './store/privacy.js';
 import { checkConfigFile, readStoreData } from './store/read.js';
-import { writeStoreData } from './store/write.js';
+import { loadConf, writeStoreData } from './store/write.js';
 
 export {
   KINDS,
@@ -66,8 +66,9 @@ export async function openProfileStore(dir: string, options: StoreOptions = {}):
         );
       }
       const target = prepareWrite(dir, path, options.uid);
-      // Loaded before the lock is taken: a lock held through a load keeps every other writer waiting.
-      const lockfile = await loadLockfile();
+      // Loaded before the lock is taken: the load is the longest pause of a write, and a lock held through it
+      // keeps every other writer waiting.
+      const [lockfile, Conf] = await Promise.all([loadLockfile(), loadConf()]);
       let compromised: Error | undefined;
       let release: () => Promise<void>;
       try {
@@ -86,10 +87,9 @@ export async function openProfileStore(dir: string, options: StoreOptions = {}):
         const data = read();
         change(data);
         if (compromised) throw new ConfigError(`lost the lock on the config file ${path}; nothing was written`);
-        // Once more just before the write: a program that ignores the lock (an editor) may have broken the file
-        // since, and a file cip cannot read, or of another shape, is never overwritten.
-        read();
-        describing(path, () => writeStoreData(target, data));
+        // conf reads the file once more just before the write: a program that ignores the lock (an editor) may
+        // have broken it since, and a file cip cannot read, or of another shape, is never overwritten.
+        describing(path, () => writeStoreData(Conf, dir, path, target, data));
         return data;
       } finally {
         await release().catch(() => undefined);

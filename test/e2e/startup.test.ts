@@ -11,6 +11,7 @@ const DIST = join(BUILD, 'dist');
 const TRACE = join(ROOT, 'test', 'helpers', 'trace-imports.mjs');
 // Strings that occur only in one package's code, to tell which chunk holds it.
 const MARKERS = {
+  conf: 'Config schema violation',
   ora: 'isSpinning',
   ky: 'option cannot be greater than',
   commander: 'commander.unknownOption',
@@ -150,6 +151,7 @@ describe('what each command loads', () => {
     expect(run.exitCode).toBe(0);
     expect(run.packages).toEqual(new Set(['commander', 'ky']));
     const table = await loads(['env', 'list', '-o', 'table'], sandboxEnv(sandbox, { CI: 'true' }));
+    expect(table.packages.has('conf')).toBe(false);
     expect(table.packages.has('ora')).toBe(false);
   });
 
@@ -200,12 +202,12 @@ describe('what each command loads', () => {
     expect(doctor.builtins.has('node:net')).toBe(true);
   });
 
-  it('reading a profile loads no package; storing one loads its lock, proper-lockfile (so the checks above can fail)', async () => {
+  it('reading a profile loads no package; storing one loads conf (so the checks above can fail)', async () => {
     const configDir = tempDir();
-    // Keys in the file: this test is about the store, not the keychain.
+    // Keys in the file: this test is about conf, not the keychain.
     const login = await loads(loginArgs(sandbox, ['--no-verify']), { CIP_CONFIG_DIR: configDir, CIP_CREDENTIAL_STORE: 'file' });
     expect(login.exitCode).toBe(0);
-    expect(login.packages.has('properLockfile')).toBe(true);
+    expect(login.packages.has('conf')).toBe(true);
     expect(login.packages.has('ky')).toBe(false);
     const status = await loads(['auth', 'status'], { CIP_CONFIG_DIR: configDir });
     expect(status.exitCode).toBe(0);

@@ -3,9 +3,9 @@
 // process changed under it. A file that needs to change it belongs in ISOLATED in vitest.config.ts.
 import { afterAll } from 'vitest';
 
-// proper-lockfile (the config store's lock) installs its exit handlers once, when first loaded, and keeps them:
-// loaded here, they are part of the state every file finds.
-await import('proper-lockfile');
+// proper-lockfile (the config store's lock) and conf (through when-exit) install their exit handlers once,
+// when first loaded, and keep them: loaded here, they are part of the state every file finds.
+await Promise.all([import('proper-lockfile'), import('conf')]);
 
 const DISPATCHER = Symbol.for('undici.globalDispatcher.1');
 const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGPIPE', 'SIGXFSZ'] as const;

@@ -67,8 +67,8 @@ const profile: Profile = {
 };
 
 beforeEach(async () => {
-  // Loaded on the real clock: a write loads it before it first tries the lock.
-  await import('proper-lockfile');
+  // Loaded on the real clock: a write loads them before it first tries the lock.
+  await Promise.all([import('conf'), import('proper-lockfile')]);
   vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
   sim.other = undefined;
   sim.takenOver = false;

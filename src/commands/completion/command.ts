@@ -51,7 +51,7 @@ export const complete = defineCommand({
 
 function completeProfiles(ctx: Context): void {
   // Pressing Tab must change nothing and say nothing: read the file as it is, without the store (which
-  // creates folders and fixes permissions), and stay silent if it is missing or broken.
+  // creates folders, fixes permissions and loads conf), and stay silent if it is missing or broken.
   let names: string[];
   try {
     const path = configFilePath(configDir(ctx.env));
