@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 /**
@@ -20,6 +21,8 @@ const ISOLATED = [
 ];
 
 export default defineConfig({
+  // The ky cip ships (dist/vendor/ky.cjs: over cip's own Request, Response and Headers), not the package.
+  resolve: { alias: [{ find: /^ky$/, replacement: fileURLToPath(new URL('test/helpers/shipped-ky.ts', import.meta.url)) }] },
   test: {
     // Says once why the reference API tests (test/reference-api/) are skipped, when they are.
     globalSetup: ['test/helpers/global-setup.ts'],
@@ -27,10 +30,10 @@ export default defineConfig({
     hookTimeout: 30_000,
     // End-to-end files each start their own sandbox and child processes; two cores here.
     maxWorkers: 4,
+    // Each inherits the settings above (vitest 5: an inline project extends the root config).
     projects: [
-      { extends: true, test: { name: 'isolated', include: ISOLATED, isolate: true } },
+      { test: { name: 'isolated', include: ISOLATED, isolate: true } },
       {
-        extends: true,
         test: {
           name: 'shared',
           include: ['test/**/*.test.ts'],

@@ -357,12 +357,17 @@ function toOption(spec: OptionSpec): Option {
   return option;
 }
 
-/** The values of declared options as run() receives them: switches always true or false, lists always lists. */
+/**
+ * The values of declared options as run() receives them: switches always true or false (a `--no-...` switch true
+ * unless given), lists always lists. A lone `--no-...` is cip's rule, not commander's default: commander 15 sets
+ * that default just before it calls saveStateBeforeParse, where a command is built, so a command built then (its
+ * options added) has none.
+ */
 function valuesOf(specs: OptionSpecs, given: Record<string, unknown>): Record<string, unknown> {
   const values: Record<string, unknown> = {};
   for (const [key, spec] of Object.entries(specs)) {
     const value = given[key];
-    if (spec.kind === 'flag') values[key] = value === true;
+    if (spec.kind === 'flag') values[key] = new Option(spec.flags).negate ? value !== false : value === true;
     else if (spec.kind === 'list') values[key] = value ?? [];
     else values[key] = value;
   }

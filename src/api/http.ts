@@ -128,7 +128,7 @@ function answerOf(response: Response): RawAnswer {
   throw new Error('ky handed back a Response that the request path did not make');
 }
 
-/** What the steps below ky read of the Request ky gives its fetch: the real class, or cip's own in the build. */
+/** What the steps below ky read of the Request ky gives its fetch: cip's WebRequest, in ky.cjs's own copy (scripts/build.mjs). */
 type KyRequest = Pick<Request, 'method' | 'url' | 'headers' | 'signal' | 'arrayBuffer'> & { body: unknown };
 
 /**
@@ -152,9 +152,19 @@ function attempt({ log, redact, proxy, timeout }: HttpOptions, transport: Step):
   return layers.reduceRight<Step>((next, layer) => layer(next), transport);
 }
 
+/**
+ * The failure the steps below ky threw: ky 2 wraps one it takes for a network error (fetch's `TypeError: fetch
+ * failed`, on the proxy path) in a NetworkError of its own, whose cause it is.
+ */
+function stepFailure({ NetworkError }: KyModule, error: unknown): unknown {
+  return error instanceof NetworkError ? error.cause : error;
+}
+
 /** ky, doing what it does well: the credentials hook, the retry loop with its waits, a typed error for a non-2xx. */
-function kyClient({ default: ky, HTTPError }: KyModule, options: HttpOptions, step: Step): KyInstance {
+function kyClient(kyModule: KyModule, options: HttpOptions, step: Step): KyInstance {
+  const { default: ky, HTTPError } = kyModule;
   const { signal, log } = options;
+  const credentials = credentialsFor(options.baseUrl, options.headers);
   return ky.create({
     fetch: asFetch(step),
     // The time-out step's job: each attempt, its body included.
@@ -170,15 +180,16 @@ function kyClient({ default: ky, HTTPError }: KyModule, options: HttpOptions, st
       backoffLimit: BACKOFF_LIMIT_MS,
       shouldRetry: ({ error }) => {
         if (signal.aborted) return false;
-        return error instanceof HTTPError ? retryAnswer(error.response.status, error.response.headers) : retryError(error);
+        return error instanceof HTTPError ? retryAnswer(error.response.status) : retryError(stepFailure(kyModule, error));
       },
     },
     hooks: {
-      beforeRequest: [credentialsFor(options.baseUrl, options.headers)],
+      // Run once; each retry sends a copy of the request it changed.
+      beforeRequest: [({ request }) => credentials(request)],
       beforeRetry: log
         ? [
             ({ error, retryCount }) => {
-              const reason = error instanceof HTTPError ? `HTTP ${error.response.status}` : networkReason(error);
+              const reason = error instanceof HTTPError ? `HTTP ${error.response.status}` : networkReason(stepFailure(kyModule, error));
               log(`  retry ${retryCount} of ${RETRY_LIMIT} after ${reason}`);
             },
           ]
@@ -218,13 +229,13 @@ function responder(kyModule: KyModule, options: HttpOptions, step: Step): Respon
     // that attempt's effect (a DELETE retried after a lost answer finds nothing: 404).
     let uncertain = false;
     const watch = ({ error }: { error: Error }) => {
-      uncertain ||= mayHaveBeenCarriedOut(error instanceof HTTPError ? error.response : { error });
+      uncertain ||= mayHaveBeenCarriedOut(error instanceof HTTPError ? error.response : { error: stepFailure(kyModule, error) });
     };
     try {
       return answerOf(await client(url, { method, ...request, hooks: { beforeRetry: [watch] } }));
     } catch (error) {
       const context: FailureContext = { what, method, host, timeout, proxy, redact, authHint, forbiddenHint, signal };
-      if (!(error instanceof HTTPError) || signal.aborted) throw requestFailure(error, context);
+      if (!(error instanceof HTTPError) || signal.aborted) throw requestFailure(stepFailure(kyModule, error), context);
       const answer = answerOf(error.response);
       failed?.(answer);
       throw answerFailure(answer, context, uncertain);

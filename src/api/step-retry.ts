@@ -4,8 +4,8 @@
 //   - Only GET, PUT and DELETE are retried, twice: a retried POST can create an environment twice, and a PATCH
 //     is no safer. HEAD and OPTIONS come only from `cip api`, which shows the first answer.
 //   - An answer is retried for 408, 429, 500, 502, 503 and 504. For 429, 503 (and 413, which is never retried)
-//     ky waits what Retry-After or one of its cousins says, 30 s at most; a wait it cannot read ('soon') would
-//     make it wait those 30 s, so the usual backoff (0.3 s, 0.6 s, ...) applies instead.
+//     ky waits what Retry-After or one of its cousins says (whole seconds or an HTTP date), 30 s at most; after a
+//     wait it cannot read ('soon', '0.75') ky 2 takes the usual backoff (0.3 s, 0.6 s, ...).
 //   - A failure to connect or a connection cut is retried; a time-out, a broken answer (or one that is not HTTP),
 //     a certificate or TLS handshake problem and a proxy's refusal are not: asking again would only fail again,
 //     or wait again.
@@ -24,22 +24,12 @@ export const RETRY_AFTER_STATUS = [413, 429, 503];
 export const MAX_RETRY_AFTER_MS = 30_000;
 export const BACKOFF_LIMIT_MS = 5_000;
 
-/** The headers ky reads for how long to wait, the first present one winning. */
-const RETRY_AFTER_HEADERS = ['retry-after', 'ratelimit-reset', 'x-ratelimit-retry-after', 'x-ratelimit-reset', 'x-rate-limit-reset'];
-
-/** Whether a wait is one ky reads as meant: seconds, or an HTTP date. */
-function readableWait(value: string): boolean {
-  return /^\d+(\.\d+)?$/.test(value.trim()) || !Number.isNaN(Date.parse(value));
-}
-
 /**
- * After an answer that is not a success: false, never again; undefined, again after the wait its Retry-After
- * says (ky reads it, for RETRY_AFTER_STATUS); true, again after the usual backoff.
+ * After an answer that is not a success: false, never again; undefined, again after the wait ky chooses (what
+ * Retry-After says, for RETRY_AFTER_STATUS, else the usual backoff).
  */
-export function retryAnswer(status: number, headers: Headers): boolean | undefined {
-  if (!RETRY_STATUS.includes(status)) return false;
-  const wait = RETRY_AFTER_HEADERS.map((name) => headers.get(name)).find((value) => value !== null);
-  return wait === undefined || wait === '' || readableWait(wait) ? undefined : true;
+export function retryAnswer(status: number): false | undefined {
+  return RETRY_STATUS.includes(status) ? undefined : false;
 }
 
 /** After a failure to get an answer: whether another attempt could fare better. */

@@ -87,6 +87,8 @@ export async function openProfileStore(dir: string, options: StoreOptions = {}):
         const data = read();
         change(data);
         if (compromised) throw new ConfigError(`lost the lock on the config file ${path}; nothing was written`);
+        // conf reads the file once more just before the write: a program that ignores the lock (an editor) may
+        // have broken it since, and a file cip cannot read, or of another shape, is never overwritten.
         describing(path, () => writeStoreData(Conf, dir, path, target, data));
         return data;
       } finally {

@@ -179,7 +179,10 @@ describe('a folder cip cannot write to', () => {
 });
 
 describe('writes are atomic whatever the environment', () => {
-  it('with SNAP set (snap-installed Node) and no room to write, the old config survives byte for byte', async () => {
+  it.each([
+    ['through conf', {}],
+    ['with SNAP set (snap-installed Node), where conf would write in place', { SNAP: '/snap/node/current' }],
+  ])('%s, with no room to write, the old config survives byte for byte', async (_what, snap) => {
     const configDir = tempDir();
     const profile = {
       baseUrl: sandbox.url,
@@ -206,7 +209,7 @@ describe('writes are atomic whatever the environment', () => {
         PATH: process.env.PATH,
         HOME: tempDir(),
         CIP_CONFIG_DIR: configDir,
-        SNAP: '/snap/node/current',
+        ...snap,
         NODE_DISABLE_COMPILE_CACHE: '1',
         ...TEST_CREDENTIAL_STORE,
       },

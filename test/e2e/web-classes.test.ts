@@ -1,7 +1,7 @@
 // The built cip, whose ky uses cip's own Request, Response and Headers (src/api/web.ts, scripts/build.mjs)
-// rather than Node's: the unit and in-process tests run the ky package itself, so these run the shipped one.
-// A retried PUT carries its body and the credentials on every attempt, the answer's headers and JSON come
-// through, and an error answer is the usual error.
+// rather than Node's: the in-process tests run that ky too (test/helpers/shipped-ky.ts), these the whole binary,
+// where ky's copy of the classes meets cli.cjs's. A retried PUT carries its body and the credentials on every
+// attempt, the answer's headers and JSON come through, and an error answer is the usual error.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -217,6 +217,6 @@ export function sandboxOutput(server: ReturnType<typeof spawnCip>): Promise<stri
       stdout += chunk.toString();
       if (stdout.includes('CIP_ENTERPRISE_ID=')) resolve(stdout);
     });
-    server.once('exit', () => reject(new Error('the sandbox exited before printing its settings')));
+    server.nodeChildProcess.once('exit', () => reject(new Error('the sandbox exited before printing its settings')));
   });
 }

@@ -496,6 +496,7 @@ describe('Retry-After', () => {
     ['a 503 that says 2 seconds waits 2 seconds', 503, '2', 2000],
     ['a 429 that says 2 seconds waits 2 seconds', 429, '2', 2000],
     ['a Retry-After that means nothing: the usual backoff', 503, 'soon', 300],
+    ['an empty Retry-After: the usual backoff', 503, '', 300],
     ['a 500 ignores Retry-After: the usual backoff', 500, '2', 300],
   ])('%s', async (_, status, value, wait) => {
     const { http } = await client({ verbose: false });
@@ -511,7 +512,9 @@ describe('Retry-After', () => {
   // Its cousins: the first present is the one read, and one that means nothing means the usual backoff.
   it.each([
     ['ratelimit-reset', '2', 2000],
-    ['x-ratelimit-retry-after', '0.75', 750],
+    // Whole seconds only, as HTTP has them (ky 2): a fraction is no wait ky reads.
+    ['x-ratelimit-retry-after', '0.75', 300],
+    ['x-ratelimit-retry-after', '1', 1000],
     ['x-rate-limit-reset', '1', 1000],
     ['x-ratelimit-reset', 'soon1', 300],
     ['ratelimit-reset', '1soon', 300],

@@ -6,7 +6,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { Command, Help } from 'commander';
 import { buildProgram, completeTree } from '../../src/program.js';
 import type { Sandbox } from '../../src/sandbox/index.js';
-import { sandboxForFile } from '../helpers/cli.js';
+import { loginArgs, sandboxForFile } from '../helpers/cli.js';
 import { cipInProcess as cip } from '../helpers/harness.js';
 import { fakeIO, testContext } from '../helpers/io.js';
 
@@ -121,6 +121,17 @@ describe('a command built late behaves as before', () => {
     const result = await cip(['env', 'list', '--columns', 'id', '--columns', 'name'], { env });
     expect(result.stderr).toBe('error: --columns was given more than once (give it once)\n');
     expect(result.exitCode).toBe(2);
+    expect(sandbox.requests).toEqual([]);
+  });
+
+  it('its lone --no-... switch is on unless given: auth login checks the keys, and with --no-verify does not', async () => {
+    // commander 15 sets that default before saveStateBeforeParse, where the command gets its options.
+    const checked = await cip(loginArgs(sandbox, ['--insecure-storage']), { env: {} });
+    expect(checked.exitCode).toBe(0);
+    expect(sandbox.requests.length).toBeGreaterThan(0);
+    sandbox.reset();
+    const unchecked = await cip(loginArgs(sandbox, ['--insecure-storage', '--no-verify']), { env: {} });
+    expect(unchecked.exitCode).toBe(0);
     expect(sandbox.requests).toEqual([]);
   });
 

@@ -1,8 +1,9 @@
 // The spinner (src/terminal/spinner.ts): what a person at a terminal sees on stderr while a request runs (its
 // frame and text, the text as it changes, and that it stops), in-process against the sandbox, and that it is
 // not there where nobody watches. The start and stop themselves against a stand-in terminal for stderr.
+import { createRequire } from 'node:module';
 import { PassThrough } from 'node:stream';
-import chalk from 'chalk';
+import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { IOStreams } from '../../src/terminal/io-streams.js';
@@ -75,8 +76,11 @@ describe('the spinner at a terminal, in-process', () => {
   });
 });
 
-describe('the spinner in colour', () => {
+describe('the spinner in colour', async () => {
   // ora colours its frame with chalk's own instance, whose level comes from this process's stdout: set it here.
+  // It is the chalk ora depends on, which need not be cip's (ora 9 takes chalk 5, cip's writer chalk 6).
+  const oraChalk = createRequire(createRequire(import.meta.url).resolve('ora')).resolve('chalk');
+  const { default: chalk } = (await import(pathToFileURL(oraChalk).href)) as typeof import('chalk');
   const level = chalk.level;
   beforeAll(() => {
     chalk.level = 1;

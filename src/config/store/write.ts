@@ -1,4 +1,8 @@
-// Writing the config file: whole or not at all. conf holds the data; the file is replaced by writeFileAtomic.
+// Writing the config file: whole or not at all. conf manages the store: under the lock it reads the file once
+// more, as the store it is (a file someone broke since cip read it is refused by the shape check, and nothing is
+// written). The write is cip's: conf 16's writer (atomically's) renames its temporary file over the config without
+// checking that the whole text reached it (a short write on a full disk truncates the file that holds the keys),
+// and writes in place when SNAP is set (a Node installed with snap sets it).
 import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { checkShape, type StoreData } from '../profile.js';
@@ -12,7 +16,7 @@ export async function loadConf(): Promise<Conf> {
 
 /**
  * Replaces the file in one step: a temporary file in the same folder, flushed to disk, renamed over it.
- * A full disk or a crash leaves the old file whole. conf would write in place when SNAP is set.
+ * A full disk or a crash leaves the old file whole.
  */
 export function writeFileAtomic(path: string, text: string, mode = 0o600): void {
   // Created exclusively ('wx') in a folder cip checked: the name need only differ from other writers' at
@@ -31,13 +35,17 @@ export function writeFileAtomic(path: string, text: string, mode = 0o600): void 
     rmSync(temp, { force: true });
     throw error;
   }
-  // The rename itself must reach the disk too.
+  flushFolder(dirname(path));
+}
+
+/** The rename itself must reach the disk too. */
+function flushFolder(folder: string): void {
   try {
-    const folder = openSync(dirname(path), 'r');
+    const fd = openSync(folder, 'r');
     try {
-      fsyncSync(folder);
+      fsyncSync(fd);
     } finally {
-      closeSync(folder);
+      closeSync(fd);
     }
   } catch {
     // Some file systems cannot fsync a folder; the rename has happened all the same.
@@ -45,11 +53,14 @@ export function writeFileAtomic(path: string, text: string, mode = 0o600): void 
 }
 
 /**
- * Writes the data to the file a write replaces (`target`: the config file, or the file its link leads to).
- * Synchronous, given conf: nothing can happen between the last check of the lock and the write.
+ * Writes the data to the file a write replaces (`target`: the config file, or the file its link leads to), as
+ * conf would (tab-indented JSON), once conf has read the file again. Synchronous: nothing can happen between the
+ * last check of the lock and the write.
  */
 export function writeStoreData(Conf: Conf, dir: string, path: string, target: string, data: StoreData): void {
-  const conf = new Conf<Record<string, unknown>>({
+  // conf reads the file as it opens the store: through the shape check below, the file as it is now must still be
+  // a config cip can write over.
+  new Conf<Record<string, unknown>>({
     cwd: dir,
     configName: 'config',
     projectName: 'cip',
@@ -62,7 +73,5 @@ export function writeStoreData(Conf: Conf, dir: string, path: string, target: st
       return checkShape(value, path) as unknown as Record<string, unknown>;
     },
   });
-  // Every write goes through writeFileAtomic, whatever conf would do (it writes in place under SNAP).
-  (conf as unknown as { _write(value: unknown): void })._write = (value) => writeFileAtomic(target, JSON.stringify(value, null, '\t'));
-  conf.store = data as unknown as Record<string, unknown>;
+  writeFileAtomic(target, JSON.stringify(data, null, '\t'));
 }
