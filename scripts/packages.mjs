@@ -31,7 +31,6 @@ export const PACKAGES = {
   'string-width': { homes: ['output/table.ts'], ship: 'vendor' },
   undici: { homes: ['api/proxy.ts'], ship: 'vendor' },
   'proper-lockfile': { homes: ['config/store/lock.ts'], ship: 'vendor' },
-  'lossless-json': { homes: ['json/exact.ts'], ship: 'vendor' },
   yaml: { homes: ['json/yaml.ts'], ship: 'vendor' },
   'jq-wasm': { homes: ['output/jq-worker.ts'], ship: 'vendor', entry: 'jq-wasm/inline' },
   '@napi-rs/keyring': { homes: ['keychain-helper.ts'], ship: 'native' },
