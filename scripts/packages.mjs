@@ -30,7 +30,6 @@ export const PACKAGES = {
   'cli-table3': { homes: ['output/record.ts'], ship: 'vendor' },
   'string-width': { homes: ['output/table.ts'], ship: 'vendor' },
   'proper-lockfile': { homes: ['config/store/lock.ts'], ship: 'vendor' },
-  'lossless-json': { homes: ['json/exact.ts'], ship: 'vendor' },
   yaml: { homes: ['json/yaml.ts'], ship: 'vendor' },
   'jq-wasm': { homes: ['output/jq-worker.ts'], ship: 'vendor', entry: 'jq-wasm/inline' },
   '@napi-rs/keyring': { homes: ['keychain-helper.ts'], ship: 'native' },

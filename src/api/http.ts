@@ -280,7 +280,7 @@ export async function createHttp(options: HttpOptions): Promise<Http> {
     if (text.trim() === '') return { data: undefined, headers };
     let data: unknown;
     try {
-      data = await parseExactJson(text);
+      data = parseExactJson(text);
     } catch (error) {
       const problem = error instanceof JsonTooDeepError ? error.message : 'a body that is not valid JSON';
       throw new ProtocolError(`cannot ${what}: the API answered HTTP ${status} with ${problem}${inexact ? ` (${inexact})` : ''}`);

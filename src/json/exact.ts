@@ -3,10 +3,22 @@
 // zero. Here a number whose text a double reproduces exactly stays a plain number, and any other becomes an
 // ExactNumber that carries its text through tables, JSON output and request bodies.
 //
-// Speed: nearly every answer has only plain numbers. A linear scan decides that, and then the native
-// JSON.parse does the work; only an answer with a number a double cannot hold goes through lossless-json, a
-// maintained parser (loaded only then) that is about ten times slower. Output always uses the native
-// JSON.stringify: an ExactNumber serialises as a marked string that is swapped for its digits afterwards.
+// Node does both halves itself (since Node 21; V8 11.8): a reviver of JSON.parse is given each number's source
+// text, and JSON.stringify writes a JSON.rawJSON value as the text it holds. A reviver costs a call for every
+// value, though, and nearly every answer has only plain numbers: a linear scan decides that, and then
+// JSON.parse runs without one.
+
+/** JSON.rawJSON's result: JSON.stringify writes its text as it is. */
+interface RawJson {
+  readonly rawJSON: string;
+}
+
+/** What TypeScript's lib (5.9) does not declare yet: the source text a reviver is given, and JSON.rawJSON. */
+interface JsonWithSource {
+  parse(text: string, reviver: (key: string, value: unknown, context: { source?: string }) => unknown): unknown;
+  rawJSON(text: string): RawJson;
+}
+const NativeJson = JSON as unknown as JsonWithSource;
 
 /** A JSON number a double cannot reproduce digit for digit; `text` is the number exactly as written. */
 export class ExactNumber {
@@ -17,19 +29,11 @@ export class ExactNumber {
   valueOf(): number {
     return Number(this.text);
   }
-  toJSON(): string {
-    marked++;
-    return MARK + this.text;
+  /** JSON.stringify writes the digits themselves. `text` must be a JSON number (a SyntaxError otherwise). */
+  toJSON(): RawJson {
+    return NativeJson.rawJSON(this.text);
   }
 }
-
-// A string no data can contain: JSON.stringify writes a NUL character as the six characters \u0000, and
-// the random part is new in every process, so a server cannot plant it.
-const NONCE = `${Math.random().toString(36).slice(2)}${Math.random().toString(36).slice(2)}`;
-const MARK = `\u0000${NONCE}:`;
-const MARK_IN_JSON = `"\\u0000${NONCE}:`;
-/** How many ExactNumbers JSON.stringify has marked: the output needs no search when none was. */
-let marked = 0;
 
 export function isExactNumber(value: unknown): value is ExactNumber {
   return value instanceof ExactNumber;
@@ -127,35 +131,23 @@ export function scanJson(text: string): JsonScan {
   return { plainNumbers, depth: deepest };
 }
 
-/**
- * JSON.parse, but with every number exact (see above). Throws SyntaxError on text that is not JSON, and
- * JsonTooDeepError on JSON nested deeper than MAX_JSON_DEPTH.
- */
-export async function parseExactJson(text: string): Promise<unknown> {
-  const { plainNumbers, depth } = scanJson(text);
-  if (depth > MAX_JSON_DEPTH) throw new JsonTooDeepError();
-  if (plainNumbers) return JSON.parse(text) as unknown;
-  const { parse } = await import('lossless-json');
-  // A key given twice keeps its last value, as JSON.parse does (lossless-json would refuse it).
-  return parse(text, null, { parseNumber: numberFromText, onDuplicateKey: ({ newValue }) => newValue });
+/** numberFromText for JSON.parse's reviver, which has the double already; only a primitive has a source. */
+function exactNumbers(_key: string, value: unknown, { source }: { source?: string }): unknown {
+  return typeof value === 'number' && source !== undefined && String(value) !== source ? new ExactNumber(source) : value;
 }
 
-/** JSON.stringify that writes each ExactNumber with its own digits. */
+/**
+ * JSON.parse, but with every number exact (see above). Throws JSON.parse's SyntaxError on text that is not JSON,
+ * and JsonTooDeepError on JSON nested deeper than MAX_JSON_DEPTH. A key given twice keeps its last value.
+ */
+export function parseExactJson(text: string): unknown {
+  const { plainNumbers, depth } = scanJson(text);
+  // Checked first also because a reviver walks the parsed value recursively.
+  if (depth > MAX_JSON_DEPTH) throw new JsonTooDeepError();
+  return plainNumbers ? (JSON.parse(text) as unknown) : NativeJson.parse(text, exactNumbers);
+}
+
+/** JSON.stringify, named where the data may hold ExactNumbers: each is written with its own digits (toJSON). */
 export function stringifyExactJson(value: unknown, indent?: number): string {
-  const before = marked;
-  const text = JSON.stringify(value, null, indent);
-  // Searching a large output would also make V8 copy it into one flat string: only search when needed.
-  if (marked === before) return text;
-  let at = text.indexOf(MARK_IN_JSON);
-  if (at < 0) return text;
-  // Each marked string becomes its digits, without the quotes; digits never contain a quote.
-  let out = '';
-  let from = 0;
-  while (at >= 0) {
-    const end = text.indexOf('"', at + MARK_IN_JSON.length);
-    out += text.slice(from, at) + text.slice(at + MARK_IN_JSON.length, end);
-    from = end + 1;
-    at = text.indexOf(MARK_IN_JSON, from);
-  }
-  return out + text.slice(from);
+  return JSON.stringify(value, null, indent);
 }

@@ -406,7 +406,7 @@ export async function writeAnswer(io: Output, answer: Uint8Array, contentType: s
   const looksJson = /json/i.test(contentType) || /^[\s\uFEFF]*[[{"]/.test(text);
   if (looksJson) {
     try {
-      writeJson(io, await parseExactJson(text));
+      writeJson(io, parseExactJson(text));
       return;
     } catch {
       // Not JSON after all: shown as text.

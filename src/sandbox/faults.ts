@@ -47,7 +47,7 @@ export interface FaultEffects {
   /** Waits `ms`, on a timer the sandbox clears when it closes. */
   wait(ms: number): Promise<void>;
   /** Carries the request out as if no fault applied, without answering. */
-  carryOut(): Promise<unknown>;
+  carryOut(): void;
 }
 
 /** Applies a fault; true when it has fully answered (or killed) the request, false to answer normally. */
@@ -63,7 +63,7 @@ export async function applyFault(fault: Fault, res: ServerResponse, effects: Fau
       // The route spoils the link itself (routes.ts): only it knows the page.
       return false;
     case 'reset-after':
-      await effects.carryOut();
+      effects.carryOut();
       res.destroy();
       return true;
     case 'raw':

@@ -66,12 +66,12 @@ function isPing(url: string, basePath: string): boolean {
 // only known rule is a [Required] string Name: System.Text.Json's errors when the body cannot become the model
 // (then the model is null and its own rules are not checked), else the model's. Property names match in any
 // letter case, as ASP.NET's web JSON defaults read them.
-async function readEnvironmentInput(req: IncomingMessage, body: string): Promise<{ fields: Record<string, unknown> } | { reply: Reply }> {
+function readEnvironmentInput(req: IncomingMessage, body: string): { fields: Record<string, unknown> } | { reply: Reply } {
   if (!isJsonMediaType(header(req, 'content-type'))) return { reply: problem(415) };
   let parsed: unknown;
   try {
     // Numbers keep their digits, as a service storing 64-bit integers and decimals would keep them.
-    parsed = body === '' ? null : await parseExactJson(body);
+    parsed = body === '' ? null : parseExactJson(body);
   } catch {
     parsed = undefined;
   }
@@ -106,7 +106,7 @@ async function readEnvironmentInput(req: IncomingMessage, body: string): Promise
 
 export interface Routes {
   /** The answer to a request that got past any fault; `nextLink` spoils a paged list's next link. */
-  route(req: IncomingMessage, body: string, nextLink?: NextLinkFault): Promise<Reply>;
+  route(req: IncomingMessage, body: string, nextLink?: NextLinkFault): Reply;
 }
 
 // The same URL on another origin: 127.0.0.2 is this machine too, so a test can listen there and see whether a
@@ -185,8 +185,8 @@ export function createRoutes(
     return json(200, stringifyExactJson(record), itemEtagHeader(etags, versions.of(id)!));
   };
 
-  const create = async (req: IncomingMessage, body: string): Promise<Reply> => {
-    const input = await readEnvironmentInput(req, body);
+  const create = (req: IncomingMessage, body: string): Reply => {
+    const input = readEnvironmentInput(req, body);
     if ('reply' in input) return input.reply;
     const now = new Date().toISOString();
     const record: Environment = { id: randomUUID(), ...input.fields, createdAt: now, updatedAt: now };
@@ -199,9 +199,9 @@ export function createRoutes(
     });
   };
 
-  const update = async (id: string, req: IncomingMessage, body: string): Promise<Reply> => {
+  const update = (id: string, req: IncomingMessage, body: string): Reply => {
     // Body validation comes first, as ASP.NET model binding runs before the action looks the record up.
-    const input = await readEnvironmentInput(req, body);
+    const input = readEnvironmentInput(req, body);
     if ('reply' in input) return input.reply;
     const existing = environments.get(id);
     if (!existing) return notFound(id);
@@ -223,7 +223,7 @@ export function createRoutes(
   };
 
   return {
-    async route(req, body, nextLink) {
+    route(req, body, nextLink) {
       const method = req.method ?? '';
       const url = req.url ?? '';
       if (isPing(url, options.basePath)) return method === 'GET' ? ping(options.pingFails === true) : methodNotAllowed('GET');

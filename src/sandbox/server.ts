@@ -118,7 +118,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     if (options.latencyMs) await wait(options.latencyMs);
     const fault = faults.take(request);
     if (fault && (await applyFault(fault, res, { wait, carryOut: () => route(req, body) }))) return;
-    send(res, await route(req, body, fault?.kind === 'next-link' ? fault.to : undefined));
+    send(res, route(req, body, fault?.kind === 'next-link' ? fault.to : undefined));
   };
 
   const handler = (req: IncomingMessage, res: ServerResponse): void => {

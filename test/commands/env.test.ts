@@ -191,6 +191,12 @@ describe('cip env create', () => {
 
   const invalid: [string, string[], RegExp][] = [
     ['invalid JSON in --data', ['--data', '{"name":'], /--data is not valid JSON/],
+    // The reason is Node's own, long numbers or not (it was another parser's once they were there).
+    [
+      'invalid JSON with a long number in --data',
+      ['--data', '{"quota": 12345678901234567890,}'],
+      /^error: --data is not valid JSON: Expected double-quoted property name in JSON at position 31 \(line 1 column 32\)$/,
+    ],
     ['an array in --data', ['--data', '[1,2]'], /must be a JSON object, not an array/],
     ['a string in --data', ['--data', '"x"'], /must be a JSON object, not a string/],
     ['a missing file', ['--file', '/nonexistent/env.json'], /cannot read --file .*no such file/],

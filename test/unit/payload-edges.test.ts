@@ -129,7 +129,9 @@ describe('buildPayload: --data', () => {
   });
 
   it('a JSON parser failure that is not a SyntaxError gives no reason', async () => {
-    vi.mocked(parseExactJson).mockRejectedValueOnce(new RangeError('Maximum call stack size exceeded'));
+    vi.mocked(parseExactJson).mockImplementationOnce(() => {
+      throw new RangeError('Maximum call stack size exceeded');
+    });
     const error = await usageError(() => buildPayload({ data: '{"name":"x"}' }, noFile));
     expect(error.message).toBe('--data is not valid JSON');
   });

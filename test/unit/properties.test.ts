@@ -51,7 +51,7 @@ function usageOr<T>(fn: () => T): { ok: true; value: T } | { ok: false; error: U
   }
 }
 
-async function usageOrAsync<T>(fn: () => Promise<T>): Promise<{ ok: true; value: T } | { ok: false; error: UsageError }> {
+async function usageOrAsync<T>(fn: () => T | Promise<T>): Promise<{ ok: true; value: T } | { ok: false; error: UsageError }> {
   try {
     return { ok: true, value: await fn() };
   } catch (error) {

@@ -53,7 +53,7 @@ config folder (see 'cip help environment' for its bounds).`,
     'cip env history -o tsv --columns entry,at,action,result',
   ],
   async run(ctx, { idOrName, limit, columns }) {
-    const all = await readEntries(ctx);
+    const all = readEntries(ctx);
     const chosen = (idOrName === undefined ? all : all.filter((entry) => about(entry, idOrName))).reverse();
     const shown = limit === 0 ? chosen : chosen.slice(0, limit);
     if (!shown.length) {

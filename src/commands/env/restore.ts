@@ -54,7 +54,7 @@ profile's name, --yes or not; a script passes --confirm NAME. Re-creating a dele
   examples: ['cip env restore 0mfx3k2a1q7zk', 'cip env restore 0mfx3k2a --dry-run', 'cip env restore 0mfx3k2a1q7zk --yes'],
   async run(ctx, { entry: given, yes, dryRun, force, confirm: confirmName }) {
     if (given.trim() === '') throw new UsageError('a journal entry cannot be empty');
-    const entries = await readEntries(ctx);
+    const entries = readEntries(ctx);
     const entry = findEntry(entries, given);
     const plain = await ctx.api();
     checkScope(entry, plain.settings);

@@ -41,10 +41,10 @@ async function parseYamlObject(text: string, source: string): Promise<Record<str
   return checkObject(value, source);
 }
 
-async function parseObject(text: string, source: string): Promise<Record<string, unknown>> {
+function parseObject(text: string, source: string): Record<string, unknown> {
   let value: unknown;
   try {
-    value = await parseExactJson(text);
+    value = parseExactJson(text);
   } catch (error) {
     const reason = error instanceof SyntaxError ? `: ${printable(error.message, 120)}` : '';
     // curl and gh read `@file` as a file; here that is --file.
@@ -74,14 +74,14 @@ const NUMBER = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?$/;
  * A --field value: true/false/null, a JSON number (sent with exactly the digits given, however many), or a
  * JSON array/object/string literal; else the text itself.
  */
-export async function typedValue(raw: string, key: string): Promise<unknown> {
+export function typedValue(raw: string, key: string): unknown {
   if (raw === 'true') return true;
   if (raw === 'false') return false;
   if (raw === 'null') return null;
   if (NUMBER.test(raw)) return numberFromText(raw);
   if (/^[[{"]/.test(raw)) {
     try {
-      return await parseExactJson(raw);
+      return parseExactJson(raw);
     } catch {
       throw new UsageError(
         `--field ${printable(key)}: '${printable(raw)}' looks like JSON but is not valid (use --raw-field for a plain string)`,
@@ -102,14 +102,14 @@ export async function buildPayload(options: PayloadInput, readSource: ReadSource
     const text = await readSource(options.file);
     const yaml = looksLikeYaml(options.file, text);
     const source = options.file === '-' ? `the ${yaml ? 'YAML' : 'JSON'} on stdin` : `--file ${printable(options.file)}`;
-    merge(payload, yaml ? await parseYamlObject(text, source) : await parseObject(text, source));
+    merge(payload, yaml ? await parseYamlObject(text, source) : parseObject(text, source));
   }
-  if (options.data !== undefined) merge(payload, await parseObject(options.data, '--data'));
+  if (options.data !== undefined) merge(payload, parseObject(options.data, '--data'));
   // Parse every assignment before applying any, so one bad value stops the whole command.
   const assignments: (readonly [string, unknown])[] = [];
   for (const { raw, text } of fields) {
     const [key, value] = splitAssignment(text, raw ? '--raw-field' : '--field');
-    assignments.push([key, raw ? value : await typedValue(value, key)]);
+    assignments.push([key, raw ? value : typedValue(value, key)]);
   }
   for (const [key, value] of assignments) setOwn(payload, key, value);
   return payload;

@@ -48,7 +48,7 @@ export async function readDocument(read: ReadSource, path: string): Promise<{ do
     }
   }
   try {
-    return { document: await parseExactJson(text), source };
+    return { document: parseExactJson(text), source };
   } catch (error) {
     throw new UsageError(`--file ${source} is not valid JSON${error instanceof SyntaxError ? `: ${printable(error.message, 120)}` : ''}`);
   }

@@ -185,7 +185,7 @@ function isAnswered(value: unknown): value is AnsweredLine {
  * Every entry the journal holds, oldest first. Lines cip cannot read (another tool's, a torn one) are skipped
  * and counted in one warning; the file is left as it is.
  */
-export async function readEntries(ctx: Context): Promise<JournalEntry[]> {
+export function readEntries(ctx: Context): JournalEntry[] {
   const { place, bounds } = journalSetup(ctx);
   // Bounded: a journal is pruned to its bound at each write; one far larger is read from its newest part.
   const { path, lines, skippedBytes } = readJournal(place.dir, 2 * bounds.maxBytes);
@@ -199,7 +199,7 @@ export async function readEntries(ctx: Context): Promise<JournalEntry[]> {
     if (line.trim() === '') continue;
     let value: unknown;
     try {
-      value = await parseExactJson(line);
+      value = parseExactJson(line);
     } catch {
       unreadable.push(index + 1);
       continue;

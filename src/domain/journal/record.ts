@@ -345,12 +345,12 @@ const MAX_RECORDED_ANSWER = 1024 * 1024;
  * A `cip api` answer's JSON body, as the record it answered; null for one too large, not JSON, or not read exactly
  * (text/charset.ts: the journal keeps data exact or not at all).
  */
-async function answerRecord(body: Uint8Array, contentType: string | null): Promise<unknown> {
+function answerRecord(body: Uint8Array, contentType: string | null): unknown {
   if (body.length === 0 || body.length > MAX_RECORDED_ANSWER) return null;
   const { text, inexact } = decodeText(body, contentType);
   if (inexact !== undefined) return null;
   try {
-    return await parseExactJson(text);
+    return parseExactJson(text);
   } catch {
     return null;
   }
@@ -374,8 +374,8 @@ export function journaledCall<T extends { status: number; headers: Headers; body
   };
   // A POST to the collection creates one: its id, as answered, is what history shows and filters by.
   const creates = method === 'POST' && new URL(url).pathname.replace(/\/$/, '') === new URL(environmentUrl(settings.baseUrl)).pathname;
-  return journaled(ctx, settings, change, send, async (answer) => {
-    const record = await answerRecord(answer.body, answer.headers.get('content-type'));
+  return journaled(ctx, settings, change, send, (answer) => {
+    const record = answerRecord(answer.body, answer.headers.get('content-type'));
     return { status: answer.status, record, id: creates ? idOf(record) : undefined };
   });
 }
