@@ -440,7 +440,11 @@ describe('first mistakes: exit 2, one error line that names the right spelling, 
     const result = await cip(['env', 'get', 'alpha', '--name', 'x'], { env: sandboxEnv(sandbox) });
     expect(result).toEqual({ exitCode: 2, stdout: '', stderr: "error: unknown option '--name'\n" });
     const extra = await cip(['env', 'get', 'alpha', 'name=x'], { env: sandboxEnv(sandbox) });
-    expect(extra).toEqual({ exitCode: 2, stdout: '', stderr: "error: too many arguments for 'get'. Expected 1 argument but got 2.\n" });
+    expect(extra).toEqual({
+      exitCode: 2,
+      stdout: '',
+      stderr: "error: too many arguments for 'get'. Expected 1 argument but got 2: alpha, name=x.\n",
+    });
   });
 });
 
