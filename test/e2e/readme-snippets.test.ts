@@ -324,6 +324,14 @@ describe.skipIf(process.platform !== 'linux')('the shell blocks of README.md and
 
   const blocksOf = (file: string) => shellBlocks(readFileSync(join(ROOT, file), 'utf8'));
 
+  it('README.md is read in one sitting (at most 400 lines); docs/README.md indexes every page of the manual', () => {
+    expect(readFileSync(join(ROOT, 'README.md'), 'utf8').trimEnd().split('\n').length).toBeLessThanOrEqual(400);
+    const index = readFileSync(join(ROOT, 'docs', 'README.md'), 'utf8');
+    for (const file of FILES.filter((name) => name.startsWith('docs/') && name !== 'docs/README.md'))
+      expect(index, `docs/README.md links ${file}`).toContain(`](${file.slice('docs/'.length)})`);
+    expect(index).toContain('](commands.md)');
+  });
+
   it('the tables name only commands the files hold; the generated docs/commands.md holds none', () => {
     expect(blocksOf('docs/commands.md')).toEqual([]);
     const commands = FILES.flatMap((file) => blocksOf(file).flatMap((block) => block.commands));
