@@ -62,6 +62,27 @@ describe('idNow', () => {
 });
 
 describe('planRestore', () => {
+  it("never sends an item's @odata.etag back as a field, whether it re-creates or writes back an update", () => {
+    const gone = entry({
+      entry: '1',
+      action: 'delete',
+      environment: { id: 'a', name: 'x' },
+      before: { '@odata.etag': '"e1"', id: 'a', name: 'x' },
+    });
+    expect(planRestore(gone, [])).toMatchObject({ kind: 'recreate', body: { name: 'x' } });
+    expect(Object.keys((planRestore(gone, []) as { body: object }).body)).toEqual(['name']);
+    const changed = entry({
+      entry: '2',
+      action: 'update',
+      environment: { id: 'a', name: 'x' },
+      before: { '@odata.etag': '"e1"', id: 'a', name: 'x', description: 'old' },
+      request: { method: 'PUT', url: 'u', body: { id: 'a', name: 'x', description: 'new' } },
+    });
+    const plan = planRestore(changed, [{ '@odata.etag': '"e2"', id: 'a', name: 'x', description: 'new' }]);
+    expect(plan).toMatchObject({ kind: 'revert', body: { id: 'a', name: 'x', description: 'old' } });
+    expect(Object.keys((plan as { body: object }).body)).toEqual(['id', 'name', 'description']);
+  });
+
   it('a delete: the record without the server-owned fields in any letter case; one with that name again is a change', () => {
     const gone = entry({
       entry: '1',

@@ -10,6 +10,7 @@ import { isRecord, setOwn } from '../../json/record.js';
 import { printable } from '../../text/sanitize.js';
 import { SERVER_FIELDS, sameValue } from '../environments/plan.js';
 import { environmentLabel, idOf, nameOf } from '../environments/target.js';
+import { ODATA_ETAG } from '../environments/version.js';
 import type { Context } from '../../context.js';
 import { stringifyExactJson } from '../../json/exact.js';
 import { journalOn, scopeOf, type JournalEntry } from './entry.js';
@@ -72,7 +73,8 @@ export function checkScope(entry: JournalEntry, settings: ResolvedSettings): voi
   );
 }
 
-const isServerField = (key: string) => SERVER_FIELDS.some((field) => field.toLowerCase() === key.toLowerCase());
+// An item's `@odata.etag` is the version it was read at, which the server sets: never sent back as a field.
+const isServerField = (key: string) => key === ODATA_ETAG || SERVER_FIELDS.some((field) => field.toLowerCase() === key.toLowerCase());
 
 function withoutServerFields(record: Record<string, unknown>): Record<string, unknown> {
   const result: Record<string, unknown> = {};
@@ -208,9 +210,11 @@ export function planRestore(entry: JournalEntry, list: readonly unknown[], entri
     const body: Record<string, unknown> = {};
     for (const key of Object.keys(before)) {
       if (fields.includes(key)) setOwn(body, key, before[key]);
-      else if (Object.hasOwn(current, key)) setOwn(body, key, current[key]);
+      else if (Object.hasOwn(current, key) && key !== ODATA_ETAG) setOwn(body, key, current[key]);
     }
-    for (const key of Object.keys(current)) if (!Object.hasOwn(body, key) && !fields.includes(key)) setOwn(body, key, current[key]);
+    for (const key of Object.keys(current)) {
+      if (!Object.hasOwn(body, key) && !fields.includes(key) && key !== ODATA_ETAG) setOwn(body, key, current[key]);
+    }
     const result = became(entry) ?? sent;
     const changed = differing(current, result);
     const drift = changed.length ? `${fieldList(changed)} changed since` : undefined;
