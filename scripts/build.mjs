@@ -1,9 +1,11 @@
 // @ts-check
 // Bundles src/ into dist/ with esbuild, shaped for start-up time (see docs/performance.md):
 //   dist/main.cjs         the entry bin/cip.cjs loads: answers --version, then loads the CLI with V8's
-//                         code cache (src/main.ts, src/load-cli.ts); CommonJS, as everything it loads
-//   dist/cli.cjs          all of cip's own code and commander, as one CommonJS file: one file to read, and a
-//                         classic script, which src/load-cli.ts compiles from V8's code cache
+//                         code cache (src/main.ts, src/load-cli.ts, src/code-cache.ts; src/sea.ts in the single
+//                         executable); CommonJS, as everything it loads
+//   dist/cli.cjs          all of cip's own code and commander, as one CommonJS file whose entry is
+//                         src/run-process.ts: one file to read, and a classic script, which src/load-cli.ts
+//                         compiles from V8's code cache
 //   dist/vendor/*.cjs     each other package in its own file, required only by the code that uses it
 //   dist/sandbox.js       the sandbox as an ES module, for `npm run demo`, the benchmark and tests
 //   dist/keychain-helper.cjs  the process that makes keychain calls (src/config/keychain.ts says why a process);
@@ -200,7 +202,7 @@ await Promise.all([
     format: 'cjs',
     // An optional dependency with a .node file per platform: required from node_modules at run time, if there.
     external: NATIVE,
-    // import() becomes a require, which the single executable (src/load-cli.ts) serves from its assets.
+    // import() becomes a require, which the single executable (src/sea.ts) serves from its assets.
     supported: { 'dynamic-import': false },
   }),
   build({
