@@ -4,6 +4,7 @@
 // with the rest of cip; main.ts (dist/main.cjs) only finds and loads that file.
 import { fstatSync } from 'node:fs';
 import type { Streams } from './terminal/io-streams.js';
+import { FileStdout } from './terminal/file-stdout.js';
 import { Context, InterruptedError, exitCode, outputFailed, run, type Host } from './run.js';
 import { VERSION } from './version.js';
 
@@ -25,7 +26,7 @@ export interface ProcessInputs {
 /** Runs cip with argv (without node and script) as this process, and gives the exit code. */
 export async function runProcess(argv: string[], { saveCache, cacheNote, keychainHelper, jqWorker }: ProcessInputs): Promise<number> {
   const controller = new AbortController();
-  const { stdout } = process;
+  const stdout = regularFile(1) ? (new FileStdout(1, (run) => process.nextTick(run)) as unknown as NodeJS.WriteStream) : process.stdout;
   // A stream that fails never ends the work early: a reader that went away (`cip env list | head`,
   // `2>&1 | head -c0`) just gets nothing more, and the command finishes what it started, so its exit code
   // tells the truth. Output that could not be written (a full disk) makes a successful run fail.
@@ -106,6 +107,15 @@ export async function runProcess(argv: string[], { saveCache, cacheNote, keychai
   await flushed(stdout);
   if (outputError && code === 0) return outputFailed(ctx, outputError);
   return code;
+}
+
+/** Whether a file descriptor is a regular file (`> out.json`), which FileStdout writes to. */
+function regularFile(fd: number): boolean {
+  try {
+    return fstatSync(fd).isFile();
+  } catch {
+    return false;
+  }
 }
 
 /**
