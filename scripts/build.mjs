@@ -14,8 +14,10 @@
 //                         dist/vendor/jq-wasm-inline.cjs
 import { build } from 'esbuild';
 import { readFileSync, rmSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { SUPPORTED, lowest } from './engines.mjs';
 import { PACKAGES } from './packages.mjs';
+import { PATCHES, patched } from './patches.mjs';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 /** Each package shipped in a file of its own, as it is imported (scripts/packages.mjs names them). */
@@ -111,6 +113,17 @@ const defaultImports = {
       contents: path === 'node:process' ? 'export default process;' : `export default require('${path}');`,
       loader: 'js',
     }));
+  },
+};
+
+// Third-party code changed as it is bundled, each change for a cost measured at every run (scripts/patches.mjs).
+/** @type {import('esbuild').Plugin} */
+const patches = {
+  name: 'patches',
+  setup(builder) {
+    for (const { file } of PATCHES) {
+      builder.onLoad({ filter: file }, async ({ path }) => ({ contents: patched(path, await readFile(path, 'utf8')), loader: 'js' }));
+    }
   },
 };
 
@@ -222,7 +235,7 @@ await Promise.all([
     // cli.cjs runs as a classic script (for the code cache), where import() is not available: make every
     // remaining import(), such as of node:readline, a require at the moment it runs.
     supported: { 'dynamic-import': false },
-    plugins: [defaultImports, lazyBuiltins, processObject, vendorFiles],
+    plugins: [patches, defaultImports, lazyBuiltins, processObject, vendorFiles],
   }),
   ...VENDORS.map((name) =>
     build({
