@@ -1,9 +1,11 @@
 // @ts-check
 // Bundles src/ into dist/ with esbuild, shaped for start-up time (see docs/performance.md):
 //   dist/main.cjs         the entry bin/cip.cjs loads: answers --version, then loads the CLI with V8's
-//                         code cache (src/main.ts, src/load-cli.ts); CommonJS, as everything it loads
-//   dist/cli.cjs          all of cip's own code and commander, as one CommonJS file: one file to read, and a
-//                         classic script, which src/load-cli.ts compiles from V8's code cache
+//                         code cache (src/main.ts, src/load-cli.ts, src/code-cache.ts; src/sea.ts in the single
+//                         executable); CommonJS, as everything it loads
+//   dist/cli.cjs          all of cip's own code and commander, as one CommonJS file whose entry is
+//                         src/run-process.ts: one file to read, and a classic script, which src/load-cli.ts
+//                         compiles from V8's code cache
 //   dist/vendor/*.cjs     each other package in its own file, required only by the code that uses it
 //   dist/sandbox.js       the sandbox as an ES module, for `npm run demo`, the benchmark and tests
 //   dist/keychain-helper.cjs  the process that makes keychain calls (src/config/keychain.ts says why a process);
@@ -12,8 +14,10 @@
 //                         dist/vendor/jq-wasm-inline.cjs
 import { build } from 'esbuild';
 import { readFileSync, rmSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { SUPPORTED, lowest } from './engines.mjs';
 import { PACKAGES } from './packages.mjs';
+import { PATCHES, patched } from './patches.mjs';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 /** Each package shipped in a file of its own, as it is imported (scripts/packages.mjs names them). */
@@ -90,6 +94,36 @@ const processObject = {
   setup(builder) {
     builder.onResolve({ filter: /^(node:)?process$/ }, () => ({ path: 'process', namespace: 'process-object' }));
     builder.onLoad({ filter: /.*/, namespace: 'process-object' }, () => ({ contents: 'module.exports = process;', loader: 'js' }));
+  },
+};
+
+// commander imports Node's fs, path, child_process and process by their default export (`import fs from
+// 'node:fs'`), which esbuild turns into a copy of each module: a getter defined for each of its names (fs has a
+// hundred, process eighty), 0.4 ms of every run. Each is given instead a module whose default export is the
+// module itself (process: the process object; child_process: its lazy stand-in above).
+const DEFAULT_IMPORTED = ['child_process', 'fs', 'path', 'process'];
+/** @type {import('esbuild').Plugin} */
+const defaultImports = {
+  name: 'default-imports',
+  setup(builder) {
+    builder.onResolve({ filter: new RegExp(`^node:(${DEFAULT_IMPORTED.join('|')})$`) }, ({ path, importer }) =>
+      /[\\/]node_modules[\\/]commander[\\/]/.test(importer) ? { path, namespace: 'default-import' } : undefined,
+    );
+    builder.onLoad({ filter: /.*/, namespace: 'default-import' }, ({ path }) => ({
+      contents: path === 'node:process' ? 'export default process;' : `export default require('${path}');`,
+      loader: 'js',
+    }));
+  },
+};
+
+// Third-party code changed as it is bundled, each change for a cost measured at every run (scripts/patches.mjs).
+/** @type {import('esbuild').Plugin} */
+const patches = {
+  name: 'patches',
+  setup(builder) {
+    for (const { file } of PATCHES) {
+      builder.onLoad({ filter: file }, async ({ path }) => ({ contents: patched(path, await readFile(path, 'utf8')), loader: 'js' }));
+    }
   },
 };
 
@@ -181,7 +215,7 @@ await Promise.all([
     format: 'cjs',
     // An optional dependency with a .node file per platform: required from node_modules at run time, if there.
     external: NATIVE,
-    // import() becomes a require, which the single executable (src/load-cli.ts) serves from its assets.
+    // import() becomes a require, which the single executable (src/sea.ts) serves from its assets.
     supported: { 'dynamic-import': false },
   }),
   build({
@@ -194,14 +228,14 @@ await Promise.all([
   }),
   build({
     ...common,
-    entryPoints: { cli: 'src/run.ts' },
+    entryPoints: { cli: 'src/run-process.ts' },
     outdir: 'dist',
     outExtension: { '.js': '.cjs' },
     format: 'cjs',
     // cli.cjs runs as a classic script (for the code cache), where import() is not available: make every
     // remaining import(), such as of node:readline, a require at the moment it runs.
     supported: { 'dynamic-import': false },
-    plugins: [lazyBuiltins, processObject, vendorFiles],
+    plugins: [patches, defaultImports, lazyBuiltins, processObject, vendorFiles],
   }),
   ...VENDORS.map((name) =>
     build({

@@ -7,7 +7,7 @@
 //   release/cip-cli-<version>.tgz   the npm package (npm pack)
 //   release/SHA256SUMS      all three, as sha256sum prints them (check with `sha256sum -c SHA256SUMS`)
 // The executable runs dist/main.cjs as its main script; the rest of dist/ is in it as assets, under the same
-// names, and src/load-cli.ts runs them from there: in an executable's main script, `require` loads only Node's
+// names, and src/sea.ts runs them from there: in an executable's main script, `require` loads only Node's
 // built-in modules. @napi-rs/keyring's addon of the executable's platform is an asset too, written to a private
 // file and loaded with process.dlopen the first time the keychain is used; the keychain helper is a mode of the
 // executable (src/main.ts). Node's start-up snapshot is not used: tried with cli.cjs loaded into it (node
@@ -185,7 +185,7 @@ try {
     /** @type {Record<string, string>} */
     const assets = { ...scripts, ...(keyring ? { 'keyring.node': keyring } : {}) };
     // The main script: dist/main.cjs, and the call bin/cip.cjs makes, with what names this build: a hash of the
-    // assets, each name and its bytes (src/load-cli.ts keeps its code cache under it, so another build's is never
+    // assets, each name and its bytes (src/sea.ts keeps its code cache under it, so another build's is never
     // read, even one of the same version and size).
     const build = createHash('sha256');
     for (const [name, file] of Object.entries(assets).sort(([a], [b]) => (a < b ? -1 : 1))) {

@@ -480,6 +480,10 @@ export function buildProgram(ctx: Context): Command {
       // Help wraps to cip's own idea of the terminal, not to process.stdout's.
       getOutHelpWidth: () => ctx.io.columns ?? 80,
       getErrHelpWidth: () => ctx.io.stderrColumns ?? 80,
+      // cip's help has no colour, and commander strips any from text for an output without it. Its own
+      // default asks process.stdout, whose making loads Node's stream modules: a tenth of `cip --help`.
+      getOutHasColors: () => false,
+      getErrHasColors: () => false,
       // commander's usage errors, on one line like ours, and redacted like ours (a hint may repeat what was typed)
       outputError: (text, write) => write(ctx.redact(`${escapeControls(text.replace(/\s*\n\s*(?=\S)/g, ' ').trimEnd())}\n`)),
     })

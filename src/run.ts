@@ -5,10 +5,10 @@ import { isTruthyEnv } from './env.js';
 import { CipError, ExitOnly, InterruptedError, exitCode } from './errors.js';
 import { buildProgram } from './program.js';
 
-// What main.ts needs besides run(); it loads all of this, built as dist/cli.cjs, in one go (load-cli.ts).
-export { Context } from './context.js';
+// What run-process.ts needs besides run(): it runs all of this in the process, as the entry of dist/cli.cjs.
+export { Context, type Host } from './context.js';
 export { InterruptedError, exitCode } from './errors.js';
-// For scripts/docs.mjs, which documents every command.
+// For scripts/docs.mjs, which documents every command (run-process.ts exports it from dist/cli.cjs).
 export { COMMAND_TREE } from './program.js';
 export { VERSION } from './version.js';
 

@@ -20,7 +20,7 @@ function folders() {
 /** The notes a run said (--verbose). */
 const notes = (stderr: string) => stderr.split('\n').filter((line) => line.startsWith('note: '));
 
-/** The scripts a cache file holds V8's data for, as its header names them (src/load-cli.ts). */
+/** The scripts a cache file holds V8's data for, as its header names them (src/code-cache.ts). */
 function scriptsIn(file: string): string[] {
   const bytes = readFileSync(file);
   const names = JSON.parse(bytes.subarray(4, 4 + bytes.readUInt32LE(0)).toString('utf8')) as [string, number][];

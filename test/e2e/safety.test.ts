@@ -457,4 +457,23 @@ describe('exit codes tell the truth', () => {
     expect(result.exitCode).toBe(11);
     expect(result.stderr).toBe('error: cannot write the output to stdout: ENOSPC (no space left on device)');
   });
+
+  it('output into a regular file that fills up part-way (a file-size limit) is the same error line and exit code, not a cut-short success', async () => {
+    // Ten environments are one write of several KiB; bash counts ulimit -f in KiB, so that write is cut short at the
+    // limit and the rest of it fails. (Node's own stream for a file dropped the rest and reported success.)
+    const ten = await startSandbox({ seed: 10 });
+    try {
+      const out = join(tempDir(), 'list.json');
+      const result = await execa('bash', ['-c', `ulimit -f 1; exec node ${CIP} env list -o json > ${out}`], {
+        env: { PATH: process.env.PATH, HOME: tempDir(), CIP_CONFIG_DIR: tempDir(), ...sandboxEnv(ten) },
+        extendEnv: false,
+        reject: false,
+      });
+      expect(readFileSync(out)).toHaveLength(1024);
+      expect(result.exitCode).toBe(11);
+      expect(result.stderr).toBe('error: cannot write the output to stdout: EFBIG (file too large)');
+    } finally {
+      await ten.close();
+    }
+  });
 });

@@ -47,15 +47,25 @@ beforeAll(async () => {
 afterAll(() => sandbox.close());
 
 /** The packages whose code a run of cip loaded, and how many of cip's files it read. */
-async function loads(args: string[], env: Record<string, string | undefined> = {}, input?: string) {
+async function loads(args: string[], env: Record<string, string | undefined> = {}, input?: string, stdoutFile?: string) {
   const file = join(tempDir(), 'trace');
-  const result = await execa('node', ['--import', TRACE, CIP, ...args], {
+  // Into a file, by a shell's `> file` (execa's { file } would pipe the output through itself).
+  const [command, ...argv] = [
+    ...(stdoutFile === undefined ? [] : ['sh', '-c', 'exec "$@" > "$OUT_FILE"', 'sh']),
+    'node',
+    '--import',
+    TRACE,
+    CIP,
+    ...args,
+  ];
+  const result = await execa(command!, argv, {
     env: {
       PATH: process.env.PATH,
       HOME: tempDir(),
       CIP_CONFIG_DIR: tempDir(),
       TRACE_IMPORTS_FILE: file,
       NODE_DISABLE_COMPILE_CACHE: '1',
+      OUT_FILE: stdoutFile,
       ...env,
     },
     extendEnv: false,
@@ -121,6 +131,16 @@ describe('what each command loads', () => {
     expect(run.exitCode).toBe(0);
     expect(run.stdout).toBe(false);
     expect((await loads(['--help'])).stdout).toBe(true);
+  });
+
+  it('--help into a file writes the same help without making process.stdout (and loading its modules)', async () => {
+    const file = join(tempDir(), 'help.txt');
+    const run = await loads(['--help'], {}, undefined, file);
+    expect(run.exitCode).toBe(0);
+    expect(run.stdout).toBe(false);
+    expect(run.builtins.has('node:stream')).toBe(false);
+    const piped = await execa('node', [CIP, '--help'], { env: { PATH: process.env.PATH, HOME: tempDir() }, extendEnv: false });
+    expect(readFileSync(file, 'utf8')).toBe(`${piped.stdout}\n`);
   });
 
   it('--help loads commander and nothing heavier', async () => {
