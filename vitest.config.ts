@@ -18,13 +18,13 @@ export const FAST = ['test/unit/**/*.test.ts', 'test/commands/**/*.test.ts', 'te
  */
 export const ISOLATED = [
   'test/commands/doctor.test.ts',
-  'test/unit/context-edges.test.ts',
-  'test/unit/payload-edges.test.ts',
-  'test/unit/probe.test.ts',
-  'test/unit/store-lock-load.test.ts',
-  'test/unit/store-lock-wait.test.ts',
-  'test/unit/store-more.test.ts',
-  'test/unit/transport-more.test.ts',
+  'test/unit/api/probe.test.ts',
+  'test/unit/api/transport.test.ts',
+  'test/unit/config/store-lock-load.test.ts',
+  'test/unit/config/store-lock-wait.test.ts',
+  'test/unit/config/store.test.ts',
+  'test/unit/context.test.ts',
+  'test/unit/domain/environments/payload.test.ts',
 ];
 
 /** What both loops share: the ky that ships, the run's copy of the build, time limits for hangs. */
