@@ -194,7 +194,7 @@ describe('cip api -i', () => {
     },
   );
 
-  it.for([
+  it.for<[string, string]>([
     ['HTTP/1.0 201 已创建', 'HTTP/1.0 201 已创建'],
     ['HTTP/1.1 200 \u001b[31mFine\u007f', 'HTTP/1.1 200 ?[31mFine?'],
     ['HTTP/1.1 200', 'HTTP/1.1 200'],
@@ -344,7 +344,7 @@ describe('cip api -i and a hostile server', () => {
     }
   };
 
-  it.for([
+  it.for<[string, string]>([
     ['an ANSI escape', 'X-Evil: a\u001b[2Jb'],
     ['a bare CR', 'X-Evil: a\rb'],
     ['DEL', 'X-Evil: a\u007fb'],

@@ -10,7 +10,7 @@ import { it, test } from '../helpers/fixture.js';
 test.override({ sandboxOptions: { seed: 2 } });
 
 describe('CIP_MAX_ANSWER_BYTES', () => {
-  it.for([['0'], ['-1'], ['1.5'], ['9007199254740992'], ['1e3x']])(
+  it.for<[string]>([['0'], ['-1'], ['1.5'], ['9007199254740992'], ['1e3x']])(
     'refuses %j before any request, exit 2',
     async ([value], { sandbox, env, cip }) => {
       const result = await cip(['env', 'list'], { env: { ...env, CIP_MAX_ANSWER_BYTES: value } });
@@ -25,7 +25,7 @@ describe('CIP_MAX_ANSWER_BYTES', () => {
     expect(expectOneErrorLine(result.stderr)).toBe("error: CIP_MAX_ANSWER_BYTES must be a whole number of bytes, not '12?[2Jkb'");
   });
 
-  it.for([[''], ['   ']])('takes %j as unset: the default limit', async ([value], { env, cip }) => {
+  it.for<[string]>([[''], ['   ']])('takes %j as unset: the default limit', async ([value], { env, cip }) => {
     const result = await cip(['env', 'list'], { env: { ...env, CIP_MAX_ANSWER_BYTES: value } });
     expect(result.exitCode).toBe(0);
     expect(JSON.parse(result.stdout)).toHaveLength(2);

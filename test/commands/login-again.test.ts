@@ -4,14 +4,12 @@
 // change of kind says what it dropped; another host keeps no keys.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
-import type { Sandbox } from '../../src/sandbox/index.js';
-import { expectOneErrorLine, readConfig, sandboxForFile, tempDir } from '../helpers/cli.js';
-import { cipInProcess as cip } from '../helpers/harness.js';
+import { describe, expect } from 'vitest';
+import { expectOneErrorLine, readConfig, tempDir } from '../helpers/cli.js';
 import { epochSeconds, makeJwt } from '../helpers/jwt.js';
+import { it, test } from '../helpers/fixture.js';
 
-let sandbox: Sandbox;
-sandboxForFile({ seed: 1 }, (ready) => (sandbox = ready.sandbox));
+test.override({ sandboxOptions: { seed: 1 } });
 
 const OTHER_ENTERPRISE = '11111111-2222-4333-8444-555555555555';
 /** As on a server or in CI: no CIP_CREDENTIAL_STORE, and no keychain to be had. */
@@ -65,7 +63,7 @@ function hintedLogin(stderr: string): string[] {
 }
 
 describe("the hints' login command works as printed, in a pipe", () => {
-  it('a token that expired: the hint, run with the new token on stdin, replaces the token and keeps the rest', async () => {
+  it('a token that expired: the hint, run with the new token on stdin, replaces the token and keeps the rest', async ({ sandbox, cip }) => {
     const configDir = await tokenProfile();
     expect(profileIn(configDir, 'ci')).toMatchObject({ keys: 'file', protected: true });
     // Time passes: the stored token expires.
@@ -100,7 +98,7 @@ describe("the hints' login command works as printed, in a pipe", () => {
     expect(sandbox.requests.at(-1)!.headers.authorization).toBe(`Bearer ${fresh}`);
   });
 
-  it('a token the server refused (401): the hint, run as printed, replaces the token', async () => {
+  it('a token the server refused (401): the hint, run as printed, replaces the token', async ({ sandbox, cip }) => {
     // A token the server does not take (signed with another key), stored unchecked.
     const configDir = await tokenProfile(
       makeJwt(
@@ -146,7 +144,7 @@ describe('logging in again keeps what it is not given', () => {
     return configDir;
   }
 
-  it('a new API key from stdin keeps the subscription key, enterprise id and base URL', async () => {
+  it('a new API key from stdin keeps the subscription key, enterprise id and base URL', async ({ sandbox, cip }) => {
     const configDir = await keyProfile();
     const again = await cip(['auth', 'login', '--profile', 'prod', '--api-key-file', '-'], { configDir, input: sandbox.keys.apiKey });
     expect(again.exitCode, again.stderr).toBe(0);
@@ -161,7 +159,7 @@ describe('logging in again keeps what it is not given', () => {
     expect(sandbox.requests.at(-1)!.headers['ocp-apim-subscription-key']).toBe(sandbox.keys.subscriptionKey);
   });
 
-  it('a new subscription key keeps the API key; a new enterprise id alone keeps both keys', async () => {
+  it('a new subscription key keeps the API key; a new enterprise id alone keeps both keys', async ({ sandbox, cip }) => {
     const configDir = await keyProfile();
     const sub = await cip(['auth', 'login', '--profile', 'prod', '--subscription-key-file', '-', '--no-verify'], {
       configDir,
@@ -184,7 +182,10 @@ describe('logging in again keeps what it is not given', () => {
     });
   });
 
-  it('given nothing, at a terminal: asks for both keys again, as the first login did, and keeps the enterprise', async () => {
+  it('given nothing, at a terminal: asks for both keys again, as the first login did, and keeps the enterprise', async ({
+    sandbox,
+    cip,
+  }) => {
     const configDir = await keyProfile();
     const again = await cip(['auth', 'login', '--profile', 'prod'], {
       configDir,
@@ -198,7 +199,7 @@ describe('logging in again keeps what it is not given', () => {
     expect(profileIn(configDir, 'prod')).toMatchObject({ enterpriseId: sandbox.keys.enterpriseId });
   });
 
-  it('a token profile given nothing: exit 2, saying how to give the token', async () => {
+  it('a token profile given nothing: exit 2, saying how to give the token', async ({ cip }) => {
     const configDir = await tokenProfile();
     const before = readConfig(configDir);
     const again = await cip(['auth', 'login', '--profile', 'ci'], { configDir, env: NO_STORE });
@@ -209,7 +210,7 @@ describe('logging in again keeps what it is not given', () => {
     expect(readConfig(configDir)).toEqual(before);
   });
 
-  it('a kept token that has expired is refused (exit 3), nothing saved', async () => {
+  it('a kept token that has expired is refused (exit 3), nothing saved', async ({ sandbox, cip }) => {
     const configDir = await tokenProfile();
     const path = join(configDir, 'config.json');
     const expired = makeJwt({ exp: epochSeconds(-600) });
@@ -225,7 +226,7 @@ describe('logging in again keeps what it is not given', () => {
     expect(readConfig(configDir)).toEqual(before);
   });
 
-  it('an enterprise id for a token profile: exit 2, saying how to make it hold an API key instead', async () => {
+  it('an enterprise id for a token profile: exit 2, saying how to make it hold an API key instead', async ({ cip }) => {
     const configDir = await tokenProfile();
     const again = await cip(['auth', 'login', '--profile', 'ci', '--enterprise-id', OTHER_ENTERPRISE], { configDir, env: NO_STORE });
     expect(again.exitCode).toBe(2);
@@ -234,7 +235,7 @@ describe('logging in again keeps what it is not given', () => {
     );
   });
 
-  it('CIP_API_KEY beside a token profile is not taken for a change of kind: said, and ignored', async () => {
+  it('CIP_API_KEY beside a token profile is not taken for a change of kind: said, and ignored', async ({ sandbox, cip }) => {
     const configDir = await tokenProfile();
     const again = await cip(['auth', 'login', '--profile', 'ci', '--subscription-key-file', '-'], {
       configDir,
@@ -250,7 +251,7 @@ describe('logging in again keeps what it is not given', () => {
 });
 
 describe('a change of kind says what it dropped', () => {
-  it('an API key profile given a token: drops the API key and enterprise id, keeps the subscription key', async () => {
+  it('an API key profile given a token: drops the API key and enterprise id, keeps the subscription key', async ({ sandbox, cip }) => {
     const configDir = tempDir();
     const paths = files({ api: sandbox.keys.apiKey, sub: sandbox.keys.subscriptionKey });
     const first = await cip(
@@ -286,7 +287,10 @@ describe('a change of kind says what it dropped', () => {
     });
   });
 
-  it('a token profile given an API key: needs an enterprise id (exit 2 in a pipe, nothing saved), then keeps the subscription key', async () => {
+  it('a token profile given an API key: needs an enterprise id (exit 2 in a pipe, nothing saved), then keeps the subscription key', async ({
+    sandbox,
+    cip,
+  }) => {
     const configDir = await tokenProfile();
     const before = readConfig(configDir);
     const without = await cip(['auth', 'login', '--profile', 'ci', '--api-key-file', '-'], {
@@ -317,7 +321,7 @@ describe('a change of kind says what it dropped', () => {
 });
 
 describe('keys go only to the host they were stored for', () => {
-  it('a base URL on another host keeps no keys: said, and in a pipe exit 2 with nothing sent or saved', async () => {
+  it('a base URL on another host keeps no keys: said, and in a pipe exit 2 with nothing sent or saved', async ({ sandbox, cip }) => {
     const configDir = await tokenProfile();
     const before = readConfig(configDir);
     sandbox.reset();
@@ -336,7 +340,7 @@ describe('keys go only to the host they were stored for', () => {
     expect(readConfig(configDir)).toEqual(before);
   });
 
-  it('a base URL on the same host, another path: the keys are kept', async () => {
+  it('a base URL on the same host, another path: the keys are kept', async ({ sandbox, cip }) => {
     const configDir = await tokenProfile();
     const again = await cip(
       ['auth', 'login', '--profile', 'ci', '--token-file', '-', '--base-url', `${new URL(sandbox.url).origin}/elsewhere/ms`, '--no-verify'],

@@ -4,10 +4,10 @@
 // Each test checks what the server received and what it holds afterwards, not only the exit code.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect } from 'vitest';
 import { startSandbox, type EtagStyle, type RecordedRequest, type Sandbox } from '../../src/sandbox/index.js';
 import { expectOneErrorLine, putAsAnotherClient, sandboxEnv, tempDir } from '../helpers/cli.js';
-import { cipInProcess as cip } from '../helpers/harness.js';
+import { it } from '../helpers/fixture.js';
 
 const ID = '0b7e4c52-3d1f-4a8e-9c6b-2f5d8e1a7c34';
 const OTHER_ID = '1c8f5d63-4e20-4b9f-8d7c-3a6e9f2b8d45';
@@ -65,7 +65,7 @@ function file(name: string, text: string): string {
 const PATH = `/ms/Environments/${ID}`;
 
 describe('an API whose environments have ETags of their own (GET by id), as ASP.NET Core services have', () => {
-  it("an update nobody else is writing just works: the PUT carries the environment's own tag, not the list's", async () => {
+  it("an update nobody else is writing just works: the PUT carries the environment's own tag, not the list's", async ({ cip }) => {
     const sandbox = styled('item');
     const result = await cip(['env', 'update', 'staging', '-f', 'description=mine'], { env: sandboxEnv(sandbox) });
     expect(result.exitCode).toBe(0);
@@ -74,7 +74,7 @@ describe('an API whose environments have ETags of their own (GET by id), as ASP.
     expect(sandbox.environments.get(ID)).toMatchObject({ description: 'mine', owner: 'alice', settings: { retention: 7 } });
   });
 
-  it('a change made after cip read the environment is refused (exit 6, what changed), and the other write stays', async () => {
+  it('a change made after cip read the environment is refused (exit 6, what changed), and the other write stays', async ({ cip }) => {
     const sandbox = styled('item');
     const changed = beforeCips(sandbox, 'PUT', () => otherWriter(sandbox, ID, { name: 'staging', description: 'theirs', owner: 'bob' }));
     const result = await cip(['env', 'update', 'staging', '-f', 'description=mine'], { env: sandboxEnv(sandbox) });
@@ -88,7 +88,7 @@ describe('an API whose environments have ETags of their own (GET by id), as ASP.
     expect(sandbox.environments.get(ID)).toMatchObject({ description: 'theirs', owner: 'bob' });
   });
 
-  it('apply and create --if-exists update carry each environment its own tag, and restore too', async () => {
+  it('apply and create --if-exists update carry each environment its own tag, and restore too', async ({ cip }) => {
     const sandbox = styled('item');
     const env = sandboxEnv(sandbox);
     const configDir = tempDir();
@@ -118,7 +118,9 @@ describe('an API whose environments have ETags of their own (GET by id), as ASP.
     expect(sandbox.environments.get(ID)).toMatchObject({ description: 'applied' });
   });
 
-  it("the list's tag where it is the only validator: refused though nothing changed, cip compares and sends without If-Match", async () => {
+  it("the list's tag where it is the only validator: refused though nothing changed, cip compares and sends without If-Match", async ({
+    cip,
+  }) => {
     const sandbox = styled('item');
     // This API has tags of each environment's own, but no read by id to give them.
     sandbox.inject({
@@ -138,10 +140,10 @@ describe('an API whose environments have ETags of their own (GET by id), as ASP.
 });
 
 describe('a read by id that answers with something else', () => {
-  it.each([
+  it.for([
     ['a record under another id', JSON.stringify({ id: OTHER_ID, name: 'other', description: 'someone else', secret: 'x' })],
     ['no record', '[1, 2]'],
-  ])('%s is not merged into: the list record and validator are used', async (_what, body) => {
+  ])('%s is not merged into: the list record and validator are used', async ([_what, body], { cip }) => {
     const sandbox = styled('strong');
     sandbox.inject({
       fault: { kind: 'status', status: 200, body, headers: { 'Content-Type': 'application/json', ETag: '"forged"' } },
@@ -158,7 +160,7 @@ describe('a read by id that answers with something else', () => {
 });
 
 describe("an API that gives each list item's tag in @odata.etag", () => {
-  it('is used as If-Match without a read by id, and never sent as a field', async () => {
+  it('is used as If-Match without a read by id, and never sent as a field', async ({ cip }) => {
     const sandbox = styled('odata');
     const result = await cip(['env', 'update', 'staging', '-f', 'description=mine'], { env: sandboxEnv(sandbox) });
     expect(result.exitCode).toBe(0);
@@ -169,7 +171,7 @@ describe("an API that gives each list item's tag in @odata.etag", () => {
     expect(sandbox.environments.get(ID)).toMatchObject({ description: 'mine', owner: 'alice' });
   });
 
-  it('a weak @odata.etag is never sent in If-Match (strong comparison): cip compares instead', async () => {
+  it('a weak @odata.etag is never sent in If-Match (strong comparison): cip compares instead', async ({ cip }) => {
     const sandbox = styled('none');
     sandbox.environments.set(ID, { id: ID, name: 'staging', '@odata.etag': 'W/"weak-1"', description: 'as read' });
     const result = await cip(['env', 'update', 'staging', '-f', 'description=mine'], { env: sandboxEnv(sandbox) });
@@ -190,9 +192,9 @@ describe('env get, edit, env update --file', () => {
     return file('s.json', JSON.stringify(record, null, 2));
   }
 
-  it.each(['strong', 'item'] as const)(
+  it.for(['strong', 'item'] as const)(
     "someone's change since the file was written is refused, nothing sent; --force writes the file (%s ETags)",
-    async (style) => {
+    async (style, { cip }) => {
       const sandbox = styled(style);
       // A record the API wrote has a modification time; one it did not is told by its ETag (item).
       if (style === 'strong') await otherWriter(sandbox, ID, { name: 'staging', description: 'as read', owner: 'alice' });
@@ -217,7 +219,7 @@ describe('env get, edit, env update --file', () => {
     },
   );
 
-  it.each(['strong', 'item'] as const)('the field the user changed is never itself a conflict (%s ETags)', async (style) => {
+  it.for(['strong', 'item'] as const)('the field the user changed is never itself a conflict (%s ETags)', async (style, { cip }) => {
     const sandbox = styled(style);
     if (style === 'strong') await otherWriter(sandbox, ID, { name: 'staging', description: 'as read', owner: 'alice' });
     const path = await getToFile(sandbox, (record) => (record.description = 'mine'));
@@ -231,7 +233,7 @@ describe('env get, edit, env update --file', () => {
     expect(sandbox.environments.get(OTHER_ID)).toEqual({ id: OTHER_ID, name: 'other', description: 'untouched' });
   });
 
-  it('where nothing tells the version (no ETag, no modification time), --verbose says so and the update goes on', async () => {
+  it('where nothing tells the version (no ETag, no modification time), --verbose says so and the update goes on', async ({ cip }) => {
     const sandbox = styled('none');
     const path = await getToFile(sandbox, (record) => (record.description = 'mine'));
     const result = await cip(['env', 'update', 'staging', '--file', path, '--verbose'], { env: sandboxEnv(sandbox) });
@@ -252,7 +254,9 @@ describe('env export, edit, env apply', () => {
   }
   const editOwner = (text: string) => text.replace('owner: alice', 'owner: carol');
 
-  it("an apply that would put back someone's change made since the export is refused, nothing sent; --force applies it", async () => {
+  it("an apply that would put back someone's change made since the export is refused, nothing sent; --force applies it", async ({
+    cip,
+  }) => {
     const sandbox = styled('strong');
     const path = await exportToFile(sandbox, editOwner);
     await otherWriter(sandbox, ID, { name: 'staging', description: 'theirs', owner: 'alice', settings: { retention: 7 } });
@@ -277,7 +281,7 @@ describe('env export, edit, env apply', () => {
     expect(sandbox.environments.get(ID)).toMatchObject({ description: 'as read', owner: 'carol' });
   });
 
-  it("the user's own edit, with someone's change to another field since: the edit is applied, the change kept", async () => {
+  it("the user's own edit, with someone's change to another field since: the edit is applied, the change kept", async ({ cip }) => {
     const sandbox = styled('strong');
     const path = await exportToFile(sandbox, editOwner);
     // A field the file declares and already agrees with, changed on the server to the same value: no conflict.
@@ -291,7 +295,7 @@ describe('env export, edit, env apply', () => {
     expect(writesOf(sandbox).map((request) => `${request.method} ${request.url}`)).toEqual([`PUT ${PATH}`]);
   });
 
-  it('--prune never deletes an environment created after the export; one deleted since is created again, and said', async () => {
+  it('--prune never deletes an environment created after the export; one deleted since is created again, and said', async ({ cip }) => {
     const sandbox = styled('strong');
     const path = await exportToFile(sandbox, editOwner);
     const newer = 'a2b3c4d5-0000-4000-8000-000000000001';
@@ -312,7 +316,7 @@ describe('env export, edit, env apply', () => {
     expect([...sandbox.environments.values()].map((record) => record.name).sort()).toEqual(['other', 'staging']);
   });
 
-  it("a file exported elsewhere is not compared here (said); one without 'exported:' is said under --verbose", async () => {
+  it("a file exported elsewhere is not compared here (said); one without 'exported:' is said under --verbose", async ({ cip }) => {
     const sandbox = styled('strong');
     const path = await exportToFile(sandbox, (text) => editOwner(text).replace(/^ {2}from: .*$/m, '  from: https://elsewhere.example/ms'));
     await otherWriter(sandbox, ID, { name: 'staging', description: 'theirs', owner: 'alice', settings: { retention: 7 } });
@@ -329,7 +333,7 @@ describe('env export, edit, env apply', () => {
     expect(verbose.stderr).toContain("The file has no 'exported:' section ('cip env export' writes one): cip cannot tell");
   });
 
-  it("an 'exported:' section that is not what export writes is exit 2 naming the file, nothing sent", async () => {
+  it("an 'exported:' section that is not what export writes is exit 2 naming the file, nothing sent", async ({ cip }) => {
     const sandbox = styled('strong');
     const path = file('bad.yaml', 'exported:\n  from: 7\nenvironments:\n  - name: staging\n    owner: x\n');
     const result = await cip(['env', 'apply', '--file', path, '--yes'], { env: sandboxEnv(sandbox) });
@@ -340,7 +344,7 @@ describe('env export, edit, env apply', () => {
     expect(cipRequests(sandbox)).toEqual([]);
   });
 
-  it('a record in a file that carries its own version (updatedAt) is refused when that moved', async () => {
+  it('a record in a file that carries its own version (updatedAt) is refused when that moved', async ({ cip }) => {
     const sandbox = styled('strong');
     await otherWriter(sandbox, ID, { name: 'staging', description: 'as read', owner: 'alice' });
     const updatedAt = String(sandbox.environments.get(ID)!.updatedAt);

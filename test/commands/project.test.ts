@@ -2,10 +2,10 @@
 // two sandboxes (one per enterprise), asserting what each server received.
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { expectOneErrorLine, tempDir } from '../helpers/cli.js';
-import { cipInProcess } from '../helpers/harness.js';
+import { it } from '../helpers/fixture.js';
 
 const PROD_ENTERPRISE = '7a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d';
 const POSIX = process.platform !== 'win32';
@@ -59,7 +59,7 @@ function setup(project?: string, { protect = [], active = 'dev' }: { protect?: s
   const path = join(app, '.cip.json');
   if (project !== undefined) writeFileSync(path, project);
   const cip = (args: string[], options: Parameters<typeof cipInProcess>[1] = {}) =>
-    cipInProcess(args, { configDir, cwd, ...options, env: { HOME: home, ...options.env } });
+    cip(args, { configDir, cwd, ...options, env: { HOME: home, ...options.env } });
   return { cip, configDir, above, home, app, cwd, path };
 }
 

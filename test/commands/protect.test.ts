@@ -4,22 +4,15 @@
 // are written as another tool (or an older cip) would write them.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { checkShape } from '../../src/config/profile.js';
-import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { expectOneErrorLine, loginArgs, readConfig, tempDir } from '../helpers/cli.js';
 import { cipInProcess, type InProcessOptions } from '../helpers/harness.js';
-
-let sandbox: Sandbox;
-beforeAll(async () => {
-  sandbox = await startSandbox({ seed: 0 });
-});
-afterAll(async () => {
-  await sandbox.close();
-});
+import { it, test } from '../helpers/fixture.js';
+import { writes } from '../helpers/requests.js';
 
 let configDir: string;
-beforeEach(() => {
+test.beforeEach(({ sandbox }) => {
   sandbox.environments.clear();
   for (const [id, name] of [
     ['e1', 'alpha'],
@@ -60,7 +53,6 @@ function writeProfiles(profiles: Record<string, Record<string, unknown>>, active
 const configText = () => readFileSync(join(configDir, 'config.json'), 'utf8');
 const cip = (args: string[], options: InProcessOptions = {}) => cipInProcess(args, { configDir, ...options });
 const methods = () => sandbox.requests.map((request) => request.method);
-const writes = () => sandbox.requests.filter((request) => request.method !== 'GET');
 const host = () => new URL(sandbox.url).host;
 const QUESTION = "Type the profile's name, 'prod', to go on:";
 /** stderr as the terminal shows it: readline moves the cursor (ESC [42G) before what follows an answer. */
@@ -96,7 +88,7 @@ function guarded(): [string, string[]][] {
 }
 
 describe('a script against a protected profile', () => {
-  it('with --yes sends nothing: exit 2, one error line that names --confirm prod, not even the list read', async () => {
+  it('with --yes sends nothing: exit 2, one error line that names --confirm prod, not even the list read', async ({ sandbox, cip }) => {
     const result = await cip(['env', 'delete', 'alpha', '--yes']);
     expect(result.exitCode).toBe(2);
     expect(expectOneErrorLine(result.stderr)).toBe(
@@ -107,25 +99,25 @@ describe('a script against a protected profile', () => {
     expect(sandbox.environments.has('e1')).toBe(true);
   });
 
-  it.each(guarded())('%s is guarded: exit 2 naming --confirm prod, and no write reaches the server', async (_, args) => {
+  it.for(guarded())('%s is guarded: exit 2 naming --confirm prod, and no write reaches the server', async ([_, args], { sandbox, cip }) => {
     const result = await cip(args, { input: 'alpha\n' });
     expect(result.exitCode).toBe(2);
     expect(expectOneErrorLine(result.stderr)).toMatch(
       /^error: profile 'prod' is protected: to .* without a terminal, pass --confirm prod\b/,
     );
-    expect(writes()).toEqual([]);
+    expect(writes(sandbox)).toEqual([]);
     expect(sandbox.environments.size).toBe(3);
   });
 
-  it.each(guarded())('%s with --confirm prod goes ahead', async (_, args) => {
+  it.for(guarded())('%s with --confirm prod goes ahead', async ([_, args], { sandbox, cip }) => {
     const result = await cip([...args, '--confirm', 'prod'], { input: 'alpha\n' });
     expect(result.stderr).not.toContain('protected');
     // The sandbox has no PATCH route: what matters is that the request went.
     expect(result.exitCode).toBe(args.includes('PATCH') ? 6 : 0);
-    expect(writes().length).toBeGreaterThan(0);
+    expect(writes(sandbox).length).toBeGreaterThan(0);
   });
 
-  it.each(guarded())('%s with --confirm wrong: exit 2 and nothing sent', async (_, args) => {
+  it.for(guarded())('%s with --confirm wrong: exit 2 and nothing sent', async ([_, args], { sandbox, cip }) => {
     const result = await cip([...args, '--confirm', 'staging'], { input: 'alpha\n' });
     expect(result.exitCode).toBe(2);
     expect(expectOneErrorLine(result.stderr)).toBe("error: --confirm staging does not match the profile's name, 'prod': nothing was sent");
@@ -133,7 +125,7 @@ describe('a script against a protected profile', () => {
     expect(sandbox.requests).toEqual([]);
   });
 
-  it('--confirm is compared exactly: another letter case, or a space more, is another name', async () => {
+  it('--confirm is compared exactly: another letter case, or a space more, is another name', async ({ sandbox, cip }) => {
     for (const wrong of ['Prod', 'prod ', ' prod', 'pro']) {
       const result = await cip(['env', 'delete', 'alpha', '--confirm', wrong]);
       expect(result.exitCode).toBe(2);
@@ -142,14 +134,14 @@ describe('a script against a protected profile', () => {
     expect(sandbox.requests).toEqual([]);
   });
 
-  it('--confirm prod alone answers delete as --yes does: no --yes needed', async () => {
+  it('--confirm prod alone answers delete as --yes does: no --yes needed', async ({ sandbox, cip }) => {
     const result = await cip(['env', 'delete', 'alpha', 'beta', '--confirm', 'prod']);
     expect(result.exitCode).toBe(0);
     expect(methods()).toEqual(['GET', 'DELETE', 'DELETE']);
     expect([...sandbox.environments.keys()]).toEqual(['e3']);
   });
 
-  it('--dry-run needs no confirmation: it sends nothing', async () => {
+  it('--dry-run needs no confirmation: it sends nothing', async ({ sandbox, cip }) => {
     for (const args of [
       ['env', 'delete', 'alpha', '--dry-run'],
       ['env', 'update', 'alpha', '--unset', 'description', '--dry-run'],
@@ -159,16 +151,19 @@ describe('a script against a protected profile', () => {
       const result = await cip(args);
       expect(result.exitCode, args.join(' ')).toBe(0);
     }
-    expect(writes()).toEqual([]);
+    expect(writes(sandbox)).toEqual([]);
   });
 
-  it('a --confirm given with --dry-run is still checked', async () => {
+  it('a --confirm given with --dry-run is still checked', async ({ sandbox, cip }) => {
     const result = await cip(['env', 'delete', 'alpha', '--dry-run', '--confirm', 'staging']);
     expect(result.exitCode).toBe(2);
     expect(sandbox.requests).toEqual([]);
   });
 
-  it('what changes nothing destructive is not guarded: list, create, a merge update, apply of a few changes, GET', async () => {
+  it('what changes nothing destructive is not guarded: list, create, a merge update, apply of a few changes, GET', async ({
+    sandbox,
+    cip,
+  }) => {
     for (const args of [
       ['env', 'list'],
       ['env', 'get', 'alpha'],
@@ -191,7 +186,10 @@ describe('a script against a protected profile', () => {
     expect(sandbox.environments.size).toBe(11);
   });
 
-  it('apply of exactly 10 changes goes ahead; 11 asks: the plan is shown, then the refusal, and only the list is read', async () => {
+  it('apply of exactly 10 changes goes ahead; 11 asks: the plan is shown, then the refusal, and only the list is read', async ({
+    sandbox,
+    cip,
+  }) => {
     const eleven = await cip(['env', 'apply', '--file', applyFile(['alpha', 'beta', 'gamma'], 11), '--yes']);
     expect(eleven.exitCode).toBe(2);
     expect(expectOneErrorLine(eleven.stderr)).toBe(
@@ -203,7 +201,7 @@ describe('a script against a protected profile', () => {
     expect(sandbox.environments.size).toBe(13);
   });
 
-  it('prompts off at a terminal (CI, --quiet) are no terminal: --confirm is needed, and the error says why', async () => {
+  it('prompts off at a terminal (CI, --quiet) are no terminal: --confirm is needed, and the error says why', async ({ sandbox, cip }) => {
     const ci = await cip(['env', 'delete', 'alpha', '--yes'], { interactive: true, env: { CI: 'true' } });
     expect(ci.exitCode).toBe(2);
     expect(expectOneErrorLine(ci.stderr)).toContain('without a terminal (prompts are off under CI), pass --confirm prod');
@@ -221,21 +219,24 @@ describe('what decides the profile', () => {
     CIP_SUBSCRIPTION_KEY: undefined as string | undefined,
     CIP_ENTERPRISE_ID: undefined as string | undefined,
   };
-  beforeEach(() => {
+  test.beforeEach(({ sandbox }) => {
     variables.CIP_BASE_URL = sandbox.url;
     variables.CIP_API_KEY = sandbox.keys.apiKey;
     variables.CIP_SUBSCRIPTION_KEY = sandbox.keys.subscriptionKey;
     variables.CIP_ENTERPRISE_ID = sandbox.keys.enterpriseId;
   });
 
-  it('a variable that overrides part of the active protected profile still acts in it: guarded', async () => {
+  it('a variable that overrides part of the active protected profile still acts in it: guarded', async ({ sandbox, cip }) => {
     const result = await cip(['env', 'delete', 'alpha', '--yes'], { env: { CIP_API_KEY: sandbox.keys.apiKey } });
     expect(result.exitCode).toBe(2);
     expect(expectOneErrorLine(result.stderr)).toContain("profile 'prod' is protected");
     expect(sandbox.requests).toEqual([]);
   });
 
-  it('a protected profile named by CIP_PROFILE or --profile is guarded, whatever credentials the environment holds', async () => {
+  it('a protected profile named by CIP_PROFILE or --profile is guarded, whatever credentials the environment holds', async ({
+    sandbox,
+    cip,
+  }) => {
     for (const options of [{ env: { ...variables, CIP_PROFILE: 'prod' } }, { env: variables, args: ['--profile', 'prod'] }]) {
       const result = await cip(['env', 'delete', 'alpha', '--yes', ...(options.args ?? [])], { env: options.env });
       expect(result.exitCode).toBe(2);
@@ -244,7 +245,7 @@ describe('what decides the profile', () => {
     expect(sandbox.requests).toEqual([]);
   });
 
-  it('a --confirm on a command that changes nothing is still checked: it says which profile the script means', async () => {
+  it('a --confirm on a command that changes nothing is still checked: it says which profile the script means', async ({ sandbox, cip }) => {
     const wrong = await cip(['api', 'Environments', '--confirm', 'staging']);
     expect(wrong.exitCode).toBe(2);
     const merge = await cip(['env', 'update', 'alpha', '-f', 'description=x', '--confirm', 'staging']);
@@ -256,7 +257,9 @@ describe('what decides the profile', () => {
 });
 
 describe('the file', () => {
-  it("'protected' must be true or false; absent is not protected; fields cip does not know are kept (how an older cip reads it)", () => {
+  it("'protected' must be true or false; absent is not protected; fields cip does not know are kept (how an older cip reads it)", ({
+    sandbox,
+  }) => {
     const profile = { enterpriseId: sandbox.keys.enterpriseId, apiKey: 'a', subscriptionKey: 's' };
     for (const value of [true, false, undefined]) {
       expect(checkShape({ profiles: { p: { ...profile, protected: value } } }, 'config.json').profiles.p!.protected).toBe(value);
@@ -271,7 +274,7 @@ describe('the file', () => {
 });
 
 describe('profiles that are not protected', () => {
-  it('are as before: --yes deletes, and no question asks for a name', async () => {
+  it('are as before: --yes deletes, and no question asks for a name', async ({ cip }) => {
     const result = await cip(['env', 'delete', 'alpha', '--yes', '--profile', 'staging']);
     expect(result.exitCode).toBe(0);
     expect(methods()).toEqual(['GET', 'DELETE']);
@@ -281,20 +284,23 @@ describe('profiles that are not protected', () => {
     expect(asked.stderr).not.toContain("profile's name");
   });
 
-  it('a --confirm that names another profile is refused all the same: the script means another target', async () => {
+  it('a --confirm that names another profile is refused all the same: the script means another target', async ({ sandbox, cip }) => {
     const result = await cip(['env', 'delete', 'alpha', '--yes', '--profile', 'staging', '--confirm', 'prod']);
     expect(result.exitCode).toBe(2);
     expect(expectOneErrorLine(result.stderr)).toBe("error: --confirm prod does not match the profile's name, 'staging': nothing was sent");
     expect(sandbox.requests).toEqual([]);
   });
 
-  it('--confirm with the right name answers the question as --yes does', async () => {
+  it('--confirm with the right name answers the question as --yes does', async ({ cip }) => {
     const result = await cip(['env', 'delete', 'alpha', '--profile', 'staging', '--confirm', 'staging']);
     expect(result.exitCode).toBe(0);
     expect(methods()).toEqual(['GET', 'DELETE']);
   });
 
-  it('credentials wholly from the environment use no profile: nothing is protected, and a --confirm is refused', async () => {
+  it('credentials wholly from the environment use no profile: nothing is protected, and a --confirm is refused', async ({
+    sandbox,
+    cip,
+  }) => {
     const env = {
       CIP_BASE_URL: sandbox.url,
       CIP_API_KEY: sandbox.keys.apiKey,
@@ -314,7 +320,7 @@ describe('profiles that are not protected', () => {
 });
 
 describe('at a terminal', () => {
-  it('asks for the name, naming the enterprise, the host and what will change; the name typed deletes', async () => {
+  it('asks for the name, naming the enterprise, the host and what will change; the name typed deletes', async ({ sandbox, cip }) => {
     const result = await cip(['env', 'delete', 'alpha', 'beta'], { answers: [[QUESTION, 'prod\n']], env: { NO_COLOR: '1' } });
     expect(result.exitCode).toBe(0);
     expect(result.stderr).toContain(
@@ -333,46 +339,46 @@ describe('at a terminal', () => {
     expect(methods()).toEqual(['GET', 'DELETE', 'DELETE']);
   });
 
-  it('--yes alone is not enough at a terminal either: the name is asked for', async () => {
+  it('--yes alone is not enough at a terminal either: the name is asked for', async ({ cip }) => {
     const result = await cip(['env', 'delete', 'alpha', '--yes'], { answers: [[QUESTION, 'prod\n']] });
     expect(result.exitCode).toBe(0);
     expect(result.stderr).toContain(QUESTION);
     expect(methods()).toEqual(['GET', 'DELETE']);
   });
 
-  it('asks in the warning colour when the terminal has colour', async () => {
+  it('asks in the warning colour when the terminal has colour', async ({ cip }) => {
     const result = await cip(['env', 'delete', 'alpha'], { answers: [[QUESTION, 'prod\n']] });
     expect(result.exitCode).toBe(0);
     expect(result.stderr).toContain(`\u001b[33m${QUESTION}\u001b[39m `);
   });
 
-  it.each([
+  it.for<[string, string]>([
     ['another name', 'staging\n'],
     ['another letter case', 'PROD\n'],
     ['a space more', 'prod \n'],
     ['y', 'y\n'],
-  ])('%s sends nothing: exit 2, one error line', async (_, typed) => {
+  ])('%s sends nothing: exit 2, one error line', async ([_, typed], { sandbox, cip }) => {
     const result = await cip(['env', 'delete', 'alpha', '--yes'], { answers: [[QUESTION, typed]] });
     expect(result.exitCode).toBe(2);
     expect(expectOneErrorLine(screen(result.stderr))).toBe("error: the name typed is not 'prod': nothing was changed");
-    expect(writes()).toEqual([]);
+    expect(writes(sandbox)).toEqual([]);
   });
 
-  it('an empty answer declines: exit 2, said plainly, nothing sent', async () => {
+  it('an empty answer declines: exit 2, said plainly, nothing sent', async ({ sandbox, cip }) => {
     const result = await cip(['env', 'update', 'alpha', '--unset', 'description'], { answers: [[QUESTION, '\n']] });
     expect(result.exitCode).toBe(2);
     expect(result.stderr).toMatch(/Nothing was changed\.\n$/);
     expect(result.stderr).not.toContain('error:');
-    expect(writes()).toEqual([]);
+    expect(writes(sandbox)).toEqual([]);
   });
 
-  it('stdin ending at the question (Ctrl-D) is an interrupt: exit 130, nothing sent', async () => {
+  it('stdin ending at the question (Ctrl-D) is an interrupt: exit 130, nothing sent', async ({ sandbox, cip }) => {
     const result = await cip(['env', 'delete', 'alpha'], { interactive: true, input: '' });
     expect(result.exitCode).toBe(130);
-    expect(writes()).toEqual([]);
+    expect(writes(sandbox)).toEqual([]);
   });
 
-  it('update --replace and api asks before the environment is read', async () => {
+  it('update --replace and api asks before the environment is read', async ({ sandbox, cip }) => {
     const replace = await cip(['env', 'update', 'alpha', '-f', 'name=alpha', '--replace'], { answers: [[QUESTION, 'nope\n']] });
     expect(replace.exitCode).toBe(2);
     expect(replace.stderr).toContain('About to replace environment alpha whole.');
@@ -384,7 +390,7 @@ describe('at a terminal', () => {
     expect(sandbox.requests).toEqual([]);
   });
 
-  it('apply with a delete asks after the plan; the name typed applies it without a y/N question', async () => {
+  it('apply with a delete asks after the plan; the name typed applies it without a y/N question', async ({ cip }) => {
     const result = await cip(['env', 'apply', '--file', applyFile(['alpha', 'beta']), '--prune'], {
       answers: [[QUESTION, 'prod\n']],
       env: { NO_COLOR: '1' },
@@ -397,7 +403,7 @@ describe('at a terminal', () => {
     expect(methods()).toEqual(['GET', 'DELETE']);
   });
 
-  it('a key in an environment name is masked in the question, as everywhere', async () => {
+  it('a key in an environment name is masked in the question, as everywhere', async ({ sandbox, cip }) => {
     sandbox.environments.set('e1', { id: 'e1', name: `leak-${sandbox.keys.subscriptionKey}` });
     const result = await cip(['env', 'delete', 'e1'], { answers: [[QUESTION, 'nope\n']] });
     expect(result.exitCode).toBe(2);
@@ -409,7 +415,7 @@ describe('at a terminal', () => {
 });
 
 describe('auth protect and unprotect', () => {
-  it('protect marks the profile and keeps every other field as it was; unprotect gives back the same bytes', async () => {
+  it('protect marks the profile and keeps every other field as it was; unprotect gives back the same bytes', async ({ sandbox, cip }) => {
     const before = writeProfiles({ staging: { note: 'kept as it is', nested: { n: 1.5e300 } } }, 'staging', { other: ['top', 1] });
     const protect = await cip(['auth', 'protect', 'staging']);
     expect(protect.exitCode).toBe(0);
@@ -430,7 +436,7 @@ describe('auth protect and unprotect', () => {
     expect(sandbox.requests).toEqual([]);
   });
 
-  it('protect of a protected profile says so; unprotect of one that is not says so', async () => {
+  it('protect of a protected profile says so; unprotect of one that is not says so', async ({ cip }) => {
     const again = await cip(['auth', 'protect', 'prod']);
     expect(again.exitCode).toBe(0);
     expect(again.stderr).toBe("Profile 'prod' is already protected.\n");
@@ -439,7 +445,7 @@ describe('auth protect and unprotect', () => {
     expect(not.stderr).toBe("Profile 'staging' is not protected.\n");
   });
 
-  it('an unknown profile is exit 2 and the file is untouched', async () => {
+  it('an unknown profile is exit 2 and the file is untouched', async ({ cip }) => {
     const before = configText();
     for (const verb of ['protect', 'unprotect']) {
       const result = await cip(['auth', verb, 'nope']);
@@ -449,7 +455,7 @@ describe('auth protect and unprotect', () => {
     expect(configText()).toBe(before);
   });
 
-  it('unprotect asks the same typed confirmation: a script needs --confirm NAME, a wrong name changes nothing', async () => {
+  it('unprotect asks the same typed confirmation: a script needs --confirm NAME, a wrong name changes nothing', async ({ cip }) => {
     const before = configText();
     const script = await cip(['auth', 'unprotect', 'prod']);
     expect(script.exitCode).toBe(2);
@@ -467,14 +473,14 @@ describe('auth protect and unprotect', () => {
     expect((readConfig(configDir) as { profiles: { prod: object } }).profiles.prod).not.toHaveProperty('protected');
   });
 
-  it('unprotect of a profile whose base URL a hand broke still asks, naming it as it stands', async () => {
+  it('unprotect of a profile whose base URL a hand broke still asks, naming it as it stands', async ({ sandbox, cip }) => {
     writeProfiles({ prod: { protected: true, baseUrl: 'not a url' } }, 'prod');
     const result = await cip(['auth', 'unprotect', 'prod'], { answers: [[QUESTION, 'prod\n']], env: { NO_COLOR: '1' } });
     expect(result.exitCode).toBe(0);
     expect(result.stderr).toContain(`Profile 'prod' is protected: enterprise ${sandbox.keys.enterpriseId} at not a url.`);
   });
 
-  it('logout of a protected profile asks too: otherwise logout and login again would unprotect it unasked', async () => {
+  it('logout of a protected profile asks too: otherwise logout and login again would unprotect it unasked', async ({ cip }) => {
     const script = await cip(['auth', 'logout']);
     expect(script.exitCode).toBe(2);
     expect(expectOneErrorLine(script.stderr)).toContain(
@@ -488,7 +494,7 @@ describe('auth protect and unprotect', () => {
     expect((await cip(['auth', 'logout', '--profile', 'staging'])).exitCode).toBe(0);
   });
 
-  it('names with spaces and unicode, as another tool may write them: protected, confirmed and refused exactly', async () => {
+  it('names with spaces and unicode, as another tool may write them: protected, confirmed and refused exactly', async ({ cip }) => {
     const name = 'prod eu – ü';
     writeProfiles({ [name]: {}, ' lead': { protected: true } }, name);
     expect((await cip(['auth', 'protect', name])).exitCode).toBe(0);
@@ -506,7 +512,7 @@ describe('auth protect and unprotect', () => {
     expect(methods().filter((method) => method === 'DELETE')).toHaveLength(2);
   });
 
-  it("a 'protected' that is not true or false is a broken file: every command stops, naming it", async () => {
+  it("a 'protected' that is not true or false is a broken file: every command stops, naming it", async ({ sandbox, cip }) => {
     writeProfiles({ prod: { protected: 'yes' } }, 'prod');
     const result = await cip(['env', 'delete', 'alpha', '--yes']);
     expect(result.exitCode).toBe(2);
@@ -514,7 +520,7 @@ describe('auth protect and unprotect', () => {
     expect(sandbox.requests).toEqual([]);
   });
 
-  it('auth status says which profiles are protected, in JSON always and in the table once one is', async () => {
+  it('auth status says which profiles are protected, in JSON always and in the table once one is', async ({ cip }) => {
     const json = await cip(['auth', 'status', '--json']);
     expect(json.exitCode).toBe(0);
     expect((JSON.parse(json.stdout) as { name: string; protected: boolean }[]).map((row) => [row.name, row.protected])).toEqual([
@@ -530,7 +536,7 @@ describe('auth protect and unprotect', () => {
     expect(none.stdout).not.toContain('PROTECTED');
   });
 
-  it('two cip processes at once: protect and a login of another profile both land (the store is locked)', async () => {
+  it('two cip processes at once: protect and a login of another profile both land (the store is locked)', async ({ sandbox, cip }) => {
     const [protect, login] = await Promise.all([
       cip(['auth', 'protect', 'staging']),
       cip([...loginArgs(sandbox), '--profile', 'third', '--no-verify']),
@@ -544,7 +550,7 @@ describe('auth protect and unprotect', () => {
 });
 
 describe('auth login --protect', () => {
-  it('marks the new profile; logging in again keeps it protected; --migrate takes no --protect', async () => {
+  it('marks the new profile; logging in again keeps it protected; --migrate takes no --protect', async ({ sandbox, cip }) => {
     configDir = tempDir();
     const first = await cip([...loginArgs(sandbox), '--profile', 'live', '--protect']);
     expect(first.exitCode).toBe(0);

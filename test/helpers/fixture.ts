@@ -11,9 +11,10 @@
 //   loop; the built program (test/helpers/cli.ts) in the end-to-end loop (vitest.e2e.config.ts provides
 //   `runner: 'spawned'`), where the options only the in-process runner has are refused.
 // - startSandbox: more sandboxes for one test (another enterprise, other options), each closed after it.
+// - configDir: a private config folder of the test's own (pass it as `configDir` to cip to keep profiles in it).
 import { test as base } from 'vitest';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/index.js';
-import { cip as spawned, sandboxEnv, seedSandbox, type CipResult } from './cli.js';
+import { cip as spawned, sandboxEnv, seedSandbox, tempDir, type CipResult } from './cli.js';
 import { cipInProcess, type InProcessOptions } from './harness.js';
 
 export type Runner = 'in-process' | 'spawned';
@@ -57,6 +58,7 @@ export interface Fixtures {
   runner: Runner;
   cip: Cip;
   startSandbox: (setup?: SandboxSetup) => Promise<Sandbox>;
+  configDir: string;
 }
 
 export const test = base.extend<Fixtures>({
@@ -88,6 +90,10 @@ export const test = base.extend<Fixtures>({
     } finally {
       await Promise.all(sandboxes.map((sandbox) => sandbox.close()));
     }
+  },
+  // eslint-disable-next-line no-empty-pattern -- as above
+  configDir: async ({}, use) => {
+    await use(tempDir());
   },
 });
 
