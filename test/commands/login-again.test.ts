@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { describe, expect } from 'vitest';
 import { expectOneErrorLine, readConfig, tempDir } from '../helpers/cli.js';
 import { epochSeconds, makeJwt } from '../helpers/jwt.js';
-import { it, test } from '../helpers/fixture.js';
+import { it, test, type Fixtures } from '../helpers/fixture.js';
 
 test.override({ sandboxOptions: { seed: 1 } });
 
@@ -30,7 +30,11 @@ const profileIn = (configDir: string, name: string): Stored =>
   (readConfig(configDir) as { profiles: Record<string, Stored> }).profiles[name]!;
 
 /** A token profile 'ci' in the file, protected, as `auth login --token-file --insecure-storage --protect` leaves it. */
-async function tokenProfile(token = sandbox.token(), extra: string[] = []): Promise<string> {
+async function tokenProfile(
+  { sandbox, cip }: Pick<Fixtures, 'sandbox' | 'cip'>,
+  token = sandbox.token(),
+  extra: string[] = [],
+): Promise<string> {
   const configDir = tempDir();
   const paths = files({ token, sub: sandbox.keys.subscriptionKey });
   const login = await cip(
@@ -64,7 +68,7 @@ function hintedLogin(stderr: string): string[] {
 
 describe("the hints' login command works as printed, in a pipe", () => {
   it('a token that expired: the hint, run with the new token on stdin, replaces the token and keeps the rest', async ({ sandbox, cip }) => {
-    const configDir = await tokenProfile();
+    const configDir = await tokenProfile({ sandbox, cip });
     expect(profileIn(configDir, 'ci')).toMatchObject({ keys: 'file', protected: true });
     // Time passes: the stored token expires.
     const expired = makeJwt({ sub: 'alice', enterpriseId: sandbox.keys.enterpriseId, exp: epochSeconds(-600) });
@@ -101,6 +105,7 @@ describe("the hints' login command works as printed, in a pipe", () => {
   it('a token the server refused (401): the hint, run as printed, replaces the token', async ({ sandbox, cip }) => {
     // A token the server does not take (signed with another key), stored unchecked.
     const configDir = await tokenProfile(
+      { sandbox, cip },
       makeJwt(
         { sub: 'alice', enterpriseId: sandbox.keys.enterpriseId, exp: epochSeconds(3600) },
         { secret: 'another-token-secret-0123456789abcdef' },
@@ -120,7 +125,7 @@ describe("the hints' login command works as printed, in a pipe", () => {
 
 describe('logging in again keeps what it is not given', () => {
   /** An API key profile 'prod' in the file (CIP_CREDENTIAL_STORE=file, as the tests keep keys). */
-  async function keyProfile(): Promise<string> {
+  async function keyProfile({ sandbox, cip }: Pick<Fixtures, 'sandbox' | 'cip'>): Promise<string> {
     const configDir = tempDir();
     const paths = files({ api: sandbox.keys.apiKey, sub: sandbox.keys.subscriptionKey });
     const login = await cip(
@@ -145,7 +150,7 @@ describe('logging in again keeps what it is not given', () => {
   }
 
   it('a new API key from stdin keeps the subscription key, enterprise id and base URL', async ({ sandbox, cip }) => {
-    const configDir = await keyProfile();
+    const configDir = await keyProfile({ sandbox, cip });
     const again = await cip(['auth', 'login', '--profile', 'prod', '--api-key-file', '-'], { configDir, input: sandbox.keys.apiKey });
     expect(again.exitCode, again.stderr).toBe(0);
     expect(again.stderr).toContain("Profile 'prod': kept its subscription key.");
@@ -160,7 +165,7 @@ describe('logging in again keeps what it is not given', () => {
   });
 
   it('a new subscription key keeps the API key; a new enterprise id alone keeps both keys', async ({ sandbox, cip }) => {
-    const configDir = await keyProfile();
+    const configDir = await keyProfile({ sandbox, cip });
     const sub = await cip(['auth', 'login', '--profile', 'prod', '--subscription-key-file', '-', '--no-verify'], {
       configDir,
       input: 'a-new-subscription-key-0123456789',
@@ -186,7 +191,7 @@ describe('logging in again keeps what it is not given', () => {
     sandbox,
     cip,
   }) => {
-    const configDir = await keyProfile();
+    const configDir = await keyProfile({ sandbox, cip });
     const again = await cip(['auth', 'login', '--profile', 'prod'], {
       configDir,
       answers: [
@@ -199,8 +204,8 @@ describe('logging in again keeps what it is not given', () => {
     expect(profileIn(configDir, 'prod')).toMatchObject({ enterpriseId: sandbox.keys.enterpriseId });
   });
 
-  it('a token profile given nothing: exit 2, saying how to give the token', async ({ cip }) => {
-    const configDir = await tokenProfile();
+  it('a token profile given nothing: exit 2, saying how to give the token', async ({ cip, sandbox }) => {
+    const configDir = await tokenProfile({ sandbox, cip });
     const before = readConfig(configDir);
     const again = await cip(['auth', 'login', '--profile', 'ci'], { configDir, env: NO_STORE });
     expect(again.exitCode).toBe(2);
@@ -211,7 +216,7 @@ describe('logging in again keeps what it is not given', () => {
   });
 
   it('a kept token that has expired is refused (exit 3), nothing saved', async ({ sandbox, cip }) => {
-    const configDir = await tokenProfile();
+    const configDir = await tokenProfile({ sandbox, cip });
     const path = join(configDir, 'config.json');
     const expired = makeJwt({ exp: epochSeconds(-600) });
     writeFileSync(path, readFileSync(path, 'utf8').replace(profileIn(configDir, 'ci').token as string, expired));
@@ -226,8 +231,8 @@ describe('logging in again keeps what it is not given', () => {
     expect(readConfig(configDir)).toEqual(before);
   });
 
-  it('an enterprise id for a token profile: exit 2, saying how to make it hold an API key instead', async ({ cip }) => {
-    const configDir = await tokenProfile();
+  it('an enterprise id for a token profile: exit 2, saying how to make it hold an API key instead', async ({ cip, sandbox }) => {
+    const configDir = await tokenProfile({ sandbox, cip });
     const again = await cip(['auth', 'login', '--profile', 'ci', '--enterprise-id', OTHER_ENTERPRISE], { configDir, env: NO_STORE });
     expect(again.exitCode).toBe(2);
     expect(expectOneErrorLine(again.stderr)).toBe(
@@ -236,7 +241,7 @@ describe('logging in again keeps what it is not given', () => {
   });
 
   it('CIP_API_KEY beside a token profile is not taken for a change of kind: said, and ignored', async ({ sandbox, cip }) => {
-    const configDir = await tokenProfile();
+    const configDir = await tokenProfile({ sandbox, cip });
     const again = await cip(['auth', 'login', '--profile', 'ci', '--subscription-key-file', '-'], {
       configDir,
       env: { ...NO_STORE, CIP_API_KEY: sandbox.keys.apiKey },
@@ -291,7 +296,7 @@ describe('a change of kind says what it dropped', () => {
     sandbox,
     cip,
   }) => {
-    const configDir = await tokenProfile();
+    const configDir = await tokenProfile({ sandbox, cip });
     const before = readConfig(configDir);
     const without = await cip(['auth', 'login', '--profile', 'ci', '--api-key-file', '-'], {
       configDir,
@@ -322,7 +327,7 @@ describe('a change of kind says what it dropped', () => {
 
 describe('keys go only to the host they were stored for', () => {
   it('a base URL on another host keeps no keys: said, and in a pipe exit 2 with nothing sent or saved', async ({ sandbox, cip }) => {
-    const configDir = await tokenProfile();
+    const configDir = await tokenProfile({ sandbox, cip });
     const before = readConfig(configDir);
     sandbox.reset();
     const elsewhere = sandbox.url.replace('127.0.0.1', 'localhost');
@@ -341,7 +346,7 @@ describe('keys go only to the host they were stored for', () => {
   });
 
   it('a base URL on the same host, another path: the keys are kept', async ({ sandbox, cip }) => {
-    const configDir = await tokenProfile();
+    const configDir = await tokenProfile({ sandbox, cip });
     const again = await cip(
       ['auth', 'login', '--profile', 'ci', '--token-file', '-', '--base-url', `${new URL(sandbox.url).origin}/elsewhere/ms`, '--no-verify'],
       {

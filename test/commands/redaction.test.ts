@@ -8,49 +8,52 @@ import { join } from 'node:path';
 import { describe, expect } from 'vitest';
 import { seedSandbox, tempDir } from '../helpers/cli.js';
 import { it, test } from '../helpers/fixture.js';
+import type { Sandbox } from '../../src/sandbox/index.js';
 
 const KEY = 'sub+Key/0123456789=abcdef';
 /** The key as ASP.NET's System.Text.Json writes it in a JSON string. */
 const ESCAPED = 'sub\\u002BKey/0123456789\\u003Dabcdef';
 const CONNECTION = `Endpoint=https://bus.example/;Key=${KEY}`;
 
-test.override({ sandboxOptions: { seed: 0, subscriptionKey: KEY } });
-test.beforeEach(({ sandbox }) =>
-  seedSandbox(sandbox, [
-    JSON.stringify({ id: 'a1', name: 'alpha', description: 'old', connection: CONNECTION, tags: ['plain', `k=${KEY}`] }),
-    JSON.stringify({ id: 'b2', name: 'beta', description: 'other' }),
-  ]),
-);
+test.override({
+  sandboxOptions: {
+    subscriptionKey: KEY,
+    records: [
+      JSON.stringify({ id: 'a1', name: 'alpha', description: 'old', connection: CONNECTION, tags: ['plain', `k=${KEY}`] }),
+      JSON.stringify({ id: 'b2', name: 'beta', description: 'other' }),
+    ],
+  },
+});
 
-const puts = () => sandbox.requests.filter((request) => request.method === 'PUT');
+const puts = (sandbox: Sandbox) => sandbox.requests.filter((request) => request.method === 'PUT');
 /** Every spelling of the key this file uses: none may reach stdout or stderr. */
 const leaks = (text: string) => [KEY, ESCAPED, encodeURIComponent(KEY), 'sub\\u002bKey'].filter((spelling) => text.includes(spelling));
 
 describe('writes send stored values exact, keys and all', () => {
-  it('update -f description=new sends the connection string back with its key, and prints it masked', async ({ env, cip }) => {
+  it('update -f description=new sends the connection string back with its key, and prints it masked', async ({ env, cip, sandbox }) => {
     const result = await cip(['env', 'update', 'alpha', '-f', 'description=new'], { env });
     expect(result.exitCode).toBe(0);
-    expect(puts().map((request) => JSON.parse(request.body) as unknown)).toEqual([
+    expect(puts(sandbox).map((request) => JSON.parse(request.body) as unknown)).toEqual([
       { id: 'a1', name: 'alpha', description: 'new', connection: CONNECTION, tags: ['plain', `k=${KEY}`] },
     ]);
     expect(JSON.parse(result.stdout)).toMatchObject({ connection: 'Endpoint=https://bus.example/;Key=***', tags: ['plain', 'k=***'] });
     expect(leaks(result.stdout + result.stderr)).toEqual([]);
   });
 
-  it('update --dry-run shows the request with the key masked, and sends nothing', async ({ env, cip }) => {
+  it('update --dry-run shows the request with the key masked, and sends nothing', async ({ env, cip, sandbox }) => {
     const result = await cip(['env', 'update', 'alpha', '-f', 'description=new', '--dry-run'], { env });
     expect(result.exitCode).toBe(0);
     expect(result.stdout).toContain('"connection": "Endpoint=https://bus.example/;Key=***"');
     expect(leaks(result.stdout + result.stderr)).toEqual([]);
-    expect(puts()).toEqual([]);
+    expect(puts(sandbox)).toEqual([]);
   });
 
-  it('apply of a file that changes another field sends the stored key back exact', async ({ env, cip }) => {
+  it('apply of a file that changes another field sends the stored key back exact', async ({ env, cip, sandbox }) => {
     const path = join(tempDir(), 'environments.yaml');
     writeFileSync(path, 'environments:\n  - name: alpha\n    description: new\n');
     const result = await cip(['env', 'apply', '--file', path, '--yes'], { env });
     expect(result.exitCode).toBe(0);
-    expect(puts().map((request) => JSON.parse(request.body) as unknown)).toEqual([
+    expect(puts(sandbox).map((request) => JSON.parse(request.body) as unknown)).toEqual([
       { id: 'a1', name: 'alpha', description: 'new', connection: CONNECTION, tags: ['plain', `k=${KEY}`] },
     ]);
     expect(leaks(result.stdout + result.stderr)).toEqual([]);
@@ -79,7 +82,7 @@ describe('writes send stored values exact, keys and all', () => {
     const applied = await cip(['env', 'apply', '--file', path, '--yes'], { env });
     expect(applied.exitCode).toBe(0);
     expect(applied.stderr).toContain("(name 'alpha': connection, tags[1])");
-    expect(puts().map((request) => JSON.parse(request.body) as unknown)).toEqual([
+    expect(puts(sandbox).map((request) => JSON.parse(request.body) as unknown)).toEqual([
       { id: 'a1', name: 'alpha', description: 'new', connection: CONNECTION, tags: ['plain', `k=${KEY}`] },
     ]);
     expect(leaks(applied.stdout + applied.stderr + diff.stdout + diff.stderr)).toEqual([]);
@@ -88,7 +91,7 @@ describe('writes send stored values exact, keys and all', () => {
     const again = await cip(['env', 'apply', '--file', path, '--yes'], { env });
     expect(again.exitCode).toBe(0);
     expect(again.stderr).toContain('No changes');
-    expect(puts()).toEqual([]);
+    expect(puts(sandbox)).toEqual([]);
   });
 });
 
@@ -110,7 +113,7 @@ describe('a field whose name holds a key', () => {
     const applied = await cip(['env', 'apply', '--file', path, '--yes'], { env });
     expect(applied.exitCode).toBe(0);
     expect(applied.stderr).toContain("(name 'alpha': route-***)");
-    expect(puts().map((request) => JSON.parse(request.body) as unknown)).toEqual([
+    expect(puts(sandbox).map((request) => JSON.parse(request.body) as unknown)).toEqual([
       { id: 'a1', name: 'alpha', description: 'new', [`route-${KEY}`]: 'primary' },
     ]);
     expect(leaks(applied.stdout + applied.stderr + diff.stdout + diff.stderr + exported.stdout)).toEqual([]);
@@ -133,14 +136,14 @@ describe('questions at a terminal', () => {
 describe('env get → edit → env update --file', () => {
   it.for<[string[]]>([[[]], [['--replace']]])(
     'sends the masked values back as the server holds them (%j)',
-    async ([extra], { env, cip }) => {
+    async ([extra], { env, cip, sandbox }) => {
       const shown = await cip(['env', 'get', 'alpha', '-o', 'json'], { env });
       expect(leaks(shown.stdout)).toEqual([]);
       const path = join(tempDir(), 'alpha.json');
       writeFileSync(path, shown.stdout.replace('"old"', '"new"'));
       const result = await cip(['env', 'update', 'alpha', '--file', path, ...extra], { env });
       expect(result.exitCode).toBe(0);
-      expect(puts().map((request) => JSON.parse(request.body) as unknown)).toEqual([
+      expect(puts(sandbox).map((request) => JSON.parse(request.body) as unknown)).toEqual([
         { id: 'a1', name: 'alpha', description: 'new', connection: CONNECTION, tags: ['plain', `k=${KEY}`] },
       ]);
       expect(result.stderr).toContain('Kept 2 values shown masked (***) as the server holds them (connection, tags[1]).');
@@ -148,10 +151,10 @@ describe('env get → edit → env update --file', () => {
     },
   );
 
-  it('a *** the user typed is sent as typed', async ({ env, cip }) => {
+  it('a *** the user typed is sent as typed', async ({ env, cip, sandbox }) => {
     const result = await cip(['env', 'update', 'alpha', '-f', 'description=***'], { env });
     expect(result.exitCode).toBe(0);
-    expect((JSON.parse(puts()[0]!.body) as { description: string }).description).toBe('***');
+    expect((JSON.parse(puts(sandbox)[0]!.body) as { description: string }).description).toBe('***');
     expect(result.stderr).not.toContain('Kept');
   });
 });
@@ -176,18 +179,18 @@ describe('every output format shows the key as ***', () => {
 
 describe('a key the server echoes as System.Text.Json writes it (\\u002B) is never printed', () => {
   const echo = `[{"id":"a1","name":"alpha","connection":"Key=${ESCAPED}"}]`;
-  const answer = () =>
+  const answer = (sandbox: Sandbox) =>
     sandbox.inject({ fault: { kind: 'status', status: 200, body: echo, headers: { 'Content-Type': 'application/json' } } });
 
-  it('env list --json', async ({ env, cip }) => {
-    answer();
+  it('env list --json', async ({ env, cip, sandbox }) => {
+    answer(sandbox);
     const result = await cip(['env', 'list', '--json'], { env });
     expect(result.exitCode).toBe(0);
     expect(JSON.parse(result.stdout)).toEqual([{ id: 'a1', name: 'alpha', connection: 'Key=***' }]);
   });
 
-  it('env list at a terminal, in a column too narrow for the value', async ({ env, cip }) => {
-    answer();
+  it('env list at a terminal, in a column too narrow for the value', async ({ env, cip, sandbox }) => {
+    answer(sandbox);
     const result = await cip(['env', 'list', '--columns', 'name,connection'], { env: { ...env, NO_COLOR: '1' }, terminalColumns: 20 });
     expect(result.exitCode).toBe(0);
     expect(result.stdout).toContain('Key=***');
@@ -195,26 +198,26 @@ describe('a key the server echoes as System.Text.Json writes it (\\u002B) is nev
     expect(result.stdout).not.toMatch(/0123|=abc/);
   });
 
-  it('cip api in a pipe: the body as it came, the key as ***', async ({ env, cip }) => {
-    answer();
+  it('cip api in a pipe: the body as it came, the key as ***', async ({ env, cip, sandbox }) => {
+    answer(sandbox);
     const result = await cip(['api', 'Environments'], { env });
     expect(result).toEqual({ exitCode: 0, stdout: '[{"id":"a1","name":"alpha","connection":"Key=***"}]', stderr: '' });
   });
 
-  it('cip api --jq', async ({ env, cip }) => {
-    answer();
+  it('cip api --jq', async ({ env, cip, sandbox }) => {
+    answer(sandbox);
     const result = await cip(['api', 'Environments', '--jq', '.[0].connection'], { env });
     expect(result).toEqual({ exitCode: 0, stdout: 'Key=***\n', stderr: '' });
   });
 
-  it('env list --jq', async ({ env, cip }) => {
-    answer();
+  it('env list --jq', async ({ env, cip, sandbox }) => {
+    answer(sandbox);
     const result = await cip(['env', 'list', '--jq', '.[0].connection'], { env });
     expect(result).toEqual({ exitCode: 0, stdout: 'Key=***\n', stderr: '' });
   });
 
-  it('--verbose logs the answer with the key as ***', async ({ env, cip }) => {
-    answer();
+  it('--verbose logs the answer with the key as ***', async ({ env, cip, sandbox }) => {
+    answer(sandbox);
     const result = await cip(['env', 'list', '--json', '--verbose'], { env });
     expect(result.exitCode).toBe(0);
     expect(result.stderr).toContain('<   body: [{"id":"a1","name":"alpha","connection":"Key=***"}]');
@@ -247,10 +250,10 @@ describe('error lines', () => {
 });
 
 describe('create --if-exists update', () => {
-  it('merges into the existing environment and sends its stored key back exact', async ({ env, cip }) => {
+  it('merges into the existing environment and sends its stored key back exact', async ({ env, cip, sandbox }) => {
     const result = await cip(['env', 'create', '-f', 'name=alpha', '-f', 'description=new', '--if-exists', 'update'], { env });
     expect(result.exitCode).toBe(0);
-    expect(puts().map((request) => JSON.parse(request.body) as unknown)).toEqual([
+    expect(puts(sandbox).map((request) => JSON.parse(request.body) as unknown)).toEqual([
       { id: 'a1', name: 'alpha', description: 'new', connection: CONNECTION, tags: ['plain', `k=${KEY}`] },
     ]);
     expect(leaks(result.stdout + result.stderr)).toEqual([]);
