@@ -5,34 +5,20 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { afterAll, beforeAll, describe, expect } from 'vitest';
+import { type Sandbox } from '../../src/sandbox/index.js';
 import { run } from '../../src/run.js';
 import { TEST_CREDENTIAL_STORE, expectOneErrorLine, sandboxEnv, tempDir } from '../helpers/cli.js';
 import { fakeIO, testContext } from '../helpers/io.js';
-import { cipInProcess as cip } from '../helpers/harness.js';
 import { rawHttpServer } from '../helpers/raw-http.js';
+import { it, test, type Cip } from '../helpers/fixture.js';
+import { sent } from '../helpers/requests.js';
 
-let sandbox: Sandbox;
-let env: Record<string, string | undefined>;
-beforeAll(async () => {
-  sandbox = await startSandbox({ seed: 0 });
-  env = sandboxEnv(sandbox);
-});
-afterAll(async () => {
-  await sandbox.close();
-});
-beforeEach(() => {
-  sandbox.environments.clear();
-  sandbox.environments.set('e1', { id: 'e1', name: 'alpha' });
-  sandbox.reset();
-});
-
-const sent = () => sandbox.requests.map((request) => `${request.method} ${request.url}`);
+test.override({ sandboxOptions: { seed: [{ id: 'e1', name: 'alpha' }] } });
 
 describe('cip api: refused before anything is sent (exit 2, one error line)', () => {
   const header = (value: string) => `error: option '-H, --header <name:value>' argument '${value}' is invalid.`;
-  it.each([
+  it.for<[string[], string]>([
     [
       ['-X', 'FOO'],
       "error: option '-X, --method <method>' argument 'FOO' is invalid. expected one of GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS",
@@ -50,7 +36,7 @@ describe('cip api: refused before anything is sent (exit 2, one error line)', ()
     ],
     [['--input', 'body.json', '-f', 'name=x'], 'error: give the body with --input or with -f/-F, not both'],
     [['--input', '/nonexistent/body.json'], 'error: cannot read --input /nonexistent/body.json: no such file'],
-  ])('cip api Environments %j', async (args, line) => {
+  ])('cip api Environments %j', async ([args, line], { sandbox, env, cip }) => {
     const result = await cip(['api', 'Environments', ...args], { env });
     expect(result.exitCode).toBe(2);
     expect(result.stdout).toBe('');
@@ -58,7 +44,7 @@ describe('cip api: refused before anything is sent (exit 2, one error line)', ()
     expect(sandbox.requests).toHaveLength(0);
   });
 
-  it('a path that starts like a URL but is none', async () => {
+  it('a path that starts like a URL but is none', async ({ sandbox, env, cip }) => {
     const result = await cip(['api', 'http://'], { env });
     expect(result).toEqual({ exitCode: 2, stdout: '', stderr: "error: 'http://' is not a URL\n" });
     expect(sandbox.requests).toHaveLength(0);
@@ -66,14 +52,18 @@ describe('cip api: refused before anything is sent (exit 2, one error line)', ()
 });
 
 describe('cip api: what is sent', () => {
-  it('reads -X in any case and with spaces around it, and -H with spaces around the name and the value', async () => {
+  it('reads -X in any case and with spaces around it, and -H with spaces around the name and the value', async ({ sandbox, env, cip }) => {
     await cip(['api', 'Environments', '-X', ' patch ', '-f', 'name=beta', '-H', ' X-Trace :  abc  '], { env });
     const [request] = sandbox.requests;
     expect(`${request!.method} ${request!.url}`).toBe('PATCH /ms/Environments');
     expect(request!.headers['x-trace']).toBe('abc');
   });
 
-  it('-H sets a header cip would otherwise send its own way (User-Agent, Accept); the keys still go with it', async () => {
+  it('-H sets a header cip would otherwise send its own way (User-Agent, Accept); the keys still go with it', async ({
+    sandbox,
+    env,
+    cip,
+  }) => {
     await cip(['api', 'Environments', '-H', 'User-Agent: my-script/1.0', '-H', 'Accept: text/plain'], { env });
     const [request] = sandbox.requests;
     expect(request!.headers['user-agent']).toBe('my-script/1.0');
@@ -81,38 +71,41 @@ describe('cip api: what is sent', () => {
     expect(request!.headers['ocp-apim-subscription-key']).toBe(sandbox.keys.subscriptionKey);
   });
 
-  it('POSTs --input without -X, and GETs without a body', async () => {
+  it('POSTs --input without -X, and GETs without a body', async ({ sandbox, env, cip }) => {
     const path = join(tempDir(), 'body.json');
     writeFileSync(path, '{"name":"from-file"}');
     expect((await cip(['api', 'Environments', '--input', path], { env })).exitCode).toBe(0);
-    expect(sent()).toEqual(['POST /ms/Environments']);
+    expect(sent(sandbox)).toEqual(['POST /ms/Environments']);
     expect(sandbox.requests[0]!.body).toBe('{"name":"from-file"}');
     sandbox.reset();
     expect((await cip(['api', 'Environments'], { env })).exitCode).toBe(0);
-    expect(sent()).toEqual(['GET /ms/Environments']);
+    expect(sent(sandbox)).toEqual(['GET /ms/Environments']);
   });
 
-  it('takes a path with a colon or with several leading slashes as a path below the base URL', async () => {
+  it('takes a path with a colon or with several leading slashes as a path below the base URL', async ({ sandbox, env, cip }) => {
     await cip(['api', '//Environments'], { env });
     await cip(['api', 'Environments/a:b'], { env });
-    expect(sent()).toEqual(['GET /ms/Environments', 'GET /ms/Environments/a:b']);
+    expect(sent(sandbox)).toEqual(['GET /ms/Environments', 'GET /ms/Environments/a:b']);
   });
 
-  it.each(['GET', 'HEAD', 'DELETE'])('%s puts the fields in the query, JSON values as compact JSON', async (method) => {
-    await cip(['api', 'Environments', '-X', method, '-f', 'q=a b', '-F', 'n=5', '-F', 'o={"x": [1]}'], { env });
-    expect(sent()).toEqual([`${method} /ms/Environments?q=a+b&n=5&o=${encodeURIComponent('{"x":[1]}')}`]);
-    expect(sandbox.requests[0]!.body).toBe('');
-  });
+  it.for(['GET', 'HEAD', 'DELETE'])(
+    '%s puts the fields in the query, JSON values as compact JSON',
+    async (method, { sandbox, env, cip }) => {
+      await cip(['api', 'Environments', '-X', method, '-f', 'q=a b', '-F', 'n=5', '-F', 'o={"x": [1]}'], { env });
+      expect(sent(sandbox)).toEqual([`${method} /ms/Environments?q=a+b&n=5&o=${encodeURIComponent('{"x":[1]}')}`]);
+      expect(sandbox.requests[0]!.body).toBe('');
+    },
+  );
 
-  it('PUT and OPTIONS send the fields as a JSON body', async () => {
+  it('PUT and OPTIONS send the fields as a JSON body', async ({ sandbox, env, cip }) => {
     for (const method of ['PUT', 'OPTIONS']) {
       await cip(['api', 'Environments/e1', '-X', method, '-F', 'n=5'], { env });
     }
-    expect(sent()).toEqual(['PUT /ms/Environments/e1', 'OPTIONS /ms/Environments/e1']);
+    expect(sent(sandbox)).toEqual(['PUT /ms/Environments/e1', 'OPTIONS /ms/Environments/e1']);
     expect(sandbox.requests.map((request) => request.body)).toEqual(['{"n":5}', '{"n":5}']);
   });
 
-  it('names the method and the path in an error', async () => {
+  it('names the method and the path in an error', async ({ sandbox, env, cip }) => {
     sandbox.inject({ fault: { kind: 'status', status: 404, body: '' } });
     const result = await cip(['api', 'Environments/nope'], { env });
     expect(result.exitCode).toBe(5);
@@ -121,13 +114,17 @@ describe('cip api: what is sent', () => {
 });
 
 describe('cip api: what reaches stdout', () => {
-  it('redacts a key the server echoes, and leaves the rest of the body as it was', async () => {
+  it('redacts a key the server echoes, and leaves the rest of the body as it was', async ({ sandbox, env, cip }) => {
     sandbox.inject({ fault: { kind: 'status', status: 200, body: `{"echo":"${sandbox.keys.apiKey}", "n": 1.50}` } });
     const result = await cip(['api', 'Integrations'], { env });
     expect(result).toEqual({ exitCode: 0, stdout: '{"echo":"***", "n": 1.50}', stderr: '' });
   });
 
-  it('at a terminal, pretty-prints what the content type says is JSON, though it does not start like JSON', async () => {
+  it('at a terminal, pretty-prints what the content type says is JSON, though it does not start like JSON', async ({
+    sandbox,
+    env,
+    cip,
+  }) => {
     sandbox.inject({ fault: { kind: 'status', status: 200, body: '  42', headers: { 'Content-Type': 'application/json' } } });
     const json = await cip(['api', 'Integrations'], { env: { ...env, NO_COLOR: '1' }, terminalColumns: 80 });
     expect(json).toEqual({ exitCode: 0, stdout: '42\n', stderr: '' });
@@ -136,7 +133,7 @@ describe('cip api: what reaches stdout', () => {
     expect(text).toEqual({ exitCode: 0, stdout: '  42\n', stderr: '' });
   });
 
-  it('--jq filters an answer of several JSON values (JSON Lines) value by value', async () => {
+  it('--jq filters an answer of several JSON values (JSON Lines) value by value', async ({ sandbox, env, cip }) => {
     sandbox.inject({
       fault: { kind: 'status', status: 200, body: '{"n":1}\n{"n":" two "}\n', headers: { 'Content-Type': 'application/x-ndjson' } },
     });
@@ -160,7 +157,7 @@ describe('cip api: what reaches stdout', () => {
       await new Promise((resolve) => server.close(resolve));
     });
 
-    it('go to a pipe unchanged', async () => {
+    it('go to a pipe unchanged', async ({ sandbox }) => {
       // The harness reads stdout as text, which would hide the bytes: these streams keep them.
       const streams = fakeIO();
       const chunks: Buffer[] = [];
@@ -184,38 +181,41 @@ describe('cip api: what reaches stdout', () => {
 describe('cip api -i', () => {
   // The status and headers are output the user asked for, on stderr to keep stdout the body alone: --quiet,
   // which silences cip's own notes, leaves them.
-  it.each([[[]], [['-q']], [['--quiet']]])(
+  it.for<[string[]]>([[[]], [['-q']], [['--quiet']]])(
     'with %j prints the status line and the headers on stderr, the body on stdout',
-    async (quiet) => {
+    async ([quiet], { sandbox, env, cip }) => {
       const result = await cip(['api', 'Environments', '-i', ...quiet], { env });
       expect(result.exitCode).toBe(0);
       expect(JSON.parse(result.stdout)).toEqual([{ id: 'e1', name: 'alpha' }]);
       expect(result.stderr).toMatch(/^HTTP\/1\.1 200 OK\n/);
       expect(result.stderr).toMatch(/\ncontent-type: application\/json/);
       expect(result.stderr.endsWith('\n')).toBe(true);
-      expect(sent()).toEqual(['GET /ms/Environments']);
+      expect(sent(sandbox)).toEqual(['GET /ms/Environments']);
     },
   );
 
-  it.each([
+  it.for<[string, string]>([
     ['HTTP/1.0 201 已创建', 'HTTP/1.0 201 已创建'],
     ['HTTP/1.1 200 \u001b[31mFine\u007f', 'HTTP/1.1 200 ?[31mFine?'],
     ['HTTP/1.1 200', 'HTTP/1.1 200'],
-  ])('prints the status line %j as the server sent it (as curl -i does), control characters shown as ?', async (line, shown) => {
-    const raw = await rawHttpServer();
-    try {
-      raw.respond(`${line}\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}`);
-      const result = await cip(['api', 'Environments', '-i'], { env: sandboxEnv({ url: raw.url, keys: sandbox.keys }) });
-      expect(result.exitCode).toBe(0);
-      expect(result.stdout).toBe('{}');
-      expect(result.stderr.split('\n')[0]).toBe(shown);
-    } finally {
-      await raw.close();
-    }
-  });
+  ])(
+    'prints the status line %j as the server sent it (as curl -i does), control characters shown as ?',
+    async ([line, shown], { sandbox, cip }) => {
+      const raw = await rawHttpServer();
+      try {
+        raw.respond(`${line}\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}`);
+        const result = await cip(['api', 'Environments', '-i'], { env: sandboxEnv({ url: raw.url, keys: sandbox.keys }) });
+        expect(result.exitCode).toBe(0);
+        expect(result.stdout).toBe('{}');
+        expect(result.stderr.split('\n')[0]).toBe(shown);
+      } finally {
+        await raw.close();
+      }
+    },
+  );
 
   // cip cannot read the wait in these (it uses its usual backoff instead), but they are the server's headers.
-  it('prints every header as the server sent it, a Retry-After without a readable wait among them', async () => {
+  it('prints every header as the server sent it, a Retry-After without a readable wait among them', async ({ sandbox, cip }) => {
     const raw = await rawHttpServer();
     try {
       raw.respond('HTTP/1.1 200 OK\r\nRetry-After: soon\r\nRateLimit-Reset: 1soon\r\nContent-Length: 2\r\n\r\n{}');
@@ -234,7 +234,11 @@ describe('cip api -i on a failure', () => {
   // Where the error's parts go: the status line and headers where a success prints them (stderr), then the
   // failure's body on stderr after a blank line (a failure has no data for stdout), then the one error line;
   // the exit code is the status's own.
-  it('prints the status line, the headers and the body on stderr, then the error line; stdout stays empty', async () => {
+  it('prints the status line, the headers and the body on stderr, then the error line; stdout stays empty', async ({
+    sandbox,
+    env,
+    cip,
+  }) => {
     sandbox.inject({
       fault: {
         kind: 'status',
@@ -260,42 +264,45 @@ describe('cip api -i on a failure', () => {
     expect(expectOneErrorLine(result.stderr)).toBe('error: cannot GET Environments/nope: not found (HTTP 404): no environment nope');
   });
 
-  it('without -i, a failure prints the error line alone', async () => {
+  it('without -i, a failure prints the error line alone', async ({ sandbox, env, cip }) => {
     sandbox.inject({ fault: { kind: 'status', status: 404, body: '{"title":"gone"}', headers: { 'X-Request-Id': 'req-42' } } });
     const result = await cip(['api', 'Environments/nope'], { env });
     expect(result).toEqual({ exitCode: 5, stdout: '', stderr: 'error: cannot GET Environments/nope: not found (HTTP 404): gone\n' });
   });
 
-  it.each([
+  it.for<[number, number]>([
     [401, 3],
     [403, 4],
     [409, 6],
     [500, 7],
-  ])('HTTP %i keeps its exit code (%i), with --quiet too, and an empty body prints no blank line', async (status, code) => {
-    sandbox.inject({ fault: { kind: 'status', status, body: '', headers: { 'WWW-Authenticate': 'Bearer error="invalid_token"' } } });
-    const result = await cip(['api', 'Environments', '-X', 'POST', '-q', '-i', '-f', 'name=x'], { env });
-    expect(result.exitCode).toBe(code);
-    expect(result.stdout).toBe('');
-    const lines = result.stderr.split('\n');
-    expect(lines[0]).toMatch(new RegExp(`^HTTP/1\\.1 ${status} `));
-    expect(lines).toContain('www-authenticate: Bearer error="invalid_token"');
-    expect(lines.at(-2)).toMatch(/^error: cannot POST Environments: /);
-    expect(lines.slice(0, -1)).not.toContain('');
-  });
+  ])(
+    'HTTP %i keeps its exit code (%i), with --quiet too, and an empty body prints no blank line',
+    async ([status, code], { sandbox, env, cip }) => {
+      sandbox.inject({ fault: { kind: 'status', status, body: '', headers: { 'WWW-Authenticate': 'Bearer error="invalid_token"' } } });
+      const result = await cip(['api', 'Environments', '-X', 'POST', '-q', '-i', '-f', 'name=x'], { env });
+      expect(result.exitCode).toBe(code);
+      expect(result.stdout).toBe('');
+      const lines = result.stderr.split('\n');
+      expect(lines[0]).toMatch(new RegExp(`^HTTP/1\\.1 ${status} `));
+      expect(lines).toContain('www-authenticate: Bearer error="invalid_token"');
+      expect(lines.at(-2)).toMatch(/^error: cannot POST Environments: /);
+      expect(lines.slice(0, -1)).not.toContain('');
+    },
+  );
 
-  it('prints the answer of the last attempt of a request that was retried, once', async () => {
+  it('prints the answer of the last attempt of a request that was retried, once', async ({ sandbox, env, cip }) => {
     sandbox.inject({ fault: { kind: 'status', status: 503, body: 'early', headers: { 'X-Attempt': 'early' } }, times: 2 });
     sandbox.inject({ fault: { kind: 'status', status: 502, body: 'last', headers: { 'X-Attempt': 'last' } } });
     const result = await cip(['api', 'Environments', '-i'], { env });
     expect(result.exitCode).toBe(7);
-    expect(sent()).toHaveLength(3);
+    expect(sent(sandbox)).toHaveLength(3);
     expect(result.stderr.match(/^HTTP\//gm)).toHaveLength(1);
     expect(result.stderr).toMatch(/^HTTP\/1\.1 502 Bad Gateway\n/);
     expect(result.stderr).toContain('\nx-attempt: last\n');
     expect(result.stderr).not.toContain('early');
   });
 
-  it('prints a redirect that cip does not follow, with its Location', async () => {
+  it('prints a redirect that cip does not follow, with its Location', async ({ sandbox, env, cip }) => {
     sandbox.inject({ fault: { kind: 'status', status: 302, body: '', headers: { Location: 'https://elsewhere.example/login' } } });
     const result = await cip(['api', 'Environments', '-i'], { env });
     expect(result.exitCode).toBe(7);
@@ -303,7 +310,7 @@ describe('cip api -i on a failure', () => {
     expect(result.stderr).toContain('\nlocation: https://elsewhere.example/login\n');
   });
 
-  it("cleans the body for the terminal: lines kept (CR LF as LF), escapes and a lone CR shown as '?'", async () => {
+  it("cleans the body for the terminal: lines kept (CR LF as LF), escapes and a lone CR shown as '?'", async ({ sandbox, env, cip }) => {
     sandbox.inject({
       fault: {
         kind: 'status',
@@ -318,7 +325,7 @@ describe('cip api -i on a failure', () => {
     expect(result.stderr).not.toMatch(/[\u001b\r\u009b]/);
   });
 
-  it('cuts a large body at 64 KiB of characters and says how much was left out', async () => {
+  it('cuts a large body at 64 KiB of characters and says how much was left out', async ({ sandbox, env, cip }) => {
     sandbox.inject({ fault: { kind: 'status', status: 500, body: 'x'.repeat(70_000), headers: { 'Content-Type': 'text/plain' } } });
     const result = await cip(['api', 'Environments', '-X', 'POST', '-i'], { env });
     expect(result.exitCode).toBe(7);
@@ -327,7 +334,7 @@ describe('cip api -i on a failure', () => {
 });
 
 describe('cip api -i and a hostile server', () => {
-  const answerWith = async (head: string) => {
+  const answerWith = async (cip: Cip, sandbox: Sandbox, head: string) => {
     const raw = await rawHttpServer();
     try {
       raw.respond(Buffer.from(`${head}\r\nContent-Length: 0\r\n\r\n`, 'latin1'));
@@ -337,23 +344,28 @@ describe('cip api -i and a hostile server', () => {
     }
   };
 
-  it.each([
+  it.for<[string, string]>([
     ['an ANSI escape', 'X-Evil: a\u001b[2Jb'],
     ['a bare CR', 'X-Evil: a\rb'],
     ['DEL', 'X-Evil: a\u007fb'],
     ['a NUL', 'X-Evil: a\u0000b'],
-  ])('a header with %s is no HTTP that cip reads: exit 7, and the bytes never reach the terminal', async (_name, header) => {
-    const result = await answerWith(`HTTP/1.1 404 Not Found\r\n${header}`);
+  ])('a header with %s is no HTTP that cip reads: exit 7, and the bytes never reach the terminal', async ([, header], { sandbox, cip }) => {
+    const result = await answerWith(cip, sandbox, `HTTP/1.1 404 Not Found\r\n${header}`);
     expect(result.exitCode).toBe(7);
     expect(result.stdout).toBe('');
     expect(expectOneErrorLine(result.stderr)).toMatch(/is not HTTP that cip can read/);
     expect(result.stderr).not.toMatch(/[\u0000\u001b\r\u007f]/);
   });
 
-  it('a failure with bytes beyond ASCII (UTF-8 of a bidi override, read as Latin-1), a tab, a key and 150 headers: every line printed, cleaned', async () => {
+  it('a failure with bytes beyond ASCII (UTF-8 of a bidi override, read as Latin-1), a tab, a key and 150 headers: every line printed, cleaned', async ({
+    sandbox,
+    cip,
+  }) => {
     const many = Array.from({ length: 150 }, (_, at) => `X-H${at}: v${at}`).join('\r\n');
     const bidi = Buffer.from('a\u202eb', 'utf8').toString('latin1');
     const result = await answerWith(
+      cip,
+      sandbox,
       `HTTP/1.1 401 Unauthorized\r\nX-Bidi: ${bidi}\r\nX-Tab: a\tb\r\nX-Key: ${sandbox.keys.apiKey}\r\n${many}`,
     );
     expect(result.exitCode).toBe(3);
@@ -368,23 +380,23 @@ describe('cip api -i and a hostile server', () => {
 
 describe('cip api -i never prints a key the server echoes in a header', () => {
   // What a user sees, whatever the server spells: the key as it is, percent-encoded, or in a cookie.
-  const echoes = () => ({
+  const echoes = (sandbox: Sandbox) => ({
     'X-Echo': sandbox.keys.apiKey,
     'Set-Cookie': `sub=${sandbox.keys.subscriptionKey}; Path=/; HttpOnly`,
     'X-Encoded': encodeURIComponent(`k=${sandbox.keys.apiKey}+`),
     Authorization: `ApiKey ${sandbox.keys.apiKey}`,
   });
-  const leaks = (text: string) => [sandbox.keys.apiKey, sandbox.keys.subscriptionKey].filter((key) => text.includes(key));
+  const leaks = (sandbox: Sandbox, text: string) => [sandbox.keys.apiKey, sandbox.keys.subscriptionKey].filter((key) => text.includes(key));
 
-  it.each([
+  it.for<[number, number]>([
     [200, 0],
     [404, 5],
     [401, 3],
-  ])('HTTP %i (exit %i): each header is printed, its key as ***', async (status, code) => {
-    sandbox.inject({ fault: { kind: 'status', status, body: '{}', headers: echoes() } });
+  ])('HTTP %i (exit %i): each header is printed, its key as ***', async ([status, code], { sandbox, env, cip }) => {
+    sandbox.inject({ fault: { kind: 'status', status, body: '{}', headers: echoes(sandbox) } });
     const result = await cip(['api', 'Integrations', '-i'], { env });
     expect(result.exitCode).toBe(code);
-    expect(leaks(result.stderr + result.stdout)).toEqual([]);
+    expect(leaks(sandbox, result.stderr + result.stdout)).toEqual([]);
     const lines = result.stderr.split('\n');
     expect(lines).toContain('x-echo: ***');
     expect(lines).toContain('set-cookie: sub=***; Path=/; HttpOnly');
@@ -392,7 +404,7 @@ describe('cip api -i never prints a key the server echoes in a header', () => {
     expect(lines).toContain('authorization: ApiKey ***');
   });
 
-  it('a Bearer token echoed back in a header is ***', async () => {
+  it('a Bearer token echoed back in a header is ***', async ({ sandbox, cip }) => {
     const token = sandbox.token();
     sandbox.inject({ fault: { kind: 'status', status: 401, body: `{"token":"${token}"}`, headers: { 'X-Echo': `Bearer ${token}` } } });
     const tokenEnv = { CIP_BASE_URL: sandbox.url, CIP_TOKEN: token, CIP_SUBSCRIPTION_KEY: sandbox.keys.subscriptionKey };

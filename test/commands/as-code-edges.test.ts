@@ -3,57 +3,37 @@
 // the confirmation, a missing --file, and what a person at a terminal sees while the work runs (the spinner).
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { InterruptedError } from '../../src/errors.js';
-import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
-import { expectOneErrorLine, sandboxEnv, seedSandbox, sandboxTarget, tempDir, type CipResult } from '../helpers/cli.js';
-import { cipInProcess as cip } from '../helpers/harness.js';
-
-let sandbox: Sandbox;
-let env: Record<string, string | undefined>;
-let target: string;
-beforeAll(async () => {
-  sandbox = await startSandbox({ seed: 0 });
-  env = sandboxEnv(sandbox);
-  target = sandboxTarget(sandbox);
-});
-afterAll(async () => {
-  await sandbox.close();
-});
+import { expectOneErrorLine, seedSandbox, tempDir, sandboxTarget } from '../helpers/cli.js';
+import { it, test } from '../helpers/fixture.js';
+import { writes } from '../helpers/requests.js';
+import { AT_TERMINAL } from '../helpers/harness.js';
+import type { Sandbox } from '../../src/sandbox/index.js';
 
 const SEED = [
   '{"id":"a1","name":"alpha","type":"Test","createdAt":"2024-01-01T00:00:00Z"}',
   '{"id":"b2","name":"beta","type":"Production","isActive":true}',
 ];
 
-const seed = (records: readonly string[] = SEED) => seedSandbox(sandbox, records);
-beforeEach(() => seed());
+test.override({ sandboxOptions: { records: SEED } });
 
 /** The note when the file leaves one environment of the seed out (beta, without --prune). */
 const UNLISTED = '1 environment on the server is not in the file and left alone; --prune would delete it.\n';
 
-const writes = () => sandbox.requests.filter((request) => request.method !== 'GET');
 function file(text: string): string {
   const path = join(tempDir(), 'environments.yaml');
   writeFileSync(path, text);
   return path;
 }
-const idOfName = (name: string) => [...sandbox.environments.values()].find((record) => record.name === name)?.id;
-
-/**
- * Runs cip in-process at a terminal wide enough for a spinner (stdout and stderr are terminals, stdin is not,
- * so nothing is asked): what a person watching sees on stderr while the requests run.
- */
-function atTerminal(args: string[]): Promise<CipResult> {
-  return cip(args, { env, terminalColumns: 100, spinners: true });
-}
+const idOfName = (sandbox: Sandbox, name: string) => [...sandbox.environments.values()].find((record) => record.name === name)?.id;
 
 describe('env apply', () => {
-  it('shows the plan, reports each change, and gives one JSON result per change with its id', async () => {
+  it('shows the plan, reports each change, and gives one JSON result per change with its id', async ({ env, cip, sandbox }) => {
     const path = file('environments:\n  - name: alpha\n    type: Other\n  - name: new\n');
     const result = await cip(['env', 'apply', '--file', path, '--prune', '--yes', '--concurrency', '1'], { env });
     expect(result.exitCode).toBe(0);
-    const created = idOfName('new');
+    const created = idOfName(sandbox, 'new');
     expect(typeof created).toBe('string');
     expect(result.stderr).toBe(
       [
@@ -68,7 +48,7 @@ describe('env apply', () => {
         "Updated environment 'alpha' (a1).",
         "Deleted environment 'beta' (b2).",
         'Done: 3 applied, 0 failed of 3',
-        `  ${target}.`,
+        `  ${sandboxTarget(sandbox)}.`,
         '',
       ].join('\n'),
     );
@@ -77,23 +57,23 @@ describe('env apply', () => {
       { action: 'update', key: 'alpha', id: 'a1', result: 'done', error: null },
       { action: 'delete', key: 'beta', id: 'b2', result: 'done', error: null },
     ]);
-    expect(writes().map((request) => `${request.method} ${request.url}`)).toEqual([
+    expect(writes(sandbox).map((request) => `${request.method} ${request.url}`)).toEqual([
       'POST /ms/Environments',
       'PUT /ms/Environments/a1',
       'DELETE /ms/Environments/b2',
     ]);
   });
 
-  it('names a deleted environment by its name, when --key is another field', async () => {
+  it('names a deleted environment by its name, when --key is another field', async ({ env, cip, sandbox }) => {
     const path = file('environments:\n  - type: Test\n');
     const result = await cip(['env', 'apply', '--file', path, '--key', 'type', '--prune', '--yes'], { env });
     expect(result.exitCode).toBe(0);
     expect(result.stderr).toContain(`- delete type 'Production' (b2)\n`);
-    expect(result.stderr).toContain(`\nDeleted environment 'beta' (b2)\n  ${target}.\n`);
+    expect(result.stderr).toContain(`\nDeleted environment 'beta' (b2)\n  ${sandboxTarget(sandbox)}.\n`);
     expect(JSON.parse(result.stdout)).toEqual([{ action: 'delete', key: 'Production', id: 'b2', result: 'done', error: null }]);
   });
 
-  it('a create that fails has a null id and its error; the others are done; exit 9', async () => {
+  it('a create that fails has a null id and its error; the others are done; exit 9', async ({ sandbox, env, cip }) => {
     sandbox.inject({ fault: { kind: 'status', status: 500, body: '{"message":"broken"}' }, method: 'POST' });
     const path = file('environments:\n  - name: alpha\n    type: Other\n  - name: new\n');
     const result = await cip(['env', 'apply', '--file', path, '--yes', '--concurrency', '1'], { env });
@@ -110,12 +90,12 @@ describe('env apply', () => {
     ]);
     expect(result.stderr).toContain('warning: cannot create the environment: the API failed (HTTP 500): broken\n');
     expect(expectOneErrorLine(result.stderr)).toBe(
-      `error: partly done: 1 applied, 1 failed of 2 ${target} (the failed ones are listed above; run the command again for them)`,
+      `error: partly done: 1 applied, 1 failed of 2 ${sandboxTarget(sandbox)} (the failed ones are listed above; run the command again for them)`,
     );
-    expect(writes().map((request) => request.method)).toEqual(['POST', 'PUT']);
+    expect(writes(sandbox).map((request) => request.method)).toEqual(['POST', 'PUT']);
   });
 
-  it('an interrupt: done, under way and not attempted are each reported, and failed in JSON', async () => {
+  it('an interrupt: done, under way and not attempted are each reported, and failed in JSON', async ({ sandbox, env, cip }) => {
     let release: () => void = () => undefined;
     sandbox.inject({ fault: { kind: 'hold', release: new Promise<void>((resolve) => (release = resolve)) }, method: 'PUT' });
     const controller = new AbortController();
@@ -127,7 +107,7 @@ describe('env apply', () => {
     release();
     expect(result.exitCode).toBe(130);
     expect(JSON.parse(result.stdout)).toEqual([
-      { action: 'create', key: 'new', id: idOfName('new'), result: 'done', error: null },
+      { action: 'create', key: 'new', id: idOfName(sandbox, 'new'), result: 'done', error: null },
       {
         action: 'update',
         key: 'alpha',
@@ -140,32 +120,34 @@ describe('env apply', () => {
     expect(result.stderr).toContain(
       "warning: interrupted: applied create name 'new'; update name 'alpha' may or may not have been applied (its request was under way); not attempted: delete name 'beta'\n",
     );
-    expect(writes().map((request) => request.method)).toEqual(['POST', 'PUT']);
+    expect(writes(sandbox).map((request) => request.method)).toEqual(['POST', 'PUT']);
   });
 
-  it('nothing to change: an empty list in JSON, nothing on stdout for --dry-run or at a terminal', async () => {
+  it('nothing to change: an empty list in JSON, nothing on stdout for --dry-run or at a terminal', async ({ env, cip, sandbox }) => {
     const path = file('environments:\n  - name: alpha\n    type: Test\n');
     const piped = await cip(['env', 'apply', '--file', path, '--yes'], { env });
-    const said = `No changes: the environments ${target} match the file.\n${UNLISTED}`;
+    const said = `No changes: the environments ${sandboxTarget(sandbox)} match the file.\n${UNLISTED}`;
     expect(piped).toEqual({ exitCode: 0, stdout: '[]\n', stderr: said });
     const dry = await cip(['env', 'apply', '--file', path, '--dry-run'], { env });
     expect(dry).toEqual({ exitCode: 0, stdout: '', stderr: said });
     const terminal = await cip(['env', 'apply', '--file', path, '--yes'], { env, terminalColumns: 100 });
     expect(terminal).toEqual({ exitCode: 0, stdout: '', stderr: said });
-    expect(writes()).toHaveLength(0);
+    expect(writes(sandbox)).toHaveLength(0);
   });
 
-  it('--dry-run says what it did not send', async () => {
+  it('--dry-run says what it did not send', async ({ env, cip, sandbox }) => {
     const path = file('environments:\n  - name: alpha\n    type: Other\n  - name: new\n');
     const result = await cip(['env', 'apply', '--file', path, '--dry-run'], { env });
     expect(result.exitCode).toBe(0);
-    expect(result.stderr).toBe(`Dry run: nothing was sent. Plan: 1 to create, 1 to update, 0 to delete\n  ${target}.\n${UNLISTED}`);
-    expect(writes()).toHaveLength(0);
+    expect(result.stderr).toBe(
+      `Dry run: nothing was sent. Plan: 1 to create, 1 to update, 0 to delete\n  ${sandboxTarget(sandbox)}.\n${UNLISTED}`,
+    );
+    expect(writes(sandbox)).toHaveLength(0);
   });
 
-  it('asks once at a terminal: yes applies, no changes nothing', async () => {
+  it('asks once at a terminal: yes applies, no changes nothing', async ({ env, cip, sandbox }) => {
     const path = file('environments:\n  - name: new\n');
-    const question = `Apply 1 to create, 0 to update, 0 to delete ${target}? [y/N] `;
+    const question = `Apply 1 to create, 0 to update, 0 to delete ${sandboxTarget(sandbox)}? [y/N] `;
     const no = await cip(['env', 'apply', '--file', path], { env, answers: [[question, 'n\n']] });
     expect(no.exitCode).toBe(2);
     expect(no.stderr).toContain('Plan: 1 to create, 0 to update, 0 to delete.\n');
@@ -177,26 +159,23 @@ describe('env apply', () => {
     expect(no.stderr).toContain(
       'Plan: 1 to create, 0 to update, 0 to delete.\n2 environments on the server are not in the file and left alone; --prune would delete them.\n',
     );
-    expect(writes()).toHaveLength(0);
+    expect(writes(sandbox)).toHaveLength(0);
     const yes = await cip(['env', 'apply', '--file', path], { env, answers: [[question, 'y\n']] });
     expect(yes.exitCode).toBe(0);
-    expect(writes().map((request) => request.method)).toEqual(['POST']);
+    expect(writes(sandbox).map((request) => request.method)).toEqual(['POST']);
   });
 
-  it('at a terminal: a spinner while the list loads and the changes run, and no results on stdout', async () => {
-    const two = await atTerminal([
-      'env',
-      'apply',
-      '--file',
-      file('environments:\n  - name: alpha\n    type: Other\n  - name: new\n'),
-      '--yes',
-    ]);
+  it('at a terminal: a spinner while the list loads and the changes run, and no results on stdout', async ({ env, cip }) => {
+    const two = await cip(['env', 'apply', '--file', file('environments:\n  - name: alpha\n    type: Other\n  - name: new\n'), '--yes'], {
+      env,
+      ...AT_TERMINAL,
+    });
     expect(two.exitCode).toBe(0);
     expect(two.stdout).toBe('');
     expect(two.stderr).toContain('Loading environments');
     expect(two.stderr).toContain('Applying 0/2');
     expect(two.stderr).toContain('Applying 2/2');
-    const one = await atTerminal(['env', 'apply', '--file', file('environments:\n  - name: third\n'), '--yes']);
+    const one = await cip(['env', 'apply', '--file', file('environments:\n  - name: third\n'), '--yes'], { env, ...AT_TERMINAL });
     expect(one.exitCode).toBe(0);
     expect(one.stdout).toBe('');
     expect(one.stderr).toContain("Applying create name 'third'");
@@ -204,7 +183,7 @@ describe('env apply', () => {
 });
 
 describe('env diff', () => {
-  it('says the plan counts, or that nothing differs, on stderr', async () => {
+  it('says the plan counts, or that nothing differs, on stderr', async ({ env, cip }) => {
     const changed = await cip(['env', 'diff', '--file', file('environments:\n  - name: new\n')], { env });
     expect(changed.exitCode).toBe(0);
     expect(changed.stderr).toBe(
@@ -215,15 +194,15 @@ describe('env diff', () => {
     expect(same.stderr).toBe(`No changes: the environments match the file.\n${UNLISTED}`);
   });
 
-  it('shows a spinner while the list loads, at a terminal', async () => {
-    const result = await atTerminal(['env', 'diff', '--file', file('environments:\n  - name: new\n')]);
+  it('shows a spinner while the list loads, at a terminal', async ({ env, cip }) => {
+    const result = await cip(['env', 'diff', '--file', file('environments:\n  - name: new\n')], { env, ...AT_TERMINAL });
     expect(result.exitCode).toBe(0);
     expect(result.stderr).toContain('Loading environments');
   });
 });
 
 describe.each([['diff'], ['apply', '--yes']])('env %s without --file', (...command) => {
-  it('is exit 2, saying what to give, before any request', async () => {
+  it('is exit 2, saying what to give, before any request', async ({ sandbox, env, cip }) => {
     const result = await cip(['env', ...command], { env });
     expect(result.exitCode).toBe(2);
     expect(expectOneErrorLine(result.stderr)).toBe('error: give the file of environments with --file');
@@ -232,7 +211,7 @@ describe.each([['diff'], ['apply', '--yes']])('env %s without --file', (...comma
 });
 
 describe('env export', () => {
-  it('warns of nothing when every environment has its key', async () => {
+  it('warns of nothing when every environment has its key', async ({ env, cip }) => {
     const result = await cip(['env', 'export'], { env });
     expect(result).toEqual({
       exitCode: 0,
@@ -243,23 +222,23 @@ describe('env export', () => {
     });
   });
 
-  it('counts the environments without the key field in one warning', async () => {
-    await seed([...SEED, '{"id":"c3","type":"x"}', '{"id":"d4","type":"y"}']);
+  it('counts the environments without the key field in one warning', async ({ env, cip, sandbox }) => {
+    await seedSandbox(sandbox, [...SEED, '{"id":"c3","type":"x"}', '{"id":"d4","type":"y"}']);
     const result = await cip(['env', 'export'], { env });
     expect(result.exitCode).toBe(0);
     expect(result.stderr).toBe("warning: 2 environments have no 'name': apply cannot match them\n");
   });
 
-  it.each([
+  it.for<[string, string]>([
     ['yaml', 'yaml'],
     [' ', 'a blank CIP_OUTPUT, which counts as unset'],
-  ])('writes YAML in a pipe under CIP_OUTPUT=%j (%s)', async (value) => {
+  ])('writes YAML in a pipe under CIP_OUTPUT=%j (%s)', async ([value], { env, cip }) => {
     const result = await cip(['env', 'export'], { env: { ...env, CIP_OUTPUT: value } });
     expect(result.exitCode).toBe(0);
     expect(result.stdout).toMatch(/^exported:\n[^]*\nenvironments:\n {2}- name: alpha\n/);
   });
 
-  it('writes JSON under CIP_OUTPUT=json', async () => {
+  it('writes JSON under CIP_OUTPUT=json', async ({ sandbox, env, cip }) => {
     const result = await cip(['env', 'export'], { env: { ...env, CIP_OUTPUT: 'json' } });
     expect(result.exitCode).toBe(0);
     expect(JSON.parse(result.stdout)).toEqual({
@@ -271,8 +250,8 @@ describe('env export', () => {
     });
   });
 
-  it('shows a spinner while the list loads, at a terminal', async () => {
-    const result = await atTerminal(['env', 'export']);
+  it('shows a spinner while the list loads, at a terminal', async ({ env, cip }) => {
+    const result = await cip(['env', 'export'], { env, ...AT_TERMINAL });
     expect(result.exitCode).toBe(0);
     expect(result.stderr).toContain('Loading environments');
   });

@@ -2,32 +2,20 @@
 // received proves what was sent; a second apply must send nothing but its list read.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { ExactNumber, parseExactJson, stringifyExactJson } from '../../src/json/exact.js';
 import { digestOf } from '../../src/domain/environments/since.js';
-import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
-import { expectOneErrorLine, sandboxEnv, seedSandbox, tempDir } from '../helpers/cli.js';
-import { cipInProcess as cip } from '../helpers/harness.js';
-
-let sandbox: Sandbox;
-let env: Record<string, string | undefined>;
-beforeAll(async () => {
-  sandbox = await startSandbox({ seed: 0 });
-  env = sandboxEnv(sandbox);
-});
-afterAll(async () => {
-  await sandbox.close();
-});
+import { expectOneErrorLine, seedSandbox, tempDir } from '../helpers/cli.js';
+import { it, test } from '../helpers/fixture.js';
+import { writes } from '../helpers/requests.js';
 
 const SEED = [
   '{"id":"a1","name":"alpha","type":"Test","quota":12345678901234567890,"settings":{"retention":30},"createdAt":"2024-01-01T00:00:00Z","updatedAt":"2024-01-02T00:00:00Z"}',
   '{"id":"b2","name":"beta","type":"Production","isActive":true,"createdAt":"2024-01-01T00:00:00Z","updatedAt":"2024-01-01T00:00:00Z"}',
 ];
 
-const seed = (records: readonly string[] = SEED) => seedSandbox(sandbox, records);
-beforeEach(() => seed());
+test.override({ sandboxOptions: { records: SEED } });
 
-const writes = () => sandbox.requests.filter((request) => request.method !== 'GET');
 function file(name: string, text: string): string {
   const path = join(tempDir(), name);
   writeFileSync(path, text);
@@ -35,7 +23,7 @@ function file(name: string, text: string): string {
 }
 
 describe('env export', () => {
-  it('writes environments: as YAML, without the fields the server manages, numbers exact', async () => {
+  it('writes environments: as YAML, without the fields the server manages, numbers exact', async ({ sandbox, env, cip }) => {
     const result = await cip(['env', 'export'], { env });
     expect(result.exitCode).toBe(0);
     expect(result.stdout).toBe(
@@ -71,7 +59,7 @@ describe('env export', () => {
     expect(digestOf('alpha')).toMatch(/^[0-9a-f]{12}$/);
   });
 
-  it('gives the same document as JSON with -o json; --all-fields and --ignore-fields choose the fields', async () => {
+  it('gives the same document as JSON with -o json; --all-fields and --ignore-fields choose the fields', async ({ sandbox, env, cip }) => {
     const json = await cip(['env', 'export', '-o', 'json'], { env });
     expect(json.stdout).toContain('"quota": 12345678901234567890');
     expect(JSON.parse(json.stdout)).toEqual({
@@ -94,8 +82,8 @@ describe('env export', () => {
     });
   });
 
-  it('warns about environments apply could not tell apart', async () => {
-    await seed([...SEED, '{"id":"c3","type":"x"}', '{"id":"d4","name":"beta"}']);
+  it('warns about environments apply could not tell apart', async ({ sandbox, env, cip }) => {
+    await seedSandbox(sandbox, [...SEED, '{"id":"c3","type":"x"}', '{"id":"d4","name":"beta"}']);
     const result = await cip(['env', 'export'], { env });
     expect(result.exitCode).toBe(0);
     expect(result.stderr).toBe(
@@ -105,7 +93,11 @@ describe('env export', () => {
 });
 
 describe('env diff and apply', () => {
-  it('export, then apply on an empty sandbox, recreates the same set with 64-bit numbers exact; a second apply sends nothing', async () => {
+  it('export, then apply on an empty sandbox, recreates the same set with 64-bit numbers exact; a second apply sends nothing', async ({
+    sandbox,
+    env,
+    cip,
+  }) => {
     const exported = await cip(['env', 'export'], { env });
     const path = file('environments.yaml', exported.stdout);
     sandbox.environments.clear();
@@ -113,7 +105,7 @@ describe('env diff and apply', () => {
 
     const applied = await cip(['env', 'apply', '--file', path, '--yes'], { env });
     expect(applied.exitCode).toBe(0);
-    const posts = writes();
+    const posts = writes(sandbox);
     expect(posts.map((request) => request.method)).toEqual(['POST', 'POST']);
     expect(posts.map((request) => request.body).sort()).toEqual([
       '{"name":"alpha","type":"Test","quota":12345678901234567890,"settings":{"retention":30}}',
@@ -135,7 +127,7 @@ describe('env diff and apply', () => {
     expect(sandbox.requests.map((request) => request.method)).toEqual(['GET']);
   });
 
-  it('compares only the declared fields, and updates by merging them into the server record', async () => {
+  it('compares only the declared fields, and updates by merging them into the server record', async ({ sandbox, env, cip }) => {
     const path = file('e.yaml', 'environments:\n  - name: alpha\n    type: Staging\n    quota: 12345678901234567890\n    owner: ops\n');
     const plan = await cip(['env', 'diff', '--file', path], { env });
     expect(plan.exitCode).toBe(0);
@@ -152,25 +144,25 @@ describe('env diff and apply', () => {
     );
     const applied = await cip(['env', 'apply', '--file', path, '--yes'], { env });
     expect(applied.exitCode).toBe(0);
-    expect(writes().map((request) => `${request.method} ${request.url}`)).toEqual(['PUT /ms/Environments/a1']);
+    expect(writes(sandbox).map((request) => `${request.method} ${request.url}`)).toEqual(['PUT /ms/Environments/a1']);
     // Everything the file did not declare goes back as it was: settings, timestamps, the exact quota.
-    expect(writes()[0]!.body).toBe(
+    expect(writes(sandbox)[0]!.body).toBe(
       '{"id":"a1","name":"alpha","type":"Staging","quota":12345678901234567890,"settings":{"retention":30},"createdAt":"2024-01-01T00:00:00Z","updatedAt":"2024-01-02T00:00:00Z","owner":"ops"}',
     );
   });
 
-  it('compares a declared object only on the fields it declares, and merges it field by field', async () => {
-    await seed(['{"id":"a1","name":"alpha","settings":{"retention":30,"logLevel":"Warning"}}']);
+  it('compares a declared object only on the fields it declares, and merges it field by field', async ({ sandbox, env, cip }) => {
+    await seedSandbox(sandbox, ['{"id":"a1","name":"alpha","settings":{"retention":30,"logLevel":"Warning"}}']);
     const same = file('same.yaml', 'environments:\n  - name: alpha\n    settings:\n      retention: 30\n');
     expect((await cip(['env', 'diff', '--file', same, '--exit-code'], { env })).exitCode).toBe(0);
     const changed = file('changed.yaml', 'environments:\n  - name: alpha\n    settings:\n      retention: 7\n');
     const plan = await cip(['env', 'diff', '--file', changed], { env });
     expect(JSON.parse(plan.stdout)).toMatchObject({ update: [{ key: 'alpha', changes: { 'settings.retention': { old: 30, new: 7 } } }] });
     expect((await cip(['env', 'apply', '--file', changed, '--yes'], { env })).exitCode).toBe(0);
-    expect(writes()[0]!.body).toBe('{"id":"a1","name":"alpha","settings":{"retention":7,"logLevel":"Warning"}}');
+    expect(writes(sandbox)[0]!.body).toBe('{"id":"a1","name":"alpha","settings":{"retention":7,"logLevel":"Warning"}}');
   });
 
-  it('numbers compare by value: 30.0 is 30', async () => {
+  it('numbers compare by value: 30.0 is 30', async ({ env, cip }) => {
     const path = file('e.json', '{"environments":[{"name":"alpha","settings":{"retention":30.0},"quota":1.2345678901234567890e19}]}');
     const plan = await cip(['env', 'diff', '--file', path, '--exit-code'], { env });
     expect(plan.exitCode).toBe(0);
@@ -183,20 +175,20 @@ describe('env diff and apply', () => {
     });
   });
 
-  it('deletes only with --prune, and only what the file does not list', async () => {
+  it('deletes only with --prune, and only what the file does not list', async ({ sandbox, env, cip }) => {
     const path = file('e.yaml', 'environments:\n  - name: alpha\n');
     const without = await cip(['env', 'apply', '--file', path, '--yes'], { env });
     expect(without.exitCode).toBe(0);
-    expect(writes()).toHaveLength(0);
+    expect(writes(sandbox)).toHaveLength(0);
     const pruned = await cip(['env', 'apply', '--file', path, '--yes', '--prune'], { env });
     expect(pruned.exitCode).toBe(0);
     expect(pruned.stderr).toContain("- delete name 'beta' (b2)");
     expect(pruned.stderr).toContain('Plan: 0 to create, 0 to update, 1 to delete.');
-    expect(writes().map((request) => `${request.method} ${request.url}`)).toEqual(['DELETE /ms/Environments/b2']);
+    expect(writes(sandbox).map((request) => `${request.method} ${request.url}`)).toEqual(['DELETE /ms/Environments/b2']);
     expect([...sandbox.environments.keys()]).toEqual(['a1']);
   });
 
-  it('--exit-code: 0 in sync, 10 with changes', async () => {
+  it('--exit-code: 0 in sync, 10 with changes', async ({ sandbox, env, cip }) => {
     const inSync = file('in-sync.yaml', 'environments:\n  - name: alpha\n    type: Test\n');
     expect((await cip(['env', 'diff', '--file', inSync, '--exit-code'], { env })).exitCode).toBe(0);
     const drifted = file('drift.yaml', 'environments:\n  - name: alpha\n    type: Other\n  - name: gamma\n');
@@ -208,10 +200,10 @@ describe('env diff and apply', () => {
     );
     const quiet = await cip(['env', 'plan', '--file', drifted, '--exit-code', '--quiet'], { env });
     expect(quiet).toMatchObject({ exitCode: 10, stderr: '' });
-    expect(writes()).toHaveLength(0);
+    expect(writes(sandbox)).toHaveLength(0);
   });
 
-  it('YAML and JSON files give the same plan', async () => {
+  it('YAML and JSON files give the same plan', async ({ env, cip }) => {
     const yaml = file('e.yml', 'environments:\n  - name: alpha\n    quota: 1\n  - name: new\n    tags: [a, b]\n');
     const json = file('e.json', '{"environments":[{"name":"alpha","quota":1},{"name":"new","tags":["a","b"]}]}');
     const fromYaml = await cip(['env', 'diff', '--file', yaml, '--prune'], { env });
@@ -227,7 +219,7 @@ describe('env diff and apply', () => {
     });
   });
 
-  it('shows a coloured plan at a terminal', async () => {
+  it('shows a coloured plan at a terminal', async ({ env, cip }) => {
     const path = file('e.yaml', 'environments:\n  - name: alpha\n    type: Other\n  - name: new\n');
     const result = await cip(['env', 'diff', '--file', path, '--prune'], { env: { ...env, FORCE_COLOR: '1' }, terminalColumns: 100 });
     expect(result.stdout).toBe(
@@ -242,7 +234,7 @@ describe('env diff and apply', () => {
     );
   });
 
-  it.each([
+  it.for<[string, string, string]>([
     [
       'a name the file declares twice',
       'environments:\n  - name: alpha\n  - name: x\n  - name: alpha\n',
@@ -255,28 +247,28 @@ describe('env diff and apply', () => {
       'error: --file FILE: environments[1] is not an object',
     ],
     ['no environments list', 'name: alpha\n', "error: --file FILE must hold 'environments:' with a list of environments"],
-  ])('refuses %s: exit 2, nothing changed', async (_what, text, message) => {
+  ])('refuses %s: exit 2, nothing changed', async ([_what, text, message], { sandbox, env, cip }) => {
     const path = file('bad.yaml', text);
     for (const command of [['diff'], ['apply', '--yes']]) {
       const result = await cip(['env', ...command, '--file', path], { env });
       expect(result.exitCode).toBe(2);
       expect(expectOneErrorLine(result.stderr)).toContain(message.replace('FILE', path));
     }
-    expect(writes()).toHaveLength(0);
+    expect(writes(sandbox)).toHaveLength(0);
   });
 
-  it('refuses a declared name that two environments on the server share', async () => {
-    await seed([...SEED, '{"id":"c3","name":"alpha"}']);
+  it('refuses a declared name that two environments on the server share', async ({ sandbox, env, cip }) => {
+    await seedSandbox(sandbox, [...SEED, '{"id":"c3","name":"alpha"}']);
     const path = file('e.yaml', 'environments:\n  - name: alpha\n    type: x\n');
     const result = await cip(['env', 'apply', '--file', path, '--yes'], { env });
     expect(result.exitCode).toBe(2);
     expect(expectOneErrorLine(result.stderr)).toBe(
       "error: 2 environments on the server have name 'alpha': a1, c3 (nothing was changed; give them distinct values, or choose another --key)",
     );
-    expect(writes()).toHaveLength(0);
+    expect(writes(sandbox)).toHaveLength(0);
   });
 
-  it('--dry-run prints the requests and sends no write', async () => {
+  it('--dry-run prints the requests and sends no write', async ({ sandbox, env, cip }) => {
     const path = file('e.yaml', 'environments:\n  - name: alpha\n    type: Other\n  - name: new\n');
     const result = await cip(['env', 'apply', '--file', path, '--prune', '--dry-run'], { env });
     expect(result.exitCode).toBe(0);
@@ -286,10 +278,10 @@ describe('env diff and apply', () => {
       'PUT /Environments/a1',
       'DELETE /Environments/b2',
     ]);
-    expect(writes()).toHaveLength(0);
+    expect(writes(sandbox)).toHaveLength(0);
   });
 
-  it('needs --yes without a terminal, before anything is read', async () => {
+  it('needs --yes without a terminal, before anything is read', async ({ sandbox, env, cip }) => {
     const path = file('e.yaml', 'environments:\n  - name: alpha\n');
     const result = await cip(['env', 'apply', '--file', path], { env });
     expect(result.exitCode).toBe(2);
@@ -297,7 +289,7 @@ describe('env diff and apply', () => {
     expect(sandbox.requests).toHaveLength(0);
   });
 
-  it('asks once at a terminal, naming how many deletes there are', async () => {
+  it('asks once at a terminal, naming how many deletes there are', async ({ sandbox, env, cip }) => {
     const path = file('e.yaml', 'environments:\n  - name: alpha\n');
     const result = await cip(['env', 'apply', '--file', path, '--prune'], { env, interactive: true, input: 'n\n' });
     expect(result.exitCode).toBe(2);
@@ -317,10 +309,10 @@ describe('env diff and apply', () => {
     expect(off.stderr).toMatch(
       /Apply 0 to create, 0 to update, 1 to delete in enterprise .*\? The deletion cannot be undone: the journal is off \(--no-journal or CIP_JOURNAL=off\)\. \[y\/N\] /,
     );
-    expect(writes()).toHaveLength(0);
+    expect(writes(sandbox)).toHaveLength(0);
   });
 
-  it('reports each change, goes on past a failure, and exits 9 when some failed', async () => {
+  it('reports each change, goes on past a failure, and exits 9 when some failed', async ({ sandbox, env, cip }) => {
     sandbox.inject({ fault: { kind: 'status', status: 500, body: '{"message":"broken"}' }, method: 'PUT', times: Infinity });
     const path = file('e.yaml', 'environments:\n  - name: alpha\n    type: Other\n  - name: new\n');
     const result = await cip(['env', 'apply', '--file', path, '--yes'], { env });
@@ -336,46 +328,46 @@ describe('env diff and apply', () => {
 });
 
 describe('env create --if-exists', () => {
-  it('fail: exit 6 naming the existing id, nothing sent', async () => {
+  it('fail: exit 6 naming the existing id, nothing sent', async ({ sandbox, env, cip }) => {
     const result = await cip(['env', 'create', '-f', 'name=alpha', '--if-exists', 'fail'], { env });
     expect(result.exitCode).toBe(6);
     expect(expectOneErrorLine(result.stderr)).toMatch(
       /^error: an environment named 'alpha' already exists \(id a1\) in enterprise .* \(nothing was sent\)$/,
     );
-    expect(writes()).toHaveLength(0);
+    expect(writes(sandbox)).toHaveLength(0);
   });
 
-  it('skip: prints the existing record, so | jq -r .id works on every run', async () => {
+  it('skip: prints the existing record, so | jq -r .id works on every run', async ({ sandbox, env, cip }) => {
     const first = await cip(['env', 'create', '-f', 'name=review-42', '--if-exists', 'skip'], { env });
     expect(first.exitCode).toBe(0);
     const { id } = JSON.parse(first.stdout) as { id: string };
     const second = await cip(['env', 'create', '-f', 'name=review-42', '--if-exists', 'skip'], { env });
     expect(second.exitCode).toBe(0);
     expect((JSON.parse(second.stdout) as { id: string }).id).toBe(id);
-    expect(writes().map((request) => request.method)).toEqual(['POST']);
+    expect(writes(sandbox).map((request) => request.method)).toEqual(['POST']);
   });
 
-  it('update: merges the payload into the existing one', async () => {
+  it('update: merges the payload into the existing one', async ({ sandbox, env, cip }) => {
     const result = await cip(['env', 'create', '-f', 'name=beta', '-F', 'isActive=false', '--if-exists', 'update'], { env });
     expect(result.exitCode).toBe(0);
-    expect(writes().map((request) => `${request.method} ${request.url}`)).toEqual(['PUT /ms/Environments/b2']);
-    expect(writes()[0]!.body).toBe(
+    expect(writes(sandbox).map((request) => `${request.method} ${request.url}`)).toEqual(['PUT /ms/Environments/b2']);
+    expect(writes(sandbox)[0]!.body).toBe(
       '{"id":"b2","name":"beta","type":"Production","isActive":false,"createdAt":"2024-01-01T00:00:00Z","updatedAt":"2024-01-01T00:00:00Z"}',
     );
   });
 
-  it('--key chooses the field; a payload without it, or --key alone, is exit 2', async () => {
+  it('--key chooses the field; a payload without it, or --key alone, is exit 2', async ({ sandbox, env, cip }) => {
     const byType = await cip(['env', 'create', '-f', 'name=other', '-f', 'type=Test', '--if-exists', 'skip', '--key', 'type'], { env });
     expect((JSON.parse(byType.stdout) as { id: string }).id).toBe('a1');
     const missing = await cip(['env', 'create', '-f', 'name=x', '--if-exists', 'skip', '--key', 'owner'], { env });
     expect(missing.exitCode).toBe(2);
     const alone = await cip(['env', 'create', '-f', 'name=x', '--key', 'type'], { env });
     expect(alone.exitCode).toBe(2);
-    expect(writes()).toHaveLength(0);
+    expect(writes(sandbox)).toHaveLength(0);
   });
 });
 
-it('the plan data keeps 64-bit numbers exact in JSON', async () => {
+it('the plan data keeps 64-bit numbers exact in JSON', async ({ env, cip }) => {
   const path = file('e.yaml', 'environments:\n  - name: alpha\n    quota: 98765432109876543210\n');
   const result = await cip(['env', 'diff', '--file', path], { env });
   expect(result.stdout).toContain('"old": 12345678901234567890');

@@ -5,24 +5,19 @@
 // refusal too) and, for bytes node:http will not send, a raw server.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
-import { expectOneErrorLine, sandboxForFile, tempDir } from '../helpers/cli.js';
-import { cipInProcess as cip } from '../helpers/harness.js';
+import { expectOneErrorLine, tempDir } from '../helpers/cli.js';
 import { epochSeconds, makeJwt } from '../helpers/jwt.js';
 import { rawHttpServer } from '../helpers/raw-http.js';
+import { it, test, type SandboxSetup } from '../helpers/fixture.js';
 
 const OTHER_SECRET = 'another-token-secret-0123456789abcdef';
 const OTHER_ENTERPRISE = '11111111-2222-4333-8444-555555555555';
 
-let sandbox: Sandbox;
-let framework: Sandbox;
-sandboxForFile({ seed: 1 }, (ready) => (sandbox = ready.sandbox));
-sandboxForFile({ seed: 1, authErrors: 'framework' }, (ready) => (framework = ready.sandbox));
-beforeEach(() => {
-  sandbox.reset();
-  framework.reset();
-});
+test.override({ sandboxOptions: { seed: 1 } });
+/** A second sandbox, refusing as the framework does by itself. */
+const FRAMEWORK: SandboxSetup = { seed: 1, authErrors: 'framework' };
 
 const raw = await rawHttpServer();
 afterAll(() => raw.close());
@@ -47,7 +42,7 @@ function keyEnv(
 }
 
 /** A token of the sandbox's enterprise, valid for an hour unless the claims say otherwise. */
-const jwt = (claims: Record<string, unknown> = {}, secret?: string) =>
+const jwt = (sandbox: Sandbox, claims: Record<string, unknown> = {}, secret?: string) =>
   makeJwt(
     { sub: 'alice', enterpriseId: sandbox.keys.enterpriseId, exp: epochSeconds(3600), ...claims },
     secret === undefined ? {} : { secret },
@@ -59,8 +54,8 @@ const challenged = (challenge: string) => ({ kind: 'status' as const, status: 40
 const ENV_HINT = '(check CIP_TOKEN and CIP_SUBSCRIPTION_KEY: the keys came from the environment)';
 
 describe("a refused token: the server's reason from WWW-Authenticate", () => {
-  it('a token signed with another key: the signature key was not found', async () => {
-    const result = await cip(['env', 'list'], { env: tokenEnv(sandbox, jwt({}, OTHER_SECRET)) });
+  it('a token signed with another key: the signature key was not found', async ({ sandbox, cip }) => {
+    const result = await cip(['env', 'list'], { env: tokenEnv(sandbox, jwt(sandbox, {}, OTHER_SECRET)) });
     expect(result.exitCode).toBe(3);
     expect(result.stdout).toBe('');
     expect(expectOneErrorLine(result.stderr)).toBe(
@@ -68,43 +63,43 @@ describe("a refused token: the server's reason from WWW-Authenticate", () => {
     );
   });
 
-  it('a token not valid yet: from when, as the server says', async () => {
+  it('a token not valid yet: from when, as the server says', async ({ sandbox, cip }) => {
     const nbf = epochSeconds(3600);
-    const result = await cip(['env', 'list'], { env: tokenEnv(sandbox, jwt({ nbf, exp: nbf + 3600 })) });
+    const result = await cip(['env', 'list'], { env: tokenEnv(sandbox, jwt(sandbox, { nbf, exp: nbf + 3600 })) });
     expect(result.exitCode).toBe(3);
     expect(expectOneErrorLine(result.stderr)).toMatch(
       /HTTP 401\): The token is not valid before '\d\d\/\d\d\/\d{4} \d\d:\d\d:\d\d' \(invalid_token\) \(check CIP_TOKEN/,
     );
   });
 
-  it('a token the server says expired, though this clock says it has not (a slow clock)', async () => {
+  it('a token the server says expired, though this clock says it has not (a slow clock)', async ({ sandbox, cip }) => {
     sandbox.inject({ fault: challenged(`Bearer error="invalid_token", error_description="The token expired at '01/02/2026 10:00:00'"`) });
-    const result = await cip(['env', 'list'], { env: tokenEnv(sandbox, jwt()) });
+    const result = await cip(['env', 'list'], { env: tokenEnv(sandbox, jwt(sandbox)) });
     expect(result.exitCode).toBe(3);
     expect(expectOneErrorLine(result.stderr)).toBe(
       `error: cannot list environments: the API rejected the credentials (HTTP 401): The token expired at '01/02/2026 10:00:00' (invalid_token) ${ENV_HINT}`,
     );
   });
 
-  it('an error without a description is said in words; one the RFC does not name, as it is', async () => {
+  it('an error without a description is said in words; one the RFC does not name, as it is', async ({ sandbox, cip }) => {
     sandbox.inject({ fault: challenged('Bearer error="invalid_token"') }, { fault: challenged('Bearer realm="x", error="revoked"') });
-    const first = await cip(['env', 'list'], { env: tokenEnv(sandbox, jwt()) });
+    const first = await cip(['env', 'list'], { env: tokenEnv(sandbox, jwt(sandbox)) });
     expect(expectOneErrorLine(first.stderr)).toContain('(HTTP 401): the token is not valid (invalid_token) (check');
-    const second = await cip(['env', 'list'], { env: tokenEnv(sandbox, jwt()) });
+    const second = await cip(['env', 'list'], { env: tokenEnv(sandbox, jwt(sandbox)) });
     expect(expectOneErrorLine(second.stderr)).toContain('(HTTP 401): revoked (check');
   });
 
-  it('several challenges, escapes and parameters in any case: the Bearer one, unquoted', async () => {
+  it('several challenges, escapes and parameters in any case: the Bearer one, unquoted', async ({ sandbox, cip }) => {
     sandbox.inject({
       fault: challenged(
         'ApiKey realm="ms", Basic realm="a, b", BEARER Realm="api", ERROR = "invalid_token" , Error_Description="The \\"kid\\" is unknown, try \\\\again"',
       ),
     });
-    const result = await cip(['env', 'list'], { env: tokenEnv(sandbox, jwt()) });
+    const result = await cip(['env', 'list'], { env: tokenEnv(sandbox, jwt(sandbox)) });
     expect(expectOneErrorLine(result.stderr)).toContain('(HTTP 401): The "kid" is unknown, try \\again (invalid_token) (check');
   });
 
-  it('a body and a challenge that say different things: both, once each; the same thing: once', async () => {
+  it('a body and a challenge that say different things: both, once each; the same thing: once', async ({ sandbox, cip }) => {
     sandbox.inject(
       {
         fault: {
@@ -123,21 +118,22 @@ describe("a refused token: the server's reason from WWW-Authenticate", () => {
         },
       },
     );
-    const both = await cip(['env', 'list'], { env: tokenEnv(sandbox, jwt()) });
+    const both = await cip(['env', 'list'], { env: tokenEnv(sandbox, jwt(sandbox)) });
     expect(expectOneErrorLine(both.stderr)).toContain(
       "(HTTP 401): Sign in again; The token expired at '01/02/2026 10:00:00' (invalid_token) (check",
     );
-    const once = await cip(['env', 'list'], { env: tokenEnv(sandbox, jwt()) });
+    const once = await cip(['env', 'list'], { env: tokenEnv(sandbox, jwt(sandbox)) });
     expect(expectOneErrorLine(once.stderr)).toContain('(HTTP 401): The signature key was not found (invalid_token) (check');
   });
 
-  it("API Management's 401 (a challenge without an error) is said by its body alone", async () => {
+  it("API Management's 401 (a challenge without an error) is said by its body alone", async ({ sandbox, cip }) => {
     const result = await cip(['env', 'list'], { env: keyEnv(sandbox, { CIP_SUBSCRIPTION_KEY: 'wrong-subscription-key-0123456789' }) });
     expect(result.exitCode).toBe(3);
     expect(expectOneErrorLine(result.stderr)).toMatch(/\(HTTP 401\): Access denied due to invalid subscription key\. .* \(check /);
   });
 
-  it('a 403 with insufficient_scope: its description and the scope it needs', async () => {
+  it('a 403 with insufficient_scope: its description and the scope it needs', async ({ cip, sandbox, startSandbox }) => {
+    const framework = await startSandbox(FRAMEWORK);
     framework.inject({
       fault: {
         kind: 'status',
@@ -148,7 +144,7 @@ describe("a refused token: the server's reason from WWW-Authenticate", () => {
         },
       },
     });
-    const result = await cip(['env', 'create', '-f', 'name=x'], { env: tokenEnv(framework, jwt()) });
+    const result = await cip(['env', 'create', '-f', 'name=x'], { env: tokenEnv(framework, jwt(sandbox)) });
     expect(result.exitCode).toBe(4);
     expect(expectOneErrorLine(result.stderr)).toContain(
       '(HTTP 403): Writes need another scope (insufficient_scope; needs scope environments.write) (the token from CIP_TOKEN may lack',
@@ -157,8 +153,11 @@ describe("a refused token: the server's reason from WWW-Authenticate", () => {
 });
 
 describe('hostile challenges', () => {
-  it("a token the server echoes in error_description is never shown: the run's own, its signature alone, or any JWT", async () => {
-    const token = jwt();
+  it("a token the server echoes in error_description is never shown: the run's own, its signature alone, or any JWT", async ({
+    sandbox,
+    cip,
+  }) => {
+    const token = jwt(sandbox);
     const signature = token.split('.')[2]!;
     const stranger = makeJwt({ sub: 'someone-else' }, { secret: OTHER_SECRET });
     for (const echoed of [token, `sig=${signature}`, stranger, `\\${[...token].join('\\')}`]) {
@@ -172,53 +171,53 @@ describe('hostile challenges', () => {
     }
   });
 
-  it('8-bit controls (CSI), bidi overrides and line separators in the reason are shown as ?, never obeyed', async () => {
+  it('8-bit controls (CSI), bidi overrides and line separators in the reason are shown as ?, never obeyed', async ({ cip, sandbox }) => {
     const head = 'HTTP/1.1 401 Unauthorized\r\nContent-Length: 0\r\nWWW-Authenticate: Bearer error="invalid_token", error_description="';
     // What gets past Node's HTTP parser: bytes 0x80-0xff, read as Latin-1 (0x9b is CSI, 0x9d OSC), or as UTF-8.
     raw.respond(Buffer.from(`${head}red\x9b31m text\x9d0;title"\r\n\r\n`, 'latin1'));
-    const c1 = await cip(['env', 'list', '--verbose'], { env: rawEnv(jwt()) });
+    const c1 = await cip(['env', 'list', '--verbose'], { env: rawEnv(jwt(sandbox)) });
     expect(c1.exitCode).toBe(3);
     expect(c1.stderr).not.toMatch(/[\x00-\x08\x0b-\x1f\x7f-\x9f]/);
     expect(expectOneErrorLine(c1.stderr)).toContain('(HTTP 401): red?31m text?0;title (invalid_token)');
 
     raw.respond(Buffer.concat([Buffer.from(head, 'latin1'), Buffer.from('a\u202eevil\u2028next\u200bend\u0085"\r\n\r\n', 'utf8')]));
-    const unicode = await cip(['env', 'list', '--verbose'], { env: rawEnv(jwt()) });
+    const unicode = await cip(['env', 'list', '--verbose'], { env: rawEnv(jwt(sandbox)) });
     expect(unicode.stderr).not.toMatch(/[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b\u202e\u2028]/);
     expect(expectOneErrorLine(unicode.stderr)).toContain('(HTTP 401): a?evil next?end? (invalid_token)');
   });
 
-  it('an ESC or DEL in a header: the answer is refused as not HTTP (exit 7), and nothing of it is shown', async () => {
+  it('an ESC or DEL in a header: the answer is refused as not HTTP (exit 7), and nothing of it is shown', async ({ cip, sandbox }) => {
     raw.respond('HTTP/1.1 401 Unauthorized\r\nContent-Length: 0\r\nWWW-Authenticate: Bearer error_description="\x1b]0;pwned\x07"\r\n\r\n');
-    const result = await cip(['env', 'list'], { env: rawEnv(jwt()) });
+    const result = await cip(['env', 'list'], { env: rawEnv(jwt(sandbox)) });
     expect(result.exitCode).toBe(7);
     expect(expectOneErrorLine(result.stderr)).toContain('is not HTTP that cip can read');
     expect(result.stderr).not.toContain('pwned');
   });
 
-  it('UTF-8 in the header is read as UTF-8; Latin-1 that is no UTF-8 stays as it was sent', async () => {
+  it('UTF-8 in the header is read as UTF-8; Latin-1 that is no UTF-8 stays as it was sent', async ({ cip, sandbox }) => {
     const head = 'HTTP/1.1 401 Unauthorized\r\nContent-Length: 0\r\nWWW-Authenticate: Bearer error="invalid_token", error_description="';
     raw.respond(Buffer.concat([Buffer.from(head, 'latin1'), Buffer.from('Jetón caducó 令牌', 'utf8'), Buffer.from('"\r\n\r\n', 'latin1')]));
-    const utf8 = await cip(['env', 'list'], { env: rawEnv(jwt()) });
+    const utf8 = await cip(['env', 'list'], { env: rawEnv(jwt(sandbox)) });
     expect(expectOneErrorLine(utf8.stderr)).toContain('(HTTP 401): Jetón caducó 令牌 (invalid_token)');
     raw.respond(Buffer.concat([Buffer.from(head, 'latin1'), Buffer.from('Jet\xf3n', 'latin1'), Buffer.from('"\r\n\r\n', 'latin1')]));
-    const latin1 = await cip(['env', 'list'], { env: rawEnv(jwt()) });
+    const latin1 = await cip(['env', 'list'], { env: rawEnv(jwt(sandbox)) });
     expect(expectOneErrorLine(latin1.stderr)).toContain('(HTTP 401): Jetón (invalid_token)');
   });
 
-  it('a malformed challenge is read as far as it goes, and never stops cip', async () => {
+  it('a malformed challenge is read as far as it goes, and never stops cip', async ({ sandbox, cip }) => {
     for (const challenge of ['Bearer error="invalid_token", error_description="never closed', '", , =, Bearer ,error=', 'Bearer ===,,"x']) {
       sandbox.inject({ fault: challenged(challenge) });
-      const result = await cip(['env', 'list'], { env: tokenEnv(sandbox, jwt()) });
+      const result = await cip(['env', 'list'], { env: tokenEnv(sandbox, jwt(sandbox)) });
       expect(result.exitCode).toBe(3);
       expect(expectOneErrorLine(result.stderr)).toMatch(/^error: cannot list environments: the API rejected the credentials \(HTTP 401\)/);
     }
   });
 
-  it('a 2 MB challenge: refused by the HTTP parser, one error line, nothing of it shown', async () => {
+  it('a 2 MB challenge: refused by the HTTP parser, one error line, nothing of it shown', async ({ cip, sandbox }) => {
     raw.respond(
       `HTTP/1.1 401 Unauthorized\r\nContent-Length: 0\r\nWWW-Authenticate: Bearer error="invalid_token", error_description="${'A'.repeat(2 * 1024 * 1024)}"\r\n\r\n`,
     );
-    const result = await cip(['env', 'list'], { env: rawEnv(jwt()) });
+    const result = await cip(['env', 'list'], { env: rawEnv(jwt(sandbox)) });
     expect(result.exitCode).toBe(7);
     expect(result.stderr.length).toBeLessThan(1000);
     expect(expectOneErrorLine(result.stderr)).toContain('is not HTTP that cip can read');
@@ -226,7 +225,11 @@ describe('hostile challenges', () => {
 });
 
 describe('the 403 hint fits the credential', () => {
-  it("a read-only token's write, answered as the framework does (403, no body): the token may lack the scope", async () => {
+  it("a read-only token's write, answered as the framework does (403, no body): the token may lack the scope", async ({
+    cip,
+    startSandbox,
+  }) => {
+    const framework = await startSandbox(FRAMEWORK);
     const result = await cip(['env', 'create', '-f', 'name=not-made'], { env: tokenEnv(framework, framework.token({ readOnly: true })) });
     expect(result.exitCode).toBe(4);
     const line = expectOneErrorLine(result.stderr);
@@ -237,7 +240,7 @@ describe('the 403 hint fits the credential', () => {
     expect(framework.requests.map((request) => request.method)).toEqual(['POST']);
   });
 
-  it("a token profile's 403 says how to replace its token", async () => {
+  it("a token profile's 403 says how to replace its token", async ({ sandbox, cip }) => {
     const configDir = tempDir();
     writeFileSync(
       join(configDir, 'config.json'),
@@ -261,7 +264,8 @@ describe('the 403 hint fits the credential', () => {
     );
   });
 
-  it('an API key in another enterprise: names the enterprise id and that it came from CIP_ENTERPRISE_ID', async () => {
+  it('an API key in another enterprise: names the enterprise id and that it came from CIP_ENTERPRISE_ID', async ({ cip, startSandbox }) => {
+    const framework = await startSandbox(FRAMEWORK);
     const result = await cip(['env', 'list'], { env: keyEnv(framework, { CIP_ENTERPRISE_ID: OTHER_ENTERPRISE }) });
     expect(result.exitCode).toBe(4);
     expect(expectOneErrorLine(result.stderr)).toBe(
@@ -269,7 +273,7 @@ describe('the 403 hint fits the credential', () => {
     );
   });
 
-  it("…from --enterprise-id, from a profile, from the project file: each named, after the server's own words", async () => {
+  it("…from --enterprise-id, from a profile, from the project file: each named, after the server's own words", async ({ sandbox, cip }) => {
     const flag = await cip(['env', 'list', '--enterprise-id', OTHER_ENTERPRISE], {
       env: keyEnv(sandbox, { CIP_ENTERPRISE_ID: undefined }),
     });
@@ -301,7 +305,7 @@ describe('the 403 hint fits the credential', () => {
     );
   });
 
-  it("a read-only API key's write: the server's words, then the enterprise that was used", async () => {
+  it("a read-only API key's write: the server's words, then the enterprise that was used", async ({ sandbox, cip }) => {
     const result = await cip(['env', 'create', '-f', 'name=not-made'], {
       env: keyEnv(sandbox, { CIP_API_KEY: sandbox.keys.readOnlyApiKey }),
     });
@@ -313,8 +317,8 @@ describe('the 403 hint fits the credential', () => {
 });
 
 describe('--verbose shows the answer headers, credentials masked', () => {
-  it("the challenge of a refused token, as the server sent it (cleaned), and the server's own headers", async () => {
-    const result = await cip(['env', 'list', '--verbose'], { env: tokenEnv(sandbox, jwt({}, OTHER_SECRET)) });
+  it("the challenge of a refused token, as the server sent it (cleaned), and the server's own headers", async ({ sandbox, cip }) => {
+    const result = await cip(['env', 'list', '--verbose'], { env: tokenEnv(sandbox, jwt(sandbox, {}, OTHER_SECRET)) });
     expect(result.exitCode).toBe(3);
     expect(result.stderr).toMatch(/^< 401 Unauthorized \(\d+ ms, 0 bytes\)$/m);
     expect(result.stderr).toContain(
@@ -323,8 +327,8 @@ describe('--verbose shows the answer headers, credentials masked', () => {
     expect(result.stderr).toContain('\n<   content-length: 0\n');
   });
 
-  it('Set-Cookie, a credential header echoed back, and a key in any header are masked', async () => {
-    const token = jwt();
+  it('Set-Cookie, a credential header echoed back, and a key in any header are masked', async ({ sandbox, cip }) => {
+    const token = jwt(sandbox);
     sandbox.inject({
       fault: {
         kind: 'status',

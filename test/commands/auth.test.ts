@@ -1,33 +1,22 @@
 // auth login/status/switch/logout, profiles, and the config file, against the sandbox.
 import { chmodSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { describe, expect } from 'vitest';
+import { type Sandbox } from '../../src/sandbox/index.js';
 import { expectOneErrorLine, readConfig, sandboxEnv, tempDir } from '../helpers/cli.js';
-import { cipInProcess as cip } from '../helpers/harness.js';
 import { refusedUrl } from '../helpers/ports.js';
+import { it, test, type Cip } from '../helpers/fixture.js';
 
-let sandbox: Sandbox;
-let other: Sandbox;
+test.override({ sandboxOptions: { seed: 2 } });
+
 const OTHER_ENTERPRISE = '11111111-2222-4333-8444-555555555555';
-
-beforeAll(async () => {
-  sandbox = await startSandbox({ seed: 2 });
-  other = await startSandbox({
-    seed: 5,
-    enterpriseId: OTHER_ENTERPRISE,
-    apiKey: 'other-api-key-abcdefghijkl',
-    subscriptionKey: 'other-sub-key-mnopqrstuvwx',
-  });
-});
-afterAll(async () => {
-  await sandbox.close();
-  await other.close();
-});
-beforeEach(() => {
-  sandbox.reset();
-  other.reset();
-});
+/** A second sandbox, of another enterprise with keys of its own. */
+const OTHER = {
+  seed: 5,
+  enterpriseId: OTHER_ENTERPRISE,
+  apiKey: 'other-api-key-abcdefghijkl',
+  subscriptionKey: 'other-sub-key-mnopqrstuvwx',
+};
 
 function keyFiles(target: Sandbox): { apiKeyFile: string; subscriptionKeyFile: string } {
   const dir = tempDir();
@@ -38,7 +27,7 @@ function keyFiles(target: Sandbox): { apiKeyFile: string; subscriptionKeyFile: s
   return { apiKeyFile, subscriptionKeyFile };
 }
 
-async function login(configDir: string, target: Sandbox, extra: string[] = []) {
+async function login(cip: Cip, configDir: string, target: Sandbox, extra: string[] = []) {
   const files = keyFiles(target);
   return cip(
     [
@@ -59,9 +48,9 @@ async function login(configDir: string, target: Sandbox, extra: string[] = []) {
 }
 
 describe('cip auth login', () => {
-  it('verifies the keys, stores the first profile as active, in a private file', async () => {
+  it('verifies the keys, stores the first profile as active, in a private file', async ({ sandbox, cip }) => {
     const configDir = tempDir();
-    const result = await login(configDir, sandbox);
+    const result = await login(cip, configDir, sandbox);
     expect(result.exitCode).toBe(0);
     expect(result.stdout).toBe('');
     expect(result.stderr).toMatch(/profile 'default'.*active/);
@@ -86,7 +75,7 @@ describe('cip auth login', () => {
     expect(JSON.parse(list.stdout)).toHaveLength(2);
   });
 
-  it('takes keys from the environment and from stdin', async () => {
+  it('takes keys from the environment and from stdin', async ({ sandbox, cip }) => {
     const configDir = tempDir();
     const result = await cip(
       ['auth', 'login', '--base-url', sandbox.url, '--enterprise-id', sandbox.keys.enterpriseId, '--api-key-file', '-'],
@@ -102,7 +91,7 @@ describe('cip auth login', () => {
     });
   });
 
-  it('without a terminal, a missing value is exit 2 naming it, and nothing is saved', async () => {
+  it('without a terminal, a missing value is exit 2 naming it, and nothing is saved', async ({ sandbox, cip }) => {
     const configDir = tempDir();
     const result = await cip(['auth', 'login', '--base-url', sandbox.url, '--enterprise-id', sandbox.keys.enterpriseId], {
       configDir,
@@ -117,7 +106,7 @@ describe('cip auth login', () => {
     expect(sandbox.requests).toHaveLength(0);
   });
 
-  it('refuses an enterprise id that is not a GUID (exit 2)', async () => {
+  it('refuses an enterprise id that is not a GUID (exit 2)', async ({ sandbox, cip }) => {
     const configDir = tempDir();
     const files = keyFiles(sandbox);
     const result = await cip(
@@ -138,7 +127,7 @@ describe('cip auth login', () => {
     expect(readConfig(configDir)).toBeUndefined();
   });
 
-  it('a 401 from the API is exit 3 and nothing is saved', async () => {
+  it('a 401 from the API is exit 3 and nothing is saved', async ({ sandbox, cip }) => {
     const configDir = tempDir();
     const files = keyFiles(sandbox);
     writeFileSync(files.apiKeyFile, 'wrong-api-key-000000000000');
@@ -164,7 +153,7 @@ describe('cip auth login', () => {
     expect(readConfig(configDir)).toBeUndefined();
   });
 
-  it('a network failure is exit 8 and nothing is saved', async () => {
+  it('a network failure is exit 8 and nothing is saved', async ({ sandbox, cip }) => {
     const configDir = tempDir();
     const url = await refusedUrl('/ms');
     const files = keyFiles(sandbox);
@@ -188,15 +177,15 @@ describe('cip auth login', () => {
     expect(readConfig(configDir)).toBeUndefined();
   });
 
-  it('--no-verify saves without calling the API', async () => {
+  it('--no-verify saves without calling the API', async ({ sandbox, cip }) => {
     const configDir = tempDir();
-    const result = await login(configDir, sandbox, ['--no-verify']);
+    const result = await login(cip, configDir, sandbox, ['--no-verify']);
     expect(result.exitCode).toBe(0);
     expect(sandbox.requests).toHaveLength(0);
     expect(readConfig(configDir)).toMatchObject({ activeProfile: 'default' });
   });
 
-  it('never accepts a key as an option value', async () => {
+  it('never accepts a key as an option value', async ({ cip }) => {
     const result = await cip(['auth', 'login', '--api-key', 'secret-value'], {});
     expect(result.exitCode).toBe(2);
     expect(expectOneErrorLine(result.stderr)).toMatch(/unknown option '--api-key'/);
@@ -204,10 +193,15 @@ describe('cip auth login', () => {
 });
 
 describe('profiles', () => {
-  it('status shows every profile with masked keys; switch and --profile choose the enterprise sent', async () => {
+  it('status shows every profile with masked keys; switch and --profile choose the enterprise sent', async ({
+    sandbox,
+    cip,
+    startSandbox,
+  }) => {
+    const other = await startSandbox(OTHER);
     const configDir = tempDir();
-    expect((await login(configDir, sandbox)).exitCode).toBe(0);
-    expect((await login(configDir, other, ['--profile', 'prod'])).exitCode).toBe(0);
+    expect((await login(cip, configDir, sandbox)).exitCode).toBe(0);
+    expect((await login(cip, configDir, other, ['--profile', 'prod'])).exitCode).toBe(0);
     expect(readConfig(configDir)).toMatchObject({ activeProfile: 'default' });
 
     const status = await cip(['auth', 'status', '--json'], { configDir });
@@ -262,28 +256,29 @@ describe('profiles', () => {
     expect(JSON.parse(afterSwitch.stdout)).toHaveLength(5);
   });
 
-  it('switch to an unknown profile is exit 2 and lists the known ones', async () => {
+  it('switch to an unknown profile is exit 2 and lists the known ones', async ({ sandbox, cip, startSandbox }) => {
+    const other = await startSandbox(OTHER);
     const configDir = tempDir();
-    await login(configDir, sandbox, ['--no-verify']);
-    await login(configDir, other, ['--no-verify', '--profile', 'prod']);
+    await login(cip, configDir, sandbox, ['--no-verify']);
+    await login(cip, configDir, other, ['--no-verify', '--profile', 'prod']);
     const result = await cip(['auth', 'switch', 'nope'], { configDir });
     expect(result.exitCode).toBe(2);
     expect(expectOneErrorLine(result.stderr)).toBe("error: unknown profile 'nope' (known profiles: default, prod)");
     expect(readConfig(configDir)).toMatchObject({ activeProfile: 'default' });
   });
 
-  it('an unknown --profile on env commands is exit 2 and sends nothing', async () => {
+  it('an unknown --profile on env commands is exit 2 and sends nothing', async ({ sandbox, cip }) => {
     const configDir = tempDir();
-    await login(configDir, sandbox, ['--no-verify']);
+    await login(cip, configDir, sandbox, ['--no-verify']);
     const result = await cip(['env', 'list', '-p', 'ghost'], { configDir });
     expect(result.exitCode).toBe(2);
     expect(expectOneErrorLine(result.stderr)).toMatch(/unknown profile 'ghost'/);
     expect(sandbox.requests).toHaveLength(0);
   });
 
-  it('environment variables override the profile, value by value, and status says so', async () => {
+  it('environment variables override the profile, value by value, and status says so', async ({ sandbox, cip }) => {
     const configDir = tempDir();
-    await login(configDir, sandbox, ['--no-verify']);
+    await login(cip, configDir, sandbox, ['--no-verify']);
     const result = await cip(['env', 'list'], { configDir, env: { CIP_API_KEY: sandbox.keys.readOnlyApiKey } });
     expect(result.exitCode).toBe(0);
     expect(sandbox.requests.at(-1)!.headers.authorization).toBe(`ApiKey ${sandbox.keys.readOnlyApiKey}`);
@@ -301,11 +296,12 @@ describe('profiles', () => {
     expect(sandbox.requests.at(-1)!.headers.enterpriseid).toBe(OTHER_ENTERPRISE);
   });
 
-  it('logout removes the active profile, or the one named', async () => {
+  it('logout removes the active profile, or the one named', async ({ sandbox, cip, startSandbox }) => {
+    const other = await startSandbox(OTHER);
     const configDir = tempDir();
-    await login(configDir, sandbox, ['--no-verify']);
-    await login(configDir, other, ['--no-verify', '--profile', 'prod']);
-    await login(configDir, other, ['--no-verify', '--profile', 'qa']);
+    await login(cip, configDir, sandbox, ['--no-verify']);
+    await login(cip, configDir, other, ['--no-verify', '--profile', 'prod']);
+    await login(cip, configDir, other, ['--no-verify', '--profile', 'qa']);
     const named = await cip(['auth', 'logout', '--profile', 'qa'], { configDir });
     expect(named.exitCode).toBe(0);
     expect(Object.keys((readConfig(configDir) as { profiles: object }).profiles)).toEqual(['default', 'prod']);
@@ -315,7 +311,7 @@ describe('profiles', () => {
     expect(readConfig(configDir)).toEqual({ activeProfile: 'prod', profiles: { prod: expect.any(Object) } });
   });
 
-  it('with no profile and no credentials, commands are exit 3 with a hint to log in', async () => {
+  it('with no profile and no credentials, commands are exit 3 with a hint to log in', async ({ cip }) => {
     const configDir = tempDir();
     for (const args of [
       ['env', 'list'],
@@ -329,7 +325,7 @@ describe('profiles', () => {
 });
 
 describe('the config file', () => {
-  it('a corrupted file is never overwritten: every command stops with an error naming it', async () => {
+  it('a corrupted file is never overwritten: every command stops with an error naming it', async ({ sandbox, cip }) => {
     const configDir = tempDir();
     const path = join(configDir, 'config.json');
     const broken = '{"activeProfile": "default", "profiles": {';
@@ -363,7 +359,7 @@ describe('the config file', () => {
     expect(readFileSync(path, 'utf8')).toBe(broken);
   });
 
-  it('a hand-broken shape is reported, not reset', async () => {
+  it('a hand-broken shape is reported, not reset', async ({ cip }) => {
     const configDir = tempDir();
     const path = join(configDir, 'config.json');
     writeFileSync(path, '{"profiles": {"default": {"apiKey": 1}}}');
@@ -373,7 +369,7 @@ describe('the config file', () => {
     expect(readFileSync(path, 'utf8')).toBe('{"profiles": {"default": {"apiKey": 1}}}');
   });
 
-  it('the CI path needs no config at all, even an unreadable one', async () => {
+  it('the CI path needs no config at all, even an unreadable one', async ({ sandbox, cip }) => {
     const configDir = tempDir();
     writeFileSync(join(configDir, 'config.json'), 'garbage');
     chmodSync(join(configDir, 'config.json'), 0o000);

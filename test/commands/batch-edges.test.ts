@@ -3,11 +3,12 @@
 // the spinner stops), an interrupt at each point (before an item, during one), an error that is no CipError,
 // the interrupt report and exit codes of finishBatch, and the hint of a refused confirmation.
 import { PassThrough } from 'node:stream';
-import { describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { finishBatch, refuseUnconfirmed, runBatch, type ItemState } from '../../src/domain/environments/batch.js';
 import type { Context } from '../../src/context.js';
 import { CipError, InterruptedError } from '../../src/errors.js';
 import { fakeIO, testContext } from '../helpers/io.js';
+import { it } from '../helpers/fixture.js';
 
 interface Captured {
   ctx: Context;

@@ -2,21 +2,12 @@
 // change would move (found by mutation testing).
 import { mkdirSync, statSync, writeFileSync, chmodSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { describe, expect } from 'vitest';
 import { expectOneErrorLine, loginArgs, readConfig, sandboxEnv, tempDir } from '../helpers/cli.js';
-import { cipInProcess as cip } from '../helpers/harness.js';
+import { it, test } from '../helpers/fixture.js';
+import type { Sandbox } from '../../src/sandbox/index.js';
 
-let sandbox: Sandbox;
-beforeAll(async () => {
-  sandbox = await startSandbox({ seed: 1 });
-});
-afterAll(async () => {
-  await sandbox.close();
-});
-beforeEach(() => {
-  sandbox.reset();
-});
+test.override({ sandboxOptions: { seed: 1 } });
 
 interface StoredProfile {
   baseUrl?: string;
@@ -33,7 +24,7 @@ function configWith(profiles: Record<string, StoredProfile>, activeProfile?: str
   return dir;
 }
 
-const sandboxProfile = (): StoredProfile => ({
+const sandboxProfile = (sandbox: Sandbox): StoredProfile => ({
   baseUrl: sandbox.url,
   enterpriseId: sandbox.keys.enterpriseId,
   apiKey: sandbox.keys.apiKey,
@@ -41,8 +32,8 @@ const sandboxProfile = (): StoredProfile => ({
 });
 
 describe('keys read from a profile are secrets too', () => {
-  it('a profile key the server echoes in an error body is shown as ***', async () => {
-    const configDir = configWith({ p: sandboxProfile() }, 'p');
+  it('a profile key the server echoes in an error body is shown as ***', async ({ sandbox, cip }) => {
+    const configDir = configWith({ p: sandboxProfile(sandbox) }, 'p');
     sandbox.inject({
       fault: {
         kind: 'status',
@@ -57,8 +48,8 @@ describe('keys read from a profile are secrets too', () => {
     );
   });
 
-  it('a profile key the server echoes in data never reaches stdout', async () => {
-    const configDir = configWith({ p: sandboxProfile() }, 'p');
+  it('a profile key the server echoes in data never reaches stdout', async ({ sandbox, cip }) => {
+    const configDir = configWith({ p: sandboxProfile(sandbox) }, 'p');
     const id = [...sandbox.environments.keys()][0]!;
     const record = sandbox.environments.get(id)!;
     const saved = record.description;
@@ -76,11 +67,11 @@ describe('keys read from a profile are secrets too', () => {
 
 describe("cip's own folder and file are private to their owner", () => {
   for (const mode of [0o750, 0o740, 0o710, 0o705]) {
-    it(`a default folder with mode ${mode.toString(8)} is made 700, and said so`, async () => {
+    it(`a default folder with mode ${mode.toString(8)} is made 700, and said so`, async ({ cip, sandbox }) => {
       const home = tempDir();
       const configDir = join(home, '.config', 'cip');
       mkdirSync(configDir, { recursive: true });
-      writeFileSync(join(configDir, 'config.json'), JSON.stringify({ activeProfile: 'p', profiles: { p: sandboxProfile() } }), {
+      writeFileSync(join(configDir, 'config.json'), JSON.stringify({ activeProfile: 'p', profiles: { p: sandboxProfile(sandbox) } }), {
         mode: 0o600,
       });
       chmodSync(configDir, mode);
@@ -91,8 +82,8 @@ describe("cip's own folder and file are private to their owner", () => {
     });
   }
 
-  it('a config file with mode 640 is made 600, and said so', async () => {
-    const configDir = configWith({ p: sandboxProfile() }, 'p');
+  it('a config file with mode 640 is made 600, and said so', async ({ cip, sandbox }) => {
+    const configDir = configWith({ p: sandboxProfile(sandbox) }, 'p');
     const file = join(configDir, 'config.json');
     chmodSync(file, 0o640);
     const result = await cip(['auth', 'status'], { configDir });
@@ -101,7 +92,7 @@ describe("cip's own folder and file are private to their owner", () => {
     expect(result.stderr).toContain(`warning: ${file} was readable by others (mode 640); cip made it private (600)`);
   });
 
-  it('a folder named by CIP_CONFIG_DIR that its group can write to is refused for keys, and left as it is', async () => {
+  it('a folder named by CIP_CONFIG_DIR that its group can write to is refused for keys, and left as it is', async ({ sandbox, cip }) => {
     const configDir = tempDir();
     chmodSync(configDir, 0o770);
     const result = await cip(loginArgs(sandbox, ['--no-verify']), { configDir });
@@ -113,8 +104,8 @@ describe("cip's own folder and file are private to their owner", () => {
 });
 
 describe('auth logout', () => {
-  it('of the active profile with several left activates none of them, and says how to choose', async () => {
-    const configDir = configWith({ a: sandboxProfile(), b: sandboxProfile(), c: sandboxProfile() }, 'b');
+  it('of the active profile with several left activates none of them, and says how to choose', async ({ cip, sandbox }) => {
+    const configDir = configWith({ a: sandboxProfile(sandbox), b: sandboxProfile(sandbox), c: sandboxProfile(sandbox) }, 'b');
     const result = await cip(['auth', 'logout'], { configDir });
     expect(result.exitCode).toBe(0);
     expect(result.stderr).toBe("Removed profile 'b'. No profile is active; choose one with 'cip auth use <name>'.\n");
@@ -123,15 +114,15 @@ describe('auth logout', () => {
     expect(Object.keys(config.profiles)).toEqual(['a', 'c']);
   });
 
-  it('of the active profile with one left makes that one active', async () => {
-    const configDir = configWith({ a: sandboxProfile(), b: sandboxProfile() }, 'a');
+  it('of the active profile with one left makes that one active', async ({ cip, sandbox }) => {
+    const configDir = configWith({ a: sandboxProfile(sandbox), b: sandboxProfile(sandbox) }, 'a');
     const result = await cip(['auth', 'logout'], { configDir });
     expect(result.stderr).toBe("Removed profile 'a'. Active profile: 'b'.\n");
     expect(readConfig(configDir)).toMatchObject({ activeProfile: 'b' });
   });
 
-  it('of another profile keeps the active one', async () => {
-    const configDir = configWith({ a: sandboxProfile(), b: sandboxProfile(), c: sandboxProfile() }, 'a');
+  it('of another profile keeps the active one', async ({ cip, sandbox }) => {
+    const configDir = configWith({ a: sandboxProfile(sandbox), b: sandboxProfile(sandbox), c: sandboxProfile(sandbox) }, 'a');
     const result = await cip(['auth', 'logout', '--profile', 'c'], { configDir });
     expect(result.stderr).toBe("Removed profile 'c'. Active profile: 'a'.\n");
     expect(readConfig(configDir)).toMatchObject({ activeProfile: 'a' });
@@ -139,13 +130,13 @@ describe('auth logout', () => {
 });
 
 describe('auth status masks keys', () => {
-  it.each([
+  it.for<[string, string]>([
     ['abcdefghijklmnopqrst', '****qrst'],
     ['abcdefghijklmnop', '****mnop'],
     ['abcdefghijklmno', '****no'],
     ['abcdefgh', '****gh'],
     ['abcdefg', '****'],
-  ])('%s (hand-written in the file) is shown as %s', async (key, masked) => {
+  ])('%s (hand-written in the file) is shown as %s', async ([key, masked], { sandbox, cip }) => {
     const configDir = configWith({ p: { enterpriseId: sandbox.keys.enterpriseId, apiKey: key, subscriptionKey: key } }, 'p');
     const result = await cip(['auth', 'status', '--json'], { configDir });
     const [row] = JSON.parse(result.stdout) as { apiKey: string; subscriptionKey: string }[];
@@ -155,7 +146,7 @@ describe('auth status masks keys', () => {
 });
 
 describe('--quiet', () => {
-  it('silences the lines for people, and keeps data and warnings', async () => {
+  it('silences the lines for people, and keeps data and warnings', async ({ sandbox, cip }) => {
     const env = sandboxEnv(sandbox);
     const created = await cip(['env', 'create', '-f', 'name=quiet', '--quiet'], { env });
     expect(created.exitCode).toBe(0);
@@ -165,14 +156,14 @@ describe('--quiet', () => {
     const deleted = await cip(['env', 'delete', id, '--yes', '-q'], { env });
     expect(deleted).toMatchObject({ exitCode: 0, stderr: '' });
     expect(JSON.parse(deleted.stdout)).toEqual([{ given: id, id, name: 'quieter', result: 'deleted', error: null }]);
-    const configDir = configWith({ a: sandboxProfile(), b: sandboxProfile() }, 'a');
+    const configDir = configWith({ a: sandboxProfile(sandbox), b: sandboxProfile(sandbox) }, 'a');
     expect(await cip(['auth', 'switch', 'b', '--quiet'], { configDir })).toMatchObject({ exitCode: 0, stderr: '' });
     const warned = await cip(['env', 'list', '--quiet'], { configDir, env: { CIP_API_KEY: sandbox.keys.apiKey } });
     expect(warned.stderr).toBe("warning: CIP_API_KEY from the environment overrides profile 'b'\n");
   });
 
-  it('without it, the same commands say what they did', async () => {
-    const configDir = configWith({ a: sandboxProfile(), b: sandboxProfile() }, 'a');
+  it('without it, the same commands say what they did', async ({ cip, sandbox }) => {
+    const configDir = configWith({ a: sandboxProfile(sandbox), b: sandboxProfile(sandbox) }, 'a');
     expect(await cip(['auth', 'switch', 'b'], { configDir })).toMatchObject({ exitCode: 0, stderr: "Profile 'b' is now active.\n" });
     const created = await cip(['env', 'create', '-f', 'name=loud'], { configDir });
     expect(created.stderr).toMatch(/^Created environment 'loud' \([0-9a-f-]{36}\)\n {2}in profile 'b', enterprise /);
@@ -180,24 +171,27 @@ describe('--quiet', () => {
 });
 
 describe('the list envelope', () => {
-  it.each(['value', 'Items', 'DATA', 'results'])('{"%s": [...]} is unwrapped', async (envelope) => {
+  it.for(['value', 'Items', 'DATA', 'results'])('{"%s": [...]} is unwrapped', async (envelope, { sandbox, cip }) => {
     sandbox.inject({ fault: { kind: 'status', status: 200, body: JSON.stringify({ [envelope]: [{ id: 'x1', name: 'one' }] }) } });
     const result = await cip(['env', 'list', '--json'], { env: sandboxEnv(sandbox) });
     expect(result.exitCode).toBe(0);
     expect(JSON.parse(result.stdout)).toEqual([{ id: 'x1', name: 'one' }]);
   });
 
-  it.each(['errors', 'warnings', 'environmentsList'])('an object whose only array is "%s" is not a list: exit 7', async (field) => {
-    sandbox.inject({ fault: { kind: 'status', status: 200, body: JSON.stringify({ [field]: [{ id: 'x1' }] }) } });
-    const result = await cip(['env', 'list', '--json'], { env: sandboxEnv(sandbox) });
-    expect(result.exitCode).toBe(7);
-    expect(expectOneErrorLine(result.stderr)).toBe('error: cannot list environments: the API answered with something that is not a list');
-    expect(result.stdout).toBe('');
-  });
+  it.for(['errors', 'warnings', 'environmentsList'])(
+    'an object whose only array is "%s" is not a list: exit 7',
+    async (field, { sandbox, cip }) => {
+      sandbox.inject({ fault: { kind: 'status', status: 200, body: JSON.stringify({ [field]: [{ id: 'x1' }] }) } });
+      const result = await cip(['env', 'list', '--json'], { env: sandboxEnv(sandbox) });
+      expect(result.exitCode).toBe(7);
+      expect(expectOneErrorLine(result.stderr)).toBe('error: cannot list environments: the API answered with something that is not a list');
+      expect(result.stdout).toBe('');
+    },
+  );
 });
 
 describe('--verbose', () => {
-  it('shows the reason phrase on one line, its control characters replaced', async () => {
+  it('shows the reason phrase on one line, its control characters replaced', async ({ sandbox, cip }) => {
     sandbox.inject({
       fault: { kind: 'raw', response: 'HTTP/1.1 200 OK\u001b[2J\tNow\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n[]' },
     });
@@ -209,12 +203,12 @@ describe('--verbose', () => {
 });
 
 describe('an empty value for an option that takes a number', () => {
-  it.each([
+  it.for<[string, string, string]>([
     ['sandbox', '--port', ''],
     ['sandbox', '--count', ' '],
     ['sandbox', '--seed', ' '],
     ['env list', '--timeout', ''],
-  ])('cip %s %s %j is exit 2, nothing started or sent', async (command, flag, value) => {
+  ])('cip %s %s %j is exit 2, nothing started or sent', async ([command, flag, value], { sandbox, cip }) => {
     const result = await cip([...command.split(' '), flag, value], { env: sandboxEnv(sandbox) });
     expect(result.exitCode).toBe(2);
     expect(expectOneErrorLine(result.stderr)).toMatch(

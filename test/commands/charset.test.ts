@@ -6,14 +6,13 @@
 // Each case runs on both transports: node:http, and fetch through a proxy (api/proxy.ts).
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { FaultRule, RecordedRequest, Sandbox } from '../../src/sandbox/index.js';
-import { expectOneErrorLine, sandboxEnv, sandboxForFile, seedSandbox, tempDir } from '../helpers/cli.js';
+import { afterAll, beforeAll, describe, expect } from 'vitest';
+import type { FaultRule, Sandbox } from '../../src/sandbox/index.js';
+import { expectOneErrorLine, sandboxEnv, seedSandbox, tempDir } from '../helpers/cli.js';
 import { startConnectProxy, type ConnectProxy } from '../helpers/connect-proxy.js';
-import { cipInProcess as cip } from '../helpers/harness.js';
+import { it, test, type Fixtures } from '../helpers/fixture.js';
+import { writes } from '../helpers/requests.js';
 
-let sandbox!: Sandbox;
-sandboxForFile({ seed: 0 }, (started) => ({ sandbox } = started));
 let proxy!: ConnectProxy;
 beforeAll(async () => {
   proxy = await startConnectProxy();
@@ -26,24 +25,21 @@ const OWNER = 'José Muñoz';
 const A = { id: 'a1', name: 'a', owner: OWNER, description: 'old', tags: ['señal'] };
 const B = { id: 'b2', name: 'Peña', owner: 'Zoë', description: 'other' };
 
-let configDir: string;
-beforeEach(async () => {
-  configDir = tempDir();
-  await seedSandbox(sandbox, [JSON.stringify(A), JSON.stringify(B)]);
-});
+test.override({ sandboxOptions: { records: [JSON.stringify(A), JSON.stringify(B)] } });
 
 const TRANSPORTS = {
-  'node:http': () => sandboxEnv(sandbox),
+  'node:http': (sandbox: Sandbox) => sandboxEnv(sandbox),
   // A name only the proxy resolves: the request goes through fetch and undici's proxy agent.
-  'fetch through a proxy': () =>
+  'fetch through a proxy': (sandbox: Sandbox) =>
     sandboxEnv(sandbox, { CIP_BASE_URL: `http://api.cip.test:${sandbox.port}/ms`, HTTP_PROXY: proxy.url, CIP_ALLOW_HTTP: '1' }),
 } as const;
 type Transport = keyof typeof TRANSPORTS;
 
-const run = (transport: Transport, args: string[]) => cip(args, { env: TRANSPORTS[transport](), configDir });
+const run = ({ sandbox, cip, configDir }: Pick<Fixtures, 'sandbox' | 'cip' | 'configDir'>, transport: Transport, args: string[]) =>
+  cip(args, { env: TRANSPORTS[transport](sandbox), configDir });
 
 /** The list as the sandbox holds it, as JSON text. */
-const listText = () => JSON.stringify([...sandbox.environments.values()]);
+const listText = (sandbox: Sandbox) => JSON.stringify([...sandbox.environments.values()]);
 
 /** windows-1252 (and ISO-8859-1, where they agree): one byte per character. */
 function cp1252(text: string): Buffer {
@@ -53,7 +49,7 @@ const utf16be = (text: string) => Buffer.from(text, 'utf16le').swap16();
 const BOM = { utf8: Buffer.from([0xef, 0xbb, 0xbf]), utf16le: Buffer.from([0xff, 0xfe]), utf16be: Buffer.from([0xfe, 0xff]) };
 
 /** Every GET of the list answered with these bytes and this Content-Type (absent when null). */
-function listAnswered(body: (text: string) => Buffer, contentType: string | null): void {
+function listAnswered(sandbox: Sandbox, body: (text: string) => Buffer, contentType: string | null): void {
   const rule: FaultRule = {
     method: 'GET',
     match: (request) => request.url.startsWith('/ms/Environments'),
@@ -61,14 +57,12 @@ function listAnswered(body: (text: string) => Buffer, contentType: string | null
     fault: {
       kind: 'status',
       status: 200,
-      body: body(listText()),
+      body: body(listText(sandbox)),
       headers: contentType === null ? { 'Content-Type': '' } : { 'Content-Type': contentType },
     },
   };
   sandbox.inject(rule);
 }
-
-const writes = (): RecordedRequest[] => sandbox.requests.filter((request) => request.method !== 'GET');
 
 /** Read exactly: each a declared charset (or a byte-order mark) and bytes valid in it. */
 const EXACT: [what: string, body: (text: string) => Buffer, contentType: string | null][] = [
@@ -134,17 +128,21 @@ const INEXACT: [what: string, body: (text: string) => Buffer, contentType: strin
 
 describe.each(Object.keys(TRANSPORTS) as Transport[])('%s', (transport) => {
   describe.each(EXACT)('a list answered with %s', (_what, body, contentType) => {
-    it('update sends back every field exactly, in UTF-8 it names; create --if-exists update finds the record and POSTs nothing', async () => {
-      listAnswered(body, contentType);
-      const listed = await run(transport, ['env', 'list', '--json']);
+    it('update sends back every field exactly, in UTF-8 it names; create --if-exists update finds the record and POSTs nothing', async ({
+      sandbox,
+      cip,
+      configDir,
+    }) => {
+      listAnswered(sandbox, body, contentType);
+      const listed = await run({ sandbox, cip, configDir }, transport, ['env', 'list', '--json']);
       expect(listed.exitCode).toBe(0);
       expect(listed.stderr).toBe('');
       expect(JSON.parse(listed.stdout)).toEqual([A, B]);
 
-      const updated = await run(transport, ['env', 'update', 'a', '-f', 'description=x']);
+      const updated = await run({ sandbox, cip, configDir }, transport, ['env', 'update', 'a', '-f', 'description=x']);
       expect(updated.exitCode).toBe(0);
       expect(updated.stderr).not.toContain('warning');
-      const [put] = writes();
+      const [put] = writes(sandbox);
       // The sandbox reads the body as UTF-8: equal text is equal bytes (anything else would read as U+FFFD).
       expect(put).toMatchObject({ method: 'PUT', url: '/ms/Environments/a1' });
       expect(put!.body).toBe(JSON.stringify({ ...A, description: 'x' }));
@@ -152,24 +150,39 @@ describe.each(Object.keys(TRANSPORTS) as Transport[])('%s', (transport) => {
       expect(put!.headers['content-type']).toBe('application/json; charset=utf-8');
 
       sandbox.reset();
-      listAnswered(body, contentType);
-      const merged = await run(transport, ['env', 'create', '-f', 'name=Peña', '-f', 'description=y', '--if-exists', 'update']);
+      listAnswered(sandbox, body, contentType);
+      const merged = await run({ sandbox, cip, configDir }, transport, [
+        'env',
+        'create',
+        '-f',
+        'name=Peña',
+        '-f',
+        'description=y',
+        '--if-exists',
+        'update',
+      ]);
       expect(merged.exitCode).toBe(0);
-      expect(writes().map((request) => [request.method, request.url, request.body])).toEqual([
+      expect(writes(sandbox).map((request) => [request.method, request.url, request.body])).toEqual([
         ['PUT', '/ms/Environments/b2', JSON.stringify({ ...B, description: 'y' })],
       ]);
     });
   });
 
   describe.each(INEXACT)('a list answered with %s', (_what, body, contentType, why) => {
-    it('a read shows it with a warning; update, create --if-exists, apply, delete and restore send nothing (exit 7)', async () => {
+    it('a read shows it with a warning; update, create --if-exists, apply, delete and restore send nothing (exit 7)', async ({
+      sandbox,
+      cip,
+      configDir,
+    }) => {
       // An entry to restore, made before the server's answers went wrong.
-      expect((await run(transport, ['env', 'update', 'b2', '-f', 'description=journaled'])).exitCode).toBe(0);
-      const [entry] = JSON.parse((await run(transport, ['env', 'history', '--json'])).stdout) as { entry: string }[];
+      expect((await run({ sandbox, cip, configDir }, transport, ['env', 'update', 'b2', '-f', 'description=journaled'])).exitCode).toBe(0);
+      const [entry] = JSON.parse((await run({ sandbox, cip, configDir }, transport, ['env', 'history', '--json'])).stdout) as {
+        entry: string;
+      }[];
       sandbox.reset();
-      listAnswered(body, contentType);
+      listAnswered(sandbox, body, contentType);
 
-      const listed = await run(transport, ['env', 'list', '--json']);
+      const listed = await run({ sandbox, cip, configDir }, transport, ['env', 'list', '--json']);
       expect(listed.exitCode).toBe(0);
       expect(listed.stderr).toBe(
         `warning: cip could not read the API's answer to list environments exactly (${why}): it is shown as well as cip can, and this run writes nothing back\n`,
@@ -186,14 +199,14 @@ describe.each(Object.keys(TRANSPORTS) as Transport[])('%s', (transport) => {
         ['env', 'delete', 'a1', '--yes'],
         ['env', 'restore', entry!.entry, '--yes', '--force'],
       ]) {
-        const refused = await run(transport, args);
+        const refused = await run({ sandbox, cip, configDir }, transport, args);
         expect(refused.exitCode, args.join(' ')).toBe(7);
         expect(expectOneErrorLine(refused.stderr), args.join(' ')).toMatch(
           new RegExp(
             `^error: cannot .*: cip could not read the API's answer to list environments exactly \\(.*\\), and would send back text it could not read \\(nothing was sent;`,
           ),
         );
-        expect(writes(), args.join(' ')).toEqual([]);
+        expect(writes(sandbox), args.join(' ')).toEqual([]);
       }
       expect(sandbox.environments.get('a1')).toEqual(A);
       expect(sandbox.environments.get('b2')).toMatchObject({ name: 'Peña', description: 'journaled' });
@@ -202,16 +215,16 @@ describe.each(Object.keys(TRANSPORTS) as Transport[])('%s', (transport) => {
 });
 
 describe('answers the request path reads whole', () => {
-  it('windows-1252: its euro sign (0x80) is read as the euro sign, and sent back as one', async () => {
+  it('windows-1252: its euro sign (0x80) is read as the euro sign, and sent back as one', async ({ sandbox, cip, configDir }) => {
     await seedSandbox(sandbox, [JSON.stringify({ ...A, price: '€5 – 10' })]);
-    listAnswered(cp1252, 'application/json; charset=windows-1252');
+    listAnswered(sandbox, cp1252, 'application/json; charset=windows-1252');
     const updated = await cip(['env', 'update', 'a', '-f', 'description=x'], { env: sandboxEnv(sandbox), configDir });
     expect(updated.exitCode).toBe(0);
-    expect(writes()[0]!.body).toBe(JSON.stringify({ ...A, price: '€5 – 10', description: 'x' }));
+    expect(writes(sandbox)[0]!.body).toBe(JSON.stringify({ ...A, price: '€5 – 10', description: 'x' }));
   });
 
-  it('a UTF-8 character split across two chunks of a chunked answer is read whole', async () => {
-    const text = listText();
+  it('a UTF-8 character split across two chunks of a chunked answer is read whole', async ({ sandbox, cip, configDir }) => {
+    const text = listText(sandbox);
     const bytes = Buffer.from(text);
     const split = bytes.indexOf(Buffer.from('é')) + 1;
     const chunk = (part: Buffer) => Buffer.concat([Buffer.from(`${part.length.toString(16)}\r\n`), part, Buffer.from('\r\n')]);
@@ -229,23 +242,27 @@ describe('answers the request path reads whole', () => {
     });
     const updated = await cip(['env', 'update', 'a', '-f', 'description=x'], { env: sandboxEnv(sandbox), configDir });
     expect(updated.exitCode).toBe(0);
-    expect(writes()[0]!.body).toBe(JSON.stringify({ ...A, description: 'x' }));
+    expect(writes(sandbox)[0]!.body).toBe(JSON.stringify({ ...A, description: 'x' }));
   });
 
-  it('cip api: a body without a charset is sent in UTF-8, and says so', async () => {
+  it('cip api: a body without a charset is sent in UTF-8, and says so', async ({ sandbox, cip, configDir }) => {
     const result = await cip(['api', 'Environments/a1', '-X', 'PUT', '--input', '-'], {
       env: sandboxEnv(sandbox),
       configDir,
       input: JSON.stringify({ ...A, owner: 'Zoë' }),
     });
     expect(result.exitCode).toBe(0);
-    expect(writes()[0]!.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(writes(sandbox)[0]!.headers['content-type']).toBe('application/json; charset=utf-8');
     expect(sandbox.environments.get('a1')).toMatchObject({ owner: 'Zoë' });
   });
 });
 
 describe('input that is not UTF-8', () => {
-  it('a --file, --input or stdin in Latin-1 is refused (exit 2) before anything is sent: it would go as U+FFFD', async () => {
+  it('a --file, --input or stdin in Latin-1 is refused (exit 2) before anything is sent: it would go as U+FFFD', async ({
+    sandbox,
+    cip,
+    configDir,
+  }) => {
     const file = join(tempDir(), 'latin1.json');
     writeFileSync(file, Buffer.from(JSON.stringify({ name: 'c', owner: OWNER }), 'latin1'));
     const env = sandboxEnv(sandbox);
@@ -262,16 +279,20 @@ describe('input that is not UTF-8', () => {
         /is not valid UTF-8, and cip reads its input as UTF-8 \(convert it first/,
       );
     }
-    expect(writes()).toEqual([]);
+    expect(writes(sandbox)).toEqual([]);
     // In UTF-8 the same file goes out exactly.
     writeFileSync(file, JSON.stringify({ name: 'c', owner: OWNER }));
     expect((await cip(['env', 'create', '--file', file], { env, configDir })).exitCode).toBe(0);
-    expect(writes()[0]!.body).toBe(JSON.stringify({ name: 'c', owner: OWNER }));
+    expect(writes(sandbox)[0]!.body).toBe(JSON.stringify({ name: 'c', owner: OWNER }));
   });
 });
 
 describe('a key in an answer that is not UTF-8', () => {
-  it('is found in UTF-16: cip api at a terminal, with --jq, in a pipe, in --verbose and in an error', async () => {
+  it('is found in UTF-16: cip api at a terminal, with --jq, in a pipe, in --verbose and in an error', async ({
+    sandbox,
+    cip,
+    configDir,
+  }) => {
     const key = sandbox.keys.apiKey;
     const utf16 = Buffer.concat([BOM.utf16le, Buffer.from(JSON.stringify({ id: 'a1', echo: key }), 'utf16le')]);
     const answer = (status: number) =>

@@ -2,19 +2,11 @@
 // A Tab must never wait long, ask anything or print an error; a second Tab within a minute asks nothing.
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { describe, expect } from 'vitest';
 import { sandboxEnv, tempDir } from '../helpers/cli.js';
-import { cipInProcess as cip } from '../helpers/harness.js';
+import { it, test } from '../helpers/fixture.js';
 
-let sandbox: Sandbox;
-beforeAll(async () => {
-  sandbox = await startSandbox({ seed: 0 });
-});
-afterAll(async () => {
-  await sandbox.close();
-});
-beforeEach(() => {
+test.beforeEach(({ sandbox }) => {
   sandbox.environments.clear();
   sandbox.environments.set('e1', { id: 'e1', name: 'staging' });
   sandbox.environments.set('e2', { id: 'e2', name: 'has space' });
@@ -32,7 +24,10 @@ beforeEach(() => {
 });
 
 describe('cip __complete environments', () => {
-  it('prints the ids and the names the scripts can quote for a shell, and caches them privately for the next Tab', async () => {
+  it('prints the ids and the names the scripts can quote for a shell, and caches them privately for the next Tab', async ({
+    sandbox,
+    cip,
+  }) => {
     const configDir = tempDir();
     const env = sandboxEnv(sandbox);
     const first = await cip(['__complete', 'environments'], { env, configDir });
@@ -60,7 +55,7 @@ describe('cip __complete environments', () => {
     expect(sandbox.requests).toHaveLength(2);
   });
 
-  it('leaves out a name that holds a key in use, and does not cache it', async () => {
+  it('leaves out a name that holds a key in use, and does not cache it', async ({ sandbox, cip }) => {
     const configDir = tempDir();
     sandbox.environments.set('e20', { id: 'e20', name: `k=${sandbox.keys.apiKey}` });
     const result = await cip(['__complete', 'environments'], { env: sandboxEnv(sandbox), configDir });
@@ -69,14 +64,14 @@ describe('cip __complete environments', () => {
     expect(readFileSync(join(configDir, 'completion-cache.json'), 'utf8')).not.toContain(sandbox.keys.apiKey);
   });
 
-  it('says nothing without credentials, and creates no folder', async () => {
+  it('says nothing without credentials, and creates no folder', async ({ cip }) => {
     const configDir = join(tempDir(), 'not-yet');
     const result = await cip(['__complete', 'environments'], { configDir });
     expect(result).toEqual({ exitCode: 0, stdout: '', stderr: '' });
     expect(existsSync(configDir)).toBe(false);
   });
 
-  it('gives up on a server that does not answer within 2 s, saying nothing', async () => {
+  it('gives up on a server that does not answer within 2 s, saying nothing', async ({ sandbox, cip }) => {
     let release: () => void = () => undefined;
     sandbox.inject({ fault: { kind: 'hold', release: new Promise<void>((resolve) => (release = resolve)) }, times: Infinity });
     try {
@@ -87,7 +82,7 @@ describe('cip __complete environments', () => {
     }
   });
 
-  it('says nothing when the API refuses', async () => {
+  it('says nothing when the API refuses', async ({ sandbox, cip }) => {
     const result = await cip(['__complete', 'environments'], {
       env: sandboxEnv(sandbox, { CIP_API_KEY: 'wrong-key-0123456789' }),
       configDir: tempDir(),

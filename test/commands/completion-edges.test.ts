@@ -5,11 +5,11 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, vi } from 'vitest';
 import { MAX_CONFIG_BYTES } from '../../src/config/store.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { sandboxEnv, tempDir } from '../helpers/cli.js';
-import { cipInProcess as cip } from '../helpers/harness.js';
+import { it, test } from '../helpers/fixture.js';
 
 const QUIET = { exitCode: 0, stdout: '', stderr: '' };
 
@@ -27,7 +27,7 @@ describe('cip __complete profiles', () => {
   };
   const stored = { activeProfile: 'dev', profiles: { dev: profile, 'prod-2': profile, 'has space': profile, 'quo"te': profile } };
 
-  it.each<[string, string | ((path: string) => void), string]>([
+  it.for<[string, string | ((path: string) => void), string]>([
     ['the names cip could have stored, one a line', JSON.stringify(stored), 'dev\nprod-2\n'],
     ['a file of exactly the size limit', padded(stored, MAX_CONFIG_BYTES), 'dev\nprod-2\n'],
     ['a file one byte over the limit', padded(stored, MAX_CONFIG_BYTES + 1), ''],
@@ -37,7 +37,7 @@ describe('cip __complete profiles', () => {
     ['a file that is not JSON', '{"profiles":', ''],
     ['a folder in place of the file', (path) => mkdirSync(path), ''],
     ['a FIFO in place of the file, which is not opened', (path) => execFileSync('mkfifo', [path]), ''],
-  ])('%s', async (_what, content, stdout) => {
+  ])('%s', async ([_what, content, stdout], { cip }) => {
     const configDir = tempDir();
     const path = join(configDir, 'config.json');
     if (typeof content === 'string') writeFileSync(path, content);
@@ -45,7 +45,7 @@ describe('cip __complete profiles', () => {
     expect(await cip(['__complete', 'profiles'], { configDir })).toEqual({ ...QUIET, stdout });
   });
 
-  it('says nothing without a config folder, and creates none', async () => {
+  it('says nothing without a config folder, and creates none', async ({ cip }) => {
     const configDir = join(tempDir(), 'not-yet');
     expect(await cip(['__complete', 'profiles'], { configDir })).toEqual(QUIET);
     expect(existsSync(configDir)).toBe(false);
@@ -70,7 +70,7 @@ describe('cip __complete environments', () => {
   afterAll(async () => {
     await sandbox.close();
   });
-  beforeEach(() => {
+  test.beforeEach(({ sandbox }) => {
     vi.useFakeTimers({ toFake: ['Date'] });
     vi.setSystemTime(NOW);
     sandbox.environments.clear();
@@ -91,7 +91,7 @@ describe('cip __complete environments', () => {
     expect(JSON.parse(readFileSync(cachePath, 'utf8'))).toEqual({ key, at: NOW, values: ['e1', 'from-api'] });
   });
 
-  it.each<[string, (whose: string) => unknown, typeof QUIET]>([
+  it.for<[string, (whose: string) => unknown, typeof QUIET]>([
     ['a cache written just now', (whose) => ({ key: whose, at: NOW, values: ['cached'] }), { ...QUIET, stdout: 'cached\n' }],
     [
       'a cache just under a minute old',
@@ -116,13 +116,13 @@ describe('cip __complete environments', () => {
       }),
       { ...QUIET, stdout: "ok\nhas space\nquo'te\ndo$llar\nback\\slash\na;b\n" },
     ],
-  ])('%s', async (_what, cache, expected) => {
+  ])('%s', async ([_what, cache, expected], { sandbox }) => {
     writeFileSync(cachePath, JSON.stringify(cache(key)));
     expect(await complete()).toEqual(expected);
     expect(sandbox.requests).toHaveLength(expected === FROM_API ? 1 : 0);
   });
 
-  it('uses a cache of exactly the size limit, and not one byte more', async () => {
+  it('uses a cache of exactly the size limit, and not one byte more', async ({ sandbox }) => {
     writeFileSync(cachePath, padded({ key, at: NOW, values: ['cached'] }, MAX_CONFIG_BYTES));
     expect(await complete()).toEqual({ ...QUIET, stdout: 'cached\n' });
     writeFileSync(cachePath, padded({ key, at: NOW, values: ['cached'] }, MAX_CONFIG_BYTES + 1));
@@ -144,13 +144,13 @@ describe('cip __complete environments', () => {
     expect(existsSync(cachePath)).toBe(false);
   });
 
-  it('sends nothing once interrupted', async () => {
+  it('sends nothing once interrupted', async ({ sandbox, env, cip }) => {
     const result = await cip(['__complete', 'environments'], { env, configDir, signal: AbortSignal.abort() });
     expect(result.stdout).toBe('');
     expect(sandbox.requests).toHaveLength(0);
   });
 
-  it('lists nothing for a word it does not know, and asks nothing', async () => {
+  it('lists nothing for a word it does not know, and asks nothing', async ({ sandbox, env, cip }) => {
     expect(await cip(['__complete', 'everything'], { env, configDir })).toEqual(QUIET);
     expect(sandbox.requests).toHaveLength(0);
   });

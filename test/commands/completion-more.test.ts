@@ -2,15 +2,15 @@
 // packaged and documented), with the values each option and argument is completed from.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
-import { cipInProcess as cip } from '../helpers/harness.js';
+import { describe, expect } from 'vitest';
+import { it } from '../helpers/fixture.js';
 
 const COMMITTED = { bash: 'cip.bash', zsh: '_cip', fish: 'cip.fish', powershell: 'cip.ps1' } as const;
 const committed = (shell: keyof typeof COMMITTED) =>
   readFileSync(fileURLToPath(new URL(`../../completions/${COMMITTED[shell]}`, import.meta.url)), 'utf8');
 
 describe.each(Object.keys(COMMITTED) as (keyof typeof COMMITTED)[])('cip completion %s', (shell) => {
-  it('prints the committed script, and nothing on stderr', async () => {
+  it('prints the committed script, and nothing on stderr', async ({ cip }) => {
     expect(await cip(['completion', shell])).toEqual({ exitCode: 0, stdout: committed(shell), stderr: '' });
   });
 });
@@ -52,7 +52,10 @@ const LINES: Record<keyof typeof COMMITTED, string[]> = {
   ],
 };
 
-it.each(Object.keys(COMMITTED) as (keyof typeof COMMITTED)[])('%s completes profiles, environments, files and choices', async (shell) => {
-  const { stdout } = await cip(['completion', shell]);
-  for (const line of LINES[shell]) expect(stdout, line).toContain(line);
-});
+it.for(Object.keys(COMMITTED) as (keyof typeof COMMITTED)[])(
+  '%s completes profiles, environments, files and choices',
+  async (shell, { cip }) => {
+    const { stdout } = await cip(['completion', shell]);
+    for (const line of LINES[shell]) expect(stdout, line).toContain(line);
+  },
+);

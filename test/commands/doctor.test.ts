@@ -10,15 +10,15 @@ import { writeFileSync } from 'node:fs';
 import type { AgentOptions } from 'node:https';
 import { join } from 'node:path';
 import type { ConnectionOptions } from 'node:tls';
-import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, vi } from 'vitest';
 import { InterruptedError } from '../../src/errors.js';
 import { startSandbox, type Fault, type RecordedRequest } from '../../src/sandbox/index.js';
 import { expectOneErrorLine, loginArgs, sandboxEnv, tempDir } from '../helpers/cli.js';
 import { startConnectProxy } from '../helpers/connect-proxy.js';
-import { cipInProcess as cip } from '../helpers/harness.js';
 import { refusedPort } from '../helpers/ports.js';
 import { rawHttpServer } from '../helpers/raw-http.js';
 import { makeCertificate, oldTlsServer } from '../helpers/tls.js';
+import { it } from '../helpers/fixture.js';
 
 const trust = vi.hoisted(() => ({ ca: undefined as string | undefined }));
 
@@ -47,18 +47,12 @@ vi.mock('node:dns/promises', async (importOriginal) => {
   return { ...real, lookup, default: { ...real, lookup } };
 });
 
-const sandbox = await startSandbox({ seed: 0 });
 const certificate = makeCertificate(tempDir());
-afterAll(() => sandbox.close());
-beforeEach(() => {
-  sandbox.reset();
-});
 afterEach(() => {
   trust.ca = undefined;
   vi.useRealTimers();
 });
 
-const env = sandboxEnv(sandbox);
 const base = sandbox.url;
 const port = sandbox.port;
 const ENTERPRISE = sandbox.keys.enterpriseId;
@@ -143,14 +137,14 @@ const isPing = (request: RecordedRequest) => request.url === '/ms/ping';
 const isList = (request: RecordedRequest) => request.url === '/ms/Environments';
 
 describe('the credentials: each wrong one is named by its own check', () => {
-  it('all pass: every check on its line, where each value came from, keys masked', async () => {
+  it('all pass: every check on its line, where each value came from, keys masked', async ({ sandbox, env }) => {
     await expectDoctor(env, [ok('credentials', FROM_ENV), ...reachable(base), SUBSCRIPTION_OK, API_OK, CLOCK_OK], 0);
     const text = await doctorText(env);
     expect(text.stdout).not.toContain(sandbox.keys.apiKey);
     expect(text.stdout).not.toContain(sandbox.keys.subscriptionKey);
   });
 
-  it('a wrong subscription key: the gateway refuses it, so the API key is not checked (exit 3)', async () => {
+  it('a wrong subscription key: the gateway refuses it, so the API key is not checked (exit 3)', async ({ sandbox }) => {
     await expectDoctor(
       sandboxEnv(sandbox, { CIP_SUBSCRIPTION_KEY: 'wrong-subscription-key-0000' }),
       [
@@ -168,7 +162,7 @@ describe('the credentials: each wrong one is named by its own check', () => {
     );
   });
 
-  it('a wrong API key: the gateway lets it through, the API refuses it (exit 3)', async () => {
+  it('a wrong API key: the gateway lets it through, the API refuses it (exit 3)', async ({ sandbox }) => {
     await expectDoctor(
       sandboxEnv(sandbox, { CIP_API_KEY: 'wrong-api-key-0123456789' }),
       [
@@ -186,7 +180,7 @@ describe('the credentials: each wrong one is named by its own check', () => {
     );
   });
 
-  it('an enterprise the API key may not read: forbidden, the enterprise and where it came from (exit 4)', async () => {
+  it('an enterprise the API key may not read: forbidden, the enterprise and where it came from (exit 4)', async ({ sandbox }) => {
     const other = '11111111-2222-4333-8444-555555555555';
     await expectDoctor(
       sandboxEnv(sandbox, { CIP_ENTERPRISE_ID: other }),
@@ -205,7 +199,9 @@ describe('the credentials: each wrong one is named by its own check', () => {
     );
   });
 
-  it('an enterprise id that is no GUID: the credentials fail as a usage error (exit 2), the network is still checked', async () => {
+  it('an enterprise id that is no GUID: the credentials fail as a usage error (exit 2), the network is still checked', async ({
+    sandbox,
+  }) => {
     await expectDoctor(
       sandboxEnv(sandbox, { CIP_ENTERPRISE_ID: 'nope' }),
       [
@@ -233,7 +229,7 @@ describe('the credentials: each wrong one is named by its own check', () => {
     );
   });
 
-  it("a profile's values are named as the profile's, and its base URL is the one checked", async () => {
+  it("a profile's values are named as the profile's, and its base URL is the one checked", async ({ sandbox, cip }) => {
     const configDir = tempDir();
     expect((await cip(loginArgs(sandbox, ['--profile', 'work']), { configDir })).exitCode).toBe(0);
     const fromProfile = "from profile 'work'";
@@ -254,7 +250,7 @@ describe('the credentials: each wrong one is named by its own check', () => {
     );
   });
 
-  it('colours each line by its status on a terminal', async () => {
+  it('colours each line by its status on a terminal', async ({ cip }) => {
     const result = await cip(['doctor'], { env: { CIP_BASE_URL: base, FORCE_COLOR: '1' }, terminalColumns: 400 });
     const lines = result.stdout.trimEnd().split('\n');
     expect(lines[0]).toBe(`\u001b[31m✗ credentials: ${NOT_LOGGED_IN}\u001b[39m`);
@@ -273,7 +269,7 @@ describe('the base URL', () => {
     await expectDoctor({ CIP_BASE_URL: 'not a url' }, checks, 3);
   });
 
-  it.each(['ftp', 'foo'])('a %s:// URL is not checked further: cip speaks only http and https', async (scheme) => {
+  it.for(['ftp', 'foo'])('a %s:// URL is not checked further: cip speaks only http and https', async (scheme, { sandbox }) => {
     const url = `${scheme}://127.0.0.1:${port}/ms`;
     await expectDoctor(
       sandboxEnv(sandbox, { CIP_BASE_URL: url }),
@@ -286,7 +282,7 @@ describe('the base URL', () => {
     expect(sandbox.requests).toEqual([]);
   });
 
-  it('plain http to a host that is not this machine fails (exit 2), though the rest is checked', async () => {
+  it('plain http to a host that is not this machine fails (exit 2), though the rest is checked', async ({ sandbox }) => {
     const url = `http://0.0.0.0:${port}/ms`;
     await expectDoctor(
       sandboxEnv(sandbox, { CIP_BASE_URL: url, CIP_ALLOW_HTTP: '1' }),
@@ -305,7 +301,7 @@ describe('the base URL', () => {
     );
   });
 
-  it('a base URL at the root of its host: the ping is /ping, and a server without a Date header skips the clock', async () => {
+  it('a base URL at the root of its host: the ping is /ping, and a server without a Date header skips the clock', async ({ sandbox }) => {
     const raw = await rawHttpServer();
     try {
       raw.respond('HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n[]');
@@ -327,10 +323,10 @@ describe('the base URL', () => {
     }
   });
 
-  it.each([
+  it.for<[string, number]>([
     ['http', 80],
     ['https', 443],
-  ])('%s without a port: TCP goes to port %d', async (scheme, defaultPort) => {
+  ])('%s without a port: TCP goes to port %d', async ([scheme, defaultPort], { sandbox }) => {
     const url = `${scheme}://127.0.0.1/ms`;
     const result = await doctorJson(sandboxEnv(sandbox, { CIP_BASE_URL: url }));
     expect(result.checks.slice(1, 4)).toEqual([
@@ -345,7 +341,7 @@ describe('the base URL', () => {
 });
 
 describe('DNS and TCP, direct or to the proxy', () => {
-  it('a host that does not resolve: check the base URL and the network (exit 8)', async () => {
+  it('a host that does not resolve: check the base URL and the network (exit 8)', async ({ sandbox }) => {
     await expectDoctor(
       sandboxEnv(sandbox, { CIP_BASE_URL: 'https://nowhere.invalid/ms' }),
       [
@@ -357,7 +353,7 @@ describe('DNS and TCP, direct or to the proxy', () => {
     );
   });
 
-  it('a proxy that does not resolve: the proxy variable is named', async () => {
+  it('a proxy that does not resolve: the proxy variable is named', async ({ sandbox }) => {
     await expectDoctor(
       sandboxEnv(sandbox, { CIP_BASE_URL: 'https://api.cip.test/ms', HTTPS_PROXY: 'http://proxy.invalid:3128' }),
       [
@@ -373,7 +369,7 @@ describe('DNS and TCP, direct or to the proxy', () => {
     );
   });
 
-  it('nothing listening: a firewall or the wrong port (exit 8)', async () => {
+  it('nothing listening: a firewall or the wrong port (exit 8)', async ({ sandbox }) => {
     const closed = await closedPort();
     const url = `http://127.0.0.1:${closed}/ms`;
     await expectDoctor(
@@ -388,7 +384,7 @@ describe('DNS and TCP, direct or to the proxy', () => {
     );
   });
 
-  it('a proxy that is down: is the proxy up?', async () => {
+  it('a proxy that is down: is the proxy up?', async ({ sandbox }) => {
     const closed = await closedPort();
     const through = ` (the proxy http://127.0.0.1:${closed}, from https_proxy)`;
     await expectDoctor(
@@ -460,7 +456,7 @@ describe.skipIf(!certificate)('TLS', () => {
     }
   });
 
-  it('a server that speaks only TLS 1.0: the handshake, not the certificate, is named, with its fix (exit 8)', async () => {
+  it('a server that speaks only TLS 1.0: the handshake, not the certificate, is named, with its fix (exit 8)', async ({ env }) => {
     const old = await oldTlsServer(cert);
     try {
       await expectDoctor(
@@ -515,7 +511,7 @@ describe.skipIf(!certificate)('TLS', () => {
 });
 
 describe('the ping', () => {
-  it('goes without keys, naming cip and Node', async () => {
+  it('goes without keys, naming cip and Node', async ({ sandbox, env }) => {
     await doctorJson(env);
     const ping = sandbox.requests.find(isPing)!;
     expect(ping.method).toBe('GET');
@@ -524,7 +520,7 @@ describe('the ping', () => {
     expect(ping.headers['ocp-apim-subscription-key']).toBeUndefined();
   });
 
-  it('a service that answers the ping with an error status: the service is down (exit 7)', async () => {
+  it('a service that answers the ping with an error status: the service is down (exit 7)', async ({ startSandbox }) => {
     const down = await startSandbox({ seed: 0, pingFails: true });
     try {
       await expectDoctor(
@@ -544,7 +540,7 @@ describe('the ping', () => {
     }
   });
 
-  it.each<[string, Fault, number, Check]>([
+  it.for<[string, Fault, number, Check]>([
     [
       'a redirect (exit 7)',
       { kind: 'status', status: 302, headers: { Location: 'https://elsewhere.example/ms/ping' } },
@@ -561,14 +557,14 @@ describe('the ping', () => {
       8,
       failed('ping', `cannot ping the service: cannot reach 127.0.0.1:${port}: connection reset (ECONNRESET)`),
     ],
-  ])('a ping that fails with %s', async (_name, fault, exit, check) => {
+  ])('a ping that fails with %s', async ([_name, fault, exit, check], { sandbox, env }) => {
     sandbox.inject({ fault, match: isPing, times: Infinity });
     await expectDoctor(env, [ok('credentials', FROM_ENV), ...reachable(base).slice(0, 4), check, SUBSCRIPTION_OK, API_OK, CLOCK_OK], exit);
   });
 });
 
 describe('the API check, for answers that are not about the keys', () => {
-  it.each<[string, Fault, number, string]>([
+  it.for<[string, Fault, number, string]>([
     [
       '404',
       { kind: 'status', status: 404, body: '{"title":"Not Found","status":404}' },
@@ -587,7 +583,7 @@ describe('the API check, for answers that are not about the keys', () => {
       4,
       'cannot list environments: forbidden (HTTP 403): Out of call volume quota for this subscription key',
     ],
-  ])('a %s is the first failure, with its exit code', async (_status, fault, exit, detail) => {
+  ])('a %s is the first failure, with its exit code', async ([_status, fault, exit, detail], { sandbox, env }) => {
     sandbox.inject({ fault, match: isList });
     const result = await doctorJson(env);
     const hint =
@@ -602,7 +598,7 @@ describe('the API check, for answers that are not about the keys', () => {
     expect(result.exitCode).toBe(exit);
   });
 
-  it.each<[string, Fault, number, string]>([
+  it.for<[string, Fault, number, string]>([
     [
       'a connection cut on every try: a network failure (exit 8)',
       { kind: 'reset-before' },
@@ -615,7 +611,7 @@ describe('the API check, for answers that are not about the keys', () => {
       7,
       'cannot list environments: the API answered with a redirect (HTTP 307) to https://elsewhere.example/',
     ],
-  ])('%s gives no verdict on the subscription key', async (_name, fault, exit, detail) => {
+  ])('%s gives no verdict on the subscription key', async ([_name, fault, exit, detail], { sandbox, env }) => {
     sandbox.inject({ fault, match: isList, times: Infinity });
     const result = await doctorJson(env);
     expect((JSON.parse(anyClock(result.stdout)) as Check[]).slice(6)).toEqual([
@@ -648,12 +644,12 @@ describe('an interrupt', () => {
     expect(result).toMatchObject({ exitCode: 130, stdout: '' });
   });
 
-  it('during the API check ends doctor at once: nothing on stdout, exit 130', async () => {
+  it('during the API check ends doctor at once: nothing on stdout, exit 130', async ({ env }) => {
     const result = await interrupted(env, isList);
     expect(result).toMatchObject({ exitCode: 130, stdout: '' });
   });
 
-  it('while the keychain is read ends doctor at once, though the network checks would fail', async () => {
+  it('while the keychain is read ends doctor at once, though the network checks would fail', async ({ cip }) => {
     const configDir = tempDir();
     const profile = { enterpriseId: ENTERPRISE, keys: 'keychain' };
     writeFileSync(join(configDir, 'config.json'), JSON.stringify({ activeProfile: 'k', profiles: { k: profile } }), { mode: 0o600 });
@@ -677,14 +673,14 @@ describe('the clock, against the Date the API sent', () => {
     headers: { 'Content-Type': 'application/json', Date: new Date(NOW + offsetSeconds * 1000).toUTCString() },
   });
 
-  it.each<[number, Check]>([
+  it.for<[number, Check]>([
     [0, ok('clock', "within 1 s of the server's")],
     [-2, ok('clock', "within 2 s of the server's")],
     [-300, ok('clock', "within 300 s of the server's")],
     [300, ok('clock', "within 300 s of the server's")],
     [-301, { check: 'clock', status: 'warning', detail: "301 s ahead of the server's", fix: 'set the clock right (NTP)' }],
     [3600, { check: 'clock', status: 'warning', detail: "3600 s behind the server's", fix: 'set the clock right (NTP)' }],
-  ])('the server %d s off', async (offset, clock) => {
+  ])('the server %d s off', async ([offset, clock], { sandbox, env }) => {
     vi.useFakeTimers({ toFake: ['Date'] });
     vi.setSystemTime(NOW);
     sandbox.inject({ fault: dated(offset), match: isList });
@@ -693,7 +689,7 @@ describe('the clock, against the Date the API sent', () => {
     expect(result.exitCode).toBe(0);
   });
 
-  it('a warning is shown with its fix, and is no failure', async () => {
+  it('a warning is shown with its fix, and is no failure', async ({ sandbox, env }) => {
     vi.useFakeTimers({ toFake: ['Date'] });
     vi.setSystemTime(NOW);
     sandbox.inject({ fault: dated(-600), match: isList });
@@ -706,7 +702,7 @@ describe('the clock, against the Date the API sent', () => {
     expect(result.stderr).toBe('All checks passed.\n');
   });
 
-  it("without a Date from the API, the ping's is used", async () => {
+  it("without a Date from the API, the ping's is used", async ({ sandbox, env }) => {
     vi.useFakeTimers({ toFake: ['Date'] });
     vi.setSystemTime(NOW);
     sandbox.inject(

@@ -1,20 +1,15 @@
 // env list/create/update/delete against the sandbox, with credentials from the environment (the CI case).
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeEach, describe, expect, it } from 'vitest';
-import { startSandbox } from '../../src/sandbox/index.js';
+import { describe, expect } from 'vitest';
 import { expectOneErrorLine, sandboxEnv, tempDir } from '../helpers/cli.js';
-import { cipInProcess as cip } from '../helpers/harness.js';
+import { it, test } from '../helpers/fixture.js';
+import { writes } from '../helpers/requests.js';
 
-const sandbox = await startSandbox({ seed: 3 });
-const env = sandboxEnv(sandbox);
-afterAll(() => sandbox.close());
-beforeEach(() => sandbox.reset());
-
-const writes = () => sandbox.requests.filter((request) => request.method !== 'GET');
+test.override({ sandboxOptions: { seed: 3 } });
 
 describe('cip env list', () => {
-  it('prints the bare array as JSON when stdout is not a terminal, with the three headers sent', async () => {
+  it('prints the bare array as JSON when stdout is not a terminal, with the three headers sent', async ({ sandbox, env, cip }) => {
     const result = await cip(['env', 'list'], { env });
     expect(result.exitCode).toBe(0);
     const list = JSON.parse(result.stdout) as { id: string }[];
@@ -32,7 +27,7 @@ describe('cip env list', () => {
     expect(request!.headers['user-agent']).toMatch(/^cip\/\d+\.\d+\.\d+\S* node\/v\d+/);
   });
 
-  it('renders a table with id first and name-like columns next when asked', async () => {
+  it('renders a table with id first and name-like columns next when asked', async ({ sandbox, env, cip }) => {
     const result = await cip(['env', 'list', '-o', 'table'], { env });
     expect(result.exitCode).toBe(0);
     const lines = result.stdout.trimEnd().split('\n');
@@ -43,7 +38,7 @@ describe('cip env list', () => {
     expect(result.stdout).toContain('{3 fields}');
   });
 
-  it('shows only --columns, in that order', async () => {
+  it('shows only --columns, in that order', async ({ env, cip }) => {
     const result = await cip(['env', 'list', '--columns', 'name,id', '-o', 'table'], { env });
     expect(result.exitCode).toBe(0);
     const [header, first] = result.stdout.split('\n');
@@ -51,7 +46,7 @@ describe('cip env list', () => {
     expect(first).toMatch(/^env-0001\s+[0-9a-f-]{36}$/);
   });
 
-  it('--json and CIP_OUTPUT=json override the table', async () => {
+  it('--json and CIP_OUTPUT=json override the table', async ({ env, cip }) => {
     for (const [args, extra] of [
       [['--json'], {}],
       [[], { CIP_OUTPUT: 'json' }],
@@ -63,14 +58,14 @@ describe('cip env list', () => {
     }
   });
 
-  it('a CIP_OUTPUT it does not know is exit 2 before any request', async () => {
+  it('a CIP_OUTPUT it does not know is exit 2 before any request', async ({ sandbox, env, cip }) => {
     const result = await cip(['env', 'list'], { env: { ...env, CIP_OUTPUT: 'xml' } });
     expect(result.exitCode).toBe(2);
     expect(expectOneErrorLine(result.stderr)).toBe("error: CIP_OUTPUT must be one of table, json, yaml, tsv, not 'xml'");
     expect(sandbox.requests).toHaveLength(0);
   });
 
-  it('a 404 for the list itself points at the base URL', async () => {
+  it('a 404 for the list itself points at the base URL', async ({ sandbox, env, cip }) => {
     const wrong = sandbox.url.replace(/\/ms$/, '/wrong');
     const result = await cip(['env', 'list'], { env: { ...env, CIP_BASE_URL: wrong } });
     expect(result.exitCode).toBe(5);
@@ -78,34 +73,26 @@ describe('cip env list', () => {
   });
 
   for (const envelope of ['value', 'items', 'data', 'results'] as const) {
-    it(`unwraps a list wrapped in {"${envelope}": [...]}`, async () => {
+    it(`unwraps a list wrapped in {"${envelope}": [...]}`, async ({ cip, startSandbox }) => {
       const wrapped = await startSandbox({ seed: 2, envelope });
-      try {
-        const result = await cip(['env', 'list'], { env: sandboxEnv(wrapped) });
-        expect(result.exitCode).toBe(0);
-        const list = JSON.parse(result.stdout) as { id: string }[];
-        expect(list.map((item) => item.id)).toEqual([...wrapped.environments.keys()]);
-      } finally {
-        await wrapped.close();
-      }
+      const result = await cip(['env', 'list'], { env: sandboxEnv(wrapped) });
+      expect(result.exitCode).toBe(0);
+      const list = JSON.parse(result.stdout) as { id: string }[];
+      expect(list.map((item) => item.id)).toEqual([...wrapped.environments.keys()]);
     });
   }
 
-  it('an empty list is [] in JSON and a friendly line on stderr in a table', async () => {
+  it('an empty list is [] in JSON and a friendly line on stderr in a table', async ({ cip, startSandbox }) => {
     const empty = await startSandbox({ seed: 0 });
-    try {
-      const json = await cip(['env', 'list'], { env: sandboxEnv(empty) });
-      expect(json).toMatchObject({ exitCode: 0, stdout: '[]\n', stderr: '' });
-      const table = await cip(['env', 'list', '-o', 'table'], { env: sandboxEnv(empty) });
-      expect(table.exitCode).toBe(0);
-      expect(table.stdout).toBe('');
-      expect(table.stderr).toMatch(/No environments yet/);
-    } finally {
-      await empty.close();
-    }
+    const json = await cip(['env', 'list'], { env: sandboxEnv(empty) });
+    expect(json).toMatchObject({ exitCode: 0, stdout: '[]\n', stderr: '' });
+    const table = await cip(['env', 'list', '-o', 'table'], { env: sandboxEnv(empty) });
+    expect(table.exitCode).toBe(0);
+    expect(table.stdout).toBe('');
+    expect(table.stderr).toMatch(/No environments yet/);
   });
 
-  it('a body that is not a list is a server error (7)', async () => {
+  it('a body that is not a list is a server error (7)', async ({ sandbox, env, cip }) => {
     sandbox.inject({
       fault: { kind: 'status', status: 200, body: '{"unexpected":true}', headers: { 'content-type': 'application/json' } },
     });
@@ -117,13 +104,13 @@ describe('cip env list', () => {
 });
 
 describe('cip env create', () => {
-  it('sends --data as JSON and prints the created resource', async () => {
+  it('sends --data as JSON and prints the created resource', async ({ sandbox, env, cip }) => {
     const result = await cip(['env', 'create', '--data', '{"name":"alpha","description":"first"}'], { env });
     expect(result.exitCode).toBe(0);
     const created = JSON.parse(result.stdout) as { id: string; name: string };
     expect(created).toMatchObject({ name: 'alpha', description: 'first' });
     expect(sandbox.environments.get(created.id)).toMatchObject({ name: 'alpha' });
-    const [request] = writes();
+    const [request] = writes(sandbox);
     expect(request!.method).toBe('POST');
     expect(request!.url).toBe('/ms/Environments');
     expect(request!.headers['content-type']).toMatch(/^application\/json/);
@@ -131,7 +118,7 @@ describe('cip env create', () => {
     expect(result.stderr).toMatch(/created/i);
   });
 
-  it('builds the payload from --file, then --data, then typed and raw fields', async () => {
+  it('builds the payload from --file, then --data, then typed and raw fields', async ({ sandbox, env, cip }) => {
     const dir = tempDir();
     const file = join(dir, 'env.json');
     writeFileSync(file, JSON.stringify({ name: 'from-file', region: 'westeurope', retention: 1 }));
@@ -161,7 +148,7 @@ describe('cip env create', () => {
       { env },
     );
     expect(result.exitCode).toBe(0);
-    expect(JSON.parse(writes()[0]!.body)).toEqual({
+    expect(JSON.parse(writes(sandbox)[0]!.body)).toEqual({
       name: 'from-file',
       region: 'westeurope',
       retention: 30,
@@ -175,14 +162,14 @@ describe('cip env create', () => {
     });
   });
 
-  it('reads the payload from stdin with --file -', async () => {
+  it('reads the payload from stdin with --file -', async ({ sandbox, env, cip }) => {
     const result = await cip(['env', 'create', '--file', '-'], { env, input: '{"name":"piped"}' });
     expect(result.exitCode).toBe(0);
-    expect(JSON.parse(writes()[0]!.body)).toEqual({ name: 'piped' });
+    expect(JSON.parse(writes(sandbox)[0]!.body)).toEqual({ name: 'piped' });
     expect(JSON.parse(result.stdout)).toMatchObject({ name: 'piped' });
   });
 
-  it('prints the record as a field/value table with -o table', async () => {
+  it('prints the record as a field/value table with -o table', async ({ env, cip }) => {
     const result = await cip(['env', 'create', '-f', 'name=tabled', '-o', 'table'], { env });
     expect(result.exitCode).toBe(0);
     expect(result.stdout).toMatch(/^id\s+[0-9a-f-]{36}$/m);
@@ -205,7 +192,7 @@ describe('cip env create', () => {
     ['no payload at all', [], /nothing to send/],
   ];
   for (const [what, args, message] of invalid) {
-    it(`refuses ${what} with exit 2 and sends nothing`, async () => {
+    it(`refuses ${what} with exit 2 and sends nothing`, async ({ sandbox, env, cip }) => {
       const result = await cip(['env', 'create', ...args], { env });
       expect(result.exitCode).toBe(2);
       expect(expectOneErrorLine(result.stderr)).toMatch(message);
@@ -214,7 +201,7 @@ describe('cip env create', () => {
     });
   }
 
-  it('a ProblemDetails 400 is exit 6 with the field errors', async () => {
+  it('a ProblemDetails 400 is exit 6 with the field errors', async ({ env, cip }) => {
     const result = await cip(['env', 'create', '-f', 'description=no name'], { env });
     expect(result.exitCode).toBe(6);
     expect(expectOneErrorLine(result.stderr)).toBe(
@@ -222,7 +209,7 @@ describe('cip env create', () => {
     );
   });
 
-  it('an empty 201/204 answer is success with nothing on stdout', async () => {
+  it('an empty 201/204 answer is success with nothing on stdout', async ({ sandbox, env, cip }) => {
     sandbox.inject({ fault: { kind: 'status', status: 204 } });
     const result = await cip(['env', 'create', '-f', 'name=quiet'], { env });
     expect(result.exitCode).toBe(0);
@@ -231,40 +218,44 @@ describe('cip env create', () => {
 });
 
 describe('cip env update', () => {
-  it('merges the payload into the record read from the list and PUTs the whole of it to the URL-encoded id', async () => {
+  it('merges the payload into the record read from the list and PUTs the whole of it to the URL-encoded id', async ({
+    sandbox,
+    env,
+    cip,
+  }) => {
     const [id] = sandbox.environments.keys();
     const before = structuredClone(sandbox.environments.get(id!)!);
     const result = await cip(['env', 'update', id!, '-f', 'name=renamed', '-F', 'isActive=false'], { env });
     expect(result.exitCode).toBe(0);
     expect(JSON.parse(result.stdout)).toMatchObject({ id, name: 'renamed', isActive: false });
-    const [request] = writes();
+    const [request] = writes(sandbox);
     expect(request!.method).toBe('PUT');
     expect(request!.url).toBe(`/ms/Environments/${id}`);
     expect(JSON.parse(request!.body)).toEqual({ ...before, name: 'renamed', isActive: false });
   });
 
-  it('encodes ids that are not URL-safe', async () => {
+  it('encodes ids that are not URL-safe', async ({ sandbox, env, cip }) => {
     // An id with '/' is refused instead (test/commands/exact-targets.test.ts): a server may decode %2F.
     sandbox.environments.set('a b?c#d', { id: 'a b?c#d', name: 'odd' });
     try {
       const result = await cip(['env', 'update', 'a b?c#d', '-f', 'name=x'], { env });
       expect(result.exitCode).toBe(0);
-      expect(writes()[0]!.url).toBe('/ms/Environments/a%20b%3Fc%23d');
+      expect(writes(sandbox)[0]!.url).toBe('/ms/Environments/a%20b%3Fc%23d');
     } finally {
       sandbox.environments.delete('a b?c#d');
     }
   });
 
-  it('an unknown id or name is exit 5, and nothing is written', async () => {
+  it('an unknown id or name is exit 5, and nothing is written', async ({ sandbox, env, cip }) => {
     const result = await cip(['env', 'update', '00000000-0000-4000-8000-000000000000', '-f', 'name=x'], { env });
     expect(result.exitCode).toBe(5);
     expect(expectOneErrorLine(result.stderr)).toBe(
       "error: no environment has the id or name '00000000-0000-4000-8000-000000000000' (nothing was sent; 'cip env list' shows the ids and names)",
     );
-    expect(writes()).toHaveLength(0);
+    expect(writes(sandbox)).toHaveLength(0);
   });
 
-  it('needs an id (exit 2, nothing sent)', async () => {
+  it('needs an id (exit 2, nothing sent)', async ({ sandbox, env, cip }) => {
     const result = await cip(['env', 'update', '-f', 'name=x'], { env });
     expect(result.exitCode).toBe(2);
     expect(expectOneErrorLine(result.stderr)).toMatch(/missing required argument 'id-or-name'/);
@@ -273,17 +264,17 @@ describe('cip env update', () => {
 });
 
 describe('cip env delete', () => {
-  it('refuses without --yes when there is no terminal (exit 2, nothing deleted)', async () => {
+  it('refuses without --yes when there is no terminal (exit 2, nothing deleted)', async ({ sandbox, env, cip }) => {
     const before = sandbox.environments.size;
     const [id] = sandbox.environments.keys();
     const result = await cip(['env', 'delete', id!], { env });
     expect(result.exitCode).toBe(2);
     expect(expectOneErrorLine(result.stderr)).toMatch(/without confirmation.*--yes/);
     expect(sandbox.environments.size).toBe(before);
-    expect(writes()).toHaveLength(0);
+    expect(writes(sandbox)).toHaveLength(0);
   });
 
-  it('deletes several ids with --yes, and prints one result each', async () => {
+  it('deletes several ids with --yes, and prints one result each', async ({ sandbox, env, cip }) => {
     const first = await cip(['env', 'create', '-f', 'name=doomed-1'], { env });
     const second = await cip(['env', 'create', '-f', 'name=doomed-2'], { env });
     const ids = [first, second].map((result) => (JSON.parse(result.stdout) as { id: string }).id);
@@ -295,19 +286,19 @@ describe('cip env delete', () => {
       { given: ids[1], id: ids[1], name: 'doomed-2', result: 'deleted', error: null },
     ]);
     expect(
-      writes()
+      writes(sandbox)
         .map((request) => `${request.method} ${request.url}`)
         .sort(),
     ).toEqual(ids.map((id) => `DELETE /ms/Environments/${id}`).sort());
     for (const id of ids) expect(sandbox.environments.has(id)).toBe(false);
   });
 
-  it('an unknown id is exit 5, and nothing is deleted', async () => {
+  it('an unknown id is exit 5, and nothing is deleted', async ({ sandbox, env, cip }) => {
     const result = await cip(['env', 'delete', 'missing-id', '-y'], { env });
     expect(result.exitCode).toBe(5);
     expect(expectOneErrorLine(result.stderr)).toBe(
       "error: no environment has the id or name 'missing-id' (nothing was sent; 'cip env list' shows the ids and names)",
     );
-    expect(writes()).toHaveLength(0);
+    expect(writes(sandbox)).toHaveLength(0);
   });
 });

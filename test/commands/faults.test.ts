@@ -9,10 +9,10 @@
 // clean `error:` line without secrets and that the config was left exactly as it was.
 import { readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { startSandbox, type Fault, type Sandbox } from '../../src/sandbox/index.js';
+import { describe, expect } from 'vitest';
+import { type Fault, type Sandbox } from '../../src/sandbox/index.js';
 import { expectOneErrorLine, tempDir } from '../helpers/cli.js';
-import { cipInProcess as cip } from '../helpers/harness.js';
+import { it } from '../helpers/fixture.js';
 
 type Operation = 'GET' | 'POST' | 'PUT' | 'DELETE';
 type FaultName =
@@ -161,7 +161,10 @@ describe.concurrent('fault matrix', () => {
     for (const faultName of FAULT_NAMES) {
       const expected = EXPECTED[faultName][operation];
       const outcome = expected.exitCode === 0 ? 'exit 0' : `exit ${expected.exitCode}`;
-      it(`${operation} × ${faultName}: ${outcome} after ${expected.requests} request${expected.requests === 1 ? '' : 's'}`, async () => {
+      it(`${operation} × ${faultName}: ${outcome} after ${expected.requests} request${expected.requests === 1 ? '' : 's'}`, async ({
+        cip,
+        startSandbox,
+      }) => {
         const sandbox = await startSandbox({ seed: 1 });
         const elsewhere = await startSandbox({ seed: 1 });
         try {

@@ -1,9 +1,9 @@
 // Help fits the width it is printed at (80 when not a terminal): descriptions, notes, examples and the lists of
 // `cip --help` alike. The global options are listed once, in `cip --help` and `cip help globals`; each command's
 // help ends with one line that points there.
-import { describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { COMMAND_TREE } from '../../src/program.js';
-import { cipInProcess as cip } from '../helpers/harness.js';
+import { it } from '../helpers/fixture.js';
 
 const PATHS: string[][] = [
   [],
@@ -20,7 +20,7 @@ const POINTER = "Global options (--profile, --output, --json, --jq, ...): see 'c
 const widest = (text: string) => Math.max(...text.split('\n').map((line) => line.length));
 
 describe('help is wrapped to the width', () => {
-  it.each([undefined, 60, 100, 120])('every help at %s columns (80 when not a terminal)', async (columns) => {
+  it.for([undefined, 60, 100, 120])('every help at %s columns (80 when not a terminal)', async (columns, { cip }) => {
     const width = columns ?? 80;
     for (const path of [...PATHS.map((path) => [...path, '--help']), ['help', 'globals'], ['help', 'environment']]) {
       const result = await cip(path, columns === undefined ? {} : { terminalColumns: columns });
@@ -30,13 +30,13 @@ describe('help is wrapped to the width', () => {
     }
   });
 
-  it('uses a wide terminal: the notes of env apply run past 80 columns at 120', async () => {
+  it('uses a wide terminal: the notes of env apply run past 80 columns at 120', async ({ cip }) => {
     const result = await cip(['env', 'apply', '--help'], { terminalColumns: 120 });
     expect(widest(result.stdout)).toBeGreaterThan(100);
     expect(widest(result.stdout)).toBeLessThanOrEqual(120);
   });
 
-  it('a long example is continued with a backslash, never cut inside quotes', async () => {
+  it('a long example is continued with a backslash, never cut inside quotes', async ({ cip }) => {
     const result = await cip(['env', 'delete', '--help']);
     expect(result.stdout).toContain(
       `  cip env list --json | jq -r \\\n      '.[] | select(.name | startswith("review-")) | .id' | cip env delete \\\n      --stdin --yes\n`,
@@ -45,7 +45,7 @@ describe('help is wrapped to the width', () => {
 });
 
 describe('the global options are listed once', () => {
-  it('cip env --help lists its commands, not the 12 global options, and ends by pointing to them', async () => {
+  it('cip env --help lists its commands, not the 12 global options, and ends by pointing to them', async ({ cip }) => {
     const result = await cip(['env', '--help']);
     expect(result.exitCode).toBe(0);
     expect(result.stdout).not.toMatch(/Global Options|--base-url|--no-headers/);
@@ -53,9 +53,9 @@ describe('the global options are listed once', () => {
     expect(result.stdout.split('\n').length).toBeLessThan(35);
   });
 
-  it.each(PATHS.filter((path) => path.length).map((path) => [path.join(' '), path] as const))(
+  it.for(PATHS.filter((path) => path.length).map((path) => [path.join(' '), path] as const))(
     'cip %s --help ends with the pointer, once',
-    async (_name, path) => {
+    async ([_name, path], { cip }) => {
       const result = await cip([...path, '--help']);
       expect(result.stdout.endsWith(`\n${POINTER}\n`)).toBe(true);
       expect(result.stdout.split(POINTER)).toHaveLength(2);
@@ -63,7 +63,7 @@ describe('the global options are listed once', () => {
     },
   );
 
-  it("cip help globals lists every global option, as cip --help does under 'Global options:'", async () => {
+  it("cip help globals lists every global option, as cip --help does under 'Global options:'", async ({ cip }) => {
     const [globals, root] = await Promise.all([cip(['help', 'globals']), cip(['--help'])]);
     expect(globals.exitCode).toBe(0);
     expect(globals.stderr).toBe('');
@@ -86,7 +86,7 @@ describe('the global options are listed once', () => {
     }
   });
 
-  it('cip help environment is the variables and the credentials rule', async () => {
+  it('cip help environment is the variables and the credentials rule', async ({ cip }) => {
     const result = await cip(['help', 'environment']);
     expect(result.exitCode).toBe(0);
     expect(result.stdout).toMatch(/^Environment variables:\n {2}CIP_PROFILE /);

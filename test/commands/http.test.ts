@@ -1,22 +1,17 @@
 // The HTTP contract: retries for idempotent calls only, time-outs, broken answers, redirects, and secrets
 // kept out of every output, including --verbose.
 import { connect, createServer, type AddressInfo } from 'node:net';
-import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { InterruptedError } from '../../src/errors.js';
-import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { type Sandbox } from '../../src/sandbox/index.js';
 import { expectOneErrorLine, sandboxEnv } from '../helpers/cli.js';
-import { cipInProcess as cip } from '../helpers/harness.js';
 import { refusedUrl } from '../helpers/ports.js';
+import { it, test } from '../helpers/fixture.js';
 
-const sandbox = await startSandbox({ seed: 2 });
-const env = sandboxEnv(sandbox);
-afterAll(() => sandbox.close());
-beforeEach(() => {
-  sandbox.reset();
-});
+test.override({ sandboxOptions: { seed: 2 } });
 
 describe('retries', () => {
-  it('GET is retried after a 503 and succeeds', async () => {
+  it('GET is retried after a 503 and succeeds', async ({ sandbox, env, cip }) => {
     sandbox.inject({ fault: { kind: 'status', status: 503, body: 'busy' }, times: 2 });
     const result = await cip(['env', 'list'], { env });
     expect(result.exitCode).toBe(0);
@@ -24,7 +19,7 @@ describe('retries', () => {
     expect(sandbox.requests).toHaveLength(3);
   });
 
-  it('GET gives up after two retries with exit 7 and the server message', async () => {
+  it('GET gives up after two retries with exit 7 and the server message', async ({ sandbox, env, cip }) => {
     sandbox.inject({ fault: { kind: 'status', status: 500, body: '{"message":"database unavailable"}' }, times: Infinity });
     const result = await cip(['env', 'list'], { env });
     expect(result.exitCode).toBe(7);
@@ -32,7 +27,7 @@ describe('retries', () => {
     expect(sandbox.requests).toHaveLength(3);
   });
 
-  it('429 with Retry-After waits as asked, then retries', async () => {
+  it('429 with Retry-After waits as asked, then retries', async ({ sandbox, env, cip }) => {
     sandbox.inject({
       fault: {
         kind: 'status',
@@ -46,7 +41,7 @@ describe('retries', () => {
     expect(sandbox.requests).toHaveLength(2);
   });
 
-  it('PUT and DELETE are retried after a network reset', async () => {
+  it('PUT and DELETE are retried after a network reset', async ({ sandbox, env, cip }) => {
     const [id] = sandbox.environments.keys();
     sandbox.inject({ fault: { kind: 'reset-before' }, method: 'PUT' }, { fault: { kind: 'reset-before' }, method: 'DELETE' });
     const updated = await cip(['env', 'update', id!, '-f', 'name=retried'], { env });
@@ -57,7 +52,7 @@ describe('retries', () => {
     expect(sandbox.requests.map((request) => request.method)).toEqual(['GET', 'GET', 'PUT', 'PUT', 'GET', 'DELETE', 'DELETE']);
   });
 
-  it('POST is never retried: one request, exit 7', async () => {
+  it('POST is never retried: one request, exit 7', async ({ sandbox, env, cip }) => {
     sandbox.inject({ fault: { kind: 'status', status: 503, body: 'unavailable' }, times: Infinity });
     const before = sandbox.environments.size;
     const result = await cip(['env', 'create', '-f', 'name=once'], { env });
@@ -67,7 +62,7 @@ describe('retries', () => {
     expect(expectOneErrorLine(result.stderr)).toMatch(/HTTP 503\): unavailable/);
   });
 
-  it('POST after a connection reset is exit 8 with a single request', async () => {
+  it('POST after a connection reset is exit 8 with a single request', async ({ sandbox, env, cip }) => {
     sandbox.inject({ fault: { kind: 'reset-before' }, times: Infinity });
     const result = await cip(['env', 'create', '-f', 'name=once'], { env });
     expect(result.exitCode).toBe(8);
@@ -76,14 +71,14 @@ describe('retries', () => {
 });
 
 describe('broken answers', () => {
-  it('a slow answer past --timeout is exit 8', async () => {
+  it('a slow answer past --timeout is exit 8', async ({ sandbox, env, cip }) => {
     sandbox.inject({ fault: { kind: 'delay', ms: 5_000 }, times: Infinity });
     const result = await cip(['env', 'list', '--timeout', '0.5'], { env });
     expect(result.exitCode).toBe(8);
     expect(expectOneErrorLine(result.stderr)).toMatch(/no answer from 127\.0\.0\.1:\d+ within 0\.5s/);
   });
 
-  it('invalid JSON in a 200 is exit 7', async () => {
+  it('invalid JSON in a 200 is exit 7', async ({ sandbox, env, cip }) => {
     sandbox.inject({ fault: { kind: 'invalid-json' }, times: Infinity });
     const result = await cip(['env', 'list'], { env });
     expect(result.exitCode).toBe(7);
@@ -91,14 +86,14 @@ describe('broken answers', () => {
     expect(result.stdout).toBe('');
   });
 
-  it('a body cut off mid-way is retried for GET', async () => {
+  it('a body cut off mid-way is retried for GET', async ({ sandbox, env, cip }) => {
     sandbox.inject({ fault: { kind: 'reset-mid-body' } });
     const result = await cip(['env', 'list'], { env });
     expect(result.exitCode).toBe(0);
     expect(sandbox.requests).toHaveLength(2);
   });
 
-  it('an HTML error page is summarised, never dumped', async () => {
+  it('an HTML error page is summarised, never dumped', async ({ sandbox, env, cip }) => {
     sandbox.inject({
       fault: {
         kind: 'status',
@@ -114,7 +109,7 @@ describe('broken answers', () => {
     expect(line).not.toContain('<script>');
   });
 
-  it('a redirect is not followed, so the keys never leave for another host (exit 7)', async () => {
+  it('a redirect is not followed, so the keys never leave for another host (exit 7)', async ({ sandbox, env, cip, startSandbox }) => {
     const elsewhere = await startSandbox();
     try {
       sandbox.inject({ fault: { kind: 'status', status: 302, headers: { location: `${elsewhere.url}/Environments` } } });
@@ -127,7 +122,7 @@ describe('broken answers', () => {
     }
   });
 
-  it('a refused connection is exit 8', async () => {
+  it('a refused connection is exit 8', async ({ sandbox, cip }) => {
     const result = await cip(['env', 'list'], { env: sandboxEnv(sandbox, { CIP_BASE_URL: await refusedUrl('/ms') }) });
     expect(result.exitCode).toBe(8);
     expect(expectOneErrorLine(result.stderr)).toMatch(/cannot reach 127\.0\.0\.1:\d+: connection refused \(ECONNREFUSED\)/);
@@ -154,7 +149,7 @@ describe('API errors', () => {
     ['another enterprise', { CIP_ENTERPRISE_ID: '99999999-9999-4999-8999-999999999999' }, ['env', 'list'], 4, /HTTP 403/],
   ];
   for (const [what, overrides, args, code, message] of cases) {
-    it(`${what} is exit ${code}`, async () => {
+    it(`${what} is exit ${code}`, async ({ env, cip }) => {
       const result = await cip(args, { env: { ...env, ...overrides } });
       expect(result.exitCode).toBe(code);
       expect(expectOneErrorLine(result.stderr)).toMatch(message);
@@ -162,7 +157,7 @@ describe('API errors', () => {
     });
   }
 
-  it("a 403: the server's reason, if any, then the enterprise cip acted in and where that came from", async () => {
+  it("a 403: the server's reason, if any, then the enterprise cip acted in and where that came from", async ({ sandbox, env, cip }) => {
     const advice = `(the enterprise id ${env.CIP_ENTERPRISE_ID} came from CIP_ENTERPRISE_ID: is it the API key's enterprise? If it is, the key lacks permission for this)`;
     const readOnly = await cip(['env', 'create', '-f', 'name=x'], { env: { ...env, CIP_API_KEY: 'sandbox-readonly-key-0123456789' } });
     expect(readOnly.exitCode).toBe(4);
@@ -176,7 +171,7 @@ describe('API errors', () => {
     expect(expectOneErrorLine(bare.stderr)).toBe(`error: cannot list environments: forbidden (HTTP 403) ${advice}`);
   });
 
-  it('a 409 is exit 6', async () => {
+  it('a 409 is exit 6', async ({ sandbox, env, cip }) => {
     sandbox.inject({
       fault: {
         kind: 'status',
@@ -190,14 +185,14 @@ describe('API errors', () => {
     expect(expectOneErrorLine(result.stderr)).toMatch(/HTTP 409\): An environment with that name exists$/);
   });
 
-  it('a bad enterprise id from the environment is exit 2 before any request', async () => {
+  it('a bad enterprise id from the environment is exit 2 before any request', async ({ sandbox, env, cip }) => {
     const result = await cip(['env', 'list'], { env: { ...env, CIP_ENTERPRISE_ID: 'acme' } });
     expect(result.exitCode).toBe(2);
     expect(expectOneErrorLine(result.stderr)).toMatch(/CIP_ENTERPRISE_ID must be a GUID/);
     expect(sandbox.requests).toHaveLength(0);
   });
 
-  it('http:// to a host other than this machine is refused (exit 2)', async () => {
+  it('http:// to a host other than this machine is refused (exit 2)', async ({ env, cip }) => {
     const result = await cip(['env', 'list', '--base-url', 'http://api.example.com/ms'], { env });
     expect(result.exitCode).toBe(2);
     expect(expectOneErrorLine(result.stderr)).toMatch(/cleartext/);
@@ -205,7 +200,7 @@ describe('API errors', () => {
 });
 
 describe('secrets', () => {
-  it('never appear in stdout or stderr, even with --verbose and a server that echoes them', async () => {
+  it('never appear in stdout or stderr, even with --verbose and a server that echoes them', async ({ sandbox, env, cip }) => {
     const echo = JSON.stringify({ message: `bad key ${sandbox.keys.apiKey} / ${sandbox.keys.subscriptionKey}` });
     sandbox.inject({ fault: { kind: 'status', status: 400, body: echo } });
     const runs = [
@@ -230,7 +225,7 @@ describe('secrets', () => {
 });
 
 describe('interrupts', () => {
-  it('Ctrl-C during a request ends it at once (exit 130), whatever the server does', async () => {
+  it('Ctrl-C during a request ends it at once (exit 130), whatever the server does', async ({ sandbox, env, cip }) => {
     sandbox.inject({ fault: { kind: 'hold', release: new Promise<void>(() => undefined) } });
     const controller = new AbortController();
     const running = cip(['env', 'list'], { env, signal: controller.signal });
@@ -260,7 +255,7 @@ describe('connections', () => {
     return { baseUrl: target.url.replace(`:${target.port}`, `:${port}`), connections: () => connections, close: () => relay.close() };
   }
 
-  it('a POST goes on a connection of its own, never on one kept alive (it is never retried)', async () => {
+  it('a POST goes on a connection of its own, never on one kept alive (it is never retried)', async ({ sandbox, cip }) => {
     const relay = await relayTo(sandbox);
     try {
       const result = await cip(['env', 'create', '-f', 'name=fresh', '--if-exists', 'skip'], {
@@ -274,7 +269,7 @@ describe('connections', () => {
     }
   });
 
-  it('are kept alive and reused: 12 deletes two at a time open two connections, not thirteen', async () => {
+  it('are kept alive and reused: 12 deletes two at a time open two connections, not thirteen', async ({ cip, startSandbox }) => {
     const many = await startSandbox({ seed: 12 });
     const relay = await relayTo(many);
     try {

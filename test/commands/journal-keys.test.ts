@@ -4,27 +4,17 @@
 // Each test reads the journal file's bytes, in every reading (test/helpers/key-spellings.ts).
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { parseExactJson } from '../../src/json/exact.js';
-import type { Sandbox } from '../../src/sandbox/index.js';
-import { expectOneErrorLine, sandboxForFile, seedSandbox, tempDir } from '../helpers/cli.js';
-import { cipInProcess as cip } from '../helpers/harness.js';
+import { expectOneErrorLine, seedSandbox, tempDir } from '../helpers/cli.js';
 import { expectNoKey, spellings } from '../helpers/key-spellings.js';
+import { it, test, type Run } from '../helpers/journal.js';
+import { writes } from '../helpers/requests.js';
 
 /** The API key of these tests: + and = take other spellings in URLs, JSON and base64. */
 const KEY = 'Zq7+Kd9=Xw2Lp4Rt8Vn6';
 
-let sandbox!: Sandbox;
-let env: Record<string, string | undefined> = {};
-sandboxForFile({ seed: 0, apiKey: KEY }, (started) => ({ sandbox, env } = started));
-
-let configDir: string;
-beforeEach(async () => {
-  configDir = tempDir();
-  await seedSandbox(sandbox, []);
-});
-
-const run = (args: string[], input?: string) => cip(args, { env, configDir, ...(input === undefined ? {} : { input }) });
+test.override({ sandboxOptions: { seed: 0, apiKey: KEY } });
 
 interface Entry {
   entry: string;
@@ -41,7 +31,7 @@ interface Entry {
 }
 
 /** The journal's bytes hold no key in any reading; its entries, newest first. */
-async function journal(): Promise<Entry[]> {
+async function journal(run: Run, configDir: string): Promise<Entry[]> {
   const bytes = readFileSync(join(configDir, 'journal.jsonl'));
   expectNoKey(bytes.toString('latin1'), KEY, 'the journal');
   const history = await run(['env', 'history', '--json']);
@@ -50,17 +40,19 @@ async function journal(): Promise<Entry[]> {
   return (await parseExactJson(history.stdout)) as Entry[];
 }
 
-const writes = () => sandbox.requests.filter((request) => request.method !== 'GET');
-
 describe('a key in a name or an id', () => {
-  it('a deleted environment whose name holds the key, in each spelling: the name masked, the record before left out', async () => {
+  it('a deleted environment whose name holds the key, in each spelling: the name masked, the record before left out', async ({
+    sandbox,
+    configDir,
+    run,
+  }) => {
     const names = Object.entries(spellings(KEY));
     await seedSandbox(
       sandbox,
       names.map((_, index) => JSON.stringify({ id: `n${index}`, name: `prod-${Object.values(spellings(KEY))[index]}`, tier: 'gold' })),
     );
     for (const [index] of names.entries()) expect((await run(['env', 'delete', `n${index}`, '--yes'])).exitCode).toBe(0);
-    const entries = await journal();
+    const entries = await journal(run, configDir);
     expect(entries).toHaveLength(names.length);
     for (const [index, entry] of entries.reverse().entries()) {
       const spelling = names[index]![0];
@@ -73,7 +65,10 @@ describe('a key in a name or an id', () => {
     }
   });
 
-  it('cip api DELETE Environments/<the key, encoded each way>: the id, the URL and the error masked, on stderr too', async () => {
+  it('cip api DELETE Environments/<the key, encoded each way>: the id, the URL and the error masked, on stderr too', async ({
+    configDir,
+    run,
+  }) => {
     const encoded = spellings(KEY);
     const paths = [
       encoded['percent-encoded, upper case']!,
@@ -90,7 +85,7 @@ describe('a key in a name or an id', () => {
       expectNoKey(result.stderr, KEY, `stderr of DELETE ${path}`);
       expect(expectOneErrorLine(result.stderr)).toContain('error: cannot DELETE Environments/');
     }
-    const entries = (await journal()).reverse();
+    const entries = (await journal(run, configDir)).reverse();
     for (const [index, entry] of entries.entries()) {
       expect(entry.result).toBe('failed');
       expect(entry.masked, paths[index]).toEqual(expect.arrayContaining(['environment.id', 'request.url']));
@@ -99,11 +94,15 @@ describe('a key in a name or an id', () => {
     }
   });
 
-  it('an update of an environment whose id holds the key: the id masked, the bodies left out, and restore refuses (exit 2), sending nothing', async () => {
+  it('an update of an environment whose id holds the key: the id masked, the bodies left out, and restore refuses (exit 2), sending nothing', async ({
+    sandbox,
+    configDir,
+    run,
+  }) => {
     const id = `id-${KEY}`;
     await seedSandbox(sandbox, [JSON.stringify({ id, name: 'keyed', description: 'old' })]);
     expect((await run(['env', 'update', 'keyed', '-f', 'description=new'])).exitCode).toBe(0);
-    const [updated] = await journal();
+    const [updated] = await journal(run, configDir);
     expect(updated).toMatchObject({ action: 'update', environment: { id: 'id-***', name: 'keyed' }, before: null, answeredId: 'id-***' });
     expect(updated!.withheld).toEqual(['request body', 'before', 'record']);
     expect(updated!.masked).toEqual(['environment.id', 'request.url', 'answeredId']);
@@ -113,20 +112,21 @@ describe('a key in a name or an id', () => {
     expect(expectOneErrorLine(restore.stderr)).toBe(
       `error: entry ${updated!.entry} cannot be restored: its request body, before and environment id held one of the keys in use, and the journal never keeps a key (look at the environment with 'cip env get', and set it back with 'cip env update')`,
     );
-    expect(writes()).toEqual([]);
+    expect(writes(sandbox)).toEqual([]);
     expect(sandbox.environments.get(id)).toMatchObject({ description: 'new' });
   });
 });
 
 describe('a key in the data', () => {
-  it("a field's name that is the key: the request body and the answer left out, never masked", async () => {
+  it("a field's name that is the key: the request body and the answer left out, never masked", async ({ sandbox, configDir, run }) => {
     const file = join(tempDir(), 'env.json');
     writeFileSync(file, JSON.stringify({ name: 'named', [KEY]: 1 }));
     expect((await run(['env', 'create', '--file', file])).exitCode).toBe(0);
     expect(
-      (await run(['api', 'Environments', '-X', 'POST', '--input', '-'], `{"name":"raw","${encodeURIComponent(KEY)}":true}`)).exitCode,
+      (await run(['api', 'Environments', '-X', 'POST', '--input', '-'], { input: `{"name":"raw","${encodeURIComponent(KEY)}":true}` }))
+        .exitCode,
     ).toBe(0);
-    const [api, created] = await journal();
+    const [api, created] = await journal(run, configDir);
     expect(created).toMatchObject({ action: 'create', withheld: ['request body', 'record'], record: null, environment: { name: 'named' } });
     expect(created!.request).toEqual({ method: 'POST', url: `${sandbox.url}/Environments` });
     expect(api).toMatchObject({ action: 'request', withheld: ['request body', 'record'] });
@@ -134,9 +134,13 @@ describe('a key in the data', () => {
     expect(readFileSync(join(configDir, 'journal.jsonl'), 'utf8')).not.toContain('***');
   });
 
-  it('a create whose name holds the key is undone exactly, by its id; the entry of that delete cannot be restored', async () => {
+  it('a create whose name holds the key is undone exactly, by its id; the entry of that delete cannot be restored', async ({
+    sandbox,
+    configDir,
+    run,
+  }) => {
     expect((await run(['env', 'create', '-f', `name=leak-${KEY}`])).exitCode).toBe(0);
-    const [created] = await journal();
+    const [created] = await journal(run, configDir);
     expect(created).toMatchObject({ action: 'create', environment: { name: 'leak-***' }, masked: ['environment.name'] });
     const id = created!.answeredId!;
     expect(sandbox.environments.has(id)).toBe(true);
@@ -144,14 +148,18 @@ describe('a key in the data', () => {
     expect(restore.exitCode).toBe(0);
     expectNoKey(restore.stderr, KEY, 'stderr');
     expect(sandbox.environments.has(id)).toBe(false);
-    const [undone] = await journal();
+    const [undone] = await journal(run, configDir);
     expect(undone).toMatchObject({ action: 'delete', restores: created!.entry, before: null, withheld: ['before'] });
     const again = await run(['env', 'restore', undone!.entry, '--yes']);
     expect(again.exitCode).toBe(2);
     expect(expectOneErrorLine(again.stderr)).toContain(`entry ${undone!.entry} cannot be restored: its before held one of the keys in use`);
   });
 
-  it('a create the server answers with an id that holds the key: the answered id masked, and restore refuses to delete ***', async () => {
+  it('a create the server answers with an id that holds the key: the answered id masked, and restore refuses to delete ***', async ({
+    sandbox,
+    configDir,
+    run,
+  }) => {
     sandbox.inject({
       fault: {
         kind: 'status',
@@ -162,7 +170,7 @@ describe('a key in the data', () => {
       method: 'POST',
     });
     expect((await run(['env', 'create', '-f', 'name=echo'])).exitCode).toBe(0);
-    const [created] = await journal();
+    const [created] = await journal(run, configDir);
     expect(created).toMatchObject({ answeredId: '***-9', masked: ['answeredId'], withheld: ['record'] });
     sandbox.reset();
     const restore = await run(['env', 'restore', created!.entry, '--yes']);
@@ -170,6 +178,6 @@ describe('a key in the data', () => {
     expect(expectOneErrorLine(restore.stderr)).toContain(
       `entry ${created!.entry} cannot be restored: its answered id held one of the keys in use`,
     );
-    expect(writes()).toEqual([]);
+    expect(writes(sandbox)).toEqual([]);
   });
 });

@@ -1,40 +1,34 @@
 // --jq as jq runs a filter: results as they come and what came before a run-time error; a failing filter that
 // never hides the command's own failure; a compile check that does not run the filter; and $ENV, env, $__loc__
 // and input_filename as for `jq FILTER` reading stdin. In-process against the sandbox.
-import { beforeEach, describe, expect, it } from 'vitest';
-import type { Sandbox } from '../../src/sandbox/index.js';
-import { expectOneErrorLine, sandboxForFile, sandboxTarget } from '../helpers/cli.js';
-import { cipInProcess as cip } from '../helpers/harness.js';
+import { describe, expect } from 'vitest';
+import { expectOneErrorLine, sandboxTarget } from '../helpers/cli.js';
+import { it, test } from '../helpers/fixture.js';
 
-let sandbox: Sandbox;
-let env: Record<string, string | undefined>;
-sandboxForFile({ seed: 0 }, (started) => ({ sandbox, env } = started));
-beforeEach(() => {
-  sandbox.reset();
-  sandbox.environments.clear();
-  for (const [id, name] of [
-    ['e1', 'alpha'],
-    ['e2', 'beta'],
-    ['e3', 'gamma'],
-  ] as const) {
-    sandbox.environments.set(id, { id, name });
-  }
+test.override({
+  sandboxOptions: {
+    seed: [
+      { id: 'e1', name: 'alpha' },
+      { id: 'e2', name: 'beta' },
+      { id: 'e3', name: 'gamma' },
+    ],
+  },
 });
 
 const RAN = '(the command itself did its work; only the filter failed)';
 
 describe('a filter that fails at run time', () => {
-  it('has printed what came before the error; exit 12, the command did its work', async () => {
+  it('has printed what came before the error; exit 12, the command did its work', async ({ env, cip }) => {
     const result = await cip(['env', 'list', '--jq', '.[].name, error("boom")'], { env });
     expect(result).toEqual({ exitCode: 12, stdout: 'alpha\nbeta\ngamma\n', stderr: `error: --jq: boom ${RAN}\n` });
   });
 
-  it('keeps white space at the end of the last result before the error', async () => {
+  it('keeps white space at the end of the last result before the error', async ({ env, cip }) => {
     const result = await cip(['api', 'Environments', '--jq', '.[0].name + "\\t", error("boom")'], { env });
     expect(result).toEqual({ exitCode: 12, stdout: 'alpha\t\n', stderr: `error: --jq: boom ${RAN}\n` });
   });
 
-  it("never hides the command's own failure: a bulk delete with a failure is still exit 9", async () => {
+  it("never hides the command's own failure: a bulk delete with a failure is still exit 9", async ({ sandbox, env, cip }) => {
     sandbox.inject({
       fault: { kind: 'status', status: 500, body: '{"message":"locked"}' },
       method: 'DELETE',
@@ -59,12 +53,15 @@ describe('a filter that fails at run time', () => {
 });
 
 describe('the compile check', () => {
-  it('compiles the filter without running it: a filter that would end with exit 3 on null is not taken for a syntax error', async () => {
+  it('compiles the filter without running it: a filter that would end with exit 3 on null is not taken for a syntax error', async ({
+    env,
+    cip,
+  }) => {
     const result = await cip(['env', 'list', '--jq', 'if . == null then "ran on null" | halt_error(3) else .[].id end'], { env });
     expect(result).toEqual({ exitCode: 0, stdout: 'e1\ne2\ne3\n', stderr: '' });
   });
 
-  it('still refuses what jq cannot compile, before anything is sent', async () => {
+  it('still refuses what jq cannot compile, before anything is sent', async ({ sandbox, env, cip }) => {
     const result = await cip(['env', 'list', '--jq', '.[] | nosuch'], { env });
     expect(result.exitCode).toBe(2);
     expect(expectOneErrorLine(result.stderr)).toBe(
@@ -75,14 +72,14 @@ describe('the compile check', () => {
 });
 
 describe("what a filter knows as jq would: `jq FILTER` with the data on stdin, in the caller's environment", () => {
-  it('$ENV and env are the caller environment', async () => {
+  it('$ENV and env are the caller environment', async ({ env, cip }) => {
     const result = await cip(['env', 'list', '--jq', '.[] | select(.name == $ENV.TARGET) | .id, env.HOME'], {
       env: { ...env, TARGET: 'beta', HOME: '/home/me' },
     });
     expect(result).toEqual({ exitCode: 0, stdout: 'e2\n/home/me\n', stderr: '' });
   });
 
-  it('without the credentials', async () => {
+  it('without the credentials', async ({ env, cip }) => {
     const result = await cip(
       ['env', 'list', '--jq', '[$ENV.CIP_API_KEY, $ENV.CIP_SUBSCRIPTION_KEY, env.CIP_TOKEN, $ENV.CIP_ENTERPRISE_ID != null] | @json'],
       {
@@ -92,7 +89,7 @@ describe("what a filter knows as jq would: `jq FILTER` with the data on stdin, i
     expect(result).toEqual({ exitCode: 0, stdout: '[null,null,null,true]\n', stderr: '' });
   });
 
-  it('$__loc__ is line 1 of <top-level> for the first line, and input_filename is null (stdin)', async () => {
+  it('$__loc__ is line 1 of <top-level> for the first line, and input_filename is null (stdin)', async ({ env, cip }) => {
     const result = await cip(['env', 'get', 'alpha', '--jq', '$__loc__, input_filename'], { env });
     expect(result).toEqual({ exitCode: 0, stdout: '{\n  "file": "<top-level>",\n  "line": 1\n}\nnull\n', stderr: '' });
   });

@@ -4,14 +4,12 @@
 // change of kind says what it dropped; another host keeps no keys.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
-import type { Sandbox } from '../../src/sandbox/index.js';
-import { expectOneErrorLine, readConfig, sandboxForFile, tempDir } from '../helpers/cli.js';
-import { cipInProcess as cip } from '../helpers/harness.js';
+import { describe, expect } from 'vitest';
+import { expectOneErrorLine, readConfig, tempDir } from '../helpers/cli.js';
 import { epochSeconds, makeJwt } from '../helpers/jwt.js';
+import { it, test, type Fixtures } from '../helpers/fixture.js';
 
-let sandbox: Sandbox;
-sandboxForFile({ seed: 1 }, (ready) => (sandbox = ready.sandbox));
+test.override({ sandboxOptions: { seed: 1 } });
 
 const OTHER_ENTERPRISE = '11111111-2222-4333-8444-555555555555';
 /** As on a server or in CI: no CIP_CREDENTIAL_STORE, and no keychain to be had. */
@@ -32,7 +30,11 @@ const profileIn = (configDir: string, name: string): Stored =>
   (readConfig(configDir) as { profiles: Record<string, Stored> }).profiles[name]!;
 
 /** A token profile 'ci' in the file, protected, as `auth login --token-file --insecure-storage --protect` leaves it. */
-async function tokenProfile(token = sandbox.token(), extra: string[] = []): Promise<string> {
+async function tokenProfile(
+  { sandbox, cip }: Pick<Fixtures, 'sandbox' | 'cip'>,
+  token = sandbox.token(),
+  extra: string[] = [],
+): Promise<string> {
   const configDir = tempDir();
   const paths = files({ token, sub: sandbox.keys.subscriptionKey });
   const login = await cip(
@@ -65,8 +67,8 @@ function hintedLogin(stderr: string): string[] {
 }
 
 describe("the hints' login command works as printed, in a pipe", () => {
-  it('a token that expired: the hint, run with the new token on stdin, replaces the token and keeps the rest', async () => {
-    const configDir = await tokenProfile();
+  it('a token that expired: the hint, run with the new token on stdin, replaces the token and keeps the rest', async ({ sandbox, cip }) => {
+    const configDir = await tokenProfile({ sandbox, cip });
     expect(profileIn(configDir, 'ci')).toMatchObject({ keys: 'file', protected: true });
     // Time passes: the stored token expires.
     const expired = makeJwt({ sub: 'alice', enterpriseId: sandbox.keys.enterpriseId, exp: epochSeconds(-600) });
@@ -100,9 +102,10 @@ describe("the hints' login command works as printed, in a pipe", () => {
     expect(sandbox.requests.at(-1)!.headers.authorization).toBe(`Bearer ${fresh}`);
   });
 
-  it('a token the server refused (401): the hint, run as printed, replaces the token', async () => {
+  it('a token the server refused (401): the hint, run as printed, replaces the token', async ({ sandbox, cip }) => {
     // A token the server does not take (signed with another key), stored unchecked.
     const configDir = await tokenProfile(
+      { sandbox, cip },
       makeJwt(
         { sub: 'alice', enterpriseId: sandbox.keys.enterpriseId, exp: epochSeconds(3600) },
         { secret: 'another-token-secret-0123456789abcdef' },
@@ -122,7 +125,7 @@ describe("the hints' login command works as printed, in a pipe", () => {
 
 describe('logging in again keeps what it is not given', () => {
   /** An API key profile 'prod' in the file (CIP_CREDENTIAL_STORE=file, as the tests keep keys). */
-  async function keyProfile(): Promise<string> {
+  async function keyProfile({ sandbox, cip }: Pick<Fixtures, 'sandbox' | 'cip'>): Promise<string> {
     const configDir = tempDir();
     const paths = files({ api: sandbox.keys.apiKey, sub: sandbox.keys.subscriptionKey });
     const login = await cip(
@@ -146,8 +149,8 @@ describe('logging in again keeps what it is not given', () => {
     return configDir;
   }
 
-  it('a new API key from stdin keeps the subscription key, enterprise id and base URL', async () => {
-    const configDir = await keyProfile();
+  it('a new API key from stdin keeps the subscription key, enterprise id and base URL', async ({ sandbox, cip }) => {
+    const configDir = await keyProfile({ sandbox, cip });
     const again = await cip(['auth', 'login', '--profile', 'prod', '--api-key-file', '-'], { configDir, input: sandbox.keys.apiKey });
     expect(again.exitCode, again.stderr).toBe(0);
     expect(again.stderr).toContain("Profile 'prod': kept its subscription key.");
@@ -161,8 +164,8 @@ describe('logging in again keeps what it is not given', () => {
     expect(sandbox.requests.at(-1)!.headers['ocp-apim-subscription-key']).toBe(sandbox.keys.subscriptionKey);
   });
 
-  it('a new subscription key keeps the API key; a new enterprise id alone keeps both keys', async () => {
-    const configDir = await keyProfile();
+  it('a new subscription key keeps the API key; a new enterprise id alone keeps both keys', async ({ sandbox, cip }) => {
+    const configDir = await keyProfile({ sandbox, cip });
     const sub = await cip(['auth', 'login', '--profile', 'prod', '--subscription-key-file', '-', '--no-verify'], {
       configDir,
       input: 'a-new-subscription-key-0123456789',
@@ -184,8 +187,11 @@ describe('logging in again keeps what it is not given', () => {
     });
   });
 
-  it('given nothing, at a terminal: asks for both keys again, as the first login did, and keeps the enterprise', async () => {
-    const configDir = await keyProfile();
+  it('given nothing, at a terminal: asks for both keys again, as the first login did, and keeps the enterprise', async ({
+    sandbox,
+    cip,
+  }) => {
+    const configDir = await keyProfile({ sandbox, cip });
     const again = await cip(['auth', 'login', '--profile', 'prod'], {
       configDir,
       answers: [
@@ -198,8 +204,8 @@ describe('logging in again keeps what it is not given', () => {
     expect(profileIn(configDir, 'prod')).toMatchObject({ enterpriseId: sandbox.keys.enterpriseId });
   });
 
-  it('a token profile given nothing: exit 2, saying how to give the token', async () => {
-    const configDir = await tokenProfile();
+  it('a token profile given nothing: exit 2, saying how to give the token', async ({ cip, sandbox }) => {
+    const configDir = await tokenProfile({ sandbox, cip });
     const before = readConfig(configDir);
     const again = await cip(['auth', 'login', '--profile', 'ci'], { configDir, env: NO_STORE });
     expect(again.exitCode).toBe(2);
@@ -209,8 +215,8 @@ describe('logging in again keeps what it is not given', () => {
     expect(readConfig(configDir)).toEqual(before);
   });
 
-  it('a kept token that has expired is refused (exit 3), nothing saved', async () => {
-    const configDir = await tokenProfile();
+  it('a kept token that has expired is refused (exit 3), nothing saved', async ({ sandbox, cip }) => {
+    const configDir = await tokenProfile({ sandbox, cip });
     const path = join(configDir, 'config.json');
     const expired = makeJwt({ exp: epochSeconds(-600) });
     writeFileSync(path, readFileSync(path, 'utf8').replace(profileIn(configDir, 'ci').token as string, expired));
@@ -225,8 +231,8 @@ describe('logging in again keeps what it is not given', () => {
     expect(readConfig(configDir)).toEqual(before);
   });
 
-  it('an enterprise id for a token profile: exit 2, saying how to make it hold an API key instead', async () => {
-    const configDir = await tokenProfile();
+  it('an enterprise id for a token profile: exit 2, saying how to make it hold an API key instead', async ({ cip, sandbox }) => {
+    const configDir = await tokenProfile({ sandbox, cip });
     const again = await cip(['auth', 'login', '--profile', 'ci', '--enterprise-id', OTHER_ENTERPRISE], { configDir, env: NO_STORE });
     expect(again.exitCode).toBe(2);
     expect(expectOneErrorLine(again.stderr)).toBe(
@@ -234,8 +240,8 @@ describe('logging in again keeps what it is not given', () => {
     );
   });
 
-  it('CIP_API_KEY beside a token profile is not taken for a change of kind: said, and ignored', async () => {
-    const configDir = await tokenProfile();
+  it('CIP_API_KEY beside a token profile is not taken for a change of kind: said, and ignored', async ({ sandbox, cip }) => {
+    const configDir = await tokenProfile({ sandbox, cip });
     const again = await cip(['auth', 'login', '--profile', 'ci', '--subscription-key-file', '-'], {
       configDir,
       env: { ...NO_STORE, CIP_API_KEY: sandbox.keys.apiKey },
@@ -250,7 +256,7 @@ describe('logging in again keeps what it is not given', () => {
 });
 
 describe('a change of kind says what it dropped', () => {
-  it('an API key profile given a token: drops the API key and enterprise id, keeps the subscription key', async () => {
+  it('an API key profile given a token: drops the API key and enterprise id, keeps the subscription key', async ({ sandbox, cip }) => {
     const configDir = tempDir();
     const paths = files({ api: sandbox.keys.apiKey, sub: sandbox.keys.subscriptionKey });
     const first = await cip(
@@ -286,8 +292,11 @@ describe('a change of kind says what it dropped', () => {
     });
   });
 
-  it('a token profile given an API key: needs an enterprise id (exit 2 in a pipe, nothing saved), then keeps the subscription key', async () => {
-    const configDir = await tokenProfile();
+  it('a token profile given an API key: needs an enterprise id (exit 2 in a pipe, nothing saved), then keeps the subscription key', async ({
+    sandbox,
+    cip,
+  }) => {
+    const configDir = await tokenProfile({ sandbox, cip });
     const before = readConfig(configDir);
     const without = await cip(['auth', 'login', '--profile', 'ci', '--api-key-file', '-'], {
       configDir,
@@ -317,8 +326,8 @@ describe('a change of kind says what it dropped', () => {
 });
 
 describe('keys go only to the host they were stored for', () => {
-  it('a base URL on another host keeps no keys: said, and in a pipe exit 2 with nothing sent or saved', async () => {
-    const configDir = await tokenProfile();
+  it('a base URL on another host keeps no keys: said, and in a pipe exit 2 with nothing sent or saved', async ({ sandbox, cip }) => {
+    const configDir = await tokenProfile({ sandbox, cip });
     const before = readConfig(configDir);
     sandbox.reset();
     const elsewhere = sandbox.url.replace('127.0.0.1', 'localhost');
@@ -336,8 +345,8 @@ describe('keys go only to the host they were stored for', () => {
     expect(readConfig(configDir)).toEqual(before);
   });
 
-  it('a base URL on the same host, another path: the keys are kept', async () => {
-    const configDir = await tokenProfile();
+  it('a base URL on the same host, another path: the keys are kept', async ({ sandbox, cip }) => {
+    const configDir = await tokenProfile({ sandbox, cip });
     const again = await cip(
       ['auth', 'login', '--profile', 'ci', '--token-file', '-', '--base-url', `${new URL(sandbox.url).origin}/elsewhere/ms`, '--no-verify'],
       {

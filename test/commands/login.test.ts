@@ -1,28 +1,18 @@
 // auth login at a terminal (questions answered as they appear) and the edges of its inputs.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { describe, expect } from 'vitest';
 import { expectOneErrorLine, loginArgs, readConfig, tempDir } from '../helpers/cli.js';
-import { cipInProcess as cip } from '../helpers/harness.js';
+import { it, test } from '../helpers/fixture.js';
 
-let sandbox: Sandbox;
-beforeAll(async () => {
-  sandbox = await startSandbox({ seed: 1 });
-});
-afterAll(async () => {
-  await sandbox.close();
-});
-beforeEach(() => {
-  sandbox.reset();
-});
+test.override({ sandboxOptions: { seed: 1 } });
 
 const GUID_Q = 'Enterprise id (GUID): ';
 const API_Q = 'API key (hidden): ';
 const SUB_Q = 'Subscription key (hidden): ';
 
 describe('auth login asks for what is missing', () => {
-  it('asks for the enterprise and both keys, never shows the keys, and saves them', async () => {
+  it('asks for the enterprise and both keys, never shows the keys, and saves them', async ({ sandbox, cip }) => {
     const configDir = tempDir();
     const result = await cip(['auth', 'login', '--base-url', sandbox.url], {
       configDir,
@@ -43,7 +33,7 @@ describe('auth login asks for what is missing', () => {
     });
   });
 
-  it('asks again after an enterprise id that is not a GUID, and after a key that is too short or empty', async () => {
+  it('asks again after an enterprise id that is not a GUID, and after a key that is too short or empty', async ({ sandbox, cip }) => {
     const configDir = tempDir();
     const result = await cip(['auth', 'login', '--base-url', sandbox.url, '--no-verify'], {
       configDir,
@@ -64,10 +54,10 @@ describe('auth login asks for what is missing', () => {
     });
   });
 
-  it.each([
+  it.for<[string, string]>([
     ['Ctrl-C', '\u0003'],
     ['Ctrl-D on an empty line', '\u0004'],
-  ])('%s at a hidden question stops: exit 130, nothing saved', async (_name, key) => {
+  ])('%s at a hidden question stops: exit 130, nothing saved', async ([_name, key], { sandbox, cip }) => {
     const configDir = tempDir();
     const result = await cip(['auth', 'login', '--base-url', sandbox.url, '--enterprise-id', sandbox.keys.enterpriseId], {
       configDir,
@@ -79,7 +69,7 @@ describe('auth login asks for what is missing', () => {
 });
 
 describe('auth login inputs', () => {
-  it('an empty key file is exit 2, naming it', async () => {
+  it('an empty key file is exit 2, naming it', async ({ sandbox, cip }) => {
     const dir = tempDir();
     writeFileSync(join(dir, 'empty'), '\n');
     writeFileSync(join(dir, 'sub'), sandbox.keys.subscriptionKey);
@@ -100,13 +90,13 @@ describe('auth login inputs', () => {
     expect(expectOneErrorLine(result.stderr)).toBe(`error: --api-key-file ${join(dir, 'empty')} is empty`);
   });
 
-  it('both keys from stdin is refused', async () => {
+  it('both keys from stdin is refused', async ({ cip }) => {
     const result = await cip(['auth', 'login', '--api-key-file', '-', '--subscription-key-file', '-'], { input: 'x' });
     expect(result.exitCode).toBe(2);
     expect(expectOneErrorLine(result.stderr)).toBe('error: only one of --api-key-file and --subscription-key-file can read stdin');
   });
 
-  it('keys the API accepts but that may not list (403) are saved, with a warning', async () => {
+  it('keys the API accepts but that may not list (403) are saved, with a warning', async ({ sandbox, cip }) => {
     const configDir = tempDir();
     sandbox.inject({ fault: { kind: 'status', status: 403, body: '{"message":"no list"}' } });
     const result = await cip(loginArgs(sandbox), { configDir });
@@ -115,7 +105,7 @@ describe('auth login inputs', () => {
     expect(readConfig(configDir)).toMatchObject({ activeProfile: 'default' });
   });
 
-  it('a second profile is saved but not made active, and says how to switch', async () => {
+  it('a second profile is saved but not made active, and says how to switch', async ({ sandbox, cip }) => {
     const configDir = tempDir();
     expect((await cip(loginArgs(sandbox, ['--no-verify']), { configDir })).exitCode).toBe(0);
     const second = await cip(loginArgs(sandbox, ['--no-verify', '--profile', 'qa']), { configDir });
@@ -126,7 +116,7 @@ describe('auth login inputs', () => {
     expect(readConfig(configDir)).toMatchObject({ activeProfile: 'default' });
   });
 
-  it('logging in again keeps the base URL and enterprise the profile has', async () => {
+  it('logging in again keeps the base URL and enterprise the profile has', async ({ sandbox, cip }) => {
     const configDir = tempDir();
     expect((await cip(loginArgs(sandbox, ['--no-verify']), { configDir })).exitCode).toBe(0);
     const dir = tempDir();
@@ -144,7 +134,7 @@ describe('auth login inputs', () => {
 });
 
 describe('auth login --migrate', () => {
-  it('moves keys only: other login options are refused (exit 2) and nothing changes', async () => {
+  it('moves keys only: other login options are refused (exit 2) and nothing changes', async ({ sandbox, cip }) => {
     const configDir = tempDir();
     expect((await cip(loginArgs(sandbox, ['--no-verify']), { configDir })).exitCode).toBe(0);
     const before = readConfig(configDir);
@@ -156,7 +146,7 @@ describe('auth login --migrate', () => {
     expect(readConfig(configDir)).toEqual(before);
   });
 
-  it('an unknown profile is exit 2 and lists the known ones', async () => {
+  it('an unknown profile is exit 2 and lists the known ones', async ({ sandbox, cip }) => {
     const configDir = tempDir();
     expect((await cip(loginArgs(sandbox, ['--no-verify']), { configDir })).exitCode).toBe(0);
     const result = await cip(['auth', 'login', '--profile', 'nope', '--migrate'], { configDir });

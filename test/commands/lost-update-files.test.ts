@@ -4,31 +4,21 @@
 // Each test checks what the server received and what it holds afterwards, not only the exit code.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startSandbox, type EtagStyle, type RecordedRequest, type Sandbox } from '../../src/sandbox/index.js';
+import { describe, expect } from 'vitest';
+import type { EtagStyle, RecordedRequest, Sandbox } from '../../src/sandbox/index.js';
 import { expectOneErrorLine, putAsAnotherClient, sandboxEnv, tempDir } from '../helpers/cli.js';
-import { cipInProcess as cip } from '../helpers/harness.js';
+import { it, type Cip, type Fixtures } from '../helpers/fixture.js';
 
 const ID = '0b7e4c52-3d1f-4a8e-9c6b-2f5d8e1a7c34';
 const OTHER_ID = '1c8f5d63-4e20-4b9f-8d7c-3a6e9f2b8d45';
 
-const sandboxes = new Map<EtagStyle, Sandbox>();
-const styled = (style: EtagStyle) => sandboxes.get(style)!;
-beforeAll(async () => {
-  for (const style of ['strong', 'item', 'odata', 'none'] as const) sandboxes.set(style, await startSandbox({ seed: 0, etags: style }));
-});
-afterAll(async () => {
-  await Promise.all([...sandboxes.values()].map((sandbox) => sandbox.close()));
-});
-beforeEach(() => {
-  for (const sandbox of sandboxes.values()) {
-    sandbox.environments.clear();
-    // No modification time: what tells the version is the API's validator, or nothing.
-    sandbox.environments.set(ID, { id: ID, name: 'staging', description: 'as read', owner: 'alice', settings: { retention: 7 } });
-    sandbox.environments.set(OTHER_ID, { id: OTHER_ID, name: 'other', description: 'untouched' });
-    sandbox.reset();
-  }
-});
+// No modification time: what tells the version is the API's validator, or nothing.
+const SEED_WITH_OWNER = [
+  { id: ID, name: 'staging', description: 'as read', owner: 'alice', settings: { retention: 7 } },
+  { id: OTHER_ID, name: 'other', description: 'untouched' },
+];
+/** A sandbox that sends ETags in this style, holding SEED_WITH_OWNER. */
+const styled = (startSandbox: Fixtures['startSandbox'], style: EtagStyle) => startSandbox({ seed: SEED_WITH_OWNER, etags: style });
 
 const fromCip = (request: RecordedRequest) => String(request.headers['user-agent'] ?? '').startsWith('cip/');
 const cipRequests = (sandbox: Sandbox) => sandbox.requests.filter(fromCip);
@@ -65,8 +55,11 @@ function file(name: string, text: string): string {
 const PATH = `/ms/Environments/${ID}`;
 
 describe('an API whose environments have ETags of their own (GET by id), as ASP.NET Core services have', () => {
-  it("an update nobody else is writing just works: the PUT carries the environment's own tag, not the list's", async () => {
-    const sandbox = styled('item');
+  it("an update nobody else is writing just works: the PUT carries the environment's own tag, not the list's", async ({
+    cip,
+    startSandbox,
+  }) => {
+    const sandbox = await styled(startSandbox, 'item');
     const result = await cip(['env', 'update', 'staging', '-f', 'description=mine'], { env: sandboxEnv(sandbox) });
     expect(result.exitCode).toBe(0);
     expect(sent(sandbox)).toEqual(['GET /ms/Environments', `GET ${PATH}`, `PUT ${PATH}`]);
@@ -74,8 +67,11 @@ describe('an API whose environments have ETags of their own (GET by id), as ASP.
     expect(sandbox.environments.get(ID)).toMatchObject({ description: 'mine', owner: 'alice', settings: { retention: 7 } });
   });
 
-  it('a change made after cip read the environment is refused (exit 6, what changed), and the other write stays', async () => {
-    const sandbox = styled('item');
+  it('a change made after cip read the environment is refused (exit 6, what changed), and the other write stays', async ({
+    cip,
+    startSandbox,
+  }) => {
+    const sandbox = await styled(startSandbox, 'item');
     const changed = beforeCips(sandbox, 'PUT', () => otherWriter(sandbox, ID, { name: 'staging', description: 'theirs', owner: 'bob' }));
     const result = await cip(['env', 'update', 'staging', '-f', 'description=mine'], { env: sandboxEnv(sandbox) });
     await changed;
@@ -88,8 +84,8 @@ describe('an API whose environments have ETags of their own (GET by id), as ASP.
     expect(sandbox.environments.get(ID)).toMatchObject({ description: 'theirs', owner: 'bob' });
   });
 
-  it('apply and create --if-exists update carry each environment its own tag, and restore too', async () => {
-    const sandbox = styled('item');
+  it('apply and create --if-exists update carry each environment its own tag, and restore too', async ({ cip, startSandbox }) => {
+    const sandbox = await styled(startSandbox, 'item');
     const env = sandboxEnv(sandbox);
     const configDir = tempDir();
     const path = file('e.yaml', 'environments:\n  - name: staging\n    description: applied\n  - name: other\n    description: applied\n');
@@ -118,8 +114,11 @@ describe('an API whose environments have ETags of their own (GET by id), as ASP.
     expect(sandbox.environments.get(ID)).toMatchObject({ description: 'applied' });
   });
 
-  it("the list's tag where it is the only validator: refused though nothing changed, cip compares and sends without If-Match", async () => {
-    const sandbox = styled('item');
+  it("the list's tag where it is the only validator: refused though nothing changed, cip compares and sends without If-Match", async ({
+    cip,
+    startSandbox,
+  }) => {
+    const sandbox = await styled(startSandbox, 'item');
     // This API has tags of each environment's own, but no read by id to give them.
     sandbox.inject({
       fault: { kind: 'status', status: 405, body: '' },
@@ -138,11 +137,11 @@ describe('an API whose environments have ETags of their own (GET by id), as ASP.
 });
 
 describe('a read by id that answers with something else', () => {
-  it.each([
+  it.for([
     ['a record under another id', JSON.stringify({ id: OTHER_ID, name: 'other', description: 'someone else', secret: 'x' })],
     ['no record', '[1, 2]'],
-  ])('%s is not merged into: the list record and validator are used', async (_what, body) => {
-    const sandbox = styled('strong');
+  ])('%s is not merged into: the list record and validator are used', async ([_what, body], { cip, startSandbox }) => {
+    const sandbox = await styled(startSandbox, 'strong');
     sandbox.inject({
       fault: { kind: 'status', status: 200, body, headers: { 'Content-Type': 'application/json', ETag: '"forged"' } },
       method: 'GET',
@@ -158,8 +157,8 @@ describe('a read by id that answers with something else', () => {
 });
 
 describe("an API that gives each list item's tag in @odata.etag", () => {
-  it('is used as If-Match without a read by id, and never sent as a field', async () => {
-    const sandbox = styled('odata');
+  it('is used as If-Match without a read by id, and never sent as a field', async ({ cip, startSandbox }) => {
+    const sandbox = await styled(startSandbox, 'odata');
     const result = await cip(['env', 'update', 'staging', '-f', 'description=mine'], { env: sandboxEnv(sandbox) });
     expect(result.exitCode).toBe(0);
     expect(sent(sandbox)).toEqual(['GET /ms/Environments', `PUT ${PATH}`]);
@@ -169,8 +168,8 @@ describe("an API that gives each list item's tag in @odata.etag", () => {
     expect(sandbox.environments.get(ID)).toMatchObject({ description: 'mine', owner: 'alice' });
   });
 
-  it('a weak @odata.etag is never sent in If-Match (strong comparison): cip compares instead', async () => {
-    const sandbox = styled('none');
+  it('a weak @odata.etag is never sent in If-Match (strong comparison): cip compares instead', async ({ cip, startSandbox }) => {
+    const sandbox = await styled(startSandbox, 'none');
     sandbox.environments.set(ID, { id: ID, name: 'staging', '@odata.etag': 'W/"weak-1"', description: 'as read' });
     const result = await cip(['env', 'update', 'staging', '-f', 'description=mine'], { env: sandboxEnv(sandbox) });
     expect(result.exitCode).toBe(0);
@@ -182,7 +181,7 @@ describe("an API that gives each list item's tag in @odata.etag", () => {
 
 describe('env get, edit, env update --file', () => {
   /** `cip env get staging -o json > s.json`, then the file with one field edited. */
-  async function getToFile(sandbox: Sandbox, edit: (record: Record<string, unknown>) => void): Promise<string> {
+  async function getToFile(cip: Cip, sandbox: Sandbox, edit: (record: Record<string, unknown>) => void): Promise<string> {
     const got = await cip(['env', 'get', 'staging', '-o', 'json'], { env: sandboxEnv(sandbox) });
     expect(got.exitCode).toBe(0);
     const record = JSON.parse(got.stdout) as Record<string, unknown>;
@@ -190,13 +189,13 @@ describe('env get, edit, env update --file', () => {
     return file('s.json', JSON.stringify(record, null, 2));
   }
 
-  it.each(['strong', 'item'] as const)(
+  it.for(['strong', 'item'] as const)(
     "someone's change since the file was written is refused, nothing sent; --force writes the file (%s ETags)",
-    async (style) => {
-      const sandbox = styled(style);
+    async (style, { cip, startSandbox }) => {
+      const sandbox = await styled(startSandbox, style);
       // A record the API wrote has a modification time; one it did not is told by its ETag (item).
       if (style === 'strong') await otherWriter(sandbox, ID, { name: 'staging', description: 'as read', owner: 'alice' });
-      const path = await getToFile(sandbox, (record) => (record.description = 'mine'));
+      const path = await getToFile(cip, sandbox, (record) => (record.description = 'mine'));
       if (style === 'item') expect(JSON.parse(readFileSync(path, 'utf8'))).toHaveProperty('@odata.etag', expect.stringMatching(/^"e\d+"$/));
       await otherWriter(sandbox, ID, { name: 'staging', description: 'as read', owner: 'bob' });
       sandbox.reset();
@@ -217,23 +216,29 @@ describe('env get, edit, env update --file', () => {
     },
   );
 
-  it.each(['strong', 'item'] as const)('the field the user changed is never itself a conflict (%s ETags)', async (style) => {
-    const sandbox = styled(style);
-    if (style === 'strong') await otherWriter(sandbox, ID, { name: 'staging', description: 'as read', owner: 'alice' });
-    const path = await getToFile(sandbox, (record) => (record.description = 'mine'));
-    sandbox.reset();
-    const result = await cip(['env', 'update', 'staging', '--file', path, '--verbose'], { env: sandboxEnv(sandbox) });
-    expect(result.exitCode).toBe(0);
-    expect(result.stderr).toContain("The version the payload carries is the environment's current one.");
-    const [put] = putsOf(sandbox);
-    expect(JSON.parse(put!.body)).not.toHaveProperty('@odata.etag');
-    expect(sandbox.environments.get(ID)).toMatchObject({ description: 'mine', owner: 'alice' });
-    expect(sandbox.environments.get(OTHER_ID)).toEqual({ id: OTHER_ID, name: 'other', description: 'untouched' });
-  });
+  it.for(['strong', 'item'] as const)(
+    'the field the user changed is never itself a conflict (%s ETags)',
+    async (style, { cip, startSandbox }) => {
+      const sandbox = await styled(startSandbox, style);
+      if (style === 'strong') await otherWriter(sandbox, ID, { name: 'staging', description: 'as read', owner: 'alice' });
+      const path = await getToFile(cip, sandbox, (record) => (record.description = 'mine'));
+      sandbox.reset();
+      const result = await cip(['env', 'update', 'staging', '--file', path, '--verbose'], { env: sandboxEnv(sandbox) });
+      expect(result.exitCode).toBe(0);
+      expect(result.stderr).toContain("The version the payload carries is the environment's current one.");
+      const [put] = putsOf(sandbox);
+      expect(JSON.parse(put!.body)).not.toHaveProperty('@odata.etag');
+      expect(sandbox.environments.get(ID)).toMatchObject({ description: 'mine', owner: 'alice' });
+      expect(sandbox.environments.get(OTHER_ID)).toEqual({ id: OTHER_ID, name: 'other', description: 'untouched' });
+    },
+  );
 
-  it('where nothing tells the version (no ETag, no modification time), --verbose says so and the update goes on', async () => {
-    const sandbox = styled('none');
-    const path = await getToFile(sandbox, (record) => (record.description = 'mine'));
+  it('where nothing tells the version (no ETag, no modification time), --verbose says so and the update goes on', async ({
+    cip,
+    startSandbox,
+  }) => {
+    const sandbox = await styled(startSandbox, 'none');
+    const path = await getToFile(cip, sandbox, (record) => (record.description = 'mine'));
     const result = await cip(['env', 'update', 'staging', '--file', path, '--verbose'], { env: sandboxEnv(sandbox) });
     expect(result.exitCode).toBe(0);
     expect(result.stderr).toContain('The payload carries no version cip can compare');
@@ -243,7 +248,7 @@ describe('env get, edit, env update --file', () => {
 });
 
 describe('env export, edit, env apply', () => {
-  async function exportToFile(sandbox: Sandbox, edit: (text: string) => string): Promise<string> {
+  async function exportToFile(cip: Cip, sandbox: Sandbox, edit: (text: string) => string): Promise<string> {
     const exported = await cip(['env', 'export'], { env: sandboxEnv(sandbox) });
     expect(exported.exitCode).toBe(0);
     const edited = edit(exported.stdout);
@@ -252,9 +257,12 @@ describe('env export, edit, env apply', () => {
   }
   const editOwner = (text: string) => text.replace('owner: alice', 'owner: carol');
 
-  it("an apply that would put back someone's change made since the export is refused, nothing sent; --force applies it", async () => {
-    const sandbox = styled('strong');
-    const path = await exportToFile(sandbox, editOwner);
+  it("an apply that would put back someone's change made since the export is refused, nothing sent; --force applies it", async ({
+    cip,
+    startSandbox,
+  }) => {
+    const sandbox = await styled(startSandbox, 'strong');
+    const path = await exportToFile(cip, sandbox, editOwner);
     await otherWriter(sandbox, ID, { name: 'staging', description: 'theirs', owner: 'alice', settings: { retention: 7 } });
     sandbox.reset();
 
@@ -277,9 +285,12 @@ describe('env export, edit, env apply', () => {
     expect(sandbox.environments.get(ID)).toMatchObject({ description: 'as read', owner: 'carol' });
   });
 
-  it("the user's own edit, with someone's change to another field since: the edit is applied, the change kept", async () => {
-    const sandbox = styled('strong');
-    const path = await exportToFile(sandbox, editOwner);
+  it("the user's own edit, with someone's change to another field since: the edit is applied, the change kept", async ({
+    cip,
+    startSandbox,
+  }) => {
+    const sandbox = await styled(startSandbox, 'strong');
+    const path = await exportToFile(cip, sandbox, editOwner);
     // A field the file declares and already agrees with, changed on the server to the same value: no conflict.
     await otherWriter(sandbox, OTHER_ID, { name: 'other', description: 'untouched', region: 'eu' });
     sandbox.reset();
@@ -291,9 +302,12 @@ describe('env export, edit, env apply', () => {
     expect(writesOf(sandbox).map((request) => `${request.method} ${request.url}`)).toEqual([`PUT ${PATH}`]);
   });
 
-  it('--prune never deletes an environment created after the export; one deleted since is created again, and said', async () => {
-    const sandbox = styled('strong');
-    const path = await exportToFile(sandbox, editOwner);
+  it('--prune never deletes an environment created after the export; one deleted since is created again, and said', async ({
+    cip,
+    startSandbox,
+  }) => {
+    const sandbox = await styled(startSandbox, 'strong');
+    const path = await exportToFile(cip, sandbox, editOwner);
     const newer = 'a2b3c4d5-0000-4000-8000-000000000001';
     sandbox.environments.set(newer, { id: newer, name: 'newer' });
     const pruned = await cip(['env', 'apply', '--file', path, '--yes', '--prune'], { env: sandboxEnv(sandbox) });
@@ -312,9 +326,12 @@ describe('env export, edit, env apply', () => {
     expect([...sandbox.environments.values()].map((record) => record.name).sort()).toEqual(['other', 'staging']);
   });
 
-  it("a file exported elsewhere is not compared here (said); one without 'exported:' is said under --verbose", async () => {
-    const sandbox = styled('strong');
-    const path = await exportToFile(sandbox, (text) => editOwner(text).replace(/^ {2}from: .*$/m, '  from: https://elsewhere.example/ms'));
+  it("a file exported elsewhere is not compared here (said); one without 'exported:' is said under --verbose", async ({
+    cip,
+    startSandbox,
+  }) => {
+    const sandbox = await styled(startSandbox, 'strong');
+    const path = await exportToFile(cip, sandbox, (text) => editOwner(text).replace(/^ {2}from: .*$/m, '  from: https://elsewhere.example/ms'));
     await otherWriter(sandbox, ID, { name: 'staging', description: 'theirs', owner: 'alice', settings: { retention: 7 } });
     const elsewhere = await cip(['env', 'apply', '--file', path, '--yes'], { env: sandboxEnv(sandbox) });
     expect(elsewhere.exitCode).toBe(0);
@@ -329,8 +346,8 @@ describe('env export, edit, env apply', () => {
     expect(verbose.stderr).toContain("The file has no 'exported:' section ('cip env export' writes one): cip cannot tell");
   });
 
-  it("an 'exported:' section that is not what export writes is exit 2 naming the file, nothing sent", async () => {
-    const sandbox = styled('strong');
+  it("an 'exported:' section that is not what export writes is exit 2 naming the file, nothing sent", async ({ cip, startSandbox }) => {
+    const sandbox = await styled(startSandbox, 'strong');
     const path = file('bad.yaml', 'exported:\n  from: 7\nenvironments:\n  - name: staging\n    owner: x\n');
     const result = await cip(['env', 'apply', '--file', path, '--yes'], { env: sandboxEnv(sandbox) });
     expect(result.exitCode).toBe(2);
@@ -340,8 +357,8 @@ describe('env export, edit, env apply', () => {
     expect(cipRequests(sandbox)).toEqual([]);
   });
 
-  it('a record in a file that carries its own version (updatedAt) is refused when that moved', async () => {
-    const sandbox = styled('strong');
+  it('a record in a file that carries its own version (updatedAt) is refused when that moved', async ({ cip, startSandbox }) => {
+    const sandbox = await styled(startSandbox, 'strong');
     await otherWriter(sandbox, ID, { name: 'staging', description: 'as read', owner: 'alice' });
     const updatedAt = String(sandbox.environments.get(ID)!.updatedAt);
     await otherWriter(sandbox, ID, { name: 'staging', description: 'theirs', owner: 'alice' });

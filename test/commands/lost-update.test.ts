@@ -3,38 +3,22 @@
 // it (412); without ETags, cip reads the list again before the PUT. Either way cip exits 6 saying what changed,
 // and the server keeps the other writer's record. The second writer goes through the sandbox's API while cip's
 // request is held (a `hold` fault the test releases), so the order is fixed by events, not by time.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startSandbox, type EtagStyle, type RecordedRequest, type Sandbox } from '../../src/sandbox/index.js';
+import { describe, expect } from 'vitest';
+import type { EtagStyle, RecordedRequest, Sandbox } from '../../src/sandbox/index.js';
 import { expectOneErrorLine, putAsAnotherClient, sandboxEnv, tempDir } from '../helpers/cli.js';
-import { cipInProcess as cip } from '../helpers/harness.js';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { it, type Fixtures } from '../helpers/fixture.js';
 
 const ID = '0b7e4c52-3d1f-4a8e-9c6b-2f5d8e1a7c34';
 const OTHER_ID = '1c8f5d63-4e20-4b9f-8d7c-3a6e9f2b8d45';
 
-const sandboxes: Sandbox[] = [];
-async function sandboxWith(etags: EtagStyle): Promise<Sandbox> {
-  const sandbox = await startSandbox({ seed: 0, etags });
-  sandboxes.push(sandbox);
-  return sandbox;
-}
-let strong: Sandbox;
-let none: Sandbox;
-beforeAll(async () => {
-  [strong, none] = await Promise.all([sandboxWith('strong'), sandboxWith('none')]);
-});
-afterAll(async () => {
-  await Promise.all(sandboxes.map((sandbox) => sandbox.close()));
-});
-beforeEach(() => {
-  for (const sandbox of sandboxes) {
-    sandbox.reset();
-    sandbox.environments.clear();
-    sandbox.environments.set(ID, { id: ID, name: 'staging', description: 'as read', settings: { retention: 7 } });
-    sandbox.environments.set(OTHER_ID, { id: OTHER_ID, name: 'other', description: 'untouched' });
-  }
-});
+const SEED = [
+  { id: ID, name: 'staging', description: 'as read', settings: { retention: 7 } },
+  { id: OTHER_ID, name: 'other', description: 'untouched' },
+];
+/** A sandbox that sends ETags in this style (none: no validators at all), holding SEED. */
+const sandboxWith = (startSandbox: Fixtures['startSandbox'], etags: EtagStyle) => startSandbox({ seed: SEED, etags });
 
 /** Another client's PUT through the sandbox's API, with the sandbox's keys. */
 async function otherWriter(sandbox: Sandbox, id: string, body: Record<string, unknown>): Promise<void> {
@@ -69,7 +53,11 @@ const methods = (sandbox: Sandbox) => cipRequests(sandbox).map((request) => requ
 const putOf = (sandbox: Sandbox) => cipRequests(sandbox).filter((request) => request.method === 'PUT');
 
 describe('env update: a change made between the read and the write is never overwritten', () => {
-  it("with ETags: the PUT sends the list's ETag as If-Match, the sandbox answers 412, and cip exits 6 saying what changed", async () => {
+  it("with ETags: the PUT sends the list's ETag as If-Match, the sandbox answers 412, and cip exits 6 saying what changed", async ({
+    cip,
+    startSandbox,
+  }) => {
+    const strong = await sandboxWith(startSandbox, 'strong');
     const changed = between(strong, 'PUT', 1, () => otherWriter(strong, ID, { name: 'staging', description: 'theirs', owner: 'ops' }));
     const result = await cip(['env', 'update', 'staging', '-f', 'description=mine'], { env: sandboxEnv(strong) });
     await changed;
@@ -87,7 +75,8 @@ describe('env update: a change made between the read and the write is never over
     expect(methods(strong)).toEqual(['GET', 'GET', 'PUT', 'GET']);
   });
 
-  it('without ETags: cip reads the list again before the PUT, refuses the same way and sends no PUT', async () => {
+  it('without ETags: cip reads the list again before the PUT, refuses the same way and sends no PUT', async ({ cip, startSandbox }) => {
+    const none = await sandboxWith(startSandbox, 'none');
     // cip's third GET: after the list and the read by id (405), the list again.
     const changed = between(none, 'GET', 3, () =>
       otherWriter(none, ID, { name: 'staging', description: 'theirs', settings: { retention: 30 } }),
@@ -104,7 +93,11 @@ describe('env update: a change made between the read and the write is never over
     expect(none.environments.get(ID)).toMatchObject({ description: 'theirs', settings: { retention: 30 } });
   });
 
-  it('without ETags and without a change: the list, the read by id (405), the list again, then one PUT without If-Match', async () => {
+  it('without ETags and without a change: the list, the read by id (405), the list again, then one PUT without If-Match', async ({
+    cip,
+    startSandbox,
+  }) => {
+    const none = await sandboxWith(startSandbox, 'none');
     const result = await cip(['env', 'update', 'staging', '-f', 'description=mine'], { env: sandboxEnv(none) });
     expect(result.exitCode).toBe(0);
     expect(methods(none)).toEqual(['GET', 'GET', 'GET', 'PUT']);
@@ -112,8 +105,8 @@ describe('env update: a change made between the read and the write is never over
     expect(none.environments.get(ID)).toMatchObject({ description: 'mine', settings: { retention: 7 } });
   });
 
-  it('a weak ETag is no validator (If-Match compares strongly): cip compares instead, and sends none', async () => {
-    const weak = await sandboxWith('weak');
+  it('a weak ETag is no validator (If-Match compares strongly): cip compares instead, and sends none', async ({ cip, startSandbox }) => {
+    const weak = await sandboxWith(startSandbox, 'weak');
     weak.environments.set(ID, { id: ID, name: 'staging', description: 'as read' });
     const result = await cip(['env', 'update', 'staging', '-f', 'description=mine'], { env: sandboxEnv(weak) });
     expect(result.exitCode).toBe(0);
@@ -122,13 +115,13 @@ describe('env update: a change made between the read and the write is never over
     expect(weak.environments.get(ID)).toMatchObject({ description: 'mine' });
   });
 
-  it.each([
-    ['with ETags', () => strong, 'PUT', 1, ['GET', 'GET', 'PUT']],
-    ['without ETags', () => none, 'PUT', 1, ['GET', 'GET', 'PUT']],
+  it.for([
+    ['with ETags', 'strong', 'PUT', 1, ['GET', 'GET', 'PUT']],
+    ['without ETags', 'none', 'PUT', 1, ['GET', 'GET', 'PUT']],
   ] as const)(
     '--force (%s) overwrites: no If-Match, no second read (only the read by id, for the record to merge into)',
-    async (_what, which, method, nth, expected) => {
-      const sandbox = which();
+    async ([_what, etags, method, nth, expected], { cip, startSandbox }) => {
+      const sandbox = await sandboxWith(startSandbox, etags);
       const changed = between(sandbox, method, nth, () => otherWriter(sandbox, ID, { name: 'staging', description: 'theirs' }));
       const result = await cip(['env', 'update', 'staging', '-f', 'description=mine', '--force'], { env: sandboxEnv(sandbox) });
       await changed;
@@ -139,7 +132,8 @@ describe('env update: a change made between the read and the write is never over
     },
   );
 
-  it('another environment changing meanwhile does not fail the update', async () => {
+  it('another environment changing meanwhile does not fail the update', async ({ cip, startSandbox }) => {
+    const strong = await sandboxWith(startSandbox, 'strong');
     const changed = between(strong, 'PUT', 1, () => otherWriter(strong, OTHER_ID, { name: 'other', description: 'changed' }));
     const result = await cip(['env', 'update', 'staging', '-f', 'description=mine'], { env: sandboxEnv(strong) });
     await changed;
@@ -148,7 +142,11 @@ describe('env update: a change made between the read and the write is never over
     expect(strong.environments.get(OTHER_ID)).toMatchObject({ description: 'changed' });
   });
 
-  it('a 412 though the environment is unchanged (an API that does not take the validator for it): read again and compared, then sent without If-Match', async () => {
+  it('a 412 though the environment is unchanged (an API that does not take the validator for it): read again and compared, then sent without If-Match', async ({
+    cip,
+    startSandbox,
+  }) => {
+    const strong = await sandboxWith(startSandbox, 'strong');
     strong.inject({ fault: { kind: 'status', status: 412, body: '' }, method: 'PUT' });
     const result = await cip(['env', 'update', 'staging', '-f', 'description=mine', '--verbose'], { env: sandboxEnv(strong) });
     expect(result.exitCode).toBe(0);
@@ -160,7 +158,8 @@ describe('env update: a change made between the read and the write is never over
     expect(strong.environments.get(ID)).toMatchObject({ description: 'mine' });
   });
 
-  it('a 412 with a newer validator from the read again: sent once more with it, before going without', async () => {
+  it('a 412 with a newer validator from the read again: sent once more with it, before going without', async ({ cip, startSandbox }) => {
+    const strong = await sandboxWith(startSandbox, 'strong');
     strong.inject({ fault: { kind: 'status', status: 412, body: '' }, method: 'PUT' });
     // Another environment changes between the PUT and the read again: the list's tag moves, this one does not.
     let release!: () => void;
@@ -184,7 +183,8 @@ describe('env update: a change made between the read and the write is never over
     expect(strong.environments.get(ID)).toMatchObject({ description: 'mine' });
   });
 
-  it('a server that refuses even the PUT without If-Match: exit 6 with its answer, nothing overwritten', async () => {
+  it('a server that refuses even the PUT without If-Match: exit 6 with its answer, nothing overwritten', async ({ cip, startSandbox }) => {
+    const strong = await sandboxWith(startSandbox, 'strong');
     strong.inject({ fault: { kind: 'status', status: 412, body: '' }, method: 'PUT', times: 2 });
     const result = await cip(['env', 'update', 'staging', '-f', 'description=mine'], { env: sandboxEnv(strong) });
     expect(result.exitCode).toBe(6);
@@ -193,7 +193,9 @@ describe('env update: a change made between the read and the write is never over
     expect(strong.environments.get(ID)).toMatchObject({ description: 'as read' });
   });
 
-  it('deleted meanwhile: exit 5 with ETags (the API has nothing to update) and without (cip saw it go)', async () => {
+  it('deleted meanwhile: exit 5 with ETags (the API has nothing to update) and without (cip saw it go)', async ({ cip, startSandbox }) => {
+    const none = await sandboxWith(startSandbox, 'none');
+    const strong = await sandboxWith(startSandbox, 'strong');
     const remove = (sandbox: Sandbox) => async () => {
       sandbox.environments.delete(ID);
     };
@@ -211,7 +213,8 @@ describe('env update: a change made between the read and the write is never over
     expect(none.environments.has(ID)).toBe(false);
   });
 
-  it('--replace sends If-Match too: a change made meanwhile is not replaced', async () => {
+  it('--replace sends If-Match too: a change made meanwhile is not replaced', async ({ cip, startSandbox }) => {
+    const strong = await sandboxWith(startSandbox, 'strong');
     const changed = between(strong, 'PUT', 1, () => otherWriter(strong, ID, { name: 'staging', description: 'theirs' }));
     const result = await cip(['env', 'update', 'staging', '--replace', '-f', 'name=staging'], { env: sandboxEnv(strong) });
     await changed;
@@ -220,7 +223,11 @@ describe('env update: a change made between the read and the write is never over
     expect(strong.environments.get(ID)).toMatchObject({ description: 'theirs' });
   });
 
-  it('a retry after a lost answer meets its own change (412): cip reads again, sees its change, and succeeds', async () => {
+  it('a retry after a lost answer meets its own change (412): cip reads again, sees its change, and succeeds', async ({
+    cip,
+    startSandbox,
+  }) => {
+    const strong = await sandboxWith(startSandbox, 'strong');
     strong.inject({ fault: { kind: 'reset-after' }, method: 'PUT' });
     const result = await cip(['env', 'update', 'staging', '-f', 'description=mine'], { env: sandboxEnv(strong) });
     expect(result.exitCode).toBe(0);
@@ -228,13 +235,15 @@ describe('env update: a change made between the read and the write is never over
     expect(strong.environments.get(ID)).toMatchObject({ description: 'mine' });
   });
 
-  it('--dry-run sends nothing: it reads the list, and the environment by id', async () => {
+  it('--dry-run sends nothing: it reads the list, and the environment by id', async ({ cip, startSandbox }) => {
+    const none = await sandboxWith(startSandbox, 'none');
     const result = await cip(['env', 'update', 'staging', '-f', 'description=mine', '--dry-run'], { env: sandboxEnv(none) });
     expect(result.exitCode).toBe(0);
     expect(methods(none)).toEqual(['GET', 'GET']);
   });
 
-  it('what changed is said with keys as *** and control characters cleaned: a server that echoes a key', async () => {
+  it('what changed is said with keys as *** and control characters cleaned: a server that echoes a key', async ({ cip, startSandbox }) => {
+    const strong = await sandboxWith(startSandbox, 'strong');
     const changed = between(strong, 'PUT', 1, () =>
       otherWriter(strong, ID, { name: 'staging', description: `conn key=${strong.keys.subscriptionKey}`, 'evil\u001b[2Jfield': 'x' }),
     );
@@ -248,7 +257,11 @@ describe('env update: a change made between the read and the write is never over
 });
 
 describe('two cip runs updating one environment at once', () => {
-  it('both read it, both PUT with the same ETag: the first wins, the second exits 6 and does not undo it', async () => {
+  it('both read it, both PUT with the same ETag: the first wins, the second exits 6 and does not undo it', async ({
+    cip,
+    startSandbox,
+  }) => {
+    const strong = await sandboxWith(startSandbox, 'strong');
     let release!: () => void;
     strong.inject({ fault: { kind: 'hold', release: new Promise<void>((resolve) => (release = resolve)) }, method: 'PUT', times: 2 });
     const env = sandboxEnv(strong);
@@ -273,7 +286,8 @@ describe('two cip runs updating one environment at once', () => {
 });
 
 describe('env create --if-exists update merges with the same check', () => {
-  it("a change made meanwhile: exit 6, the other writer's record kept; --force overwrites it", async () => {
+  it("a change made meanwhile: exit 6, the other writer's record kept; --force overwrites it", async ({ cip, startSandbox }) => {
+    const strong = await sandboxWith(startSandbox, 'strong');
     const changed = between(strong, 'PUT', 1, () => otherWriter(strong, ID, { name: 'staging', description: 'theirs' }));
     const result = await cip(['env', 'create', '-f', 'name=staging', '-f', 'description=mine', '--if-exists', 'update'], {
       env: sandboxEnv(strong),
@@ -290,7 +304,8 @@ describe('env create --if-exists update merges with the same check', () => {
     expect(strong.environments.get(ID)).toMatchObject({ description: 'mine' });
   });
 
-  it('--force without --if-exists update is a usage error', async () => {
+  it('--force without --if-exists update is a usage error', async ({ cip, startSandbox }) => {
+    const strong = await sandboxWith(startSandbox, 'strong');
     const result = await cip(['env', 'create', '-f', 'name=x', '--force'], { env: sandboxEnv(strong) });
     expect(result.exitCode).toBe(2);
     expect(methods(strong)).toEqual([]);
@@ -305,7 +320,8 @@ describe('env apply: each update carries the ETag of the list the plan came from
   };
   const BOTH = 'environments:\n  - name: staging\n    description: from the file\n  - name: other\n    description: from the file\n';
 
-  it('an environment changed after the plan was read fails alone (exit 9), the other is updated', async () => {
+  it('an environment changed after the plan was read fails alone (exit 9), the other is updated', async ({ cip, startSandbox }) => {
+    const strong = await sandboxWith(startSandbox, 'strong');
     const changed = between(strong, 'PUT', 1, () => otherWriter(strong, ID, { name: 'staging', description: 'theirs' }));
     const result = await cip(['env', 'apply', '--file', file(BOTH), '--yes', '--concurrency', '1'], { env: sandboxEnv(strong) });
     await changed;
@@ -330,7 +346,8 @@ describe('env apply: each update carries the ETag of the list the plan came from
     ]);
   });
 
-  it('updates with no one else writing: every PUT carries the same ETag, and all are done', async () => {
+  it('updates with no one else writing: every PUT carries the same ETag, and all are done', async ({ cip, startSandbox }) => {
+    const strong = await sandboxWith(startSandbox, 'strong');
     const result = await cip(['env', 'apply', '--file', file(BOTH), '--yes'], { env: sandboxEnv(strong) });
     expect(result.exitCode).toBe(0);
     const tags = putOf(strong).map((request) => request.headers['if-match']);
@@ -339,7 +356,8 @@ describe('env apply: each update carries the ETag of the list the plan came from
     expect(methods(strong)).toEqual(['GET', 'GET', 'PUT', 'PUT']);
   });
 
-  it('a single update that fails so is exit 6', async () => {
+  it('a single update that fails so is exit 6', async ({ cip, startSandbox }) => {
+    const strong = await sandboxWith(startSandbox, 'strong');
     const changed = between(strong, 'PUT', 1, () => otherWriter(strong, ID, { name: 'staging', description: 'theirs' }));
     const result = await cip(
       ['env', 'apply', '--file', file('environments:\n  - name: staging\n    description: from the file\n'), '--yes'],
@@ -352,7 +370,11 @@ describe('env apply: each update carries the ETag of the list the plan came from
     expect(strong.environments.get(ID)).toMatchObject({ description: 'theirs' });
   });
 
-  it('without ETags, apply does not read again unless --check; with it, a changed environment fails and is not sent', async () => {
+  it('without ETags, apply does not read again unless --check; with it, a changed environment fails and is not sent', async ({
+    cip,
+    startSandbox,
+  }) => {
+    const none = await sandboxWith(startSandbox, 'none');
     const plain = await cip(['env', 'apply', '--file', file(BOTH), '--yes'], { env: sandboxEnv(none) });
     expect(plain.exitCode).toBe(0);
     // The list, the read by id (405: asked once, the other update waits for its answer), the PUTs.
@@ -369,14 +391,19 @@ describe('env apply: each update carries the ETag of the list the plan came from
     expect(none.environments.get(OTHER_ID)).toMatchObject({ description: 'again' });
   });
 
-  it('--force and --check together are a usage error', async () => {
+  it('--force and --check together are a usage error', async ({ cip, startSandbox }) => {
+    const strong = await sandboxWith(startSandbox, 'strong');
     const result = await cip(['env', 'apply', '--file', file(BOTH), '--yes', '--check', '--force'], { env: sandboxEnv(strong) });
     expect(result.exitCode).toBe(2);
   });
 });
 
 describe('env restore: writing back an update is checked as an update is', () => {
-  it("a change made between the restore's read and its PUT is refused (412, exit 6), and the other writer's record is kept", async () => {
+  it("a change made between the restore's read and its PUT is refused (412, exit 6), and the other writer's record is kept", async ({
+    cip,
+    startSandbox,
+  }) => {
+    const strong = await sandboxWith(startSandbox, 'strong');
     const configDir = tempDir();
     const env = sandboxEnv(strong);
     expect((await cip(['env', 'update', 'staging', '-f', 'description=mine'], { env, configDir })).exitCode).toBe(0);

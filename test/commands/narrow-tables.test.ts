@@ -4,36 +4,37 @@
 // formats and --columns every listing takes.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
+import { readConfig, tempDir } from '../helpers/cli.js';
+import { it, test, type Cip } from '../helpers/fixture.js';
 import type { Sandbox } from '../../src/sandbox/index.js';
-import { sandboxForFile, seedSandbox, tempDir } from '../helpers/cli.js';
-import { cipInProcess as cip } from '../helpers/harness.js';
-
-let sandbox!: Sandbox;
-sandboxForFile({ seed: 0 }, (started) => ({ sandbox } = started));
 
 const STAGING = '7d1c2b3a-1111-4222-8333-444455556666';
 const REVIEW = '9a0b1c2d-1111-4222-8333-444455556666';
 const TIME = /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\dZ$/;
 const NOTE = /^\((\d+) columns? hidden to fit the terminal: ([^;]+); widen it, or use --columns or -o json\)$/m;
 
-let configDir: string;
-let ciToken: string;
-beforeEach(async () => {
-  await seedSandbox(sandbox, [
-    `{"id":"${STAGING}","name":"staging-environment-eu-west-with-a-longer-name","type":"Staging"}`,
-    `{"id":"${REVIEW}","name":"review-42","type":"Test"}`,
-  ]);
-  configDir = tempDir();
+test.override({
+  sandboxOptions: {
+    records: [
+      `{"id":"${STAGING}","name":"staging-environment-eu-west-with-a-longer-name","type":"Staging"}`,
+      `{"id":"${REVIEW}","name":"review-42","type":"Test"}`,
+    ],
+  },
+});
+
+/** A config folder with three profiles for the sandbox: prod (active, protected), staging (another enterprise), a token's. */
+function threeProfiles(sandbox: Sandbox): string {
+  const configDir = tempDir();
   const { apiKey, subscriptionKey, enterpriseId } = sandbox.keys;
   const prod = { baseUrl: sandbox.url, enterpriseId, apiKey, subscriptionKey, keys: 'file', protected: true };
   const staging = { baseUrl: sandbox.url, enterpriseId: '11111111-2222-4333-8444-555555555555', apiKey, subscriptionKey, keys: 'file' };
-  ciToken = sandbox.token({ expiresIn: 3600 });
-  const ci = { kind: 'token', baseUrl: sandbox.url, keys: 'file', token: ciToken, subscriptionKey };
+  const ci = { kind: 'token', baseUrl: sandbox.url, keys: 'file', token: sandbox.token({ expiresIn: 3600 }), subscriptionKey };
   writeFileSync(join(configDir, 'config.json'), JSON.stringify({ activeProfile: 'prod', profiles: { prod, staging, 'ci-pipeline': ci } }), {
     mode: 0o600,
   });
-});
+  return configDir;
+}
 
 const lines = (text: string) => text.split('\n').filter((line) => line !== '');
 
@@ -45,7 +46,7 @@ function table(stdout: string, width: number) {
 }
 
 describe('env history at a terminal', () => {
-  async function withHistory() {
+  async function withHistory(cip: Cip, configDir: string) {
     const run = (args: string[]) => cip(args, { configDir, env: { NO_COLOR: '1' } });
     const file = join(tempDir(), 'environments.json');
     writeFileSync(
@@ -58,36 +59,42 @@ describe('env history at a terminal', () => {
     return (JSON.parse(json.stdout) as { entry: string }[]).map(({ entry }) => entry);
   }
 
-  it.each([100, 80])('at %i columns: ENTRY whole, WHEN to the second, ACTION, ENVIRONMENT and RESULT kept', async (width) => {
-    const entries = await withHistory();
-    const result = await cip(['env', 'history'], { configDir, terminalColumns: width });
-    expect(result.exitCode).toBe(0);
-    const { header, rows } = table(result.stdout, width);
-    for (const column of ['ENTRY', 'WHEN', 'ACTION', 'ENVIRONMENT', 'RESULT']) expect(header).toContain(column);
-    const at = (name: string) => header.indexOf(name);
-    expect(rows.map((row) => row[at('ENTRY')])).toEqual(entries);
-    for (const row of rows) expect(row[at('WHEN')]).toMatch(TIME);
-    expect(rows.map((row) => [row[at('ACTION')], row[at('RESULT')]])).toEqual([
-      ['delete', 'done'],
-      ['update (apply)', 'done'],
-    ]);
-    expect(rows[0]![at('ENVIRONMENT')]).toMatch(/^review-42 \(9a0b/);
-    // What it hid, it says; what it did not, it does not.
-    const note = NOTE.exec(result.stderr);
-    expect(Boolean(note)).toBe(!header.includes('PROFILE/ENTERPRISE'));
-    if (note) expect(note[2]).toBe('PROFILE/ENTERPRISE');
-    expect(result.stderr.replace(NOTE, '').trim()).toBe('');
-  });
+  it.for([100, 80])(
+    'at %i columns: ENTRY whole, WHEN to the second, ACTION, ENVIRONMENT and RESULT kept',
+    async (width, { cip, sandbox }) => {
+      const configDir = threeProfiles(sandbox);
+      const entries = await withHistory(cip, configDir);
+      const result = await cip(['env', 'history'], { configDir, terminalColumns: width });
+      expect(result.exitCode).toBe(0);
+      const { header, rows } = table(result.stdout, width);
+      for (const column of ['ENTRY', 'WHEN', 'ACTION', 'ENVIRONMENT', 'RESULT']) expect(header).toContain(column);
+      const at = (name: string) => header.indexOf(name);
+      expect(rows.map((row) => row[at('ENTRY')])).toEqual(entries);
+      for (const row of rows) expect(row[at('WHEN')]).toMatch(TIME);
+      expect(rows.map((row) => [row[at('ACTION')], row[at('RESULT')]])).toEqual([
+        ['delete', 'done'],
+        ['update (apply)', 'done'],
+      ]);
+      expect(rows[0]![at('ENVIRONMENT')]).toMatch(/^review-42 \(9a0b/);
+      // What it hid, it says; what it did not, it does not.
+      const note = NOTE.exec(result.stderr);
+      expect(Boolean(note)).toBe(!header.includes('PROFILE/ENTERPRISE'));
+      if (note) expect(note[2]).toBe('PROFILE/ENTERPRISE');
+      expect(result.stderr.replace(NOTE, '').trim()).toBe('');
+    },
+  );
 
-  it('at 80 columns the first to go is who acted, and a note names it', async () => {
-    await withHistory();
+  it('at 80 columns the first to go is who acted, and a note names it', async ({ cip, sandbox }) => {
+    const configDir = threeProfiles(sandbox);
+    await withHistory(cip, configDir);
     const result = await cip(['env', 'history'], { configDir, terminalColumns: 80 });
     expect(table(result.stdout, 80).header).toEqual(['ENTRY', 'WHEN', 'ACTION', 'ENVIRONMENT', 'RESULT']);
     expect(result.stderr).toBe('(1 column hidden to fit the terminal: PROFILE/ENTERPRISE; widen it, or use --columns or -o json)\n');
   });
 
-  it('in a pipe, as --columns and -o tsv ask: nothing cut or hidden', async () => {
-    const entries = await withHistory();
+  it('in a pipe, as --columns and -o tsv ask: nothing cut or hidden', async ({ cip, sandbox }) => {
+    const configDir = threeProfiles(sandbox);
+    const entries = await withHistory(cip, configDir);
     const tsv = await cip(['env', 'history', '-o', 'tsv'], { configDir });
     expect(tsv.exitCode).toBe(0);
     const [header, ...rows] = lines(tsv.stdout).map((line) => line.split('\t'));
@@ -136,7 +143,11 @@ describe('env history at a terminal', () => {
   });
 });
 
-it('a key in a journal line another tool wrote is *** in the history table, never cut to its first characters', async () => {
+it('a key in a journal line another tool wrote is *** in the history table, never cut to its first characters', async ({
+  sandbox,
+  cip,
+}) => {
+  const configDir = threeProfiles(sandbox);
   const key = sandbox.keys.apiKey;
   const line = {
     v: 1,
@@ -164,32 +175,36 @@ it('a key in a journal line another tool wrote is *** in the history table, neve
 });
 
 describe('auth status at a terminal', () => {
-  it.each([100, 80])('at %i columns: NAME, ACTIVE, PROTECTED, KIND and ENTERPRISE ID whole; what it hid is said', async (width) => {
-    const result = await cip(['auth', 'status'], { configDir, terminalColumns: width, env: { NO_COLOR: '1' } });
-    expect(result.exitCode).toBe(0);
-    const { header, rows } = table(result.stdout, width);
-    expect(header.slice(0, 5)).toEqual(['NAME', 'ACTIVE', 'PROTECTED', 'KIND', 'ENTERPRISE ID']);
-    expect(rows.map((row) => row.slice(0, 5))).toEqual([
-      ['prod', 'true', 'true', 'api-key', sandbox.keys.enterpriseId],
-      ['staging', 'false', 'false', 'api-key', '11111111-2222-4333-8444-555555555555'],
-      // A token names no enterprise: its cell is empty, and the split above skips it.
-      ['ci-pipeline', 'false', 'false', 'token', ...(width === 100 ? [expect.stringMatching(TIME)] : [])],
-    ]);
-    const note = NOTE.exec(result.stderr);
-    expect(note).not.toBeNull();
-    const hidden = note![2]!.split(', ');
-    expect(Number(note![1])).toBe(hidden.length);
-    expect(hidden).toContain('baseUrl');
-    // At 100 columns the token's expiry is there too, to the second.
-    if (width === 100) {
-      expect(header[5]).toBe('EXPIRES');
-    } else {
-      expect(hidden).toContain('expires');
-    }
-    expect(result.stdout).not.toContain('…');
-  });
+  it.for([100, 80])(
+    'at %i columns: NAME, ACTIVE, PROTECTED, KIND and ENTERPRISE ID whole; what it hid is said',
+    async (width, { sandbox, cip }) => {
+      const configDir = threeProfiles(sandbox);
+      const result = await cip(['auth', 'status'], { configDir, terminalColumns: width, env: { NO_COLOR: '1' } });
+      expect(result.exitCode).toBe(0);
+      const { header, rows } = table(result.stdout, width);
+      expect(header.slice(0, 5)).toEqual(['NAME', 'ACTIVE', 'PROTECTED', 'KIND', 'ENTERPRISE ID']);
+      expect(rows.map((row) => row.slice(0, 5))).toEqual([
+        ['prod', 'true', 'true', 'api-key', sandbox.keys.enterpriseId],
+        ['staging', 'false', 'false', 'api-key', '11111111-2222-4333-8444-555555555555'],
+        // A token names no enterprise: its cell is empty, and the split above skips it.
+        ['ci-pipeline', 'false', 'false', 'token', ...(width === 100 ? [expect.stringMatching(TIME)] : [])],
+      ]);
+      const note = NOTE.exec(result.stderr);
+      expect(note).not.toBeNull();
+      const hidden = note![2]!.split(', ');
+      expect(Number(note![1])).toBe(hidden.length);
+      expect(hidden).toContain('baseUrl');
+      // At 100 columns the token's expiry is there too, to the second.
+      if (width === 100) {
+        expect(header[5]).toBe('EXPIRES');
+      } else {
+        expect(hidden).toContain('expires');
+      }
+      expect(result.stdout).not.toContain('…');
+    },
+  );
 
-  it('API key profiles alone at 100 columns: only BASE URL goes', async () => {
+  it('API key profiles alone at 100 columns: only BASE URL goes', async ({ sandbox, cip }) => {
     const dir = tempDir();
     const { apiKey, subscriptionKey, enterpriseId } = sandbox.keys;
     const profile = { baseUrl: 'https://api.copyl.com/ms', enterpriseId, apiKey, subscriptionKey, keys: 'file' };
@@ -201,7 +216,8 @@ describe('auth status at a terminal', () => {
     expect(result.stderr).toContain('(1 column hidden to fit the terminal: baseUrl; widen it, or use --columns or -o json)\n');
   });
 
-  it('--columns names the columns, in any format', async () => {
+  it('--columns names the columns, in any format', async ({ cip, sandbox }) => {
+    const configDir = threeProfiles(sandbox);
     const result = await cip(['auth', 'status', '--columns', 'name,expires', '-o', 'tsv'], { configDir });
     expect(result.exitCode).toBe(0);
     // The data as it is (the table writes the time shorter).
@@ -213,8 +229,10 @@ describe('auth status at a terminal', () => {
     ]);
   });
 
-  it('says when the token in use expires, to the second', async () => {
-    const { exp } = JSON.parse(Buffer.from(ciToken.split('.')[1]!, 'base64url').toString()) as { exp: number };
+  it('says when the token in use expires, to the second', async ({ cip, sandbox }) => {
+    const configDir = threeProfiles(sandbox);
+    const { token } = (readConfig(configDir) as { profiles: Record<string, { token: string }> }).profiles['ci-pipeline']!;
+    const { exp } = JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()) as { exp: number };
     const result = await cip(['auth', 'status'], { configDir, env: { CIP_PROFILE: 'ci-pipeline' } });
     expect(result.exitCode).toBe(0);
     const at = new Date(exp * 1000);

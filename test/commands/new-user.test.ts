@@ -2,25 +2,15 @@
 // the record view on a narrow terminal.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { describe, expect } from 'vitest';
 import { expectOneErrorLine, loginArgs, readConfig, sandboxEnv, tempDir } from '../helpers/cli.js';
-import { cipInProcess as cip } from '../helpers/harness.js';
 import { refusedUrl } from '../helpers/ports.js';
+import { it, test } from '../helpers/fixture.js';
 
-let sandbox: Sandbox;
-beforeAll(async () => {
-  sandbox = await startSandbox({ seed: [{ id: 'e1', name: 'alpha' }] });
-});
-afterAll(async () => {
-  await sandbox.close();
-});
-beforeEach(() => {
-  sandbox.reset();
-});
+test.override({ sandboxOptions: { seed: [{ id: 'e1', name: 'alpha' }] } });
 
 describe('cip help <command...>', () => {
-  it.each([
+  it.for<[string[], string[]]>([
     [['help'], ['--help']],
     [
       ['help', 'env'],
@@ -46,24 +36,24 @@ describe('cip help <command...>', () => {
       ['env', 'help', 'create'],
       ['env', 'create', '--help'],
     ],
-  ])('%j prints what %j prints, on stdout, exit 0', async (args, same) => {
+  ])('%j prints what %j prints, on stdout, exit 0', async ([args, same], { cip }) => {
     const [result, expected] = await Promise.all([cip(args), cip(same)]);
     expect(result).toEqual({ exitCode: 0, stdout: expected.stdout, stderr: '' });
     expect(result.stdout).toMatch(/^Usage: cip/);
   });
 
-  it('is listed in the help of cip and of each group', async () => {
+  it('is listed in the help of cip and of each group', async ({ cip }) => {
     for (const args of [['--help'], ['env', '--help'], ['auth', '--help']]) {
       expect((await cip(args)).stdout).toMatch(/^ {2}help \[command\.\.\.\] +show help for a command$/m);
     }
   });
 
-  it.each([
+  it.for<[string[], string]>([
     [['help', 'nope'], "error: unknown command 'nope' (run 'cip help' to see the commands)"],
     [['help', 'env', 'lst'], "error: unknown command 'env lst' (Did you mean list?)"],
     [['env', 'help', 'nope'], "error: unknown command 'env nope' (run 'cip env help' to see the commands)"],
     [['help', 'env', 'create', 'more'], "error: unknown command 'env create more' ('cip env create' has no subcommands)"],
-  ])('%j is exit 2: %s', async (args, line) => {
+  ])('%j is exit 2: %s', async ([args, line], { cip }) => {
     const result = await cip(args);
     expect(result.exitCode).toBe(2);
     expect(result.stdout).toBe('');
@@ -72,7 +62,7 @@ describe('cip help <command...>', () => {
 });
 
 describe('a mistyped command', () => {
-  it.each([
+  it.for<[string[], string]>([
     [['env', 'lst'], "error: unknown command 'lst' (Did you mean list?)"],
     [['env', 'l'], "error: unknown command 'l' (Did you mean list?)"],
     [['env', 'creat'], "error: unknown command 'creat' (Did you mean create?)"],
@@ -80,7 +70,7 @@ describe('a mistyped command', () => {
     [['hlp'], "error: unknown command 'hlp' (Did you mean help?)"],
     [['auth', 'sttus'], "error: unknown command 'sttus' (Did you mean status?)"],
     [['env', 'zzzzzz'], "error: unknown command 'zzzzzz'"],
-  ])('%j names each command once, by its name: %s', async (args, line) => {
+  ])('%j names each command once, by its name: %s', async ([args, line], { cip }) => {
     const result = await cip(args);
     expect(result.exitCode).toBe(2);
     expect(result.stderr).toBe(`${line}\n`);
@@ -88,7 +78,7 @@ describe('a mistyped command', () => {
 });
 
 describe('bare cip', () => {
-  it.each([[[]], [['--json']], [['--verbose']]])('%j prints a short overview on stdout and exits 0', async (args) => {
+  it.for<[string[]]>([[[]], [['--json']], [['--verbose']]])('%j prints a short overview on stdout and exits 0', async ([args], { cip }) => {
     const result = await cip(args);
     expect(result.exitCode).toBe(0);
     expect(result.stderr).toBe('');
@@ -110,7 +100,7 @@ describe('bare cip', () => {
     expect((await cip(['--help'])).stdout).toContain('Exit codes:');
   });
 
-  it('wraps to the terminal', async () => {
+  it('wraps to the terminal', async ({ cip }) => {
     const result = await cip([], { terminalColumns: 50 });
     expect(result.exitCode).toBe(0);
     expect(Math.max(...result.stdout.split('\n').map((line) => line.length))).toBeLessThanOrEqual(50);
@@ -121,7 +111,7 @@ describe('bare cip', () => {
 });
 
 describe('a command typed where a newcomer expects it', () => {
-  it.each([
+  it.for<[string[], string]>([
     [['login'], 'cip auth login'],
     [['logout'], 'cip auth logout'],
     [['status'], 'cip auth status'],
@@ -135,7 +125,7 @@ describe('a command typed where a newcomer expects it', () => {
     [['env', 'show'], 'cip env get'],
     [['env', 'remove'], 'cip env delete'],
     [['help', 'login'], 'cip auth login'],
-  ])('%j is exit 2 and names %s', async (args, meant) => {
+  ])('%j is exit 2 and names %s', async ([args, meant], { cip }) => {
     const result = await cip(args);
     expect(result).toEqual({
       exitCode: 2,
@@ -148,7 +138,7 @@ describe('a command typed where a newcomer expects it', () => {
 describe('an option that would take a key', () => {
   const SECRET = 'typed-secret-0123456789abcdef';
   const why = 'keys are not taken as options, so that shell history and process lists never show them';
-  it.each([
+  it.for([
     [
       ['auth', 'login', '--api-key', SECRET],
       '--api-key',
@@ -180,27 +170,30 @@ describe('an option that would take a key', () => {
       '--token',
       "'cip auth login --token-file FILE' keeps a token in a profile, or set CIP_TOKEN and CIP_SUBSCRIPTION_KEY",
     ],
-  ] as [string[], string, string][])('%j is exit 2, says why and what to use, and never repeats the value', async (args, flag, ways) => {
-    const result = await cip(args);
-    expect(result).toEqual({ exitCode: 2, stdout: '', stderr: `error: unknown option '${flag}' (${why}; ${ways})\n` });
-    expect(sandbox.requests).toHaveLength(0);
-  });
+  ] as [string[], string, string][])(
+    '%j is exit 2, says why and what to use, and never repeats the value',
+    async ([args, flag, ways], { sandbox, cip }) => {
+      const result = await cip(args);
+      expect(result).toEqual({ exitCode: 2, stdout: '', stderr: `error: unknown option '${flag}' (${why}; ${ways})\n` });
+      expect(sandbox.requests).toHaveLength(0);
+    },
+  );
 
-  it.each([
+  it.for<[string[], string]>([
     [
       ['auth', 'login', `--api-key-fil=${'typed-secret-0123456789abcdef'}`],
       "error: unknown option '--api-key-fil' (Did you mean --api-key-file?)",
     ],
     [['env', 'list', '--colums=typed-secret-0123456789abcdef'], "error: unknown option '--colums' (Did you mean --columns?)"],
     [['auth', 'login', '-ktyped-secret-0123456789abcdef'], "error: unknown option '-k'"],
-  ])('any other unknown option with a value glued to it is named without the value: %j', async (args, line) => {
+  ])('any other unknown option with a value glued to it is named without the value: %j', async ([args, line], { cip }) => {
     const result = await cip(args);
     expect(result).toEqual({ exitCode: 2, stdout: '', stderr: `${line}\n` });
   });
 });
 
 describe('auth login: what a failed check points at', () => {
-  it('a network failure says to check the base URL and the network, not the keys', async () => {
+  it('a network failure says to check the base URL and the network, not the keys', async ({ sandbox, cip }) => {
     const url = await refusedUrl('/ms');
     const configDir = tempDir();
     const args = loginArgs(sandbox).map((arg) => (arg === sandbox.url ? url : arg));
@@ -216,7 +209,7 @@ describe('auth login: what a failed check points at', () => {
     expect(readConfig(configDir)).toBeUndefined();
   });
 
-  it('a 401 says to check the keys', async () => {
+  it('a 401 says to check the keys', async ({ sandbox, cip }) => {
     const args = loginArgs(sandbox);
     const keyFile = args[args.indexOf('--api-key-file') + 1]!;
     writeFileSync(keyFile, 'wrong-api-key-000000000000');
@@ -227,7 +220,7 @@ describe('auth login: what a failed check points at', () => {
     );
   });
 
-  it('a 404 says to check the base URL, not the keys', async () => {
+  it('a 404 says to check the base URL, not the keys', async ({ sandbox, cip }) => {
     const args = loginArgs(sandbox);
     args[args.indexOf('--base-url') + 1] = `${sandbox.url}/nothing-here`;
     const result = await cip(args);
@@ -241,7 +234,7 @@ describe('auth login: what a failed check points at', () => {
   const plainText = (configDir: string) =>
     `warning: the keys of profile 'default' are stored in plain text in ${join(configDir, 'config.json')} (CIP_CREDENTIAL_STORE=file)\n`;
 
-  it('--no-verify says the profile was saved without a check', async () => {
+  it('--no-verify says the profile was saved without a check', async ({ sandbox, cip }) => {
     const configDir = tempDir();
     const result = await cip(loginArgs(sandbox, ['--no-verify']), { configDir });
     expect(result.exitCode).toBe(0);
@@ -251,7 +244,7 @@ describe('auth login: what a failed check points at', () => {
     expect(sandbox.requests).toHaveLength(0);
   });
 
-  it('a checked login still says Logged in', async () => {
+  it('a checked login still says Logged in', async ({ sandbox, cip }) => {
     const configDir = tempDir();
     const result = await cip(loginArgs(sandbox), { configDir });
     expect(result.exitCode).toBe(0);
@@ -262,7 +255,7 @@ describe('auth login: what a failed check points at', () => {
 });
 
 describe('auth status with no profile', () => {
-  it('at a terminal is one error line that says how to log in, exit 3', async () => {
+  it('at a terminal is one error line that says how to log in, exit 3', async ({ cip }) => {
     const result = await cip(['auth', 'status'], { terminalColumns: 100 });
     expect(result.exitCode).toBe(3);
     expect(result.stdout).toBe('');
@@ -271,7 +264,7 @@ describe('auth status with no profile', () => {
     );
   });
 
-  it('as JSON is still the (empty) list, then the error', async () => {
+  it('as JSON is still the (empty) list, then the error', async ({ cip }) => {
     const result = await cip(['auth', 'status', '--json']);
     expect(result.exitCode).toBe(3);
     expect(result.stdout).toBe('[]\n');
@@ -280,7 +273,7 @@ describe('auth status with no profile', () => {
 });
 
 describe('prompts under CI', () => {
-  it('at a terminal with CI set, login says prompts are off under CI, not that there is no terminal', async () => {
+  it('at a terminal with CI set, login says prompts are off under CI, not that there is no terminal', async ({ sandbox, cip }) => {
     const result = await cip(['auth', 'login', '--base-url', sandbox.url], { env: { CI: 'true' }, interactive: true });
     expect(result.exitCode).toBe(2);
     expect(expectOneErrorLine(result.stderr)).toBe(
@@ -288,13 +281,13 @@ describe('prompts under CI', () => {
     );
   });
 
-  it('without a terminal, it says there is no terminal to ask', async () => {
+  it('without a terminal, it says there is no terminal to ask', async ({ sandbox, cip }) => {
     const result = await cip(['auth', 'login', '--base-url', sandbox.url]);
     expect(result.exitCode).toBe(2);
     expect(expectOneErrorLine(result.stderr)).toMatch(/\(there is no terminal to ask; find your keys at /);
   });
 
-  it('at a terminal under --quiet, it says prompts are off under --quiet', async () => {
+  it('at a terminal under --quiet, it says prompts are off under --quiet', async ({ sandbox, cip }) => {
     const result = await cip(['auth', 'login', '--quiet', '--base-url', sandbox.url], { interactive: true });
     expect(result.exitCode).toBe(2);
     expect(expectOneErrorLine(result.stderr)).toMatch(/\(prompts are off under --quiet; find your keys at /);
@@ -302,7 +295,7 @@ describe('prompts under CI', () => {
 });
 
 describe('conflicting and repeated options are usage errors, and nothing is sent', () => {
-  it.each([
+  it.for<[string[], string]>([
     [
       ['--json', '-o', 'table', 'env', 'list'],
       "error: --json and --output table disagree (give one of them; --json is the same as '--output json')",
@@ -320,25 +313,25 @@ describe('conflicting and repeated options are usage errors, and nothing is sent
     ],
     [['env', 'list', '--timeout', '5', '--timeout', '6'], 'error: --timeout was given more than once (give it once)'],
     [['env', 'list', '--columns', 'id', '--columns', 'name'], 'error: --columns was given more than once (give it once)'],
-  ])('%j: %s', async (args, line) => {
+  ])('%j: %s', async ([args, line], { sandbox, cip }) => {
     const result = await cip(args, { env: sandboxEnv(sandbox) });
     expect(result).toEqual({ exitCode: 2, stdout: '', stderr: `${line}\n` });
     expect(sandbox.requests).toHaveLength(0);
   });
 
-  it('--json with -o json agrees', async () => {
+  it('--json with -o json agrees', async ({ sandbox, cip }) => {
     const result = await cip(['--json', '-o', 'json', 'env', 'list'], { env: sandboxEnv(sandbox) });
     expect(result.exitCode).toBe(0);
     expect(JSON.parse(result.stdout)).toMatchObject([{ id: 'e1' }]);
   });
 
-  it('--json with CIP_OUTPUT=table is --json: the option wins over the variable', async () => {
+  it('--json with CIP_OUTPUT=table is --json: the option wins over the variable', async ({ sandbox, cip }) => {
     const result = await cip(['--json', 'env', 'list'], { env: sandboxEnv(sandbox, { CIP_OUTPUT: 'table' }) });
     expect(result.exitCode).toBe(0);
     expect(JSON.parse(result.stdout)).toMatchObject([{ id: 'e1' }]);
   });
 
-  it('repeatable options still repeat', async () => {
+  it('repeatable options still repeat', async ({ sandbox, cip }) => {
     const result = await cip(['env', 'create', '-f', 'name=a', '-f', 'description=b', '-F', 'isActive=true', '-F', 'n=1'], {
       env: sandboxEnv(sandbox),
     });
@@ -348,7 +341,7 @@ describe('conflicting and repeated options are usage errors, and nothing is sent
 });
 
 describe('the record view keeps the id whole', () => {
-  it.each([20, 40, 60])('at %i columns: on one line, nothing cut, other values still wrapped', async (columns) => {
+  it.for([20, 40, 60])('at %i columns: on one line, nothing cut, other values still wrapped', async (columns, { sandbox, cip }) => {
     const result = await cip(['env', 'create', '-f', 'name=staging', '-f', 'description=a longer description of this environment'], {
       env: sandboxEnv(sandbox, { NO_COLOR: '1' }),
       terminalColumns: columns,
@@ -365,7 +358,7 @@ describe('the record view keeps the id whole', () => {
 });
 
 describe('first mistakes: exit 2, one error line that names the right spelling, nothing sent', () => {
-  it.each([
+  it.for<[string[], string]>([
     [['env', 'create', '--name', 'foo'], "error: unknown option '--name' (to set the field 'name', use -f name=foo)"],
     [['env', 'create', '--name=foo'], "error: unknown option '--name' (to set the field 'name', use -f name=foo)"],
     [['env', 'create', '--name', 'my env'], "error: unknown option '--name' (to set the field 'name', use -f 'name=my env')"],
@@ -399,13 +392,16 @@ describe('first mistakes: exit 2, one error line that names the right spelling, 
     // A typo of an option is that option.
     [['env', 'create', '--dryrun'], "error: unknown option '--dryrun' (Did you mean --dry-run?)"],
     [['env', 'update', 'alpha', '--forse'], "error: unknown option '--forse' (Did you mean --force?)"],
-  ])('%j', async (args, line) => {
+  ])('%j', async ([args, line], { sandbox, cip }) => {
     const result = await cip(args, { env: sandboxEnv(sandbox) });
     expect(result).toEqual({ exitCode: 2, stdout: '', stderr: `${line}\n` });
     expect(sandbox.requests).toHaveLength(0);
   });
 
-  it('never repeats a value that may be a secret, nor one that would reach the terminal as control characters', async () => {
+  it('never repeats a value that may be a secret, nor one that would reach the terminal as control characters', async ({
+    sandbox,
+    cip,
+  }) => {
     for (const [args, shown] of [
       [['env', 'create', '--connection-string=Server=x;Password=hunter2'], 'connection-string=VALUE'],
       [['env', 'create', '--webhookToken', 'abc'], 'webhookToken=VALUE'],
@@ -421,22 +417,22 @@ describe('first mistakes: exit 2, one error line that names the right spelling, 
     }
   });
 
-  it("the run's keys are redacted from a hint that repeats what was typed", async () => {
+  it("the run's keys are redacted from a hint that repeats what was typed", async ({ sandbox, cip }) => {
     const result = await cip(['env', 'update', 'alpha', `description=${sandbox.keys.apiKey}`], { env: sandboxEnv(sandbox) });
     expect(result.exitCode).toBe(2);
     expect(result.stderr).toBe("error: too many arguments for 'update' (fields are set with -f: -f description=***)\n");
   });
 
-  it.each([
+  it.for<[string[], string]>([
     [['env', 'update', 'alpha', '-f', 'a=b', '--yes'], "error: unknown option '--yes'"],
     [['api', 'Environments/e1', '-X', 'DELETE', '--force'], "error: unknown option '--force'"],
-  ])("an option other tools have is no field: %j keeps commander's message", async (args, line) => {
+  ])("an option other tools have is no field: %j keeps commander's message", async ([args, line], { sandbox, cip }) => {
     const result = await cip(args, { env: sandboxEnv(sandbox) });
     expect(result).toEqual({ exitCode: 2, stdout: '', stderr: `${line}\n` });
     expect(sandbox.requests).toHaveLength(0);
   });
 
-  it("a command that takes no fields keeps commander's own message", async () => {
+  it("a command that takes no fields keeps commander's own message", async ({ sandbox, cip }) => {
     const result = await cip(['env', 'get', 'alpha', '--name', 'x'], { env: sandboxEnv(sandbox) });
     expect(result).toEqual({ exitCode: 2, stdout: '', stderr: "error: unknown option '--name'\n" });
     const extra = await cip(['env', 'get', 'alpha', 'name=x'], { env: sandboxEnv(sandbox) });
@@ -449,7 +445,7 @@ describe('first mistakes: exit 2, one error line that names the right spelling, 
 });
 
 describe('format names and other choices, in any letter case', () => {
-  it.each([['JSON'], ['Json'], ['jSoN']])('-o %s is -o json, for every command', async (format) => {
+  it.for<[string]>([['JSON'], ['Json'], ['jSoN']])('-o %s is -o json, for every command', async ([format], { sandbox, cip }) => {
     const result = await cip(['env', 'list', '-o', format], { env: sandboxEnv(sandbox) });
     expect(result.exitCode).toBe(0);
     expect((JSON.parse(result.stdout) as unknown[])[0]).toMatchObject({ id: 'e1' });
@@ -457,13 +453,13 @@ describe('format names and other choices, in any letter case', () => {
     expect((await cip(['--json', '-o', format, 'env', 'list'], { env: sandboxEnv(sandbox) })).exitCode).toBe(0);
   });
 
-  it('CIP_OUTPUT=YAML is yaml', async () => {
+  it('CIP_OUTPUT=YAML is yaml', async ({ sandbox, cip }) => {
     const result = await cip(['env', 'list'], { env: sandboxEnv(sandbox, { CIP_OUTPUT: 'YAML' }) });
     expect(result.exitCode).toBe(0);
     expect(result.stdout).toMatch(/^- id: "e1"\n/);
   });
 
-  it.each([
+  it.for<[string[], string]>([
     [
       ['-o', 'jsn'],
       "error: option '-o, --output <format>' argument 'jsn' is invalid. Allowed choices are table, json, yaml, tsv (Did you mean json?)",
@@ -477,13 +473,13 @@ describe('format names and other choices, in any letter case', () => {
       "error: option '-o, --output <format>' argument 'csv' is invalid. Allowed choices are table, json, yaml, tsv (Did you mean tsv?)",
     ],
     [['-o', 'xml'], "error: option '-o, --output <format>' argument 'xml' is invalid. Allowed choices are table, json, yaml, tsv."],
-  ])('a near miss is exit 2 naming the format meant, nothing sent: %j', async (flags, line) => {
+  ])('a near miss is exit 2 naming the format meant, nothing sent: %j', async ([flags, line], { sandbox, cip }) => {
     const result = await cip(['env', 'list', ...flags], { env: sandboxEnv(sandbox) });
     expect(result).toEqual({ exitCode: 2, stdout: '', stderr: `${line}\n` });
     expect(sandbox.requests).toHaveLength(0);
   });
 
-  it('CIP_OUTPUT=jsn says which format it is near, nothing sent', async () => {
+  it('CIP_OUTPUT=jsn says which format it is near, nothing sent', async ({ sandbox, cip }) => {
     const result = await cip(['env', 'list'], { env: sandboxEnv(sandbox, { CIP_OUTPUT: 'jsn' }) });
     expect(result).toEqual({
       exitCode: 2,
@@ -493,7 +489,7 @@ describe('format names and other choices, in any letter case', () => {
     expect(sandbox.requests).toHaveLength(0);
   });
 
-  it("a command's own choices too: --if-missing OK, cip completion BASH", async () => {
+  it("a command's own choices too: --if-missing OK, cip completion BASH", async ({ sandbox, cip }) => {
     const result = await cip(['env', 'delete', 'nope', '--if-missing', 'OK', '--yes'], { env: sandboxEnv(sandbox) });
     expect(result.exitCode).toBe(0);
     expect(result.stderr).toContain("'nope' is no environment's id or name");

@@ -3,17 +3,13 @@
 // anything is sent; a CIP_OUTPUT it cannot honour is passed over, so one set for a whole CI job breaks nothing.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import type { AnyCommand } from '../../src/commands/define.js';
 import { COMMAND_TREE } from '../../src/program.js';
-import type { Sandbox } from '../../src/sandbox/index.js';
-import { expectOneErrorLine, sandboxForFile, seedSandbox, tempDir } from '../helpers/cli.js';
-import { cipInProcess as cip } from '../helpers/harness.js';
+import { expectOneErrorLine, tempDir } from '../helpers/cli.js';
+import { it, test } from '../helpers/fixture.js';
 
-let sandbox: Sandbox;
-let env: Record<string, string | undefined>;
-sandboxForFile({ seed: 0 }, (started) => ({ sandbox, env } = started));
-beforeEach(() => seedSandbox(sandbox, ['{"id":"a1","name":"alpha","type":"Test"}']));
+test.override({ sandboxOptions: { records: ['{"id":"a1","name":"alpha","type":"Test"}'] } });
 
 const ALL = ['table', 'json', 'yaml', 'tsv'];
 
@@ -49,7 +45,7 @@ it('every command states the formats it takes', () => {
 });
 
 describe('a format the command cannot honour is exit 2, and nothing is sent', () => {
-  it.each([
+  it.for<[string[], string]>([
     [['env', 'export', '-o', 'tsv'], 'cip env export cannot write tsv: it writes yaml or json'],
     [['env', 'export', '-o', 'table'], 'cip env export cannot write table: it writes yaml or json'],
     [['env', 'diff', '--file', 'environments.yaml', '-o', 'tsv'], 'cip env diff cannot write tsv: it writes table, json or yaml'],
@@ -58,7 +54,7 @@ describe('a format the command cannot honour is exit 2, and nothing is sent', ()
     [['api', 'Environments', '-o', 'tsv'], 'cip api cannot write tsv: it writes json'],
     [['completion', 'bash', '--json'], 'cip completion cannot write json (--json): it writes a text of its own, in no other format'],
     [['sandbox', '--jq', '.'], 'cip sandbox cannot write json (--jq): it writes a text of its own, in no other format'],
-  ])('cip %j', async (args, message) => {
+  ])('cip %j', async ([args, message], { sandbox, env, cip }) => {
     const result = await cip(args, { env });
     expect(result.exitCode).toBe(2);
     expect(result.stdout).toBe('');
@@ -68,7 +64,7 @@ describe('a format the command cannot honour is exit 2, and nothing is sent', ()
 });
 
 describe('CIP_OUTPUT a command cannot honour is passed over', () => {
-  it('env export writes its YAML under CIP_OUTPUT=tsv and CIP_OUTPUT=table', async () => {
+  it('env export writes its YAML under CIP_OUTPUT=tsv and CIP_OUTPUT=table', async ({ env, cip }) => {
     for (const value of ['tsv', 'table']) {
       const result = await cip(['env', 'export'], { env: { ...env, CIP_OUTPUT: value } });
       expect(result).toEqual({
@@ -79,7 +75,7 @@ describe('CIP_OUTPUT a command cannot honour is passed over', () => {
     }
   });
 
-  it('env diff writes its plan as JSON in a pipe and as lines at a terminal under CIP_OUTPUT=tsv', async () => {
+  it('env diff writes its plan as JSON in a pipe and as lines at a terminal under CIP_OUTPUT=tsv', async ({ env, cip }) => {
     const path = join(tempDir(), 'environments.yaml');
     writeFileSync(path, 'environments:\n  - name: alpha\n    type: Staging\n');
     const piped = await cip(['env', 'diff', '--file', path], { env: { ...env, CIP_OUTPUT: 'tsv' } });
@@ -95,13 +91,13 @@ describe('CIP_OUTPUT a command cannot honour is passed over', () => {
     expect(shown.stdout).toBe('~ update name \'alpha\' (a1)\n    type: "Test" → "Staging"\n');
   });
 
-  it('cip completion writes its script under CIP_OUTPUT=json', async () => {
+  it('cip completion writes its script under CIP_OUTPUT=json', async ({ env, cip }) => {
     const result = await cip(['completion', 'bash'], { env: { ...env, CIP_OUTPUT: 'json' } });
     expect(result.exitCode).toBe(0);
     expect(result.stdout).toMatch(/^# bash completion for cip/);
   });
 
-  it('a CIP_OUTPUT the command takes is still used', async () => {
+  it('a CIP_OUTPUT the command takes is still used', async ({ env, cip }) => {
     const result = await cip(['env', 'export'], { env: { ...env, CIP_OUTPUT: 'json' } });
     expect(JSON.parse(result.stdout)).toEqual({ environments: [{ name: 'alpha', type: 'Test' }], exported: expect.any(Object) });
   });

@@ -2,24 +2,14 @@
 // commander's own usage errors on one line, empty and out-of-range option values, and options that disagree.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import status from '../../src/commands/auth/status.js';
 import useProfile from '../../src/commands/auth/use.js';
 import remove from '../../src/commands/env/delete.js';
-import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { sandboxEnv } from '../helpers/cli.js';
-import { cipInProcess as cip } from '../helpers/harness.js';
+import { it, test } from '../helpers/fixture.js';
 
-let sandbox: Sandbox;
-beforeAll(async () => {
-  sandbox = await startSandbox({ seed: [{ id: 'e1', name: 'alpha' }] });
-});
-afterAll(async () => {
-  await sandbox.close();
-});
-beforeEach(() => {
-  sandbox.reset();
-});
+test.override({ sandboxOptions: { seed: [{ id: 'e1', name: 'alpha' }] } });
 
 const SRC = join(import.meta.dirname, '../../src');
 
@@ -27,7 +17,7 @@ const LAST_GLOBAL_OPTION = '  --no-headers            leave out the header line 
 const POINTER = "Global options (--profile, --output, --json, --jq, ...): see 'cip help globals'.\n";
 
 describe('cip --help', () => {
-  it('describes cip, lists its options, its commands in the order of the tree, the variables and the exit codes', async () => {
+  it('describes cip, lists its options, its commands in the order of the tree, the variables and the exit codes', async ({ cip }) => {
     const result = await cip(['--help']);
     expect(result.exitCode).toBe(0);
     expect(result.stderr).toBe('');
@@ -42,7 +32,7 @@ describe('cip --help', () => {
     expect(result.stdout).toMatch(/\n {2}143 {2}terminated \(SIGTERM\)\n\n$/);
   });
 
-  it('lists every CIP_ variable cip reads, CIP_CREDENTIAL_STORE among them', async () => {
+  it('lists every CIP_ variable cip reads, CIP_CREDENTIAL_STORE among them', async ({ cip }) => {
     const read = new Set<string>();
     for (const file of readdirSync(SRC, { recursive: true, encoding: 'utf8' }).filter((name) => name.endsWith('.ts'))) {
       for (const match of readFileSync(join(SRC, file), 'utf8').matchAll(/\bCIP_[A-Z_]*[A-Z]\b/g)) read.add(match[0]);
@@ -54,11 +44,11 @@ describe('cip --help', () => {
     expect(variables).toContain('  CIP_CREDENTIAL_STORE   where login keeps keys: keychain (default) or file\n');
   });
 
-  it('--version prints the version alone', async () => {
+  it('--version prints the version alone', async ({ cip }) => {
     expect(await cip(['--version'])).toEqual({ exitCode: 0, stdout: '0.0.0\n', stderr: '' });
   });
 
-  it("a command's help points to the global options, which cip --help and 'cip help globals' list once", async () => {
+  it("a command's help points to the global options, which cip --help and 'cip help globals' list once", async ({ cip }) => {
     const result = await cip(['env', 'list', '--help']);
     expect(result.exitCode).toBe(0);
     expect(result.stdout).not.toContain('--base-url');
@@ -83,11 +73,11 @@ describe("a command's notes and examples close its help, before the pointer to t
     expect([useProfile.notes, useProfile.examples]).toEqual([undefined, expect.any(Array)]);
   });
 
-  it.each([
+  it.for([
     ['env delete: notes, then examples', ['env', 'delete', '--help'], `${remove.notes} ${examples(remove.examples!)}`],
     ['auth use: examples only', ['auth', 'use', '--help'], examples(useProfile.examples!)],
     ['auth status: notes only', ['auth', 'status', '--help'], status.notes!],
-  ])('%s', async (_name, args, tail) => {
+  ])('%s', async ([_name, args, tail], { cip }) => {
     const result = await cip(args);
     expect(result.exitCode).toBe(0);
     const after = result.stdout.split('  -h, --help')[1]!.replace(/^.*\n/, '');
@@ -100,13 +90,13 @@ describe('help wraps to the width of the stream it is written to', () => {
   const WIDE = '\nlist, get, create, update and delete environments; export, diff and apply them\nas code\n';
   const NARROW = '\nlist, get, create, update and delete\nenvironments; export, diff and apply\nthem as code\n';
 
-  it.each([
+  it.for([
     ['stdout, no terminal: 80 columns', { stream: 'stdout' }, WIDE],
     ['stdout, a terminal of 40 columns', { stream: 'stdout', terminalColumns: 40 }, NARROW],
     ['stderr, no terminal: 80 columns', { stream: 'stderr' }, WIDE],
     ['stderr, a terminal of 40 columns', { stream: 'stderr', terminalColumns: 40, spinners: true }, NARROW],
     ['stderr that reports no size, beside a stdout of 40 columns: 80 columns', { stream: 'stderr', terminalColumns: 40 }, WIDE],
-  ] as const)('%s', async (_name, { stream, ...options }, description) => {
+  ] as const)('%s', async ([_name, { stream, ...options }, description], { cip }) => {
     // `cip env --help` is asked for (stdout, exit 0); `cip env` alone lacks its subcommand (stderr, exit 2).
     const result = await cip(stream === 'stdout' ? ['env', '--help'] : ['env'], options);
     expect(result.exitCode).toBe(stream === 'stdout' ? 0 : 2);
@@ -117,7 +107,7 @@ describe('help wraps to the width of the stream it is written to', () => {
 });
 
 describe("commander's usage errors are one line, exit 2", () => {
-  it.each([
+  it.for<[string[], string]>([
     [['env', 'list', '--jsn'], "error: unknown option '--jsn' (Did you mean --json?)"],
     [['env', 'list', '--zzzzzz'], "error: unknown option '--zzzzzz'"],
     [['env', 'get'], "error: missing required argument 'id-or-name'"],
@@ -128,13 +118,13 @@ describe("commander's usage errors are one line, exit 2", () => {
       ['env', 'get', 'a', 'b\u001b[31mred\nnext'],
       "error: too many arguments for 'get'. Expected 1 argument but got 2: a, b\\u001b[31mred next.",
     ],
-  ])('%j: %s', async (args, line) => {
+  ])('%j: %s', async ([args, line], { cip }) => {
     expect(await cip(args)).toEqual({ exitCode: 2, stdout: '', stderr: `${line}\n` });
   });
 });
 
 describe('an empty value is refused before anything is sent', () => {
-  it.each([
+  it.for<[string[], string]>([
     [['--profile', '', 'env', 'list'], '--profile'],
     [['env', 'list', '-p', ' '], '--profile'],
     [['--base-url', '', 'env', 'list'], '--base-url'],
@@ -142,7 +132,7 @@ describe('an empty value is refused before anything is sent', () => {
     [['--jq', ' ', 'env', 'list'], '--jq'],
     [['env', 'create', '--data', ''], '--data'],
     [['env', 'create', '--data', '  '], '--data'],
-  ])('%j: %s', async (args, flag) => {
+  ])('%j: %s', async ([args, flag], { sandbox, cip }) => {
     const result = await cip(args, { env: sandboxEnv(sandbox) });
     expect(result).toEqual({
       exitCode: 2,
@@ -154,17 +144,20 @@ describe('an empty value is refused before anything is sent', () => {
 });
 
 describe('--timeout takes a positive number of seconds, at most 2,000,000', () => {
-  it.each(['0', '-1', '2000001', 'Infinity', 'NaN', 'soon'])('--timeout=%s is exit 2, and nothing is sent', async (value) => {
-    const result = await cip([`--timeout=${value}`, 'env', 'list'], { env: sandboxEnv(sandbox) });
-    expect(result).toEqual({
-      exitCode: 2,
-      stdout: '',
-      stderr: `error: option '--timeout <seconds>' argument '${value}' is invalid. expected a positive number of seconds\n`,
-    });
-    expect(sandbox.requests).toHaveLength(0);
-  });
+  it.for(['0', '-1', '2000001', 'Infinity', 'NaN', 'soon'])(
+    '--timeout=%s is exit 2, and nothing is sent',
+    async (value, { sandbox, cip }) => {
+      const result = await cip([`--timeout=${value}`, 'env', 'list'], { env: sandboxEnv(sandbox) });
+      expect(result).toEqual({
+        exitCode: 2,
+        stdout: '',
+        stderr: `error: option '--timeout <seconds>' argument '${value}' is invalid. expected a positive number of seconds\n`,
+      });
+      expect(sandbox.requests).toHaveLength(0);
+    },
+  );
 
-  it.each(['2000000', '1e6'])('--timeout %s is taken', async (value) => {
+  it.for(['2000000', '1e6'])('--timeout %s is taken', async (value, { sandbox, cip }) => {
     const result = await cip(['--timeout', value, 'env', 'list', '--json'], { env: sandboxEnv(sandbox) });
     expect(result.exitCode).toBe(0);
     expect(JSON.parse(result.stdout)).toMatchObject([{ id: 'e1' }]);
@@ -172,19 +165,19 @@ describe('--timeout takes a positive number of seconds, at most 2,000,000', () =
 });
 
 describe('--jq with --output', () => {
-  it('agrees with -o json', async () => {
+  it('agrees with -o json', async ({ sandbox, cip }) => {
     const result = await cip(['--jq', '.[0].id', '-o', 'json', 'env', 'list'], { env: sandboxEnv(sandbox) });
     expect(result).toEqual({ exitCode: 0, stdout: 'e1\n', stderr: '' });
   });
 
-  it('disagrees with -o table, and nothing is sent', async () => {
+  it('disagrees with -o table, and nothing is sent', async ({ sandbox, cip }) => {
     const result = await cip(['--jq', '.', '-o', 'table', 'env', 'list'], { env: sandboxEnv(sandbox) });
     expect(result).toEqual({ exitCode: 2, stdout: '', stderr: 'error: --jq and --output table disagree (--jq filters the JSON data)\n' });
     expect(sandbox.requests).toHaveLength(0);
   });
 });
 
-it('cip completion bash writes a script for the whole command tree', async () => {
+it('cip completion bash writes a script for the whole command tree', async ({ cip }) => {
   const result = await cip(['completion', 'bash']);
   expect(result.exitCode).toBe(0);
   expect(result.stderr).toBe('');

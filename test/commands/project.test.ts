@@ -2,33 +2,32 @@
 // two sandboxes (one per enterprise), asserting what each server received.
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { describe, expect } from 'vitest';
+import type { Sandbox } from '../../src/sandbox/index.js';
 import { expectOneErrorLine, tempDir } from '../helpers/cli.js';
-import { cipInProcess } from '../helpers/harness.js';
+import { test as base } from '../helpers/fixture.js';
+import { cipInProcess, type InProcessOptions } from '../helpers/harness.js';
 
 const PROD_ENTERPRISE = '7a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d';
 const POSIX = process.platform !== 'win32';
-let dev: Sandbox;
-let prod: Sandbox;
-
-beforeAll(async () => {
-  dev = await startSandbox({ seed: [{ id: 'd1', name: 'dev-one' }] });
-  prod = await startSandbox({
-    seed: [{ id: 'p1', name: 'prod-one' }],
-    enterpriseId: PROD_ENTERPRISE,
-    apiKey: 'prod-api-key-abcdefghijkl',
-    subscriptionKey: 'prod-sub-key-mnopqrstuvwx',
-  });
+/** The fixture, and the two sandboxes a test's profiles point at: dev (the test's sandbox) and prod, each an enterprise. */
+const test = base.extend<{ dev: Sandbox; prod: Sandbox }>({
+  dev: async ({ sandbox }, use) => {
+    await use(sandbox);
+  },
+  prod: async ({ startSandbox }, use) => {
+    await use(
+      await startSandbox({
+        seed: [{ id: 'p1', name: 'prod-one' }],
+        enterpriseId: PROD_ENTERPRISE,
+        apiKey: 'prod-api-key-abcdefghijkl',
+        subscriptionKey: 'prod-sub-key-mnopqrstuvwx',
+      }),
+    );
+  },
 });
-afterAll(async () => {
-  await dev.close();
-  await prod.close();
-});
-beforeEach(() => {
-  dev.reset();
-  prod.reset();
-});
+const it = test;
+test.override({ sandboxOptions: { seed: [{ id: 'd1', name: 'dev-one' }] } });
 
 const profileOf = (sandbox: Sandbox) => ({
   baseUrl: sandbox.url,
@@ -42,7 +41,11 @@ const profileOf = (sandbox: Sandbox) => ({
  * Profiles 'dev' and 'prod' (`protect` marks them protected; `active` is 'dev' unless given), and a project tree
  * HOME/app/src, the command run in src.
  */
-function setup(project?: string, { protect = [], active = 'dev' }: { protect?: string[]; active?: string } = {}) {
+function setup(
+  { dev, prod }: { dev: Sandbox; prod: Sandbox },
+  project?: string,
+  { protect = [], active = 'dev' }: { protect?: string[]; active?: string } = {},
+) {
   const configDir = tempDir();
   const profile = (name: string, sandbox: Sandbox) => ({ ...profileOf(sandbox), ...(protect.includes(name) ? { protected: true } : {}) });
   writeFileSync(
@@ -58,16 +61,19 @@ function setup(project?: string, { protect = [], active = 'dev' }: { protect?: s
   mkdirSync(cwd, { recursive: true });
   const path = join(app, '.cip.json');
   if (project !== undefined) writeFileSync(path, project);
-  const cip = (args: string[], options: Parameters<typeof cipInProcess>[1] = {}) =>
+  const cip = (args: string[], options: InProcessOptions = {}) =>
     cipInProcess(args, { configDir, cwd, ...options, env: { HOME: home, ...options.env } });
   return { cip, configDir, above, home, app, cwd, path };
 }
 
-const sent = () => [...dev.requests.map(() => 'dev'), ...prod.requests.map(() => 'prod')];
+const sent = ({ dev, prod }: { dev: Sandbox; prod: Sandbox }) => [...dev.requests.map(() => 'dev'), ...prod.requests.map(() => 'prod')];
 
 describe('a project file pins the profile', () => {
-  it("makes env list use the pinned profile: prod's keys and enterprise reach prod's server, nothing reaches dev's", async () => {
-    const { cip } = setup('{"profile": "prod"}\n');
+  it("makes env list use the pinned profile: prod's keys and enterprise reach prod's server, nothing reaches dev's", async ({
+    dev,
+    prod,
+  }) => {
+    const { cip } = setup({ dev, prod }, '{"profile": "prod"}\n');
     const result = await cip(['env', 'list', '--json']);
     expect(result.exitCode).toBe(0);
     expect(JSON.parse(result.stdout)).toEqual([expect.objectContaining({ id: 'p1', name: 'prod-one' })]);
@@ -77,115 +83,121 @@ describe('a project file pins the profile', () => {
     expect(prod.requests[0]!.headers['ocp-apim-subscription-key']).toBe(prod.keys.subscriptionKey);
   });
 
-  it('names an unknown profile: exit 2, the file named, nothing sent (never the active profile instead)', async () => {
-    const { cip, path } = setup('{"profile": "staging"}');
+  it('names an unknown profile: exit 2, the file named, nothing sent (never the active profile instead)', async ({ dev, prod }) => {
+    const { cip, path } = setup({ dev, prod }, '{"profile": "staging"}');
     const result = await cip(['env', 'list']);
     expect(result.exitCode).toBe(2);
     expect(result.stdout).toBe('');
     expect(expectOneErrorLine(result.stderr)).toBe(
       `error: the project file ${path} names profile 'staging', which does not exist (known profiles: dev, prod; log in with 'cip auth login --profile staging', pin another with 'cip auth use NAME --here', or name one with --profile)`,
     );
-    expect(sent()).toEqual([]);
+    expect(sent({ dev, prod })).toEqual([]);
   });
 
-  it('is not valid: exit 2, the file named, nothing sent; --profile still works, as it never reads the file', async () => {
-    const { cip, path } = setup('{"profile": "prod", "enterprise": "x"}');
+  it('is not valid: exit 2, the file named, nothing sent; --profile still works, as it never reads the file', async ({ dev, prod }) => {
+    const { cip, path } = setup({ dev, prod }, '{"profile": "prod", "enterprise": "x"}');
     const result = await cip(['env', 'list']);
     expect(result.exitCode).toBe(2);
     expect(expectOneErrorLine(result.stderr)).toBe(
       `error: the project file ${path} has an unknown field 'enterprise' (a project file holds only {"profile": "prod"} or {"enterpriseId": "GUID", "baseUrl": "https://..."})`,
     );
-    expect(sent()).toEqual([]);
+    expect(sent({ dev, prod })).toEqual([]);
     expect((await cip(['env', 'list', '--profile', 'dev'])).exitCode).toBe(0);
-    expect(sent()).toEqual(['dev']);
+    expect(sent({ dev, prod })).toEqual(['dev']);
   });
 
-  it.each([
+  it.for([
     ['{"profile":"staging","profile":"prod"}', 'profile'],
     ['{"profile":"dev","pro\\u0066ile":"prod"}', 'profile'],
     ['\uFEFF{"profile":"dev","profile":"prod"}', 'profile'],
     ['{"profile":"prod","nested":{"a":1,"a":2}}', 'a'],
-  ])('%s, a key given twice: exit 2 naming the file and the key, nothing sent (not the last one silently)', async (text, key) => {
-    const { cip, path } = setup(text);
-    for (const args of [
-      ['env', 'list'],
-      ['api', 'Environments', '-X', 'DELETE'],
-      ['env', 'delete', 'prod-one', '--yes'],
-    ]) {
-      const result = await cip(args);
-      expect(result.exitCode).toBe(2);
-      expect(result.stdout).toBe('');
-      expect(expectOneErrorLine(result.stderr)).toBe(
-        `error: the project file ${path} has the key '${key}' twice (cip will not guess which one is meant: keep one; a project file holds {"profile": "prod"} or {"enterpriseId": "GUID", "baseUrl": "https://..."})`,
-      );
-    }
-    expect(sent()).toEqual([]);
-  });
+  ])(
+    '%s, a key given twice: exit 2 naming the file and the key, nothing sent (not the last one silently)',
+    async ([text, key], { dev, prod }) => {
+      const { cip, path } = setup({ dev, prod }, text);
+      for (const args of [
+        ['env', 'list'],
+        ['api', 'Environments', '-X', 'DELETE'],
+        ['env', 'delete', 'prod-one', '--yes'],
+      ]) {
+        const result = await cip(args);
+        expect(result.exitCode).toBe(2);
+        expect(result.stdout).toBe('');
+        expect(expectOneErrorLine(result.stderr)).toBe(
+          `error: the project file ${path} has the key '${key}' twice (cip will not guess which one is meant: keep one; a project file holds {"profile": "prod"} or {"enterpriseId": "GUID", "baseUrl": "https://..."})`,
+        );
+      }
+      expect(sent({ dev, prod })).toEqual([]);
+    },
+  );
 
-  it('is beaten by CIP_PROFILE and by --profile', async () => {
-    const { cip } = setup('{"profile": "prod"}');
+  it('is beaten by CIP_PROFILE and by --profile', async ({ dev, prod }) => {
+    const { cip } = setup({ dev, prod }, '{"profile": "prod"}');
     expect((await cip(['env', 'list'], { env: { CIP_PROFILE: 'dev' } })).exitCode).toBe(0);
     expect((await cip(['env', 'list', '--profile', 'dev'])).exitCode).toBe(0);
-    expect(sent()).toEqual(['dev', 'dev']);
+    expect(sent({ dev, prod })).toEqual(['dev', 'dev']);
   });
 
-  it('refuses an explicit enterprise id for another enterprise (exit 2), and sends nothing', async () => {
-    const { cip, path } = setup('{"profile": "prod"}');
+  it('refuses an explicit enterprise id for another enterprise (exit 2), and sends nothing', async ({ dev, prod }) => {
+    const { cip, path } = setup({ dev, prod }, '{"profile": "prod"}');
     const result = await cip(['env', 'list'], { env: { CIP_ENTERPRISE_ID: dev.keys.enterpriseId } });
     expect(result.exitCode).toBe(2);
     expect(expectOneErrorLine(result.stderr)).toBe(
       `error: CIP_ENTERPRISE_ID names enterprise ${dev.keys.enterpriseId}, but the project file ${path} pins profile 'prod' (enterprise ${PROD_ENTERPRISE}): cip will not act in another enterprise than the project's (unset CIP_ENTERPRISE_ID, name the profile to use with --profile, or change ${path})`,
     );
-    expect(sent()).toEqual([]);
+    expect(sent({ dev, prod })).toEqual([]);
   });
 
-  it('pins the enterprise id and a base URL on the profile’s host: the active profile’s keys, with that enterprise and path', async () => {
-    const { cip } = setup(JSON.stringify({ enterpriseId: PROD_ENTERPRISE, baseUrl: `${new URL(dev.url).origin}/other` }));
+  it('pins the enterprise id and a base URL on the profile’s host: the active profile’s keys, with that enterprise and path', async ({
+    dev,
+    prod,
+  }) => {
+    const { cip } = setup({ dev, prod }, JSON.stringify({ enterpriseId: PROD_ENTERPRISE, baseUrl: `${new URL(dev.url).origin}/other` }));
     const result = await cip(['env', 'list', '--json']);
     expect(prod.requests).toEqual([]);
     expect(dev.requests.map((request) => [request.url, request.headers.enterpriseid])).toEqual([['/other/Environments', PROD_ENTERPRISE]]);
     expect(result.exitCode).not.toBe(0);
   });
 
-  it('refuses a base URL on another host than the one the keys are for (a checkout cannot send them elsewhere)', async () => {
-    const { cip, path } = setup(JSON.stringify({ baseUrl: prod.url }));
+  it('refuses a base URL on another host than the one the keys are for (a checkout cannot send them elsewhere)', async ({ dev, prod }) => {
+    const { cip, path } = setup({ dev, prod }, JSON.stringify({ baseUrl: prod.url }));
     const result = await cip(['env', 'list']);
     expect(result.exitCode).toBe(2);
     expect(expectOneErrorLine(result.stderr)).toBe(
       `error: the project file ${path} sends requests to ${new URL(prod.url).origin}, another host than that of profile 'dev' (${new URL(dev.url).origin}): cip will not send the keys there (log in a profile at that host and pin it with 'cip auth use NAME --here', or give --base-url)`,
     );
-    expect(sent()).toEqual([]);
+    expect(sent({ dev, prod })).toEqual([]);
   });
 
-  it.skipIf(!POSIX)('is ignored, with a warning, in a folder others can write to: the active profile is used', async () => {
-    const { cip, app, path } = setup('{"profile": "prod"}');
+  it.skipIf(!POSIX)('is ignored, with a warning, in a folder others can write to: the active profile is used', async ({ dev, prod }) => {
+    const { cip, app, path } = setup({ dev, prod }, '{"profile": "prod"}');
     chmodSync(app, 0o777);
     const result = await cip(['env', 'list', '--json']);
     expect(result.exitCode).toBe(0);
     expect(result.stderr).toBe(
       `warning: ignoring the project file ${path}: its folder ${app}: others can write to it (mode 777); others could change which profile cip uses\n`,
     );
-    expect(sent()).toEqual(['dev']);
+    expect(sent({ dev, prod })).toEqual(['dev']);
   });
 
-  it('is not looked for above the home folder; from a folder outside home, the search goes on to the root', async () => {
-    const { cip, above } = setup();
+  it('is not looked for above the home folder; from a folder outside home, the search goes on to the root', async ({ dev, prod }) => {
+    const { cip, above } = setup({ dev, prod });
     writeFileSync(join(above, '.cip.json'), '{"profile": "nope"}');
     expect((await cip(['env', 'list'])).exitCode).toBe(0);
-    expect(sent()).toEqual(['dev']);
+    expect(sent({ dev, prod })).toEqual(['dev']);
     mkdirSync(join(above, 'srv'));
     const outside = await cip(['env', 'list'], { cwd: join(above, 'srv') });
     expect(outside.exitCode).toBe(2);
     expect(expectOneErrorLine(outside.stderr)).toBe(
       `error: the project file ${join(above, '.cip.json')} names profile 'nope', which does not exist (known profiles: dev, prod; log in with 'cip auth login --profile nope', pin another with 'cip auth use NAME --here', or name one with --profile)`,
     );
-    expect(sent()).toEqual(['dev']);
+    expect(sent({ dev, prod })).toEqual(['dev']);
   });
 });
 
 describe('what a user is told', () => {
-  it('auth status says the profile came from the project file, and the order of precedence', async () => {
-    const { cip, path } = setup('{"profile": "prod"}');
+  it('auth status says the profile came from the project file, and the order of precedence', async ({ dev, prod }) => {
+    const { cip, path } = setup({ dev, prod }, '{"profile": "prod"}');
     const result = await cip(['auth', 'status']);
     expect(result.exitCode).toBe(0);
     const lines = result.stderr.split('\n');
@@ -197,15 +209,15 @@ describe('what a user is told', () => {
     );
   });
 
-  it('auth status says a named profile leaves the project file unused', async () => {
-    const { cip, path } = setup('{"profile": "prod"}');
+  it('auth status says a named profile leaves the project file unused', async ({ dev, prod }) => {
+    const { cip, path } = setup({ dev, prod }, '{"profile": "prod"}');
     const result = await cip(['auth', 'status'], { env: { CIP_PROFILE: 'dev' } });
     expect(result.stderr).toContain("A command run now would use profile 'dev' (named by CIP_PROFILE):\n");
     expect(result.stderr).toContain(`  not used         the project file ${path} (a profile is named by CIP_PROFILE)\n`);
   });
 
-  it("a write's done line says the target came from the project file", async () => {
-    const { cip, path } = setup('{"profile": "prod"}');
+  it("a write's done line says the target came from the project file", async ({ dev, prod }) => {
+    const { cip, path } = setup({ dev, prod }, '{"profile": "prod"}');
     const result = await cip(['env', 'create', '--data', '{"name":"made-here"}']);
     expect(result.exitCode).toBe(0);
     const lines = result.stderr.split('\n');
@@ -215,8 +227,8 @@ describe('what a user is told', () => {
     expect(dev.requests).toEqual([]);
   });
 
-  it("a delete's question names the target and the project file it came from", async () => {
-    const { cip, path } = setup('{"profile": "prod"}');
+  it("a delete's question names the target and the project file it came from", async ({ dev, prod }) => {
+    const { cip, path } = setup({ dev, prod }, '{"profile": "prod"}');
     const question = `in profile 'prod' (from ${path})`;
     const result = await cip(['env', 'delete', 'prod-one'], { answers: [[question, 'y\n']] });
     expect(result.stderr).toContain(question);
@@ -225,17 +237,9 @@ describe('what a user is told', () => {
   });
 });
 
-/** prod's one environment, as it was seeded: a test before may have deleted it. */
-function reseedProd() {
-  prod.environments.clear();
-  prod.environments.set('p1', { id: 'p1', name: 'prod-one' });
-}
-
 describe('cip api in a pinned folder', () => {
-  beforeEach(reseedProd);
-
-  it('a write says where it went, naming the project file that chose the profile; a read says nothing', async () => {
-    const { cip, path } = setup('{"profile": "prod"}');
+  it('a write says where it went, naming the project file that chose the profile; a read says nothing', async ({ dev, prod }) => {
+    const { cip, path } = setup({ dev, prod }, '{"profile": "prod"}');
     const write = await cip(['api', 'Environments', '-f', 'name=by-api']);
     expect(write.exitCode).toBe(0);
     expect(JSON.parse(write.stdout)).toMatchObject({ name: 'by-api' });
@@ -244,11 +248,11 @@ describe('cip api in a pinned folder', () => {
     );
     const read = await cip(['api', 'Environments']);
     expect(read).toMatchObject({ exitCode: 0, stderr: '' });
-    expect(sent()).toEqual(['prod', 'prod']);
+    expect(sent({ dev, prod })).toEqual(['prod', 'prod']);
   });
 
-  it('--quiet silences the line, as it silences every note', async () => {
-    const { cip } = setup('{"profile": "prod"}');
+  it('--quiet silences the line, as it silences every note', async ({ dev, prod }) => {
+    const { cip } = setup({ dev, prod }, '{"profile": "prod"}');
     const result = await cip(['api', 'Environments', '-f', 'name=quietly', '-q']);
     expect(result.exitCode).toBe(0);
     expect(result.stderr).toBe('');
@@ -256,7 +260,6 @@ describe('cip api in a pinned folder', () => {
 });
 
 describe('a protected profile that the project file chose is named with the file', () => {
-  beforeEach(reseedProd);
   // The question as typed text, without the warning colour.
   const NO_COLOR = { env: { NO_COLOR: '1' } };
 
@@ -276,8 +279,8 @@ describe('a protected profile that the project file chose is named with the file
     ['cip api -X DELETE', () => ['api', 'Environments/p1', '-X', 'DELETE']],
   ];
 
-  it.each(scripts)('%s without a terminal: the refusal names the file; nothing is sent', async (_name, args) => {
-    const { cip, path, app } = setup('{"profile": "prod"}', { protect: ['prod'] });
+  it.for(scripts)('%s without a terminal: the refusal names the file; nothing is sent', async ([_name, args], { dev, prod }) => {
+    const { cip, path, app } = setup({ dev, prod }, '{"profile": "prod"}', { protect: ['prod'] });
     const result = await cip(args(app));
     expect(result.exitCode).toBe(2);
     expect(expectOneErrorLine(result.stderr)).toMatch(
@@ -287,8 +290,8 @@ describe('a protected profile that the project file chose is named with the file
     expect(dev.requests).toEqual([]);
   });
 
-  it.each(scripts)('%s at a terminal: the question names the file; a wrong name sends nothing', async (_name, args) => {
-    const { cip, path, app } = setup('{"profile": "prod"}', { protect: ['prod'] });
+  it.for(scripts)('%s at a terminal: the question names the file; a wrong name sends nothing', async ([_name, args], { dev, prod }) => {
+    const { cip, path, app } = setup({ dev, prod }, '{"profile": "prod"}', { protect: ['prod'] });
     const question = `Profile 'prod' (from ${path}) is protected: enterprise ${PROD_ENTERPRISE} at ${new URL(prod.url).host}.`;
     const result = await cip(args(app), { ...NO_COLOR, answers: [['to go on:', 'dev\n']] });
     expect(result.stderr).toContain(`${question}\nAbout to `);
@@ -297,8 +300,8 @@ describe('a protected profile that the project file chose is named with the file
     expect(prod.requests.filter((request) => request.method !== 'GET')).toEqual([]);
   });
 
-  it('env restore of an update: the refusal and the question name the file', async () => {
-    const { cip, path } = setup('{"profile": "prod"}', { protect: ['prod'] });
+  it('env restore of an update: the refusal and the question name the file', async ({ dev, prod }) => {
+    const { cip, path } = setup({ dev, prod }, '{"profile": "prod"}', { protect: ['prod'] });
     expect((await cip(['env', 'update', 'prod-one', '-f', 'description=changed'])).exitCode).toBe(0);
     const [entry] = JSON.parse((await cip(['env', 'history', '--json'])).stdout) as { entry: string }[];
     prod.reset();
@@ -311,18 +314,21 @@ describe('a protected profile that the project file chose is named with the file
     expect(prod.requests.filter((request) => request.method !== 'GET')).toEqual([]);
   });
 
-  it('a --confirm that names another profile is refused, naming the file that chose this one', async () => {
-    const { cip, path } = setup('{"profile": "prod"}');
+  it('a --confirm that names another profile is refused, naming the file that chose this one', async ({ dev, prod }) => {
+    const { cip, path } = setup({ dev, prod }, '{"profile": "prod"}');
     const result = await cip(['api', 'Environments/p1', '-X', 'DELETE', '--confirm', 'dev']);
     expect(result.exitCode).toBe(2);
     expect(expectOneErrorLine(result.stderr)).toBe(
       `error: --confirm dev does not match the profile's name, 'prod' (from ${path}): nothing was sent`,
     );
-    expect(sent()).toEqual([]);
+    expect(sent({ dev, prod })).toEqual([]);
   });
 
-  it('auth logout of the active profile the file pins too names the file; auth unprotect, given the name, does not', async () => {
-    const { cip, path } = setup('{"profile": "prod"}', { protect: ['prod'], active: 'prod' });
+  it('auth logout of the active profile the file pins too names the file; auth unprotect, given the name, does not', async ({
+    dev,
+    prod,
+  }) => {
+    const { cip, path } = setup({ dev, prod }, '{"profile": "prod"}', { protect: ['prod'], active: 'prod' });
     const logout = await cip(['auth', 'logout']);
     expect(logout.exitCode).toBe(2);
     expect(expectOneErrorLine(logout.stderr)).toContain(`profile 'prod' (from ${path}) is protected: to log out of profile 'prod'`);
@@ -335,8 +341,8 @@ describe('a protected profile that the project file chose is named with the file
     expect(expectOneErrorLine(unprotect.stderr)).toContain("profile 'prod' is protected: to take the protection off");
   });
 
-  it('a profile the file did not choose, but whose base URL it pins, is asked for with the file that pinned it', async () => {
-    const { cip, path } = setup(JSON.stringify({ baseUrl: dev.url }), { protect: ['dev'] });
+  it('a profile the file did not choose, but whose base URL it pins, is asked for with the file that pinned it', async ({ dev, prod }) => {
+    const { cip, path } = setup({ dev, prod }, JSON.stringify({ baseUrl: dev.url }), { protect: ['dev'] });
     const result = await cip(['api', 'Environments/d1', '-X', 'DELETE'], { ...NO_COLOR, answers: [['to go on:', '\n']] });
     expect(result.stderr).toContain(
       `Profile 'dev' is protected: enterprise ${dev.keys.enterpriseId} at ${new URL(dev.url).host} (pinned by ${path}).\n`,
@@ -347,8 +353,8 @@ describe('a protected profile that the project file chose is named with the file
 });
 
 describe('cip auth use', () => {
-  it('--here writes .cip.json in the working folder pinning the profile, and leaves the active profile', async () => {
-    const { cip, cwd, configDir } = setup();
+  it('--here writes .cip.json in the working folder pinning the profile, and leaves the active profile', async ({ dev, prod }) => {
+    const { cip, cwd, configDir } = setup({ dev, prod });
     const result = await cip(['auth', 'use', 'prod', '--here']);
     expect(result.exitCode).toBe(0);
     expect(result.stdout).toBe('');
@@ -357,11 +363,11 @@ describe('cip auth use', () => {
     expect(JSON.parse(readFileSync(path, 'utf8'))).toEqual({ profile: 'prod' });
     expect(JSON.parse(readFileSync(join(configDir, 'config.json'), 'utf8'))).toMatchObject({ activeProfile: 'dev' });
     expect((await cip(['env', 'list'])).exitCode).toBe(0);
-    expect(sent()).toEqual(['prod']);
+    expect(sent({ dev, prod })).toEqual(['prod']);
   });
 
-  it('--here replaces a project file, saying what it pinned', async () => {
-    const { cip, cwd } = setup();
+  it('--here replaces a project file, saying what it pinned', async ({ dev, prod }) => {
+    const { cip, cwd } = setup({ dev, prod });
     writeFileSync(join(cwd, '.cip.json'), '{"profile": "prod"}');
     const result = await cip(['auth', 'use', 'dev', '--here']);
     expect(result.stderr).toBe(
@@ -369,16 +375,16 @@ describe('cip auth use', () => {
     );
   });
 
-  it('--here refuses a profile that does not exist, and writes nothing', async () => {
-    const { cip, cwd } = setup();
+  it('--here refuses a profile that does not exist, and writes nothing', async ({ dev, prod }) => {
+    const { cip, cwd } = setup({ dev, prod });
     const result = await cip(['auth', 'use', 'staging', '--here']);
     expect(result.exitCode).toBe(2);
     expect(expectOneErrorLine(result.stderr)).toBe("error: unknown profile 'staging' (known profiles: dev, prod)");
     expect(existsSync(join(cwd, '.cip.json'))).toBe(false);
   });
 
-  it('--here never overwrites a .cip.json that another tool wrote', async () => {
-    const { cip, cwd } = setup();
+  it('--here never overwrites a .cip.json that another tool wrote', async ({ dev, prod }) => {
+    const { cip, cwd } = setup({ dev, prod });
     writeFileSync(join(cwd, '.cip.json'), '{"cip": "a different program"}');
     const result = await cip(['auth', 'use', 'prod', '--here']);
     expect(result.exitCode).toBe(2);
@@ -388,8 +394,8 @@ describe('cip auth use', () => {
     expect(readFileSync(join(cwd, '.cip.json'), 'utf8')).toBe('{"cip": "a different program"}');
   });
 
-  it('without --here makes the profile active, and warns when the project file here pins another', async () => {
-    const { cip, path, configDir } = setup('{"profile": "prod"}');
+  it('without --here makes the profile active, and warns when the project file here pins another', async ({ dev, prod }) => {
+    const { cip, path, configDir } = setup({ dev, prod }, '{"profile": "prod"}');
     const result = await cip(['auth', 'use', 'dev']);
     expect(result.exitCode).toBe(0);
     expect(result.stderr).toBe(
@@ -398,16 +404,19 @@ describe('cip auth use', () => {
     expect(JSON.parse(readFileSync(join(configDir, 'config.json'), 'utf8'))).toMatchObject({ activeProfile: 'dev' });
   });
 
-  it('is still reached by its old name, switch', async () => {
-    const { cip, configDir } = setup();
+  it('is still reached by its old name, switch', async ({ dev, prod }) => {
+    const { cip, configDir } = setup({ dev, prod });
     expect(await cip(['auth', 'switch', 'prod'])).toMatchObject({ exitCode: 0, stderr: "Profile 'prod' is now active.\n" });
     expect(JSON.parse(readFileSync(join(configDir, 'config.json'), 'utf8'))).toMatchObject({ activeProfile: 'prod' });
   });
 });
 
 describe('cip auth logout', () => {
-  it('refuses to guess when the project file pins another profile than the active one: exit 2, both profiles kept', async () => {
-    const { cip, configDir } = setup('{"profile": "prod"}');
+  it('refuses to guess when the project file pins another profile than the active one: exit 2, both profiles kept', async ({
+    dev,
+    prod,
+  }) => {
+    const { cip, configDir } = setup({ dev, prod }, '{"profile": "prod"}');
     const before = readFileSync(join(configDir, 'config.json'), 'utf8');
     const result = await cip(['auth', 'logout']);
     expect(result.exitCode).toBe(2);
@@ -417,11 +426,11 @@ describe('cip auth logout', () => {
     expect(readFileSync(join(configDir, 'config.json'), 'utf8')).toBe(before);
   });
 
-  it('removes the named profile, or the active one when the project file pins that same one', async () => {
-    const named = setup('{"profile": "prod"}');
+  it('removes the named profile, or the active one when the project file pins that same one', async ({ dev, prod }) => {
+    const named = setup({ dev, prod }, '{"profile": "prod"}');
     expect((await named.cip(['auth', 'logout', '--profile', 'prod'])).exitCode).toBe(0);
     expect(Object.keys(JSON.parse(readFileSync(join(named.configDir, 'config.json'), 'utf8')).profiles)).toEqual(['dev']);
-    const same = setup('{"profile": "dev"}');
+    const same = setup({ dev, prod }, '{"profile": "dev"}');
     const result = await same.cip(['auth', 'logout']);
     expect(result.exitCode).toBe(0);
     expect(Object.keys(JSON.parse(readFileSync(join(same.configDir, 'config.json'), 'utf8')).profiles)).toEqual(['prod']);
@@ -429,8 +438,8 @@ describe('cip auth logout', () => {
 });
 
 describe('cip doctor', () => {
-  it('says the profile came from the project file', async () => {
-    const { cip, path } = setup('{"profile": "prod"}');
+  it('says the profile came from the project file', async ({ dev, prod }) => {
+    const { cip, path } = setup({ dev, prod }, '{"profile": "prod"}');
     const result = await cip(['doctor', '--json']);
     const checks = JSON.parse(result.stdout) as { check: string; status: string; detail: string }[];
     expect(checks.find(({ check }) => check === 'credentials')).toMatchObject({

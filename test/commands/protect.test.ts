@@ -4,37 +4,33 @@
 // are written as another tool (or an older cip) would write them.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { checkShape } from '../../src/config/profile.js';
-import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { expectOneErrorLine, loginArgs, readConfig, tempDir } from '../helpers/cli.js';
-import { cipInProcess, type InProcessOptions } from '../helpers/harness.js';
+import { it, test } from '../helpers/fixture.js';
+import { writes } from '../helpers/requests.js';
+import type { Sandbox } from '../../src/sandbox/index.js';
 
-let sandbox: Sandbox;
-beforeAll(async () => {
-  sandbox = await startSandbox({ seed: 0 });
+test.override({
+  sandboxOptions: {
+    seed: ['alpha', 'beta', 'gamma'].map((name, index) => ({ id: `e${index + 1}`, name, description: `the ${name} one` })),
+  },
 });
-afterAll(async () => {
-  await sandbox.close();
-});
-
-let configDir: string;
-beforeEach(() => {
-  sandbox.environments.clear();
-  for (const [id, name] of [
-    ['e1', 'alpha'],
-    ['e2', 'beta'],
-    ['e3', 'gamma'],
-  ] as const) {
-    sandbox.environments.set(id, { id, name, description: `the ${name} one` });
-  }
-  sandbox.reset();
-  configDir = tempDir();
-  writeProfiles({ prod: { protected: true }, staging: {} }, 'prod');
+// The test's config folder holds two profiles for the sandbox: prod (protected, active) and staging.
+test.override('configDir', ({ sandbox }) => {
+  const configDir = tempDir();
+  writeProfiles(sandbox, configDir, { prod: { protected: true }, staging: {} }, 'prod');
+  return configDir;
 });
 
 /** Profiles as a file holds them, each pointing at the sandbox; `extra` is what each holds besides. */
-function writeProfiles(profiles: Record<string, Record<string, unknown>>, active: string, top: Record<string, unknown> = {}): string {
+function writeProfiles(
+  sandbox: Sandbox,
+  configDir: string,
+  profiles: Record<string, Record<string, unknown>>,
+  active: string,
+  top: Record<string, unknown> = {},
+): string {
   const file = {
     ...top,
     activeProfile: active,
@@ -57,11 +53,9 @@ function writeProfiles(profiles: Record<string, Record<string, unknown>>, active
   return text;
 }
 
-const configText = () => readFileSync(join(configDir, 'config.json'), 'utf8');
-const cip = (args: string[], options: InProcessOptions = {}) => cipInProcess(args, { configDir, ...options });
-const methods = () => sandbox.requests.map((request) => request.method);
-const writes = () => sandbox.requests.filter((request) => request.method !== 'GET');
-const host = () => new URL(sandbox.url).host;
+const configText = (configDir: string) => readFileSync(join(configDir, 'config.json'), 'utf8');
+const methods = (sandbox: Sandbox) => sandbox.requests.map((request) => request.method);
+const host = (sandbox: Sandbox) => new URL(sandbox.url).host;
 const QUESTION = "Type the profile's name, 'prod', to go on:";
 /** stderr as the terminal shows it: readline moves the cursor (ESC [42G) before what follows an answer. */
 const screen = (text: string) => text.replace(/\u001b\[[0-9;]*[A-Za-z]/g, '');
@@ -96,8 +90,12 @@ function guarded(): [string, string[]][] {
 }
 
 describe('a script against a protected profile', () => {
-  it('with --yes sends nothing: exit 2, one error line that names --confirm prod, not even the list read', async () => {
-    const result = await cip(['env', 'delete', 'alpha', '--yes']);
+  it('with --yes sends nothing: exit 2, one error line that names --confirm prod, not even the list read', async ({
+    sandbox,
+    cip,
+    configDir,
+  }) => {
+    const result = await cip(['env', 'delete', 'alpha', '--yes'], { configDir });
     expect(result.exitCode).toBe(2);
     expect(expectOneErrorLine(result.stderr)).toBe(
       "error: profile 'prod' is protected: to delete environment alpha without a terminal, pass --confirm prod (--yes is not enough); nothing was sent",
@@ -107,68 +105,75 @@ describe('a script against a protected profile', () => {
     expect(sandbox.environments.has('e1')).toBe(true);
   });
 
-  it.each(guarded())('%s is guarded: exit 2 naming --confirm prod, and no write reaches the server', async (_, args) => {
-    const result = await cip(args, { input: 'alpha\n' });
-    expect(result.exitCode).toBe(2);
-    expect(expectOneErrorLine(result.stderr)).toMatch(
-      /^error: profile 'prod' is protected: to .* without a terminal, pass --confirm prod\b/,
-    );
-    expect(writes()).toEqual([]);
-    expect(sandbox.environments.size).toBe(3);
-  });
+  it.for(guarded())(
+    '%s is guarded: exit 2 naming --confirm prod, and no write reaches the server',
+    async ([_, args], { sandbox, cip, configDir }) => {
+      const result = await cip(args, { configDir, input: 'alpha\n' });
+      expect(result.exitCode).toBe(2);
+      expect(expectOneErrorLine(result.stderr)).toMatch(
+        /^error: profile 'prod' is protected: to .* without a terminal, pass --confirm prod\b/,
+      );
+      expect(writes(sandbox)).toEqual([]);
+      expect(sandbox.environments.size).toBe(3);
+    },
+  );
 
-  it.each(guarded())('%s with --confirm prod goes ahead', async (_, args) => {
-    const result = await cip([...args, '--confirm', 'prod'], { input: 'alpha\n' });
+  it.for(guarded())('%s with --confirm prod goes ahead', async ([_, args], { sandbox, cip, configDir }) => {
+    const result = await cip([...args, '--confirm', 'prod'], { configDir, input: 'alpha\n' });
     expect(result.stderr).not.toContain('protected');
     // The sandbox has no PATCH route: what matters is that the request went.
     expect(result.exitCode).toBe(args.includes('PATCH') ? 6 : 0);
-    expect(writes().length).toBeGreaterThan(0);
+    expect(writes(sandbox).length).toBeGreaterThan(0);
   });
 
-  it.each(guarded())('%s with --confirm wrong: exit 2 and nothing sent', async (_, args) => {
-    const result = await cip([...args, '--confirm', 'staging'], { input: 'alpha\n' });
+  it.for(guarded())('%s with --confirm wrong: exit 2 and nothing sent', async ([_, args], { sandbox, cip, configDir }) => {
+    const result = await cip([...args, '--confirm', 'staging'], { configDir, input: 'alpha\n' });
     expect(result.exitCode).toBe(2);
     expect(expectOneErrorLine(result.stderr)).toBe("error: --confirm staging does not match the profile's name, 'prod': nothing was sent");
     // Checked before anything is read.
     expect(sandbox.requests).toEqual([]);
   });
 
-  it('--confirm is compared exactly: another letter case, or a space more, is another name', async () => {
+  it('--confirm is compared exactly: another letter case, or a space more, is another name', async ({ sandbox, cip, configDir }) => {
     for (const wrong of ['Prod', 'prod ', ' prod', 'pro']) {
-      const result = await cip(['env', 'delete', 'alpha', '--confirm', wrong]);
+      const result = await cip(['env', 'delete', 'alpha', '--confirm', wrong], { configDir });
       expect(result.exitCode).toBe(2);
       expect(expectOneErrorLine(result.stderr)).toContain("does not match the profile's name, 'prod'");
     }
     expect(sandbox.requests).toEqual([]);
   });
 
-  it('--confirm prod alone answers delete as --yes does: no --yes needed', async () => {
-    const result = await cip(['env', 'delete', 'alpha', 'beta', '--confirm', 'prod']);
+  it('--confirm prod alone answers delete as --yes does: no --yes needed', async ({ sandbox, cip, configDir }) => {
+    const result = await cip(['env', 'delete', 'alpha', 'beta', '--confirm', 'prod'], { configDir });
     expect(result.exitCode).toBe(0);
-    expect(methods()).toEqual(['GET', 'DELETE', 'DELETE']);
+    expect(methods(sandbox)).toEqual(['GET', 'DELETE', 'DELETE']);
     expect([...sandbox.environments.keys()]).toEqual(['e3']);
   });
 
-  it('--dry-run needs no confirmation: it sends nothing', async () => {
+  it('--dry-run needs no confirmation: it sends nothing', async ({ sandbox, cip, configDir }) => {
     for (const args of [
       ['env', 'delete', 'alpha', '--dry-run'],
       ['env', 'update', 'alpha', '--unset', 'description', '--dry-run'],
       ['env', 'update', 'alpha', '-f', 'name=alpha', '--replace', '--dry-run'],
       ['env', 'apply', '--file', applyFile(['alpha']), '--prune', '--dry-run'],
     ]) {
-      const result = await cip(args);
+      const result = await cip(args, { configDir });
       expect(result.exitCode, args.join(' ')).toBe(0);
     }
-    expect(writes()).toEqual([]);
+    expect(writes(sandbox)).toEqual([]);
   });
 
-  it('a --confirm given with --dry-run is still checked', async () => {
-    const result = await cip(['env', 'delete', 'alpha', '--dry-run', '--confirm', 'staging']);
+  it('a --confirm given with --dry-run is still checked', async ({ sandbox, cip, configDir }) => {
+    const result = await cip(['env', 'delete', 'alpha', '--dry-run', '--confirm', 'staging'], { configDir });
     expect(result.exitCode).toBe(2);
     expect(sandbox.requests).toEqual([]);
   });
 
-  it('what changes nothing destructive is not guarded: list, create, a merge update, apply of a few changes, GET', async () => {
+  it('what changes nothing destructive is not guarded: list, create, a merge update, apply of a few changes, GET', async ({
+    sandbox,
+    cip,
+    configDir,
+  }) => {
     for (const args of [
       ['env', 'list'],
       ['env', 'get', 'alpha'],
@@ -182,7 +187,7 @@ describe('a script against a protected profile', () => {
       ['api', 'Environments', '-X', 'OPTIONS'],
     ]) {
       const before = sandbox.requests.length;
-      const result = await cip(args);
+      const result = await cip(args, { configDir });
       expect(result.stderr, args.join(' ')).not.toContain('protected');
       expect(result.exitCode, args.join(' ')).not.toBe(2);
       expect(sandbox.requests.length, args.join(' ')).toBeGreaterThan(before);
@@ -191,23 +196,31 @@ describe('a script against a protected profile', () => {
     expect(sandbox.environments.size).toBe(11);
   });
 
-  it('apply of exactly 10 changes goes ahead; 11 asks: the plan is shown, then the refusal, and only the list is read', async () => {
-    const eleven = await cip(['env', 'apply', '--file', applyFile(['alpha', 'beta', 'gamma'], 11), '--yes']);
+  it('apply of exactly 10 changes goes ahead; 11 asks: the plan is shown, then the refusal, and only the list is read', async ({
+    sandbox,
+    cip,
+    configDir,
+  }) => {
+    const eleven = await cip(['env', 'apply', '--file', applyFile(['alpha', 'beta', 'gamma'], 11), '--yes'], { configDir });
     expect(eleven.exitCode).toBe(2);
     expect(expectOneErrorLine(eleven.stderr)).toBe(
       "error: profile 'prod' is protected: to apply this plan (11 to create, 0 to update, 0 to delete) without a terminal, pass --confirm prod (--yes is not enough); nothing was sent",
     );
-    expect(methods()).toEqual(['GET']);
-    const ten = await cip(['env', 'apply', '--file', applyFile(['alpha', 'beta', 'gamma'], 10), '--yes']);
+    expect(methods(sandbox)).toEqual(['GET']);
+    const ten = await cip(['env', 'apply', '--file', applyFile(['alpha', 'beta', 'gamma'], 10), '--yes'], { configDir });
     expect(ten.exitCode).toBe(0);
     expect(sandbox.environments.size).toBe(13);
   });
 
-  it('prompts off at a terminal (CI, --quiet) are no terminal: --confirm is needed, and the error says why', async () => {
-    const ci = await cip(['env', 'delete', 'alpha', '--yes'], { interactive: true, env: { CI: 'true' } });
+  it('prompts off at a terminal (CI, --quiet) are no terminal: --confirm is needed, and the error says why', async ({
+    sandbox,
+    cip,
+    configDir,
+  }) => {
+    const ci = await cip(['env', 'delete', 'alpha', '--yes'], { configDir, interactive: true, env: { CI: 'true' } });
     expect(ci.exitCode).toBe(2);
     expect(expectOneErrorLine(ci.stderr)).toContain('without a terminal (prompts are off under CI), pass --confirm prod');
-    const quiet = await cip(['env', 'delete', 'alpha', '--yes', '--quiet'], { interactive: true });
+    const quiet = await cip(['env', 'delete', 'alpha', '--yes', '--quiet'], { configDir, interactive: true });
     expect(quiet.exitCode).toBe(2);
     expect(expectOneErrorLine(quiet.stderr)).toContain('(prompts are off under --quiet)');
     expect(sandbox.requests).toEqual([]);
@@ -221,42 +234,52 @@ describe('what decides the profile', () => {
     CIP_SUBSCRIPTION_KEY: undefined as string | undefined,
     CIP_ENTERPRISE_ID: undefined as string | undefined,
   };
-  beforeEach(() => {
+  test.beforeEach(({ sandbox }) => {
     variables.CIP_BASE_URL = sandbox.url;
     variables.CIP_API_KEY = sandbox.keys.apiKey;
     variables.CIP_SUBSCRIPTION_KEY = sandbox.keys.subscriptionKey;
     variables.CIP_ENTERPRISE_ID = sandbox.keys.enterpriseId;
   });
 
-  it('a variable that overrides part of the active protected profile still acts in it: guarded', async () => {
-    const result = await cip(['env', 'delete', 'alpha', '--yes'], { env: { CIP_API_KEY: sandbox.keys.apiKey } });
+  it('a variable that overrides part of the active protected profile still acts in it: guarded', async ({ sandbox, cip, configDir }) => {
+    const result = await cip(['env', 'delete', 'alpha', '--yes'], { configDir, env: { CIP_API_KEY: sandbox.keys.apiKey } });
     expect(result.exitCode).toBe(2);
     expect(expectOneErrorLine(result.stderr)).toContain("profile 'prod' is protected");
     expect(sandbox.requests).toEqual([]);
   });
 
-  it('a protected profile named by CIP_PROFILE or --profile is guarded, whatever credentials the environment holds', async () => {
+  it('a protected profile named by CIP_PROFILE or --profile is guarded, whatever credentials the environment holds', async ({
+    sandbox,
+    cip,
+    configDir,
+  }) => {
     for (const options of [{ env: { ...variables, CIP_PROFILE: 'prod' } }, { env: variables, args: ['--profile', 'prod'] }]) {
-      const result = await cip(['env', 'delete', 'alpha', '--yes', ...(options.args ?? [])], { env: options.env });
+      const result = await cip(['env', 'delete', 'alpha', '--yes', ...(options.args ?? [])], { configDir, env: options.env });
       expect(result.exitCode).toBe(2);
       expect(expectOneErrorLine(result.stderr)).toContain("profile 'prod' is protected");
     }
     expect(sandbox.requests).toEqual([]);
   });
 
-  it('a --confirm on a command that changes nothing is still checked: it says which profile the script means', async () => {
-    const wrong = await cip(['api', 'Environments', '--confirm', 'staging']);
+  it('a --confirm on a command that changes nothing is still checked: it says which profile the script means', async ({
+    sandbox,
+    cip,
+    configDir,
+  }) => {
+    const wrong = await cip(['api', 'Environments', '--confirm', 'staging'], { configDir });
     expect(wrong.exitCode).toBe(2);
-    const merge = await cip(['env', 'update', 'alpha', '-f', 'description=x', '--confirm', 'staging']);
+    const merge = await cip(['env', 'update', 'alpha', '-f', 'description=x', '--confirm', 'staging'], { configDir });
     expect(merge.exitCode).toBe(2);
     expect(sandbox.requests).toEqual([]);
-    const right = await cip(['env', 'update', 'alpha', '-f', 'description=x', '--confirm', 'prod']);
+    const right = await cip(['env', 'update', 'alpha', '-f', 'description=x', '--confirm', 'prod'], { configDir });
     expect(right.exitCode).toBe(0);
   });
 });
 
 describe('the file', () => {
-  it("'protected' must be true or false; absent is not protected; fields cip does not know are kept (how an older cip reads it)", () => {
+  it("'protected' must be true or false; absent is not protected; fields cip does not know are kept (how an older cip reads it)", ({
+    sandbox,
+  }) => {
     const profile = { enterpriseId: sandbox.keys.enterpriseId, apiKey: 'a', subscriptionKey: 's' };
     for (const value of [true, false, undefined]) {
       expect(checkShape({ profiles: { p: { ...profile, protected: value } } }, 'config.json').profiles.p!.protected).toBe(value);
@@ -271,55 +294,67 @@ describe('the file', () => {
 });
 
 describe('profiles that are not protected', () => {
-  it('are as before: --yes deletes, and no question asks for a name', async () => {
-    const result = await cip(['env', 'delete', 'alpha', '--yes', '--profile', 'staging']);
+  it('are as before: --yes deletes, and no question asks for a name', async ({ cip, sandbox, configDir }) => {
+    const result = await cip(['env', 'delete', 'alpha', '--yes', '--profile', 'staging'], { configDir });
     expect(result.exitCode).toBe(0);
-    expect(methods()).toEqual(['GET', 'DELETE']);
-    const asked = await cip(['env', 'delete', 'beta', '--profile', 'staging'], { interactive: true, input: 'y\n' });
+    expect(methods(sandbox)).toEqual(['GET', 'DELETE']);
+    const asked = await cip(['env', 'delete', 'beta', '--profile', 'staging'], { configDir, interactive: true, input: 'y\n' });
     expect(asked.exitCode).toBe(0);
     expect(asked.stderr).toContain('[y/N]');
     expect(asked.stderr).not.toContain("profile's name");
   });
 
-  it('a --confirm that names another profile is refused all the same: the script means another target', async () => {
-    const result = await cip(['env', 'delete', 'alpha', '--yes', '--profile', 'staging', '--confirm', 'prod']);
+  it('a --confirm that names another profile is refused all the same: the script means another target', async ({
+    sandbox,
+    cip,
+    configDir,
+  }) => {
+    const result = await cip(['env', 'delete', 'alpha', '--yes', '--profile', 'staging', '--confirm', 'prod'], { configDir });
     expect(result.exitCode).toBe(2);
     expect(expectOneErrorLine(result.stderr)).toBe("error: --confirm prod does not match the profile's name, 'staging': nothing was sent");
     expect(sandbox.requests).toEqual([]);
   });
 
-  it('--confirm with the right name answers the question as --yes does', async () => {
-    const result = await cip(['env', 'delete', 'alpha', '--profile', 'staging', '--confirm', 'staging']);
+  it('--confirm with the right name answers the question as --yes does', async ({ cip, sandbox, configDir }) => {
+    const result = await cip(['env', 'delete', 'alpha', '--profile', 'staging', '--confirm', 'staging'], { configDir });
     expect(result.exitCode).toBe(0);
-    expect(methods()).toEqual(['GET', 'DELETE']);
+    expect(methods(sandbox)).toEqual(['GET', 'DELETE']);
   });
 
-  it('credentials wholly from the environment use no profile: nothing is protected, and a --confirm is refused', async () => {
+  it('credentials wholly from the environment use no profile: nothing is protected, and a --confirm is refused', async ({
+    sandbox,
+    cip,
+    configDir,
+  }) => {
     const env = {
       CIP_BASE_URL: sandbox.url,
       CIP_API_KEY: sandbox.keys.apiKey,
       CIP_SUBSCRIPTION_KEY: sandbox.keys.subscriptionKey,
       CIP_ENTERPRISE_ID: sandbox.keys.enterpriseId,
     };
-    const named = await cip(['env', 'delete', 'alpha', '--yes', '--confirm', 'prod'], { env });
+    const named = await cip(['env', 'delete', 'alpha', '--yes', '--confirm', 'prod'], { configDir, env });
     expect(named.exitCode).toBe(2);
     expect(expectOneErrorLine(named.stderr)).toBe(
       'error: --confirm prod names a profile, but this command uses none (its credentials come from the environment): nothing was sent',
     );
     expect(sandbox.requests).toEqual([]);
-    const plain = await cip(['env', 'delete', 'alpha', '--yes'], { env });
+    const plain = await cip(['env', 'delete', 'alpha', '--yes'], { configDir, env });
     expect(plain.exitCode).toBe(0);
-    expect(methods()).toEqual(['GET', 'DELETE']);
+    expect(methods(sandbox)).toEqual(['GET', 'DELETE']);
   });
 });
 
 describe('at a terminal', () => {
-  it('asks for the name, naming the enterprise, the host and what will change; the name typed deletes', async () => {
-    const result = await cip(['env', 'delete', 'alpha', 'beta'], { answers: [[QUESTION, 'prod\n']], env: { NO_COLOR: '1' } });
+  it('asks for the name, naming the enterprise, the host and what will change; the name typed deletes', async ({
+    sandbox,
+    cip,
+    configDir,
+  }) => {
+    const result = await cip(['env', 'delete', 'alpha', 'beta'], { configDir, answers: [[QUESTION, 'prod\n']], env: { NO_COLOR: '1' } });
     expect(result.exitCode).toBe(0);
     expect(result.stderr).toContain(
       [
-        `Profile 'prod' is protected: enterprise ${sandbox.keys.enterpriseId} at ${host()}.`,
+        `Profile 'prod' is protected: enterprise ${sandbox.keys.enterpriseId} at ${host(sandbox)}.`,
         'About to delete 2 environments:',
         "  'alpha' (e1)",
         "  'beta' (e2)",
@@ -330,53 +365,53 @@ describe('at a terminal', () => {
     // The name typed is the confirmation: no y/N question after it.
     expect(result.stderr).not.toContain('[y/N]');
     expect(result.stderr).not.toMatch(COLOUR);
-    expect(methods()).toEqual(['GET', 'DELETE', 'DELETE']);
+    expect(methods(sandbox)).toEqual(['GET', 'DELETE', 'DELETE']);
   });
 
-  it('--yes alone is not enough at a terminal either: the name is asked for', async () => {
-    const result = await cip(['env', 'delete', 'alpha', '--yes'], { answers: [[QUESTION, 'prod\n']] });
+  it('--yes alone is not enough at a terminal either: the name is asked for', async ({ cip, sandbox, configDir }) => {
+    const result = await cip(['env', 'delete', 'alpha', '--yes'], { configDir, answers: [[QUESTION, 'prod\n']] });
     expect(result.exitCode).toBe(0);
     expect(result.stderr).toContain(QUESTION);
-    expect(methods()).toEqual(['GET', 'DELETE']);
+    expect(methods(sandbox)).toEqual(['GET', 'DELETE']);
   });
 
-  it('asks in the warning colour when the terminal has colour', async () => {
-    const result = await cip(['env', 'delete', 'alpha'], { answers: [[QUESTION, 'prod\n']] });
+  it('asks in the warning colour when the terminal has colour', async ({ cip, configDir }) => {
+    const result = await cip(['env', 'delete', 'alpha'], { configDir, answers: [[QUESTION, 'prod\n']] });
     expect(result.exitCode).toBe(0);
     expect(result.stderr).toContain(`\u001b[33m${QUESTION}\u001b[39m `);
   });
 
-  it.each([
+  it.for<[string, string]>([
     ['another name', 'staging\n'],
     ['another letter case', 'PROD\n'],
     ['a space more', 'prod \n'],
     ['y', 'y\n'],
-  ])('%s sends nothing: exit 2, one error line', async (_, typed) => {
-    const result = await cip(['env', 'delete', 'alpha', '--yes'], { answers: [[QUESTION, typed]] });
+  ])('%s sends nothing: exit 2, one error line', async ([_, typed], { sandbox, cip, configDir }) => {
+    const result = await cip(['env', 'delete', 'alpha', '--yes'], { configDir, answers: [[QUESTION, typed]] });
     expect(result.exitCode).toBe(2);
     expect(expectOneErrorLine(screen(result.stderr))).toBe("error: the name typed is not 'prod': nothing was changed");
-    expect(writes()).toEqual([]);
+    expect(writes(sandbox)).toEqual([]);
   });
 
-  it('an empty answer declines: exit 2, said plainly, nothing sent', async () => {
-    const result = await cip(['env', 'update', 'alpha', '--unset', 'description'], { answers: [[QUESTION, '\n']] });
+  it('an empty answer declines: exit 2, said plainly, nothing sent', async ({ sandbox, cip, configDir }) => {
+    const result = await cip(['env', 'update', 'alpha', '--unset', 'description'], { configDir, answers: [[QUESTION, '\n']] });
     expect(result.exitCode).toBe(2);
     expect(result.stderr).toMatch(/Nothing was changed\.\n$/);
     expect(result.stderr).not.toContain('error:');
-    expect(writes()).toEqual([]);
+    expect(writes(sandbox)).toEqual([]);
   });
 
-  it('stdin ending at the question (Ctrl-D) is an interrupt: exit 130, nothing sent', async () => {
-    const result = await cip(['env', 'delete', 'alpha'], { interactive: true, input: '' });
+  it('stdin ending at the question (Ctrl-D) is an interrupt: exit 130, nothing sent', async ({ sandbox, cip, configDir }) => {
+    const result = await cip(['env', 'delete', 'alpha'], { configDir, interactive: true, input: '' });
     expect(result.exitCode).toBe(130);
-    expect(writes()).toEqual([]);
+    expect(writes(sandbox)).toEqual([]);
   });
 
-  it('update --replace and api asks before the environment is read', async () => {
-    const replace = await cip(['env', 'update', 'alpha', '-f', 'name=alpha', '--replace'], { answers: [[QUESTION, 'nope\n']] });
+  it('update --replace and api asks before the environment is read', async ({ sandbox, cip, configDir }) => {
+    const replace = await cip(['env', 'update', 'alpha', '-f', 'name=alpha', '--replace'], { configDir, answers: [[QUESTION, 'nope\n']] });
     expect(replace.exitCode).toBe(2);
     expect(replace.stderr).toContain('About to replace environment alpha whole.');
-    const api = await cip(['api', 'Environments/e1', '-X', 'DELETE'], { answers: [[QUESTION, 'nope\n']] });
+    const api = await cip(['api', 'Environments/e1', '-X', 'DELETE'], { configDir, answers: [[QUESTION, 'nope\n']] });
     expect(api.exitCode).toBe(2);
     expect(api.stderr).toContain(
       "About to send DELETE Environments/e1. This cannot be undone: the journal keeps the request, not what it changed, so 'cip env restore' cannot undo it.",
@@ -384,8 +419,9 @@ describe('at a terminal', () => {
     expect(sandbox.requests).toEqual([]);
   });
 
-  it('apply with a delete asks after the plan; the name typed applies it without a y/N question', async () => {
+  it('apply with a delete asks after the plan; the name typed applies it without a y/N question', async ({ cip, sandbox, configDir }) => {
     const result = await cip(['env', 'apply', '--file', applyFile(['alpha', 'beta']), '--prune'], {
+      configDir,
       answers: [[QUESTION, 'prod\n']],
       env: { NO_COLOR: '1' },
     });
@@ -394,12 +430,12 @@ describe('at a terminal', () => {
       /- delete name 'gamma' \(e3\)[^]*About to apply this plan \(0 to create, 0 to update, 1 to delete\)\. The deleted environment can be re-created from the journal \('cip env history', then 'cip env restore ENTRY'\), perhaps with a new id\./,
     );
     expect(result.stderr).not.toContain('[y/N]');
-    expect(methods()).toEqual(['GET', 'DELETE']);
+    expect(methods(sandbox)).toEqual(['GET', 'DELETE']);
   });
 
-  it('a key in an environment name is masked in the question, as everywhere', async () => {
+  it('a key in an environment name is masked in the question, as everywhere', async ({ sandbox, cip, configDir }) => {
     sandbox.environments.set('e1', { id: 'e1', name: `leak-${sandbox.keys.subscriptionKey}` });
-    const result = await cip(['env', 'delete', 'e1'], { answers: [[QUESTION, 'nope\n']] });
+    const result = await cip(['env', 'delete', 'e1'], { configDir, answers: [[QUESTION, 'nope\n']] });
     expect(result.exitCode).toBe(2);
     expect(result.stderr).toContain(
       "About to delete environment 'leak-***' (e1). This cannot be undone: it holds one of your keys, which the journal never keeps.",
@@ -409,9 +445,15 @@ describe('at a terminal', () => {
 });
 
 describe('auth protect and unprotect', () => {
-  it('protect marks the profile and keeps every other field as it was; unprotect gives back the same bytes', async () => {
-    const before = writeProfiles({ staging: { note: 'kept as it is', nested: { n: 1.5e300 } } }, 'staging', { other: ['top', 1] });
-    const protect = await cip(['auth', 'protect', 'staging']);
+  it('protect marks the profile and keeps every other field as it was; unprotect gives back the same bytes', async ({
+    sandbox,
+    cip,
+    configDir,
+  }) => {
+    const before = writeProfiles(sandbox, configDir, { staging: { note: 'kept as it is', nested: { n: 1.5e300 } } }, 'staging', {
+      other: ['top', 1],
+    });
+    const protect = await cip(['auth', 'protect', 'staging'], { configDir });
     expect(protect.exitCode).toBe(0);
     expect(protect.stderr).toContain("Profile 'staging' is now protected");
     const after = readConfig(configDir) as { profiles: Record<string, Record<string, unknown>> };
@@ -419,121 +461,138 @@ describe('auth protect and unprotect', () => {
     const { protected: _, ...rest } = after.profiles.staging!;
     expect({ ...after, profiles: { staging: rest } }).toEqual(JSON.parse(before));
 
-    const unprotect = await cip(['auth', 'unprotect', 'staging', '--confirm', 'staging']);
+    const unprotect = await cip(['auth', 'unprotect', 'staging', '--confirm', 'staging'], { configDir });
     expect(unprotect.exitCode).toBe(0);
     expect(unprotect.stderr).toContain("Profile 'staging' is no longer protected.");
     // As cip writes the file: the same bytes as one protect and unprotect ago.
-    const rewritten = configText();
-    expect(await cip(['auth', 'protect', 'staging'])).toMatchObject({ exitCode: 0 });
-    expect(await cip(['auth', 'unprotect', 'staging', '--confirm', 'staging'])).toMatchObject({ exitCode: 0 });
-    expect(configText()).toBe(rewritten);
+    const rewritten = configText(configDir);
+    expect(await cip(['auth', 'protect', 'staging'], { configDir })).toMatchObject({ exitCode: 0 });
+    expect(await cip(['auth', 'unprotect', 'staging', '--confirm', 'staging'], { configDir })).toMatchObject({ exitCode: 0 });
+    expect(configText(configDir)).toBe(rewritten);
     expect(sandbox.requests).toEqual([]);
   });
 
-  it('protect of a protected profile says so; unprotect of one that is not says so', async () => {
-    const again = await cip(['auth', 'protect', 'prod']);
+  it('protect of a protected profile says so; unprotect of one that is not says so', async ({ cip, configDir }) => {
+    const again = await cip(['auth', 'protect', 'prod'], { configDir });
     expect(again.exitCode).toBe(0);
     expect(again.stderr).toBe("Profile 'prod' is already protected.\n");
-    const not = await cip(['auth', 'unprotect', 'staging']);
+    const not = await cip(['auth', 'unprotect', 'staging'], { configDir });
     expect(not.exitCode).toBe(0);
     expect(not.stderr).toBe("Profile 'staging' is not protected.\n");
   });
 
-  it('an unknown profile is exit 2 and the file is untouched', async () => {
-    const before = configText();
+  it('an unknown profile is exit 2 and the file is untouched', async ({ cip, configDir }) => {
+    const before = configText(configDir);
     for (const verb of ['protect', 'unprotect']) {
-      const result = await cip(['auth', verb, 'nope']);
+      const result = await cip(['auth', verb, 'nope'], { configDir });
       expect(result.exitCode).toBe(2);
       expect(expectOneErrorLine(result.stderr)).toContain("unknown profile 'nope'");
     }
-    expect(configText()).toBe(before);
+    expect(configText(configDir)).toBe(before);
   });
 
-  it('unprotect asks the same typed confirmation: a script needs --confirm NAME, a wrong name changes nothing', async () => {
-    const before = configText();
-    const script = await cip(['auth', 'unprotect', 'prod']);
+  it('unprotect asks the same typed confirmation: a script needs --confirm NAME, a wrong name changes nothing', async ({
+    cip,
+    configDir,
+  }) => {
+    const before = configText(configDir);
+    const script = await cip(['auth', 'unprotect', 'prod'], { configDir });
     expect(script.exitCode).toBe(2);
     expect(expectOneErrorLine(script.stderr)).toBe(
       "error: profile 'prod' is protected: to take the protection off profile 'prod' without a terminal, pass --confirm prod; nothing was changed",
     );
-    const wrong = await cip(['auth', 'unprotect', 'prod', '--confirm', 'staging']);
+    const wrong = await cip(['auth', 'unprotect', 'prod', '--confirm', 'staging'], { configDir });
     expect(wrong.exitCode).toBe(2);
-    const typedWrong = await cip(['auth', 'unprotect', 'prod'], { answers: [[QUESTION, 'staging\n']] });
+    const typedWrong = await cip(['auth', 'unprotect', 'prod'], { configDir, answers: [[QUESTION, 'staging\n']] });
     expect(typedWrong.exitCode).toBe(2);
-    expect(configText()).toBe(before);
-    const typed = await cip(['auth', 'unprotect', 'prod'], { answers: [[QUESTION, 'prod\n']] });
+    expect(configText(configDir)).toBe(before);
+    const typed = await cip(['auth', 'unprotect', 'prod'], { configDir, answers: [[QUESTION, 'prod\n']] });
     expect(typed.exitCode).toBe(0);
     expect(typed.stderr).toContain("About to take the protection off profile 'prod'.");
     expect((readConfig(configDir) as { profiles: { prod: object } }).profiles.prod).not.toHaveProperty('protected');
   });
 
-  it('unprotect of a profile whose base URL a hand broke still asks, naming it as it stands', async () => {
-    writeProfiles({ prod: { protected: true, baseUrl: 'not a url' } }, 'prod');
-    const result = await cip(['auth', 'unprotect', 'prod'], { answers: [[QUESTION, 'prod\n']], env: { NO_COLOR: '1' } });
+  it('unprotect of a profile whose base URL a hand broke still asks, naming it as it stands', async ({ sandbox, cip, configDir }) => {
+    writeProfiles(sandbox, configDir, { prod: { protected: true, baseUrl: 'not a url' } }, 'prod');
+    const result = await cip(['auth', 'unprotect', 'prod'], { configDir, answers: [[QUESTION, 'prod\n']], env: { NO_COLOR: '1' } });
     expect(result.exitCode).toBe(0);
     expect(result.stderr).toContain(`Profile 'prod' is protected: enterprise ${sandbox.keys.enterpriseId} at not a url.`);
   });
 
-  it('logout of a protected profile asks too: otherwise logout and login again would unprotect it unasked', async () => {
-    const script = await cip(['auth', 'logout']);
+  it('logout of a protected profile asks too: otherwise logout and login again would unprotect it unasked', async ({ cip, configDir }) => {
+    const script = await cip(['auth', 'logout'], { configDir });
     expect(script.exitCode).toBe(2);
     expect(expectOneErrorLine(script.stderr)).toContain(
       "to log out of profile 'prod' and remove its keys without a terminal, pass --confirm prod",
     );
     expect(readConfig(configDir)).toHaveProperty('profiles.prod');
-    const confirmed = await cip(['auth', 'logout', '--confirm', 'prod']);
+    const confirmed = await cip(['auth', 'logout', '--confirm', 'prod'], { configDir });
     expect(confirmed.exitCode).toBe(0);
     expect(readConfig(configDir)).not.toHaveProperty('profiles.prod');
     // An unprotected profile logs out as before.
-    expect((await cip(['auth', 'logout', '--profile', 'staging'])).exitCode).toBe(0);
+    expect((await cip(['auth', 'logout', '--profile', 'staging'], { configDir })).exitCode).toBe(0);
   });
 
-  it('names with spaces and unicode, as another tool may write them: protected, confirmed and refused exactly', async () => {
+  it('names with spaces and unicode, as another tool may write them: protected, confirmed and refused exactly', async ({
+    cip,
+    sandbox,
+    configDir,
+  }) => {
     const name = 'prod eu – ü';
-    writeProfiles({ [name]: {}, ' lead': { protected: true } }, name);
-    expect((await cip(['auth', 'protect', name])).exitCode).toBe(0);
-    const script = await cip(['env', 'delete', 'alpha', '--yes']);
+    writeProfiles(sandbox, configDir, { [name]: {}, ' lead': { protected: true } }, name);
+    expect((await cip(['auth', 'protect', name], { configDir })).exitCode).toBe(0);
+    const script = await cip(['env', 'delete', 'alpha', '--yes'], { configDir });
     expect(script.exitCode).toBe(2);
     // The hint is a shell word the author can paste.
     expect(expectOneErrorLine(script.stderr)).toContain(`pass --confirm '${name}' (--yes is not enough)`);
-    const confirmed = await cip(['env', 'delete', 'alpha', '--confirm', name]);
+    const confirmed = await cip(['env', 'delete', 'alpha', '--confirm', name], { configDir });
     expect(confirmed.exitCode).toBe(0);
     // A name that starts with a space is typed with it: nothing is trimmed.
-    const trimmed = await cip(['env', 'delete', 'beta', '--profile', ' lead'], { answers: [["name, ' lead', to go on:", 'lead\n']] });
+    const trimmed = await cip(['env', 'delete', 'beta', '--profile', ' lead'], {
+      configDir,
+      answers: [["name, ' lead', to go on:", 'lead\n']],
+    });
     expect(trimmed.exitCode).toBe(2);
-    const exact = await cip(['env', 'delete', 'beta', '--profile', ' lead'], { answers: [["name, ' lead', to go on:", ' lead\n']] });
+    const exact = await cip(['env', 'delete', 'beta', '--profile', ' lead'], {
+      configDir,
+      answers: [["name, ' lead', to go on:", ' lead\n']],
+    });
     expect(exact.exitCode).toBe(0);
-    expect(methods().filter((method) => method === 'DELETE')).toHaveLength(2);
+    expect(methods(sandbox).filter((method) => method === 'DELETE')).toHaveLength(2);
   });
 
-  it("a 'protected' that is not true or false is a broken file: every command stops, naming it", async () => {
-    writeProfiles({ prod: { protected: 'yes' } }, 'prod');
-    const result = await cip(['env', 'delete', 'alpha', '--yes']);
+  it("a 'protected' that is not true or false is a broken file: every command stops, naming it", async ({ sandbox, cip, configDir }) => {
+    writeProfiles(sandbox, configDir, { prod: { protected: 'yes' } }, 'prod');
+    const result = await cip(['env', 'delete', 'alpha', '--yes'], { configDir });
     expect(result.exitCode).toBe(2);
     expect(expectOneErrorLine(result.stderr)).toContain(`profile 'prod' has a bad "protected" (expected true or false)`);
     expect(sandbox.requests).toEqual([]);
   });
 
-  it('auth status says which profiles are protected, in JSON always and in the table once one is', async () => {
-    const json = await cip(['auth', 'status', '--json']);
+  it('auth status says which profiles are protected, in JSON always and in the table once one is', async ({ cip, sandbox, configDir }) => {
+    const json = await cip(['auth', 'status', '--json'], { configDir });
     expect(json.exitCode).toBe(0);
     expect((JSON.parse(json.stdout) as { name: string; protected: boolean }[]).map((row) => [row.name, row.protected])).toEqual([
       ['prod', true],
       ['staging', false],
     ]);
-    const table = await cip(['auth', 'status', '-o', 'table']);
+    const table = await cip(['auth', 'status', '-o', 'table'], { configDir });
     expect(table.stdout).toMatch(/^NAME\s+ACTIVE\s+IN USE\s+PROTECTED\s+KEYS\s+/m);
     expect(table.stdout).toMatch(/^prod\s+true\s+true\s+true\s+file\s+/m);
     expect(table.stdout).toMatch(/^staging\s+false\s+false\s+false\s+file\s+/m);
-    writeProfiles({ staging: {} }, 'staging');
-    const none = await cip(['auth', 'status', '-o', 'table']);
+    writeProfiles(sandbox, configDir, { staging: {} }, 'staging');
+    const none = await cip(['auth', 'status', '-o', 'table'], { configDir });
     expect(none.stdout).not.toContain('PROTECTED');
   });
 
-  it('two cip processes at once: protect and a login of another profile both land (the store is locked)', async () => {
+  it('two cip processes at once: protect and a login of another profile both land (the store is locked)', async ({
+    sandbox,
+    cip,
+    configDir,
+  }) => {
     const [protect, login] = await Promise.all([
-      cip(['auth', 'protect', 'staging']),
-      cip([...loginArgs(sandbox), '--profile', 'third', '--no-verify']),
+      cip(['auth', 'protect', 'staging'], { configDir }),
+      cip([...loginArgs(sandbox), '--profile', 'third', '--no-verify'], { configDir }),
     ]);
     expect(protect.exitCode).toBe(0);
     expect(login.exitCode).toBe(0);
@@ -544,21 +603,21 @@ describe('auth protect and unprotect', () => {
 });
 
 describe('auth login --protect', () => {
-  it('marks the new profile; logging in again keeps it protected; --migrate takes no --protect', async () => {
+  it('marks the new profile; logging in again keeps it protected; --migrate takes no --protect', async ({ sandbox, cip, configDir }) => {
     configDir = tempDir();
-    const first = await cip([...loginArgs(sandbox), '--profile', 'live', '--protect']);
+    const first = await cip([...loginArgs(sandbox), '--profile', 'live', '--protect'], { configDir });
     expect(first.exitCode).toBe(0);
     expect(first.stderr).toContain(
       "Profile 'live' is protected: deletes and other wide changes in it ask for its name (--confirm live in a script).",
     );
     expect(readConfig(configDir)).toMatchObject({ profiles: { live: { protected: true } } });
-    const again = await cip([...loginArgs(sandbox), '--profile', 'live']);
+    const again = await cip([...loginArgs(sandbox), '--profile', 'live'], { configDir });
     expect(again.exitCode).toBe(0);
     expect(readConfig(configDir)).toMatchObject({ profiles: { live: { protected: true } } });
-    const migrate = await cip(['auth', 'login', '--profile', 'live', '--migrate', '--protect']);
+    const migrate = await cip(['auth', 'login', '--profile', 'live', '--migrate', '--protect'], { configDir });
     expect(migrate.exitCode).toBe(2);
     expect(expectOneErrorLine(migrate.stderr)).toContain('--migrate moves the keys a profile has; it takes no --protect');
-    const plain = await cip([...loginArgs(sandbox), '--profile', 'other']);
+    const plain = await cip([...loginArgs(sandbox), '--profile', 'other'], { configDir });
     expect(plain.exitCode).toBe(0);
     expect((readConfig(configDir) as { profiles: { other: object } }).profiles.other).not.toHaveProperty('protected');
   });

@@ -5,61 +5,65 @@
 // characters ASP.NET escapes.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
+import { seedSandbox, tempDir } from '../helpers/cli.js';
+import { it, test } from '../helpers/fixture.js';
 import type { Sandbox } from '../../src/sandbox/index.js';
-import { sandboxForFile, seedSandbox, tempDir } from '../helpers/cli.js';
-import { cipInProcess as cip } from '../helpers/harness.js';
 
 const KEY = 'sub+Key/0123456789=abcdef';
 /** The key as ASP.NET's System.Text.Json writes it in a JSON string. */
 const ESCAPED = 'sub\\u002BKey/0123456789\\u003Dabcdef';
 const CONNECTION = `Endpoint=https://bus.example/;Key=${KEY}`;
 
-let sandbox: Sandbox;
-let env: Record<string, string | undefined>;
-sandboxForFile({ seed: 0, subscriptionKey: KEY }, (started) => ({ sandbox, env } = started));
-beforeEach(() =>
-  seedSandbox(sandbox, [
-    JSON.stringify({ id: 'a1', name: 'alpha', description: 'old', connection: CONNECTION, tags: ['plain', `k=${KEY}`] }),
-    JSON.stringify({ id: 'b2', name: 'beta', description: 'other' }),
-  ]),
-);
+test.override({
+  sandboxOptions: {
+    subscriptionKey: KEY,
+    records: [
+      JSON.stringify({ id: 'a1', name: 'alpha', description: 'old', connection: CONNECTION, tags: ['plain', `k=${KEY}`] }),
+      JSON.stringify({ id: 'b2', name: 'beta', description: 'other' }),
+    ],
+  },
+});
 
-const puts = () => sandbox.requests.filter((request) => request.method === 'PUT');
+const puts = (sandbox: Sandbox) => sandbox.requests.filter((request) => request.method === 'PUT');
 /** Every spelling of the key this file uses: none may reach stdout or stderr. */
 const leaks = (text: string) => [KEY, ESCAPED, encodeURIComponent(KEY), 'sub\\u002bKey'].filter((spelling) => text.includes(spelling));
 
 describe('writes send stored values exact, keys and all', () => {
-  it('update -f description=new sends the connection string back with its key, and prints it masked', async () => {
+  it('update -f description=new sends the connection string back with its key, and prints it masked', async ({ env, cip, sandbox }) => {
     const result = await cip(['env', 'update', 'alpha', '-f', 'description=new'], { env });
     expect(result.exitCode).toBe(0);
-    expect(puts().map((request) => JSON.parse(request.body) as unknown)).toEqual([
+    expect(puts(sandbox).map((request) => JSON.parse(request.body) as unknown)).toEqual([
       { id: 'a1', name: 'alpha', description: 'new', connection: CONNECTION, tags: ['plain', `k=${KEY}`] },
     ]);
     expect(JSON.parse(result.stdout)).toMatchObject({ connection: 'Endpoint=https://bus.example/;Key=***', tags: ['plain', 'k=***'] });
     expect(leaks(result.stdout + result.stderr)).toEqual([]);
   });
 
-  it('update --dry-run shows the request with the key masked, and sends nothing', async () => {
+  it('update --dry-run shows the request with the key masked, and sends nothing', async ({ env, cip, sandbox }) => {
     const result = await cip(['env', 'update', 'alpha', '-f', 'description=new', '--dry-run'], { env });
     expect(result.exitCode).toBe(0);
     expect(result.stdout).toContain('"connection": "Endpoint=https://bus.example/;Key=***"');
     expect(leaks(result.stdout + result.stderr)).toEqual([]);
-    expect(puts()).toEqual([]);
+    expect(puts(sandbox)).toEqual([]);
   });
 
-  it('apply of a file that changes another field sends the stored key back exact', async () => {
+  it('apply of a file that changes another field sends the stored key back exact', async ({ env, cip, sandbox }) => {
     const path = join(tempDir(), 'environments.yaml');
     writeFileSync(path, 'environments:\n  - name: alpha\n    description: new\n');
     const result = await cip(['env', 'apply', '--file', path, '--yes'], { env });
     expect(result.exitCode).toBe(0);
-    expect(puts().map((request) => JSON.parse(request.body) as unknown)).toEqual([
+    expect(puts(sandbox).map((request) => JSON.parse(request.body) as unknown)).toEqual([
       { id: 'a1', name: 'alpha', description: 'new', connection: CONNECTION, tags: ['plain', `k=${KEY}`] },
     ]);
     expect(leaks(result.stdout + result.stderr)).toEqual([]);
   });
 
-  it('export → edit another field → apply changes only that field; the masked values are kept, and said so', async () => {
+  it('export → edit another field → apply changes only that field; the masked values are kept, and said so', async ({
+    sandbox,
+    env,
+    cip,
+  }) => {
     const exported = await cip(['env', 'export'], { env });
     expect(exported.exitCode).toBe(0);
     expect(exported.stdout).toContain('connection: Endpoint=https://bus.example/;Key=***');
@@ -78,7 +82,7 @@ describe('writes send stored values exact, keys and all', () => {
     const applied = await cip(['env', 'apply', '--file', path, '--yes'], { env });
     expect(applied.exitCode).toBe(0);
     expect(applied.stderr).toContain("(name 'alpha': connection, tags[1])");
-    expect(puts().map((request) => JSON.parse(request.body) as unknown)).toEqual([
+    expect(puts(sandbox).map((request) => JSON.parse(request.body) as unknown)).toEqual([
       { id: 'a1', name: 'alpha', description: 'new', connection: CONNECTION, tags: ['plain', `k=${KEY}`] },
     ]);
     expect(leaks(applied.stdout + applied.stderr + diff.stdout + diff.stderr)).toEqual([]);
@@ -87,12 +91,16 @@ describe('writes send stored values exact, keys and all', () => {
     const again = await cip(['env', 'apply', '--file', path, '--yes'], { env });
     expect(again.exitCode).toBe(0);
     expect(again.stderr).toContain('No changes');
-    expect(puts()).toEqual([]);
+    expect(puts(sandbox)).toEqual([]);
   });
 });
 
 describe('a field whose name holds a key', () => {
-  it('is exported with its name masked, and apply of the edited file puts back the field, never a field named ***', async () => {
+  it('is exported with its name masked, and apply of the edited file puts back the field, never a field named ***', async ({
+    sandbox,
+    env,
+    cip,
+  }) => {
     seedSandbox(sandbox, [JSON.stringify({ id: 'a1', name: 'alpha', description: 'old', [`route-${KEY}`]: 'primary' })]);
     const exported = await cip(['env', 'export'], { env });
     expect(exported.exitCode).toBe(0);
@@ -105,7 +113,7 @@ describe('a field whose name holds a key', () => {
     const applied = await cip(['env', 'apply', '--file', path, '--yes'], { env });
     expect(applied.exitCode).toBe(0);
     expect(applied.stderr).toContain("(name 'alpha': route-***)");
-    expect(puts().map((request) => JSON.parse(request.body) as unknown)).toEqual([
+    expect(puts(sandbox).map((request) => JSON.parse(request.body) as unknown)).toEqual([
       { id: 'a1', name: 'alpha', description: 'new', [`route-${KEY}`]: 'primary' },
     ]);
     expect(leaks(applied.stdout + applied.stderr + diff.stdout + diff.stderr + exported.stdout)).toEqual([]);
@@ -113,7 +121,7 @@ describe('a field whose name holds a key', () => {
 });
 
 describe('questions at a terminal', () => {
-  it('the delete question names an environment whose name holds a key with the key as ***', async () => {
+  it('the delete question names an environment whose name holds a key with the key as ***', async ({ sandbox, env, cip }) => {
     seedSandbox(sandbox, [JSON.stringify({ id: 'a1', name: `conn-${KEY}` })]);
     const result = await cip(['env', 'delete', 'a1'], { env, interactive: true, input: 'y\n' });
     expect(result.exitCode).toBe(0);
@@ -126,35 +134,38 @@ describe('questions at a terminal', () => {
 });
 
 describe('env get → edit → env update --file', () => {
-  it.each([[[]], [['--replace']]])('sends the masked values back as the server holds them (%j)', async (extra) => {
-    const shown = await cip(['env', 'get', 'alpha', '-o', 'json'], { env });
-    expect(leaks(shown.stdout)).toEqual([]);
-    const path = join(tempDir(), 'alpha.json');
-    writeFileSync(path, shown.stdout.replace('"old"', '"new"'));
-    const result = await cip(['env', 'update', 'alpha', '--file', path, ...extra], { env });
-    expect(result.exitCode).toBe(0);
-    expect(puts().map((request) => JSON.parse(request.body) as unknown)).toEqual([
-      { id: 'a1', name: 'alpha', description: 'new', connection: CONNECTION, tags: ['plain', `k=${KEY}`] },
-    ]);
-    expect(result.stderr).toContain('Kept 2 values shown masked (***) as the server holds them (connection, tags[1]).');
-    expect(leaks(result.stdout + result.stderr)).toEqual([]);
-  });
+  it.for<[string[]]>([[[]], [['--replace']]])(
+    'sends the masked values back as the server holds them (%j)',
+    async ([extra], { env, cip, sandbox }) => {
+      const shown = await cip(['env', 'get', 'alpha', '-o', 'json'], { env });
+      expect(leaks(shown.stdout)).toEqual([]);
+      const path = join(tempDir(), 'alpha.json');
+      writeFileSync(path, shown.stdout.replace('"old"', '"new"'));
+      const result = await cip(['env', 'update', 'alpha', '--file', path, ...extra], { env });
+      expect(result.exitCode).toBe(0);
+      expect(puts(sandbox).map((request) => JSON.parse(request.body) as unknown)).toEqual([
+        { id: 'a1', name: 'alpha', description: 'new', connection: CONNECTION, tags: ['plain', `k=${KEY}`] },
+      ]);
+      expect(result.stderr).toContain('Kept 2 values shown masked (***) as the server holds them (connection, tags[1]).');
+      expect(leaks(result.stdout + result.stderr)).toEqual([]);
+    },
+  );
 
-  it('a *** the user typed is sent as typed', async () => {
+  it('a *** the user typed is sent as typed', async ({ env, cip, sandbox }) => {
     const result = await cip(['env', 'update', 'alpha', '-f', 'description=***'], { env });
     expect(result.exitCode).toBe(0);
-    expect((JSON.parse(puts()[0]!.body) as { description: string }).description).toBe('***');
+    expect((JSON.parse(puts(sandbox)[0]!.body) as { description: string }).description).toBe('***');
     expect(result.stderr).not.toContain('Kept');
   });
 });
 
 describe('every output format shows the key as ***', () => {
-  it.each([
+  it.for<[string, string[], undefined | number]>([
     ['-o yaml', ['-o', 'yaml'], undefined],
     ['-o tsv', ['-o', 'tsv'], undefined],
     ['-o json', ['-o', 'json'], undefined],
     ['the record view, wrapped at a narrow terminal', ['-o', 'table'], 30],
-  ] as const)('env get %s', async (_how, format, terminalColumns) => {
+  ] as const)('env get %s', async ([_how, format, terminalColumns], { env, cip }) => {
     const result = await cip(['env', 'get', 'alpha', ...format], {
       env: { ...env, NO_COLOR: '1' },
       ...(terminalColumns ? { terminalColumns } : {}),
@@ -168,18 +179,18 @@ describe('every output format shows the key as ***', () => {
 
 describe('a key the server echoes as System.Text.Json writes it (\\u002B) is never printed', () => {
   const echo = `[{"id":"a1","name":"alpha","connection":"Key=${ESCAPED}"}]`;
-  const answer = () =>
+  const answer = (sandbox: Sandbox) =>
     sandbox.inject({ fault: { kind: 'status', status: 200, body: echo, headers: { 'Content-Type': 'application/json' } } });
 
-  it('env list --json', async () => {
-    answer();
+  it('env list --json', async ({ env, cip, sandbox }) => {
+    answer(sandbox);
     const result = await cip(['env', 'list', '--json'], { env });
     expect(result.exitCode).toBe(0);
     expect(JSON.parse(result.stdout)).toEqual([{ id: 'a1', name: 'alpha', connection: 'Key=***' }]);
   });
 
-  it('env list at a terminal, in a column too narrow for the value', async () => {
-    answer();
+  it('env list at a terminal, in a column too narrow for the value', async ({ env, cip, sandbox }) => {
+    answer(sandbox);
     const result = await cip(['env', 'list', '--columns', 'name,connection'], { env: { ...env, NO_COLOR: '1' }, terminalColumns: 20 });
     expect(result.exitCode).toBe(0);
     expect(result.stdout).toContain('Key=***');
@@ -187,33 +198,33 @@ describe('a key the server echoes as System.Text.Json writes it (\\u002B) is nev
     expect(result.stdout).not.toMatch(/0123|=abc/);
   });
 
-  it('cip api in a pipe: the body as it came, the key as ***', async () => {
-    answer();
+  it('cip api in a pipe: the body as it came, the key as ***', async ({ env, cip, sandbox }) => {
+    answer(sandbox);
     const result = await cip(['api', 'Environments'], { env });
     expect(result).toEqual({ exitCode: 0, stdout: '[{"id":"a1","name":"alpha","connection":"Key=***"}]', stderr: '' });
   });
 
-  it('cip api --jq', async () => {
-    answer();
+  it('cip api --jq', async ({ env, cip, sandbox }) => {
+    answer(sandbox);
     const result = await cip(['api', 'Environments', '--jq', '.[0].connection'], { env });
     expect(result).toEqual({ exitCode: 0, stdout: 'Key=***\n', stderr: '' });
   });
 
-  it('env list --jq', async () => {
-    answer();
+  it('env list --jq', async ({ env, cip, sandbox }) => {
+    answer(sandbox);
     const result = await cip(['env', 'list', '--jq', '.[0].connection'], { env });
     expect(result).toEqual({ exitCode: 0, stdout: 'Key=***\n', stderr: '' });
   });
 
-  it('--verbose logs the answer with the key as ***', async () => {
-    answer();
+  it('--verbose logs the answer with the key as ***', async ({ env, cip, sandbox }) => {
+    answer(sandbox);
     const result = await cip(['env', 'list', '--json', '--verbose'], { env });
     expect(result.exitCode).toBe(0);
     expect(result.stderr).toContain('<   body: [{"id":"a1","name":"alpha","connection":"Key=***"}]');
     expect(leaks(result.stderr)).toEqual([]);
   });
 
-  it('--verbose redacts a body before cutting it, so the cut cannot show part of a key', async () => {
+  it('--verbose redacts a body before cutting it, so the cut cannot show part of a key', async ({ sandbox, env, cip }) => {
     // The key starts 8 characters before the cut at 2,000 characters.
     const long = `[{"id":"a1","name":"${'x'.repeat(2000 - 8 - 35)}","connection":"${ESCAPED}${'y'.repeat(100)}"}]`;
     sandbox.inject({ fault: { kind: 'status', status: 200, body: long } });
@@ -226,7 +237,7 @@ describe('a key the server echoes as System.Text.Json writes it (\\u002B) is nev
 });
 
 describe('error lines', () => {
-  it('a key the server echoes where its message is cut short (500 characters) shows no part of it', async () => {
+  it('a key the server echoes where its message is cut short (500 characters) shows no part of it', async ({ sandbox, env, cip }) => {
     const message = `${'m'.repeat(480)} ${ESCAPED} and more after it, past the cut`;
     sandbox.inject({
       fault: { kind: 'status', status: 400, body: `{"message":"${message}"}`, headers: { 'Content-Type': 'application/json' } },
@@ -239,10 +250,10 @@ describe('error lines', () => {
 });
 
 describe('create --if-exists update', () => {
-  it('merges into the existing environment and sends its stored key back exact', async () => {
+  it('merges into the existing environment and sends its stored key back exact', async ({ env, cip, sandbox }) => {
     const result = await cip(['env', 'create', '-f', 'name=alpha', '-f', 'description=new', '--if-exists', 'update'], { env });
     expect(result.exitCode).toBe(0);
-    expect(puts().map((request) => JSON.parse(request.body) as unknown)).toEqual([
+    expect(puts(sandbox).map((request) => JSON.parse(request.body) as unknown)).toEqual([
       { id: 'a1', name: 'alpha', description: 'new', connection: CONNECTION, tags: ['plain', `k=${KEY}`] },
     ]);
     expect(leaks(result.stdout + result.stderr)).toEqual([]);

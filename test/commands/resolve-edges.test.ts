@@ -2,11 +2,12 @@
 // given directly: a name two environments share (one without an id), a match the list gives without an id,
 // the not-found errors for one and for many arguments, and the spinner while the list is read.
 import { PassThrough } from 'node:stream';
-import { describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import type { EnvironmentsApi } from '../../src/api/environments.js';
 import { listForLookup, notFound, resolveIn, resolveOne } from '../../src/domain/environments/resolve.js';
 import { ProtocolError, UsageError } from '../../src/errors.js';
 import { fakeIO, testContext } from '../helpers/io.js';
+import { it } from '../helpers/fixture.js';
 
 const apiListing = (items: unknown[]) =>
   ({ list: () => Promise.resolve(items), read: () => Promise.resolve({ items, validator: undefined }) }) as unknown as EnvironmentsApi;

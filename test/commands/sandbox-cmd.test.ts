@@ -2,15 +2,15 @@
 // that uses the printed lines works while it runs; it stops on the signal and says so), every line it prints
 // for each kind of setting, the edges of its number options, masking under GitHub Actions, and listenFailure.
 import { PassThrough } from 'node:stream';
-import { describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { listenFailure } from '../../src/commands/sandbox.js';
 import { run } from '../../src/run.js';
 import { SANDBOX_DEFAULTS } from '../../src/sandbox/index.js';
 import { checkToken } from '../../src/sandbox/token.js';
 import type { Streams } from '../../src/terminal/io-streams.js';
 import { TEST_CREDENTIAL_STORE, expectOneErrorLine, tempDir } from '../helpers/cli.js';
-import { cipInProcess as cip } from '../helpers/harness.js';
 import { testContext } from '../helpers/io.js';
+import { it } from '../helpers/fixture.js';
 
 const { apiKey, subscriptionKey, enterpriseId, readOnlyApiKey } = SANDBOX_DEFAULTS;
 const URL_PATTERN = 'http://127\\.0\\.0\\.1:\\d+/ms';
@@ -81,7 +81,7 @@ function runningSandbox(args: string[]) {
 }
 
 describe('cip sandbox until Ctrl-C', () => {
-  it('serves the printed URL with the printed keys while it runs, then stops on the signal and says so', async () => {
+  it('serves the printed URL with the printed keys while it runs, then stops on the signal and says so', async ({ cip }) => {
     const sandbox = runningSandbox(['--count', '2']);
     await sandbox.ready;
     const url = exportedUrl(sandbox.stdout());
@@ -168,7 +168,7 @@ describe('cip sandbox number options', () => {
     }
   });
 
-  it.each(['-1', '65536', '1.5', 'abc', '1e9'])('refuses --port %s (exit 2), starting nothing', async (port) => {
+  it.for(['-1', '65536', '1.5', 'abc', '1e9'])('refuses --port %s (exit 2), starting nothing', async (port, { cip }) => {
     const result = await cip(['sandbox', '--port', port]);
     expect(result.exitCode).toBe(2);
     expect(result.stdout).toBe('');
@@ -177,14 +177,14 @@ describe('cip sandbox number options', () => {
     );
   });
 
-  it.each([
+  it.for<[string, string, string]>([
     ['--count', '1000001', '0-1000000'],
     ['--count', '2.5', '0-1000000'],
     ['--seed', '-1', '0-1000000'],
     ['--page-size', '1000001', '1-1000000'],
     ['--latency', '60001', '0-60000'],
     ['--latency', 'soon', '0-60000'],
-  ])('refuses %s %s (exit 2): a whole number %s', async (option, value, range) => {
+  ])('refuses %s %s (exit 2): a whole number %s', async ([option, value, range], { cip }) => {
     const result = await cip(['sandbox', option, value]);
     expect(result.exitCode).toBe(2);
     expect(result.stdout).toBe('');

@@ -1,13 +1,13 @@
 // `cip sandbox` in-process: its options, what it prints, and the failures that are the user's to fix. A run
 // given an aborted signal starts the sandbox, prints, and stops at once, as if Ctrl-C came right away.
 import { createServer, type Server } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect } from 'vitest';
 import { listenFailure } from '../../src/commands/sandbox.js';
 import { UsageError } from '../../src/errors.js';
 import { SANDBOX_DEFAULTS, readOnlyKeyFor } from '../../src/sandbox/index.js';
 import { checkToken } from '../../src/sandbox/token.js';
 import { expectOneErrorLine } from '../helpers/cli.js';
-import { cipInProcess as cip } from '../helpers/harness.js';
+import { it } from '../helpers/fixture.js';
 
 const GUID = '0c6f1f9e-2b1d-4a57-9d0e-6a8b2f4c1d3e';
 const API_KEY = 'second-api-key-0123456789';
@@ -27,7 +27,7 @@ describe('cip sandbox --port', () => {
     busy = undefined;
   });
 
-  it('refuses a port in use with one error line, exit 2', async () => {
+  it('refuses a port in use with one error line, exit 2', async ({ cip }) => {
     const server = createServer();
     busy = server;
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -40,7 +40,7 @@ describe('cip sandbox --port', () => {
     expect(result.stdout).toBe('');
   });
 
-  it.skipIf(process.getuid?.() === 0)('refuses a privileged port with one error line, exit 2', async () => {
+  it.skipIf(process.getuid?.() === 0)('refuses a privileged port with one error line, exit 2', async ({ cip }) => {
     const result = await cip(['sandbox', '--port', '1']);
     expect(result.exitCode).toBe(2);
     expect(expectOneErrorLine(result.stderr)).toMatch(/^error: port 1 may not be opened here \(permission denied/);
@@ -59,7 +59,7 @@ describe('cip sandbox --port', () => {
     expect(listenFailure(other, 4010)).toBe(other);
   });
 
-  it('shows one default for --port in help', async () => {
+  it('shows one default for --port in help', async ({ cip }) => {
     const result = await cip(['sandbox', '--help']);
     // The whole line: commander would otherwise append its own "(default: 0)".
     expect(result.stdout).toMatch(/^ {2}--port <n> +port to listen on \(default: a free one\)$/m);
@@ -78,7 +78,7 @@ describe('cip sandbox --count', () => {
     expect(result.stderr).toContain(`with ${count} environment(s).`);
   });
 
-  it('keeps --seed, the old name, out of help and completions', async () => {
+  it('keeps --seed, the old name, out of help and completions', async ({ cip }) => {
     const help = await cip(['sandbox', '--help']);
     expect(help.stdout).toMatch(/--count <n> +number of sample environments to start with/);
     expect(help.stdout).not.toContain('--seed');
@@ -89,7 +89,7 @@ describe('cip sandbox --count', () => {
     }
   });
 
-  it('refuses --count and --seed together', async () => {
+  it('refuses --count and --seed together', async ({ cip }) => {
     const result = await cip(['sandbox', '--count', '1', '--seed', '2']);
     expect(result.exitCode).toBe(2);
     expect(expectOneErrorLine(result.stderr)).toBe('error: --seed is the old name of --count; give only --count');
@@ -107,10 +107,10 @@ describe('cip sandbox keys and enterprise', () => {
     expect(result.stderr).toContain(`A read-only API key (writes get 403): ${SANDBOX_DEFAULTS.readOnlyApiKey}`);
   });
 
-  it.each([
+  it.for([
     ['after the command', ['sandbox', '--enterprise-id', GUID, '--api-key', API_KEY, '--subscription-key', SUBSCRIPTION_KEY]],
     ['before the command', ['--enterprise-id', GUID, 'sandbox', '--api-key', API_KEY, '--subscription-key', SUBSCRIPTION_KEY]],
-  ])('takes the global --enterprise-id %s, and its own keys; the read-only key is derived', async (_where, args) => {
+  ])('takes the global --enterprise-id %s, and its own keys; the read-only key is derived', async ([_where, args], { cip }) => {
     const result = await cip(args, { signal: AbortSignal.abort() });
     expect(result.exitCode).toBe(0);
     expect(exportsOf(result.stdout)).toMatchObject({
@@ -138,7 +138,7 @@ describe('cip sandbox keys and enterprise', () => {
     expect(result.stderr).toContain('A read-only API key (writes get 403): my-read-only-key-0123456789');
   });
 
-  it.each([
+  it.for([
     [
       ['--enterprise-id', 'not-a-guid'],
       "error: --enterprise-id must be a GUID like 3f2b8c1e-9a4d-4e6f-8b7a-1c2d3e4f5a6b, not 'not-a-guid'",
@@ -152,7 +152,7 @@ describe('cip sandbox keys and enterprise', () => {
       'error: the token secret from --token-secret has 23 characters; HS256 needs 32 at least',
     ],
     [['--token-secret', 'a secret with spaces in it, 0123456789'], /^error: the token secret from --token-secret is not a valid key/],
-  ])('refuses %j (exit 2), starting nothing', async (args, message) => {
+  ])('refuses %j (exit 2), starting nothing', async ([args, message], { cip }) => {
     const result = await cip(['sandbox', ...args]);
     expect(result.exitCode).toBe(2);
     expect(result.stdout).toBe('');
@@ -171,12 +171,12 @@ describe('cip sandbox paging and latency', () => {
     expect((await started([])).stderr).not.toMatch(/to a page|waits/);
   });
 
-  it.each([
+  it.for([
     [['--paging', 'link'], 'error: --paging needs --page-size (without a page size the whole list is one answer)'],
     [['--page-size', '0'], /^error: option '--page-size <n>' argument '0' is invalid\. expected a whole number 1-1000000/],
     [['--paging', 'xml', '--page-size', '2'], /^error: option '--paging <style>' argument 'xml' is invalid/],
     [['--latency', '-5'], /^error: option '--latency <ms>' argument '-5' is invalid\. expected a whole number 0-60000/],
-  ])('refuses %j (exit 2)', async (args, message) => {
+  ])('refuses %j (exit 2)', async ([args, message], { cip }) => {
     const result = await cip(['sandbox', ...args]);
     expect(result.exitCode).toBe(2);
     const line = expectOneErrorLine(result.stderr);

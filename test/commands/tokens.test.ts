@@ -4,11 +4,11 @@
 // what `auth status` and `doctor` say, and the token redacted wherever text is shown.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeEach, describe, expect } from 'vitest';
 import { expectOneErrorLine, readConfig, tempDir } from '../helpers/cli.js';
-import { cipInProcess as cip } from '../helpers/harness.js';
 import { epochSeconds, makeJwt } from '../helpers/jwt.js';
 import { rawHttpServer } from '../helpers/raw-http.js';
+import { it } from '../helpers/fixture.js';
 
 const GUID = '3f2b8c1e-9a4d-4e6f-8b7a-1c2d3e4f5a6b';
 const TOKEN_ENTERPRISE = '0c6f1f9e-2b1d-4a57-9d0e-6a8b2f4c1d3e';
@@ -63,13 +63,13 @@ function noSecrets(result: { stdout: string; stderr: string }, ...secrets: strin
 }
 
 describe('what each kind of credential sends', () => {
-  it('an API key: ApiKey, the subscription key and EnterpriseId', async () => {
+  it('an API key: ApiKey, the subscription key and EnterpriseId', async ({ cip }) => {
     const result = await cip(['env', 'list'], { env: keyEnv });
     expect(result.exitCode).toBe(0);
     expect(headers()).toMatchObject({ authorization: `ApiKey ${API_KEY}`, 'ocp-apim-subscription-key': SUB_KEY, enterpriseid: GUID });
   });
 
-  it('CIP_TOKEN with CIP_SUBSCRIPTION_KEY: Bearer and the subscription key, no EnterpriseId, and no profile is read', async () => {
+  it('CIP_TOKEN with CIP_SUBSCRIPTION_KEY: Bearer and the subscription key, no EnterpriseId, and no profile is read', async ({ cip }) => {
     const configDir = tempDir();
     // A config file that cannot be read: the variables alone must do.
     writeFileSync(join(configDir, 'config.json'), '{not json', { mode: 0o600 });
@@ -80,14 +80,14 @@ describe('what each kind of credential sends', () => {
     expect(headers()).not.toHaveProperty('enterpriseid');
   });
 
-  it('a token profile: Bearer from the profile', async () => {
+  it('a token profile: Bearer from the profile', async ({ cip }) => {
     const result = await cip(['env', 'list'], { configDir: configWith({ ci: tokenProfile() }) });
     expect(result.exitCode).toBe(0);
     expect(headers()).toMatchObject({ authorization: `Bearer ${TOKEN}`, 'ocp-apim-subscription-key': SUB_KEY });
     expect(headers()).not.toHaveProperty('enterpriseid');
   });
 
-  it('an opaque token (not a JWT) is sent as it is, its expiry unknown', async () => {
+  it('an opaque token (not a JWT) is sent as it is, its expiry unknown', async ({ cip }) => {
     const result = await cip(['env', 'list'], { env: tokenEnv(OPAQUE) });
     expect(result).toMatchObject({ exitCode: 0, stderr: '' });
     expect(headers().authorization).toBe(`Bearer ${OPAQUE}`);
@@ -95,7 +95,7 @@ describe('what each kind of credential sends', () => {
     expect(status.stderr).toMatch(/^ {2}expires +unknown \(the token is not a JWT that says\)$/m);
   });
 
-  it('a write names what the token acts for, as the token says it', async () => {
+  it('a write names what the token acts for, as the token says it', async ({ cip }) => {
     server.respond(answer('201 Created', '{"id":"e2","name":"beta"}'));
     const result = await cip(['env', 'create', '-f', 'name=beta'], { env: tokenEnv() });
     expect(result.exitCode).toBe(0);
@@ -106,7 +106,7 @@ describe('what each kind of credential sends', () => {
 });
 
 describe('CIP_TOKEN beside the API key variables: one rule', () => {
-  it('both set with no enterprise id: exit 2, nothing sent', async () => {
+  it('both set with no enterprise id: exit 2, nothing sent', async ({ cip }) => {
     const result = await cip(['env', 'list'], { env: { ...tokenEnv(), CIP_API_KEY: API_KEY } });
     expect(result.exitCode).toBe(2);
     expect(expectOneErrorLine(result.stderr)).toBe(
@@ -115,7 +115,7 @@ describe('CIP_TOKEN beside the API key variables: one rule', () => {
     expect(server.requests).toHaveLength(0);
   });
 
-  it('both set with an enterprise id: the API key, in that enterprise; auth status says CIP_TOKEN is not used', async () => {
+  it('both set with an enterprise id: the API key, in that enterprise; auth status says CIP_TOKEN is not used', async ({ cip }) => {
     const env = { ...keyEnv, CIP_TOKEN: TOKEN };
     const result = await cip(['env', 'list'], { env });
     expect(result).toMatchObject({ exitCode: 0, stderr: '' });
@@ -129,7 +129,7 @@ describe('CIP_TOKEN beside the API key variables: one rule', () => {
     noSecrets(status);
   });
 
-  it('a named profile ignores CIP_TOKEN, with a warning', async () => {
+  it('a named profile ignores CIP_TOKEN, with a warning', async ({ cip }) => {
     const configDir = configWith({ a: apiKeyProfile() });
     const result = await cip(['env', 'list', '--profile', 'a'], { configDir, env: tokenEnv() });
     expect(result.exitCode).toBe(0);
@@ -139,7 +139,7 @@ describe('CIP_TOKEN beside the API key variables: one rule', () => {
     expect(headers().authorization).toBe(`ApiKey ${API_KEY}`);
   });
 
-  it("CIP_TOKEN over an active API key profile: the token with the profile's subscription key, said in a warning", async () => {
+  it("CIP_TOKEN over an active API key profile: the token with the profile's subscription key, said in a warning", async ({ cip }) => {
     const configDir = configWith({ a: apiKeyProfile() });
     const result = await cip(['env', 'list'], { configDir, env: { CIP_TOKEN: TOKEN } });
     expect(result.exitCode).toBe(0);
@@ -150,10 +150,10 @@ describe('CIP_TOKEN beside the API key variables: one rule', () => {
     expect(status.stderr).toMatch(/^ {2}not used +the API key and enterprise id of profile 'a'$/m);
   });
 
-  it.each([
+  it.for([
     ['CIP_ENTERPRISE_ID', { ...tokenEnv(), CIP_ENTERPRISE_ID: GUID }, [], 'unset CIP_ENTERPRISE_ID'],
     ['--enterprise-id', tokenEnv(), ['--enterprise-id', GUID], 'leave out --enterprise-id'],
-  ])('an enterprise id from %s with a token: exit 2, nothing sent', async (source, env, flags, fix) => {
+  ])('an enterprise id from %s with a token: exit 2, nothing sent', async ([source, env, flags, fix], { cip }) => {
     const result = await cip(['env', 'list', ...flags], { env });
     expect(result.exitCode).toBe(2);
     expect(expectOneErrorLine(result.stderr)).toBe(
@@ -162,7 +162,7 @@ describe('CIP_TOKEN beside the API key variables: one rule', () => {
     expect(server.requests).toHaveLength(0);
   });
 
-  it('a token profile named with --enterprise-id: exit 2', async () => {
+  it('a token profile named with --enterprise-id: exit 2', async ({ cip }) => {
     const result = await cip(['env', 'list', '--enterprise-id', GUID], { configDir: configWith({ ci: tokenProfile() }) });
     expect(result.exitCode).toBe(2);
     expect(expectOneErrorLine(result.stderr)).toMatch(/^error: --enterprise-id does not apply to a token: /);
@@ -171,7 +171,7 @@ describe('CIP_TOKEN beside the API key variables: one rule', () => {
 });
 
 describe("a token's expiry", () => {
-  it('expired in CIP_TOKEN: exit 3 before anything is sent, saying when and what to do', async () => {
+  it('expired in CIP_TOKEN: exit 3 before anything is sent, saying when and what to do', async ({ cip }) => {
     const expired = makeJwt({ exp: epochSeconds(-2 * 3600) });
     const result = await cip(['env', 'list'], { env: tokenEnv(expired) });
     expect(result.exitCode).toBe(3);
@@ -182,7 +182,7 @@ describe("a token's expiry", () => {
     noSecrets(result, expired);
   });
 
-  it('expired in a profile: how to log in again', async () => {
+  it('expired in a profile: how to log in again', async ({ cip }) => {
     const expired = makeJwt({ exp: epochSeconds(-90) });
     const result = await cip(['env', 'list'], { configDir: configWith({ ci: tokenProfile(expired) }) });
     expect(result.exitCode).toBe(3);
@@ -192,7 +192,7 @@ describe("a token's expiry", () => {
     expect(server.requests).toHaveLength(0);
   });
 
-  it('expiring within 5 minutes: one warning, and the command runs', async () => {
+  it('expiring within 5 minutes: one warning, and the command runs', async ({ cip }) => {
     const soon = makeJwt({ exp: epochSeconds(150) });
     const result = await cip(['env', 'get', 'e1'], { env: tokenEnv(soon) });
     expect(result.exitCode).toBe(0);
@@ -204,7 +204,7 @@ describe("a token's expiry", () => {
 });
 
 describe('auth status with a token', () => {
-  it('shows the kind, the token masked and its expiry, for each profile and for the credential in use', async () => {
+  it('shows the kind, the token masked and its expiry, for each profile and for the credential in use', async ({ cip }) => {
     const configDir = configWith({ ci: tokenProfile(), a: apiKeyProfile() });
     const json = await cip(['auth', 'status', '--json'], { configDir });
     expect(json.exitCode).toBe(0);
@@ -252,7 +252,7 @@ describe('auth status with a token', () => {
     noSecrets(table);
   });
 
-  it('a token in use that has expired: the profiles, then exit 3', async () => {
+  it('a token in use that has expired: the profiles, then exit 3', async ({ cip }) => {
     const configDir = configWith({ ci: tokenProfile(makeJwt({ exp: epochSeconds(-7200) })) });
     const result = await cip(['auth', 'status', '--json'], { configDir });
     expect(result.exitCode).toBe(3);
@@ -271,7 +271,7 @@ describe('doctor with a token', () => {
   }
   const checks = (stdout: string) => JSON.parse(stdout) as Check[];
 
-  it("checks the expiry and names the token's verdict", async () => {
+  it("checks the expiry and names the token's verdict", async ({ cip }) => {
     const result = await cip(['doctor', '-o', 'json'], { env: tokenEnv() });
     expect(result.exitCode).toBe(0);
     const list = checks(result.stdout);
@@ -295,7 +295,7 @@ describe('doctor with a token', () => {
     noSecrets(result);
   });
 
-  it('a token expiring soon is a warning, and the checks pass', async () => {
+  it('a token expiring soon is a warning, and the checks pass', async ({ cip }) => {
     const result = await cip(['doctor', '-o', 'json'], { env: tokenEnv(makeJwt({ exp: epochSeconds(200) })) });
     expect(result.exitCode).toBe(0);
     expect(checks(result.stdout)[1]).toMatchObject({
@@ -305,7 +305,7 @@ describe('doctor with a token', () => {
     });
   });
 
-  it('an expired token fails (exit 3), and is never sent', async () => {
+  it('an expired token fails (exit 3), and is never sent', async ({ cip }) => {
     const expired = makeJwt({ exp: epochSeconds(-600) });
     const result = await cip(['doctor', '-o', 'json'], { env: tokenEnv(expired) });
     expect(result.exitCode).toBe(3);
@@ -322,7 +322,7 @@ describe('doctor with a token', () => {
     noSecrets(result, expired);
   });
 
-  it('a 401 for the token: the fix names where it came from', async () => {
+  it('a 401 for the token: the fix names where it came from', async ({ cip }) => {
     server.respond(answer('401 Unauthorized', '{"message":"The token is invalid"}'));
     const result = await cip(['doctor', '-o', 'json'], { env: tokenEnv() });
     // This server answers the anonymous ping with the 401 too: that check fails first.
@@ -335,14 +335,14 @@ describe('doctor with a token', () => {
 });
 
 describe('the token is a secret everywhere', () => {
-  it('--verbose shows the Authorization header as ***', async () => {
+  it('--verbose shows the Authorization header as ***', async ({ cip }) => {
     const result = await cip(['env', 'list', '--verbose'], { env: tokenEnv() });
     expect(result.exitCode).toBe(0);
     expect(result.stderr).toMatch(/^> {3}authorization: \*\*\*$/im);
     noSecrets(result);
   });
 
-  it('an error body that echoes the token is redacted, and the 401 hint names where it came from', async () => {
+  it('an error body that echoes the token is redacted, and the 401 hint names where it came from', async ({ cip }) => {
     server.respond(answer('401 Unauthorized', JSON.stringify({ message: `bad token ${TOKEN}` })));
     const result = await cip(['env', 'list'], { env: tokenEnv() });
     expect(result.exitCode).toBe(3);
@@ -352,7 +352,7 @@ describe('the token is a secret everywhere', () => {
     noSecrets(result);
   });
 
-  it('CIP_TOKEN is redacted even when a named profile leaves it unused', async () => {
+  it('CIP_TOKEN is redacted even when a named profile leaves it unused', async ({ cip }) => {
     server.respond(answer('400 Bad Request', JSON.stringify({ message: `you sent ${TOKEN}` })));
     const configDir = configWith({ a: apiKeyProfile() });
     const result = await cip(['env', 'list', '--profile', 'a'], { configDir, env: { CIP_TOKEN: TOKEN } });
@@ -361,7 +361,7 @@ describe('the token is a secret everywhere', () => {
     noSecrets(result);
   });
 
-  it('a token refused as too long is never shown, nor worked on', async () => {
+  it('a token refused as too long is never shown, nor worked on', async ({ cip }) => {
     const huge = `eyJ.${'a'.repeat(100_000)}.sig`;
     const result = await cip(['env', 'list'], { env: tokenEnv(huge) });
     expect(result.exitCode).toBe(2);
@@ -381,7 +381,7 @@ describe('auth login --token-file', () => {
   }
   const login = ['auth', 'login', '--profile', 'ci', '--base-url'];
 
-  it('from a file: checked with one GET as a Bearer token, then saved as a profile of kind token', async () => {
+  it('from a file: checked with one GET as a Bearer token, then saved as a profile of kind token', async ({ cip }) => {
     const configDir = tempDir();
     const paths = files();
     const result = await cip([...login, server.url, '--token-file', paths.token, '--subscription-key-file', paths.sub], { configDir });
@@ -401,7 +401,7 @@ describe('auth login --token-file', () => {
     expect(headers().authorization).toBe(`Bearer ${TOKEN}`);
   });
 
-  it('from stdin, unchecked with --no-verify: nothing is sent', async () => {
+  it('from stdin, unchecked with --no-verify: nothing is sent', async ({ cip }) => {
     const configDir = tempDir();
     const paths = files();
     const result = await cip([...login, server.url, '--token-file', '-', '--subscription-key-file', paths.sub, '--no-verify'], {
@@ -414,7 +414,7 @@ describe('auth login --token-file', () => {
     expect(result.stderr).toContain(`Saved (not checked): profile 'ci' (with a token, ${server.url}) is active.`);
   });
 
-  it('replaces an API key profile of the same name, enterprise id and all', async () => {
+  it('replaces an API key profile of the same name, enterprise id and all', async ({ cip }) => {
     const configDir = configWith({ ci: apiKeyProfile() });
     const paths = files();
     const result = await cip([...login, server.url, '--token-file', paths.token, '--subscription-key-file', paths.sub], { configDir });
@@ -423,7 +423,7 @@ describe('auth login --token-file', () => {
     expect((readConfig(configDir) as { profiles: { ci: object } }).profiles.ci).not.toHaveProperty('enterpriseId');
   });
 
-  it('at a terminal, asks for the subscription key only: no enterprise id, no API key', async () => {
+  it('at a terminal, asks for the subscription key only: no enterprise id, no API key', async ({ cip }) => {
     const configDir = tempDir();
     const paths = files();
     const result = await cip([...login, server.url, '--token-file', paths.token, '--no-verify'], {
@@ -438,14 +438,14 @@ describe('auth login --token-file', () => {
     noSecrets(result);
   });
 
-  it.each([
+  it.for([
     [['--api-key-file', 'k.txt'], 'error: --token-file and --api-key-file cannot be used together: a profile holds a token or an API key'],
     [
       ['--enterprise-id', GUID],
       'error: --enterprise-id does not apply to a token: a token acts for the enterprise it was issued for (leave out --enterprise-id)',
     ],
     [['--subscription-key-file', '-'], 'error: only one of --token-file and --subscription-key-file can read stdin'],
-  ])('with %j: exit 2, nothing read or saved', async (flags, line) => {
+  ])('with %j: exit 2, nothing read or saved', async ([flags, line], { cip }) => {
     const configDir = tempDir();
     const result = await cip([...login, server.url, '--token-file', '-', ...flags], { configDir, input: TOKEN });
     expect(result.exitCode).toBe(2);
@@ -454,7 +454,7 @@ describe('auth login --token-file', () => {
     expect(server.requests).toHaveLength(0);
   });
 
-  it('--token VALUE is exit 2, says what to use instead, and never repeats the value', async () => {
+  it('--token VALUE is exit 2, says what to use instead, and never repeats the value', async ({ cip }) => {
     const result = await cip(['auth', 'login', `--token=${TOKEN}`]);
     expect(result).toEqual({
       exitCode: 2,
@@ -464,7 +464,7 @@ describe('auth login --token-file', () => {
     });
   });
 
-  it('an expired token: exit 3, nothing sent or saved', async () => {
+  it('an expired token: exit 3, nothing sent or saved', async ({ cip }) => {
     const configDir = tempDir();
     const paths = files(makeJwt({ exp: epochSeconds(-7200) }));
     const result = await cip([...login, server.url, '--token-file', paths.token, '--subscription-key-file', paths.sub], { configDir });
@@ -476,7 +476,7 @@ describe('auth login --token-file', () => {
     expect(readConfig(configDir)).toBeUndefined();
   });
 
-  it('a token about to expire: a warning, and it is saved', async () => {
+  it('a token about to expire: a warning, and it is saved', async ({ cip }) => {
     const configDir = tempDir();
     const paths = files(makeJwt({ exp: epochSeconds(120) }));
     const result = await cip([...login, server.url, '--token-file', paths.token, '--subscription-key-file', paths.sub], { configDir });
@@ -484,7 +484,7 @@ describe('auth login --token-file', () => {
     expect(result.stderr.match(/^warning: the token from --token-file .* expires in 2 min/gm)).toHaveLength(1);
   });
 
-  it.each([
+  it.for<[string, string, string]>([
     [
       'a line break inside',
       'aaaaaaaaaaaa\nbbbbbbbbbbbb',
@@ -492,7 +492,7 @@ describe('auth login --token-file', () => {
     ],
     ['a control character', `${TOKEN}\u0007`, `${NOT_ASCII} (tokens are one word of visible ASCII characters; copy the token again)`],
     ['20,000 characters', 'a'.repeat(20_000), 'it has 20000 characters; tokens have 16 to 16384'],
-  ])('a token file with %s: exit 2, never shown', async (_what, token, reason) => {
+  ])('a token file with %s: exit 2, never shown', async ([_what, token, reason], { cip }) => {
     const configDir = tempDir();
     const paths = files(token);
     const result = await cip([...login, server.url, '--token-file', paths.token, '--subscription-key-file', paths.sub], { configDir });
@@ -501,7 +501,7 @@ describe('auth login --token-file', () => {
     expect(readConfig(configDir)).toBeUndefined();
   });
 
-  it('a token the API refuses (401): exit 3, nothing saved, and what to check', async () => {
+  it('a token the API refuses (401): exit 3, nothing saved, and what to check', async ({ cip }) => {
     server.respond(answer('401 Unauthorized', '{"message":"invalid token"}'));
     const configDir = tempDir();
     const paths = files();

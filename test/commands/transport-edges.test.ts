@@ -2,19 +2,17 @@
 // a broken answer, exit 7, after one request, whichever decoder failed. Served raw from 127.0.0.1. And what a
 // TLS handshake that fails before any certificate means (an old TLS version, a server that is not TLS).
 import { brotliCompressSync } from 'node:zlib';
-import { afterAll, beforeEach, describe, expect, it } from 'vitest';
-import { expectOneErrorLine, sandboxEnv, tempDir } from '../helpers/cli.js';
-import { cipInProcess as cip } from '../helpers/harness.js';
+import { afterAll, beforeEach, describe, expect } from 'vitest';
+import { expectOneErrorLine, tempDir } from '../helpers/cli.js';
 import { rawHttpServer } from '../helpers/raw-http.js';
 import { makeCertificate, oldTlsServer } from '../helpers/tls.js';
-import { startSandbox } from '../../src/sandbox/index.js';
+import { it } from '../helpers/fixture.js';
 
-const sandbox = await startSandbox({ seed: 3 });
 const raw = await rawHttpServer();
-const env = { ...sandboxEnv(sandbox), CIP_BASE_URL: raw.url };
 const certificate = makeCertificate(tempDir());
+/** The sandbox's keys, and the base URL of the raw server, which answers with the bytes a test gives it. */
+const atRaw = (env: Record<string, string | undefined>) => ({ ...env, CIP_BASE_URL: raw.url });
 afterAll(async () => {
-  await sandbox.close();
   await raw.close();
 });
 beforeEach(() => {
@@ -27,19 +25,22 @@ function answer(encoding: string, body: Buffer): Buffer {
 }
 
 describe('Content-Encoding', () => {
-  it.each(['br', 'deflate', 'gzip'])('%s that does not decode is a broken answer: exit 7, one request, no retry', async (encoding) => {
-    raw.respond(answer(encoding, Buffer.from('[{"id":"not compressed"}]')));
-    const result = await cip(['env', 'list'], { env });
-    expect(result.exitCode).toBe(7);
-    expect(expectOneErrorLine(result.stderr)).toBe(
-      `error: cannot list environments: the API answered with a body that is not valid ${encoding} data, though its Content-Encoding says so`,
-    );
-    expect(raw.requests).toHaveLength(1);
-  });
+  it.for(['br', 'deflate', 'gzip'])(
+    '%s that does not decode is a broken answer: exit 7, one request, no retry',
+    async (encoding, { env, cip }) => {
+      raw.respond(answer(encoding, Buffer.from('[{"id":"not compressed"}]')));
+      const result = await cip(['env', 'list'], { env: atRaw(env) });
+      expect(result.exitCode).toBe(7);
+      expect(expectOneErrorLine(result.stderr)).toBe(
+        `error: cannot list environments: the API answered with a body that is not valid ${encoding} data, though its Content-Encoding says so`,
+      );
+      expect(raw.requests).toHaveLength(1);
+    },
+  );
 
-  it('br that decodes is read as the list', async () => {
+  it('br that decodes is read as the list', async ({ env, cip }) => {
     raw.respond(answer('br', brotliCompressSync(Buffer.from('[{"id":"e1","name":"a"}]'))));
-    const result = await cip(['env', 'list', '-o', 'json'], { env });
+    const result = await cip(['env', 'list', '-o', 'json'], { env: atRaw(env) });
     expect(result.exitCode).toBe(0);
     expect(JSON.parse(result.stdout)).toEqual([expect.objectContaining({ id: 'e1' })]);
   });
@@ -48,7 +49,7 @@ describe('Content-Encoding', () => {
 describe.skipIf(!certificate)(
   'a TLS handshake that fails before a certificate is seen: what failed and why, exit 8, one attempt, nothing sent',
   () => {
-    it.each(['TLSv1', 'TLSv1.1'] as const)('a server that speaks only %s', async (version) => {
+    it.for(['TLSv1', 'TLSv1.1'] as const)('a server that speaks only %s', async (version, { env, cip }) => {
       const old = await oldTlsServer(certificate!, version);
       try {
         const result = await cip(['env', 'list'], { env: { ...env, CIP_BASE_URL: old.url } });
@@ -65,8 +66,7 @@ describe.skipIf(!certificate)(
       }
     });
 
-    it('an https:// base URL on a server that answers in plain HTTP', async () => {
-      sandbox.reset();
+    it('an https:// base URL on a server that answers in plain HTTP', async ({ sandbox, env, cip }) => {
       const result = await cip(['env', 'create', '-f', 'name=x'], {
         env: { ...env, CIP_BASE_URL: sandbox.url.replace('http:', 'https:') },
       });
@@ -82,9 +82,9 @@ describe.skipIf(!certificate)(
 );
 
 describe('an answer that is not HTTP', () => {
-  it('another protocol on the port (an SSH banner): exit 7, the server named, one request, no retry', async () => {
+  it('another protocol on the port (an SSH banner): exit 7, the server named, one request, no retry', async ({ env, cip }) => {
     raw.respond('SSH-2.0-OpenSSH_9.6\r\n');
-    const result = await cip(['env', 'list'], { env });
+    const result = await cip(['env', 'list'], { env: atRaw(env) });
     expect(result.exitCode).toBe(7);
     const port = new URL(raw.url).port;
     expect(expectOneErrorLine(result.stderr)).toBe(
@@ -94,9 +94,9 @@ describe('an answer that is not HTTP', () => {
     expect(raw.requests).toHaveLength(1);
   });
 
-  it('a write answered so may have been carried out, and says so', async () => {
+  it('a write answered so may have been carried out, and says so', async ({ env, cip }) => {
     raw.respond('HTTP/1.1 200 OK\r\nContent-Length: 2\r\nX-Bad\r\n\r\n{}');
-    const result = await cip(['env', 'create', '-f', 'name=x'], { env });
+    const result = await cip(['env', 'create', '-f', 'name=x'], { env: atRaw(env) });
     expect(result.exitCode).toBe(7);
     expect(expectOneErrorLine(result.stderr)).toMatch(
       /^error: cannot create the environment: the answer from 127\.0\.0\.1:\d+ is not HTTP that cip can read \(HPE_\w+\) \(the request was sent, so it may have been carried out; check with 'cip env list' before trying again\)$/,
@@ -104,9 +104,9 @@ describe('an answer that is not HTTP', () => {
     expect(raw.requests).toHaveLength(1);
   });
 
-  it('a 204 that carries a body anyway is the 204: the answer was whole with its headers', async () => {
+  it('a 204 that carries a body anyway is the 204: the answer was whole with its headers', async ({ env, cip }) => {
     raw.respond('HTTP/1.1 204 No Content\r\nContent-Length: 5\r\n\r\nhello');
-    const result = await cip(['api', 'Environments/e1', '-X', 'DELETE', '-i'], { env });
+    const result = await cip(['api', 'Environments/e1', '-X', 'DELETE', '-i'], { env: atRaw(env) });
     expect(result.exitCode).toBe(0);
     // -i prints the status line and headers on stderr; there is no body.
     expect(result.stderr).toMatch(/^HTTP\/1\.1 204 No Content\n/);

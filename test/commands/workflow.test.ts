@@ -1,58 +1,45 @@
 // The everyday workflow: get one, find by name, update one field without losing the others, dry runs, delete
 // many at once, lists in pages, checked columns. In-process against the sandbox; what the server received
 // is the proof of what was sent.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { describe, expect } from 'vitest';
+import { type Sandbox } from '../../src/sandbox/index.js';
 import { expectOneErrorLine, sandboxEnv } from '../helpers/cli.js';
-import { cipInProcess as cip } from '../helpers/harness.js';
-
-let sandbox: Sandbox;
-let elsewhere: Sandbox;
-let env: Record<string, string | undefined>;
-beforeAll(async () => {
-  [sandbox, elsewhere] = await Promise.all([startSandbox({ seed: 0 }), startSandbox({ seed: 0 })]);
-  env = sandboxEnv(sandbox);
-});
-afterAll(async () => {
-  await Promise.all([sandbox.close(), elsewhere.close()]);
-});
+import { it, test, type Fixtures } from '../helpers/fixture.js';
+import { writes } from '../helpers/requests.js';
 
 // The record as the API might hold it: nested values, a 64-bit number, a decimal with a trailing zero.
 const STAGING_JSON =
   '{"id":"e1","name":"staging","displayName":"Staging","description":"pre-production","type":"Staging","isActive":true,' +
   '"region":"westeurope","tags":["a","b"],"settings":{"retention":30,"logLevel":"Warning"},"quota":12345678901234567890,"ratio":1.50}';
 
-beforeEach(async () => {
-  sandbox.reset();
-  elsewhere.reset();
-  sandbox.environments.clear();
-  // Seeded through the API, so the store keeps the exact digits as the sandbox parses them.
-  const { parseExactJson } = await import('../../src/json/exact.js');
-  const staging = (await parseExactJson(STAGING_JSON)) as { id: string };
-  sandbox.environments.set('e1', staging);
-  sandbox.environments.set('e2', { id: 'e2', name: 'prod', type: 'Production' });
-  sandbox.environments.set('e3', { id: 'e3', Name: 'Review', type: 'Test' });
-  sandbox.environments.set('e4', { id: 'e4', name: 'dup' });
-  sandbox.environments.set('e5', { id: 'e5', name: 'dup' });
-  sandbox.environments.set('staging-id-is-a-name', { id: 'staging-id-is-a-name', name: 'e2' });
-  sandbox.reset();
+// Read as JSON texts, so the store keeps the exact digits as the sandbox parses them.
+test.override({
+  sandboxOptions: {
+    records: [
+      STAGING_JSON,
+      '{"id":"e2","name":"prod","type":"Production"}',
+      '{"id":"e3","Name":"Review","type":"Test"}',
+      '{"id":"e4","name":"dup"}',
+      '{"id":"e5","name":"dup"}',
+      '{"id":"staging-id-is-a-name","name":"e2"}',
+    ],
+  },
 });
 
-const writes = () => sandbox.requests.filter((request) => request.method !== 'GET');
-const reads = () => sandbox.requests.filter((request) => request.method === 'GET');
+const reads = (sandbox: Sandbox) => sandbox.requests.filter((request) => request.method === 'GET');
 /** The paths cip read: the list, and an environment by id (which the sandbox does not serve: 405). */
-const readPaths = () => reads().map((request) => request.url);
+const readPaths = (sandbox: Sandbox) => reads(sandbox).map((request) => request.url);
 
 describe('env get', () => {
-  it('finds an environment by id, and prints it as JSON in a pipe', async () => {
+  it('finds an environment by id, and prints it as JSON in a pipe', async ({ env, cip, sandbox }) => {
     const result = await cip(['env', 'get', 'e2'], { env });
     expect(result).toMatchObject({ exitCode: 0, stderr: '' });
     expect(JSON.parse(result.stdout)).toEqual({ id: 'e2', name: 'prod', type: 'Production' });
     // A record with no version of its own is asked for by id too, for its ETag; the sandbox has no read by id.
-    expect(readPaths()).toEqual(['/ms/Environments', '/ms/Environments/e2']);
+    expect(readPaths(sandbox)).toEqual(['/ms/Environments', '/ms/Environments/e2']);
   });
 
-  it('finds one by its exact name, in either letter case of the key, with numbers exact', async () => {
+  it('finds one by its exact name, in either letter case of the key, with numbers exact', async ({ env, cip }) => {
     const byName = await cip(['env', 'get', 'staging'], { env });
     expect(byName.exitCode).toBe(0);
     expect(byName.stdout).toContain('"quota": 12345678901234567890');
@@ -61,13 +48,13 @@ describe('env get', () => {
     expect(JSON.parse(pascal.stdout)).toEqual({ id: 'e3', Name: 'Review', type: 'Test' });
   });
 
-  it('prefers an id over a name that equals it', async () => {
+  it('prefers an id over a name that equals it', async ({ env, cip }) => {
     // 'e2' is e2's id and the name of another environment: the id wins.
     const result = await cip(['env', 'get', 'e2'], { env });
     expect(JSON.parse(result.stdout)).toMatchObject({ id: 'e2' });
   });
 
-  it('a name matches exactly: not another case, not a prefix (exit 5)', async () => {
+  it('a name matches exactly: not another case, not a prefix (exit 5)', async ({ env, cip }) => {
     for (const name of ['Staging', 'stag', 'review']) {
       const result = await cip(['env', 'get', name], { env });
       expect(result.exitCode).toBe(5);
@@ -77,7 +64,7 @@ describe('env get', () => {
     }
   });
 
-  it('a name two environments share is exit 2, naming their ids', async () => {
+  it('a name two environments share is exit 2, naming their ids', async ({ env, cip }) => {
     const result = await cip(['env', 'get', 'dup'], { env });
     expect(result.exitCode).toBe(2);
     expect(expectOneErrorLine(result.stderr)).toBe(
@@ -85,7 +72,7 @@ describe('env get', () => {
     );
   });
 
-  it('shows a record view at a terminal, and --columns picks fields, nested ones by path', async () => {
+  it('shows a record view at a terminal, and --columns picks fields, nested ones by path', async ({ env, cip }) => {
     const view = await cip(['env', 'get', 'staging'], { env: { ...env, NO_COLOR: '1' }, terminalColumns: 100 });
     expect(view.exitCode).toBe(0);
     expect(view.stdout).toMatch(/^id\s+e1$/m);
@@ -96,49 +83,49 @@ describe('env get', () => {
 });
 
 describe('env update merges', () => {
-  it('changes one field and sends every other one back exactly as it was read', async () => {
+  it('changes one field and sends every other one back exactly as it was read', async ({ env, cip, sandbox }) => {
     const result = await cip(['env', 'update', 'staging', '-f', 'description=changed'], { env });
     expect(result.exitCode).toBe(0);
-    const [put] = writes();
+    const [put] = writes(sandbox);
     expect(put!.method).toBe('PUT');
     expect(put!.url).toBe('/ms/Environments/e1');
     expect(put!.body).toBe(STAGING_JSON.replace('"pre-production"', '"changed"'));
-    expect(readPaths()).toEqual(['/ms/Environments', '/ms/Environments/e1']);
+    expect(readPaths(sandbox)).toEqual(['/ms/Environments', '/ms/Environments/e1']);
   });
 
-  it("a field named in another letter case changes the record's own field, not a second one", async () => {
+  it("a field named in another letter case changes the record's own field, not a second one", async ({ env, cip, sandbox }) => {
     await cip(['env', 'update', 'e3', '-f', 'name=Reviewed'], { env });
-    expect(writes()[0]!.body).toBe('{"id":"e3","Name":"Reviewed","type":"Test"}');
+    expect(writes(sandbox)[0]!.body).toBe('{"id":"e3","Name":"Reviewed","type":"Test"}');
   });
 
-  it('--unset removes a top-level field, with or without other changes', async () => {
+  it('--unset removes a top-level field, with or without other changes', async ({ sandbox, env, cip }) => {
     const only = await cip(['env', 'update', 'e2', '--unset', 'type'], { env });
     expect(only.exitCode).toBe(0);
-    expect(writes()[0]!.body).toBe('{"id":"e2","name":"prod"}');
+    expect(writes(sandbox)[0]!.body).toBe('{"id":"e2","name":"prod"}');
     sandbox.reset();
     const warned = await cip(['env', 'update', 'e2', '--unset', 'nope', '-f', 'name=p'], { env });
     expect(warned.stderr).toContain('warning: --unset nope: the environment has no such field\n');
     // The sandbox stamped updatedAt on the first update.
-    expect(JSON.parse(writes()[0]!.body)).toEqual({ id: 'e2', name: 'p', updatedAt: expect.any(String) });
+    expect(JSON.parse(writes(sandbox)[0]!.body)).toEqual({ id: 'e2', name: 'p', updatedAt: expect.any(String) });
   });
 
-  it("--unset in another letter case removes the record's own field: TYPE removes type", async () => {
+  it("--unset in another letter case removes the record's own field: TYPE removes type", async ({ env, cip, sandbox }) => {
     const result = await cip(['env', 'update', 'e2', '--unset', 'TYPE'], { env });
     expect(result.exitCode).toBe(0);
     expect(result.stderr).not.toContain('warning');
-    const [put] = writes();
+    const [put] = writes(sandbox);
     expect(put!.url).toBe('/ms/Environments/e2');
     expect(put!.body).toBe('{"id":"e2","name":"prod"}');
     expect(JSON.parse(put!.body)).not.toHaveProperty('type');
   });
 
-  it('--replace sends exactly the payload', async () => {
+  it('--replace sends exactly the payload', async ({ env, cip, sandbox }) => {
     const result = await cip(['env', 'update', 'staging', '--data', '{"name":"staging","ratio":2.0}', '--replace'], { env });
     expect(result.exitCode).toBe(0);
-    expect(writes()[0]!.body).toBe('{"name":"staging","ratio":2.0}');
+    expect(writes(sandbox)[0]!.body).toBe('{"name":"staging","ratio":2.0}');
   });
 
-  it('needs something to change: no payload and no --unset is exit 2, nothing sent', async () => {
+  it('needs something to change: no payload and no --unset is exit 2, nothing sent', async ({ sandbox, env, cip }) => {
     const result = await cip(['env', 'update', 'staging'], { env });
     expect(result.exitCode).toBe(2);
     expect(sandbox.requests).toHaveLength(0);
@@ -146,7 +133,7 @@ describe('env update merges', () => {
 });
 
 describe('--dry-run', () => {
-  it('create prints the POST it would send and sends nothing', async () => {
+  it('create prints the POST it would send and sends nothing', async ({ sandbox, env, cip }) => {
     const result = await cip(['env', 'create', '-f', 'name=new', '-F', 'n=12345678901234567890', '--dry-run'], { env });
     expect(result.exitCode).toBe(0);
     expect(result.stdout).toBe(
@@ -156,28 +143,28 @@ describe('--dry-run', () => {
     expect(sandbox.requests).toHaveLength(0);
   });
 
-  it('update reads the list, prints the merged PUT and writes nothing', async () => {
+  it('update reads the list, prints the merged PUT and writes nothing', async ({ sandbox, env, cip }) => {
     const result = await cip(['env', 'update', 'prod', '-F', 'isActive=false', '--dry-run'], { env });
     expect(result.exitCode).toBe(0);
     expect(JSON.parse(result.stdout)).toEqual([
       { method: 'PUT', url: `${sandbox.url}/Environments/e2`, body: { id: 'e2', name: 'prod', type: 'Production', isActive: false } },
     ]);
-    expect(readPaths()).toEqual(['/ms/Environments', '/ms/Environments/e2']);
-    expect(writes()).toHaveLength(0);
+    expect(readPaths(sandbox)).toEqual(['/ms/Environments', '/ms/Environments/e2']);
+    expect(writes(sandbox)).toHaveLength(0);
   });
 
-  it('delete needs no --yes, prints each DELETE, and deletes nothing', async () => {
+  it('delete needs no --yes, prints each DELETE, and deletes nothing', async ({ sandbox, env, cip }) => {
     const result = await cip(['env', 'delete', 'staging', 'e2', '--dry-run'], { env });
     expect(result.exitCode).toBe(0);
     expect(JSON.parse(result.stdout)).toEqual([
       { method: 'DELETE', url: `${sandbox.url}/Environments/e1` },
       { method: 'DELETE', url: `${sandbox.url}/Environments/e2` },
     ]);
-    expect(writes()).toHaveLength(0);
+    expect(writes(sandbox)).toHaveLength(0);
     expect(sandbox.environments.size).toBe(6);
   });
 
-  it('is readable at a terminal', async () => {
+  it('is readable at a terminal', async ({ sandbox, env, cip }) => {
     const result = await cip(['env', 'update', 'prod', '-f', 'type=Test', '--dry-run'], {
       env: { ...env, NO_COLOR: '1' },
       terminalColumns: 100,
@@ -187,17 +174,17 @@ describe('--dry-run', () => {
 });
 
 describe('env delete with many', () => {
-  it('resolves every argument first: one unknown name fails the whole command before any delete', async () => {
+  it('resolves every argument first: one unknown name fails the whole command before any delete', async ({ env, cip, sandbox }) => {
     const result = await cip(['env', 'delete', 'staging', 'no-such', 'prod', '--yes'], { env });
     expect(result.exitCode).toBe(5);
     expect(expectOneErrorLine(result.stderr)).toBe(
       "error: no environment has the id or name 'no-such' (nothing was sent; 'cip env list' shows the ids and names)",
     );
-    expect(writes()).toHaveLength(0);
-    expect(reads()).toHaveLength(1);
+    expect(writes(sandbox)).toHaveLength(0);
+    expect(reads(sandbox)).toHaveLength(1);
   });
 
-  it('--if-missing ok counts an unknown one as done (result missing), and a 404 too', async () => {
+  it('--if-missing ok counts an unknown one as done (result missing), and a 404 too', async ({ sandbox, env, cip }) => {
     sandbox.inject({ fault: { kind: 'status', status: 404 }, method: 'DELETE', match: (request) => request.url.endsWith('/e2') });
     const result = await cip(['env', 'delete', 'no-such', 'prod', 'staging', '--if-missing', 'ok', '--yes'], { env });
     expect(result.exitCode).toBe(0);
@@ -211,17 +198,17 @@ describe('env delete with many', () => {
     expect(result.stderr).toContain('Done: 1 deleted, 2 missing, 0 failed of 3\n  in enterprise');
   });
 
-  it('an id and its name given together are deleted once', async () => {
+  it('an id and its name given together are deleted once', async ({ env, cip, sandbox }) => {
     const result = await cip(['env', 'delete', 'staging', 'e1', '--yes'], { env });
     expect(result.exitCode).toBe(0);
-    expect(writes().map((request) => request.url)).toEqual(['/ms/Environments/e1']);
+    expect(writes(sandbox).map((request) => request.url)).toEqual(['/ms/Environments/e1']);
   });
 
-  it('reads ids and names from stdin with --stdin, one per line', async () => {
+  it('reads ids and names from stdin with --stdin, one per line', async ({ sandbox, env, cip }) => {
     const result = await cip(['env', 'delete', '--stdin', '--yes'], { env, input: 'e2\n\nstaging\r\nReview' });
     expect(result.exitCode).toBe(0);
     expect(
-      writes()
+      writes(sandbox)
         .map((request) => request.url)
         .sort(),
     ).toEqual(['/ms/Environments/e1', '/ms/Environments/e2', '/ms/Environments/e3']);
@@ -232,13 +219,13 @@ describe('env delete with many', () => {
     expect(sandbox.requests).toHaveLength(0);
   });
 
-  it('needs ids, names or --stdin', async () => {
+  it('needs ids, names or --stdin', async ({ env, cip }) => {
     const result = await cip(['env', 'delete', '--yes'], { env });
     expect(result.exitCode).toBe(2);
     expect(expectOneErrorLine(result.stderr)).toBe('error: give the ids or names of the environments to delete, or --stdin');
   });
 
-  it('keeps at most --concurrency deletes under way', async () => {
+  it('keeps at most --concurrency deletes under way', async ({ sandbox, env, cip }) => {
     for (let index = 0; index < 6; index++) sandbox.environments.set(`b${index}`, { id: `b${index}` });
     const gates = Array.from({ length: 6 }, () => {
       let resolve: (value: undefined) => void = () => undefined;
@@ -260,7 +247,7 @@ describe('env delete with many', () => {
     );
     const ids = gates.map((_gate, index) => `b${index}`);
     const run = cip(['env', 'delete', ...ids, '--yes', '--concurrency', '2'], { env });
-    const arrived = (count: number) => sandbox.waitForRequest(() => writes().length >= count);
+    const arrived = (count: number) => sandbox.waitForRequest(() => writes(sandbox).length >= count);
     for (let index = 0; index < gates.length; index++) {
       await arrived(Math.min(index + 2, gates.length));
       released++;
@@ -275,7 +262,7 @@ describe('env delete with many', () => {
     expect(answeredAtArrival).toHaveLength(6);
   });
 
-  it('refuses a --concurrency outside 1-32', async () => {
+  it('refuses a --concurrency outside 1-32', async ({ sandbox, env, cip }) => {
     for (const value of ['0', '33', '1.5', 'x']) {
       const result = await cip(['env', 'delete', 'e1', '--yes', '--concurrency', value], { env });
       expect(result.exitCode).toBe(2);
@@ -291,7 +278,11 @@ describe('lists in pages', () => {
   };
   const onPage = (query: string) => (request: { url: string }) => request.url === `/ms/Environments${query}`;
 
-  it('follows @odata.nextLink, nextLink, next and Link headers to the last page, on the same origin only', async () => {
+  it('follows @odata.nextLink, nextLink, next and Link headers to the last page, on the same origin only', async ({
+    sandbox,
+    env,
+    cip,
+  }) => {
     sandbox.inject(
       { fault: { kind: 'status', status: 200, body: page([{ id: 'p1' }], `${sandbox.url}/Environments?page=2`) }, match: onPage('') },
       { fault: { kind: 'status', status: 200, body: page([{ id: 'p2' }], '?page=3', 'nextLink') }, match: onPage('?page=2') },
@@ -310,17 +301,18 @@ describe('lists in pages', () => {
     const result = await cip(['env', 'list'], { env });
     expect(result.exitCode).toBe(0);
     expect(JSON.parse(result.stdout)).toEqual([{ id: 'p1' }, { id: 'p2' }, { id: 'p3' }, { id: 'p4' }, { id: 'p5' }]);
-    expect(reads().map((request) => request.url)).toEqual([
+    expect(reads(sandbox).map((request) => request.url)).toEqual([
       '/ms/Environments',
       '/ms/Environments?page=2',
       '/ms/Environments?page=3',
       '/ms/Environments?page=4',
       '/ms/Environments?page=5',
     ]);
-    for (const request of reads()) expect(request.headers.authorization).toBe(`ApiKey ${sandbox.keys.apiKey}`);
+    for (const request of reads(sandbox)) expect(request.headers.authorization).toBe(`ApiKey ${sandbox.keys.apiKey}`);
   });
 
-  it('refuses a next link to another origin: exit 7, and nothing is sent there', async () => {
+  it('refuses a next link to another origin: exit 7, and nothing is sent there', async ({ sandbox, env, cip, startSandbox }) => {
+    const elsewhere = await startSandbox();
     sandbox.inject({ fault: { kind: 'status', status: 200, body: page([{ id: 'p1' }], `${elsewhere.url}/Environments?page=2`) } });
     const result = await cip(['env', 'list'], { env });
     expect(result.exitCode).toBe(7);
@@ -331,7 +323,7 @@ describe('lists in pages', () => {
     expect(elsewhere.requests).toHaveLength(0);
   });
 
-  it('stops a chain of next links that loops: exit 7', async () => {
+  it('stops a chain of next links that loops: exit 7', async ({ sandbox, env, cip }) => {
     sandbox.inject(
       { fault: { kind: 'status', status: 200, body: page([{ id: 'p1' }], '?page=2') }, match: onPage('') },
       { fault: { kind: 'status', status: 200, body: page([{ id: 'p2' }], `${sandbox.url}/Environments`) }, match: onPage('?page=2') },
@@ -341,10 +333,10 @@ describe('lists in pages', () => {
     expect(expectOneErrorLine(result.stderr)).toBe(
       "error: cannot list environments: the API's next-page links loop (page 2 links back to an earlier page)",
     );
-    expect(reads()).toHaveLength(2);
+    expect(reads(sandbox)).toHaveLength(2);
   });
 
-  it('names are found on any page', async () => {
+  it('names are found on any page', async ({ sandbox, env, cip }) => {
     sandbox.inject(
       { fault: { kind: 'status', status: 200, body: page([{ id: 'p1', name: 'one' }], '?page=2') }, match: onPage('') },
       { fault: { kind: 'status', status: 200, body: page([{ id: 'p2', name: 'two' }]) }, match: onPage('?page=2') },
@@ -355,7 +347,7 @@ describe('lists in pages', () => {
 });
 
 describe('--columns is checked', () => {
-  it('an unknown column is exit 2, naming the fields', async () => {
+  it('an unknown column is exit 2, naming the fields', async ({ env, cip }) => {
     const result = await cip(['env', 'list', '--columns', 'id,colour'], { env });
     expect(result.exitCode).toBe(2);
     expect(expectOneErrorLine(result.stderr)).toBe(
@@ -364,7 +356,7 @@ describe('--columns is checked', () => {
     expect(result.stdout).toBe('');
   });
 
-  it('applies to JSON: each object keeps only those fields, in that order', async () => {
+  it('applies to JSON: each object keeps only those fields, in that order', async ({ env, cip }) => {
     const result = await cip(['env', 'list', '--json', '--columns', 'NAME,id,settings.retention'], { env });
     expect(result.exitCode).toBe(0);
     const rows = JSON.parse(result.stdout) as Record<string, unknown>[];
@@ -374,7 +366,7 @@ describe('--columns is checked', () => {
     expect(rows[1]).toEqual({ name: 'prod', id: 'e2' });
   });
 
-  it('matches header labels and nested paths in a table', async () => {
+  it('matches header labels and nested paths in a table', async ({ env, cip }) => {
     const result = await cip(['env', 'list', '-o', 'table', '--columns', 'display name,settings.retention'], { env });
     expect(result.exitCode).toBe(0);
     expect(result.stdout.split('\n')[0]).toMatch(/^DISPLAY NAME\s+SETTINGS\.RETENTION$/);
@@ -383,7 +375,7 @@ describe('--columns is checked', () => {
 });
 
 describe('--verbose', () => {
-  it('logs request and response bodies, keys redacted, long ones cut', async () => {
+  it('logs request and response bodies, keys redacted, long ones cut', async ({ sandbox, env, cip }) => {
     const long = 'x'.repeat(2500);
     const result = await cip(['env', 'create', '-f', `name=${long}`, '-f', `note=${sandbox.keys.apiKey}`, '--verbose'], { env });
     expect(result.exitCode).toBe(0);
@@ -394,7 +386,7 @@ describe('--verbose', () => {
     expect(result.stderr).not.toContain(sandbox.keys.apiKey);
   });
 
-  it('logs the headers as they are sent, accept-encoding among them', async () => {
+  it('logs the headers as they are sent, accept-encoding among them', async ({ sandbox, env, cip }) => {
     const result = await cip(['env', 'list', '--verbose'], { env });
     expect(result.exitCode).toBe(0);
     expect(sandbox.requests.at(-1)!.headers['accept-encoding']).toBe('gzip, deflate, br');
@@ -405,9 +397,9 @@ describe('--verbose', () => {
 });
 
 describe('a paged sandbox', () => {
-  it.each(['odata', 'link', 'next'] as const)(
+  it.for(['odata', 'link', 'next'] as const)(
     'every item of a 5-page list (%s), and no key sent to a foreign next link',
-    async (paging) => {
+    async (paging, { cip, startSandbox }) => {
       const paged = await startSandbox({ seed: 23, pageSize: 5, paging });
       try {
         const pagedEnv = sandboxEnv(paged);
@@ -437,7 +429,7 @@ describe('a paged sandbox', () => {
 });
 
 describe('refusals say why nothing was asked', () => {
-  it('under CI at a terminal, delete says prompts are off', async () => {
+  it('under CI at a terminal, delete says prompts are off', async ({ sandbox, env, cip }) => {
     const result = await cip(['env', 'delete', 'e1'], { env: { ...env, CI: 'true' }, interactive: true });
     expect(result.exitCode).toBe(2);
     expect(expectOneErrorLine(result.stderr)).toMatch(/without confirmation \(prompts are off under CI; pass --yes to confirm\)$/);
@@ -447,7 +439,7 @@ describe('refusals say why nothing was asked', () => {
 
 describe('an interrupted delete', () => {
   /** Deletes review-1..3 (ids i1..i3) one at a time, and interrupts while the second is under way. */
-  async function interrupted(options: { terminalColumns?: number } = {}) {
+  async function interrupted({ sandbox, env, cip }: Pick<Fixtures, 'sandbox' | 'env' | 'cip'>, options: { terminalColumns?: number } = {}) {
     for (const id of ['i1', 'i2', 'i3']) sandbox.environments.set(id, { id, name: `review-${id.slice(1)}` });
     let release: () => void = () => undefined;
     sandbox.inject({
@@ -466,8 +458,8 @@ describe('an interrupted delete', () => {
     return result;
   }
 
-  it('reports every environment by the name given and its id: deleted, under way, not attempted', async () => {
-    const result = await interrupted();
+  it('reports every environment by the name given and its id: deleted, under way, not attempted', async ({ sandbox, env, cip }) => {
+    const result = await interrupted({ sandbox, env, cip });
     expect(result.exitCode).toBe(130);
     expect(JSON.parse(result.stdout)).toEqual([
       { given: 'review-1', id: 'i1', name: 'review-1', result: 'deleted', error: null },
@@ -486,8 +478,8 @@ describe('an interrupted delete', () => {
     );
   });
 
-  it('at a terminal, one environment a line under the counts', async () => {
-    const result = await interrupted({ terminalColumns: 80 });
+  it('at a terminal, one environment a line under the counts', async ({ sandbox, env, cip }) => {
+    const result = await interrupted({ sandbox, env, cip }, { terminalColumns: 80 });
     expect(result.exitCode).toBe(130);
     expect(result.stderr).toContain(
       [

@@ -6,17 +6,13 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa, execaSync } from 'execa';
 import fc from 'fast-check';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { stringifyExactYaml } from '../../src/json/yaml.js';
-import type { Sandbox } from '../../src/sandbox/index.js';
-import { expectOneErrorLine, sandboxForFile, seedSandbox, tempDir } from '../helpers/cli.js';
-import { cipInProcess as cip } from '../helpers/harness.js';
+import { expectOneErrorLine, seedSandbox, tempDir } from '../helpers/cli.js';
 import { awkwardString } from '../helpers/yaml.js';
+import { it, test } from '../helpers/fixture.js';
 
-let sandbox: Sandbox;
-let env: Record<string, string | undefined>;
-sandboxForFile({ seed: 0 }, (started) => ({ sandbox, env } = started));
-beforeEach(() => seedSandbox(sandbox, ['{"id":"a1","name":"alpha","type":"Test"}']));
+test.override({ sandboxOptions: { records: ['{"id":"a1","name":"alpha","type":"Test"}'] } });
 
 function file(name: string, text: string): string {
   const path = join(tempDir(), name);
@@ -26,11 +22,11 @@ function file(name: string, text: string): string {
 
 describe('a YAML file with a mistake says where it is', () => {
   const text = 'environments:\n  - name: staging\n    type: Test\n  - name: review-41\n   type: Test\n';
-  it.each([
+  it.for<[string, string[]]>([
     ['env apply', ['env', 'apply', '--yes', '--file']],
     ['env diff', ['env', 'diff', '--file']],
     ['env create', ['env', 'create', '--file']],
-  ])('%s: exit 2, the line and column, and the line itself; nothing is sent', async (_command, args) => {
+  ])('%s: exit 2, the line and column, and the line itself; nothing is sent', async ([_command, args], { sandbox, env, cip }) => {
     const path = file('envs.yaml', text);
     const result = await cip([...args, path], { env });
     expect(result).toEqual({
@@ -54,23 +50,27 @@ describe('aliases are bounded by what they expand to', () => {
   ].join('\n');
   const one = `name: e0\nbig: &big [${items}]\ncopies: [${Array<string>(500).fill('*big').join(', ')}]\n`;
 
-  it.each([
+  it.for<[string, string[], string]>([
     ['env apply', ['env', 'apply', '--yes', '--file'], bomb],
     ['env diff', ['env', 'diff', '--file'], bomb],
     ['env create', ['env', 'create', '--file'], one],
-  ])('%s refuses it (exit 2) before expanding it, and sends nothing', { timeout: 30_000 }, async (_command, args, text) => {
-    const path = file('bomb.yaml', text);
-    const result = await cip([...args, path], { env });
-    expect(result.exitCode).toBe(2);
-    expect(expectOneErrorLine(result.stderr)).toBe(
-      `error: --file ${path} is not valid YAML: its aliases expand it too far: they add 25000500 values, more than the 1000000 allowed`,
-    );
-    expect(sandbox.requests).toEqual([]);
-  });
+  ])(
+    '%s refuses it (exit 2) before expanding it, and sends nothing',
+    { timeout: 30_000 },
+    async ([_command, args, text], { sandbox, env, cip }) => {
+      const path = file('bomb.yaml', text);
+      const result = await cip([...args, path], { env });
+      expect(result.exitCode).toBe(2);
+      expect(expectOneErrorLine(result.stderr)).toBe(
+        `error: --file ${path} is not valid YAML: its aliases expand it too far: they add 25000500 values, more than the 1000000 allowed`,
+      );
+      expect(sandbox.requests).toEqual([]);
+    },
+  );
 });
 
 describe('merge keys (`<<`), as PyYAML and ruamel.yaml read them', () => {
-  it('env apply sends the merged fields, and no field named "<<"', async () => {
+  it('env apply sends the merged fields, and no field named "<<"', async ({ sandbox, env, cip }) => {
     // As ruamel.yaml writes merges; the map's own keys win, then the earlier merged map.
     const path = file(
       'merged.yaml',
@@ -100,7 +100,7 @@ describe('merge keys (`<<`), as PyYAML and ruamel.yaml read them', () => {
     ]);
   });
 
-  it('env create --file merges the same way', async () => {
+  it('env create --file merges the same way', async ({ sandbox, env, cip }) => {
     const path = file('one.yaml', 'defaults: &d {type: Test, isActive: true}\n<<: *d\nname: solo\ntype: Staging\n');
     const result = await cip(['env', 'create', '--file', path], { env });
     expect(result.exitCode).toBe(0);
@@ -109,7 +109,11 @@ describe('merge keys (`<<`), as PyYAML and ruamel.yaml read them', () => {
     );
   });
 
-  it('two merge keys in one map, which the two libraries read differently, are exit 2 and nothing is sent', async () => {
+  it('two merge keys in one map, which the two libraries read differently, are exit 2 and nothing is sent', async ({
+    sandbox,
+    env,
+    cip,
+  }) => {
     const path = file('two.yaml', 'environments:\n- <<: {type: Test}\n  <<: {type: Audit}\n  name: x\n');
     const result = await cip(['env', 'apply', '--file', path, '--yes'], { env });
     expect(result.exitCode).toBe(2);
@@ -176,7 +180,7 @@ const AWKWARD = {
 };
 
 describe('YAML cip writes, read by PyYAML and ruamel.yaml', () => {
-  beforeEach(() =>
+  test.beforeEach(({ sandbox }) =>
     seedSandbox(sandbox, [JSON.stringify(AWKWARD), '{"id":"p2","name":"plain","type":"Test","quota":12345678901234567890}']),
   );
 
@@ -186,7 +190,7 @@ describe('YAML cip writes, read by PyYAML and ruamel.yaml', () => {
         undefined);
       continue;
     }
-    it(`${reader.name} reads env export and env list -o yaml as the same data`, async () => {
+    it(`${reader.name} reads env export and env list -o yaml as the same data`, async ({ env, cip }) => {
       const exported = await cip(['env', 'export', '--all-fields'], { env });
       expect(exported.exitCode).toBe(0);
       const json = await cip(['env', 'export', '--all-fields', '-o', 'json'], { env });

@@ -98,10 +98,10 @@ export async function cip(args: string[], options: CipOptions = {}): Promise<Cip
 }
 
 /**
- * `cip auth login` arguments for a sandbox: its base URL and enterprise, and its keys in two new files (keys
- * never go on a command line).
+ * `cip auth login` arguments for a sandbox: its base URL (or another that reaches it) and enterprise, and its keys
+ * in two new files (keys never go on a command line).
  */
-export function loginArgs(sandbox: Pick<Sandbox, 'url' | 'keys'>, extra: string[] = []): string[] {
+export function loginArgs(sandbox: Pick<Sandbox, 'url' | 'keys'>, extra: string[] = [], baseUrl = sandbox.url): string[] {
   const dir = tempDir();
   writeFileSync(join(dir, 'api'), sandbox.keys.apiKey);
   writeFileSync(join(dir, 'sub'), sandbox.keys.subscriptionKey);
@@ -109,7 +109,7 @@ export function loginArgs(sandbox: Pick<Sandbox, 'url' | 'keys'>, extra: string[
     'auth',
     'login',
     '--base-url',
-    sandbox.url,
+    baseUrl,
     '--enterprise-id',
     sandbox.keys.enterpriseId,
     '--api-key-file',

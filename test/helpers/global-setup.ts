@@ -1,4 +1,4 @@
-// Runs once per `vitest run`, before any test file:
+// Runs once per `vitest run` of either loop (vitest.config.ts, vitest.e2e.config.ts), before any test file:
 // - copies the built program (bin/, dist/, package.json and what the package ships) into a folder of this run,
 //   .test-build/<run>/, which every test runs: a rebuild of dist/ while the tests run (`npm run build` in
 //   another shell, an editor's watcher, a second `npm test`) then cannot pull files from under a spawned cip.
@@ -7,19 +7,15 @@
 // - puts the folder of the Node running the tests first on PATH: the tests start `node`, npm and the installed
 //   cip (#!/usr/bin/env node) by name, and each must be the Node under test, also when vitest was started by a
 //   node's path with another node first on PATH (CI runs the suite on several: .ci/run).
-// - says once why the reference API tests are skipped, when they are. Building the reference API is left to
-//   the files that use it (test/helpers/reference-api.ts), so a run of other files never pays for it.
 import { cpSync, existsSync, mkdirSync, rmSync } from 'node:fs';
 import { delimiter, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { NO_DOTNET_MESSAGE, hasDotnet } from './dotnet.js';
 
 const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 /** What a run of the tests needs of the built tree: the package as npm packs it, and the demo script. */
 const SNAPSHOT = ['bin', 'dist', 'completions', 'package.json', 'README.md', 'LICENSE', join('scripts', 'demo.mjs')];
 
 export default function setup(): () => void {
-  if (!hasDotnet()) process.stdout.write(`${NO_DOTNET_MESSAGE}\n`);
   if (!existsSync(join(ROOT, 'dist', 'main.cjs'))) throw new Error('dist/ is not built: run `npm run build` (npm test builds first)');
   const build = join(ROOT, '.test-build', `${process.pid}-${Date.now().toString(36)}`);
   mkdirSync(join(build, 'scripts'), { recursive: true });

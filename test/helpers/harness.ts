@@ -3,6 +3,7 @@
 // (test/helpers/cli.ts) returns, so a test reads the same either way. What needs a real process (the
 // launcher, signals, terminals, the code cache, proxies, which change process-wide state) stays spawned.
 import { PassThrough } from 'node:stream';
+import type { Context } from '../../src/context.js';
 import { run } from '../../src/run.js';
 import type { Streams } from '../../src/terminal/io-streams.js';
 import { TEST_CREDENTIAL_STORE, tempDir, type CipOptions, type CipResult } from './cli.js';
@@ -25,7 +26,17 @@ export interface InProcessOptions extends CipOptions {
    * question is on stderr, as a person would. stdin ends after the last one.
    */
   answers?: readonly (readonly [question: string, answer: string])[];
+  /**
+   * A stand-in keychain helper (test/helpers/fake-keychain.ts): the script run in place of the built helper, and
+   * the folder where it keeps its entries. With it, login keeps keys in the keychain, as for a user.
+   */
+  keychain?: { path: string; dir: string };
+  /** Changes the context before the run: a store whose update fails, a keychain visit interrupted. */
+  patch?: (ctx: Context) => void;
 }
+
+/** stdout and stderr a terminal wide enough for a spinner (stdin is not, so nothing is asked): what a person sees. */
+export const AT_TERMINAL = { terminalColumns: 100, spinners: true } as const satisfies InProcessOptions;
 
 function collect(stream: PassThrough): () => string {
   const chunks: Buffer[] = [];
@@ -71,8 +82,11 @@ export async function cipInProcess(args: string[], options: InProcessOptions = {
   const configDir = options.configDir ?? tempDir();
   // The working folder (where .cip.json is looked for) is by default the config folder, which is HOME too:
   // no project file is found unless a test writes one there.
-  const env = { PATH: process.env.PATH, HOME: configDir, CIP_CONFIG_DIR: configDir, ...TEST_CREDENTIAL_STORE, ...options.env };
-  const exitCode = await run(args, testContext(streams, env, '0.0.0', options.signal, options.cwd ?? configDir));
+  const store = options.keychain ? { FAKE_KC: options.keychain.dir } : TEST_CREDENTIAL_STORE;
+  const env = { PATH: process.env.PATH, HOME: configDir, CIP_CONFIG_DIR: configDir, ...store, ...options.env };
+  const ctx = testContext(streams, env, '0.0.0', options.signal, options.cwd ?? configDir, options.keychain?.path);
+  options.patch?.(ctx);
+  const exitCode = await run(args, ctx);
   stdout.end();
   stderr.end();
   await new Promise((resolve) => setImmediate(resolve));

@@ -37,9 +37,16 @@ export function fakeIO(overrides: Partial<Streams> = {}): Streams {
 
 /**
  * A context as main.ts builds one, with the given streams and environment (nothing from process.env). With no
- * working folder, no project file is looked for.
+ * working folder, no project file is looked for; the keychain helper is the built one unless a test brings its own.
  */
-export function testContext(streams: Streams = fakeIO(), env: Env = {}, version = '0.0.0', signal?: AbortSignal, cwd?: string): Context {
+export function testContext(
+  streams: Streams = fakeIO(),
+  env: Env = {},
+  version = '0.0.0',
+  signal?: AbortSignal,
+  cwd?: string,
+  keychainHelper = KEYCHAIN_HELPER,
+): Context {
   return new Context({
     streams,
     env,
@@ -50,7 +57,7 @@ export function testContext(streams: Streams = fakeIO(), env: Env = {}, version 
       cwd,
       nodeVersion: process.version,
       execPath: process.execPath,
-      keychainHelper: KEYCHAIN_HELPER,
+      keychainHelper,
       jqWorker: JQ_WORKER,
     },
     ...(signal ? { signal } : {}),

@@ -1,11 +1,13 @@
-// Keys registered with the context never reach stderr, whatever carries them: an error from a bug (a crash
-// report), with or without CIP_DEBUG stacks.
+// Redaction (src/secrets.ts): keys registered with the context never reach stderr, whatever carries them (an
+// error from a bug, with or without CIP_DEBUG stacks, a hostile name, id or URL); a key with characters that
+// JSON escapes is found in each spelling a server may echo it in; and how a key is masked for people.
 import { PassThrough, Writable } from 'node:stream';
-import { testContext } from '../helpers/io.js';
 import { describe, expect, it } from 'vitest';
-import type { Streams } from '../../src/terminal/io-streams.js';
-import { Secrets } from '../../src/secrets.js';
+import { MIN_KEY_LENGTH } from '../../src/config/validate.js';
 import { run } from '../../src/run.js';
+import { Secrets, maskKey } from '../../src/secrets.js';
+import type { Streams } from '../../src/terminal/io-streams.js';
+import { testContext } from '../helpers/io.js';
 
 const API_KEY = 'live-api-key-7f3a9c2e51b84d06';
 const SUBSCRIPTION_KEY = 'live-subscription-key-0c4e8a1b';
@@ -124,5 +126,122 @@ describe('spellings a hostile name, id or URL carries a key in', () => {
     expect(secrets.redact(`'${KEY.slice(0, 7)}…'`)).toBe(`'${KEY.slice(0, 7)}…'`);
     expect(secrets.redact('a long description that was cut…')).toBe('a long description that was cut…');
     expect(secrets.redact('…')).toBe('…');
+  });
+});
+
+describe('Secrets.redact', () => {
+  // A quote and a backslash: JSON escapes them, and a JSON string that quotes JSON escapes them twice.
+  const key = 'k"ey\\with-0123456789';
+  const secrets = new Secrets();
+  secrets.add(key);
+  const around = (spelling: string) => `before ${spelling} after`;
+
+  it.each([
+    ['as it is', key],
+    ['URL-encoded', encodeURIComponent(key)],
+    ['URL-encoded, lower-case hex', encodeURIComponent(key).replace(/%[0-9A-F]{2}/g, (escape) => escape.toLowerCase())],
+    ['JSON-escaped', 'k\\"ey\\\\with-0123456789'],
+    ['JSON-escaped twice', 'k\\\\\\"ey\\\\\\\\with-0123456789'],
+  ])('replaces the key %s', (_how, spelling) => {
+    expect(secrets.redact(around(spelling))).toBe(around('***'));
+  });
+
+  it('redacts a key quoted inside a JSON message that a JSON body quotes again', () => {
+    const body = JSON.stringify({ error: JSON.stringify({ message: `bad key ${key}!` }) });
+    expect(secrets.redact(body)).toBe(JSON.stringify({ error: JSON.stringify({ message: 'bad key ***!' }) }));
+  });
+
+  it('replaces each occurrence once: the text after a key stays, even where it spells the key again beside the ***', () => {
+    // Keys may hold any printable ASCII, '*' too.
+    const starred = new Secrets();
+    starred.add(`***${'x'.repeat(13)}`);
+    expect(starred.redact(`***${'x'.repeat(26)}`)).toBe(`***${'x'.repeat(13)}`);
+  });
+});
+
+describe('maskKey', () => {
+  it.each([
+    ['', '****'],
+    ['abcdefg', '****'],
+    ['abcdefgh', '****gh'],
+    ['abcdefghijklmno', '****no'],
+    ['abcdefghijklmnop', '****mnop'],
+    ['abcdefghijklmnopqrstuvwxyz0123456789', '****6789'],
+  ])('masks %j as %j: at most the last 4 characters, never more than a quarter', (key, masked) => {
+    expect(maskKey(key)).toBe(masked);
+  });
+});
+
+describe('Secrets.redact: every spelling a server can encode a key in', () => {
+  // Every character System.Text.Json escapes by default (+ / = < > & '), and " and \ that every JSON writer does.
+  const key = `Zq9+/Xk2"mP0\\aB=<>&'cD8`;
+  const secrets = new Secrets();
+  secrets.add(key);
+  const unicode = (text: string, hex: (code: number) => string) =>
+    [...text].map((char) => (/[A-Za-z0-9]/.test(char) ? char : `\\u${hex(char.charCodeAt(0))}`)).join('');
+
+  it.each([
+    ['as System.Text.Json writes it (\\u002B, upper-case hex)', unicode(key, (code) => code.toString(16).toUpperCase().padStart(4, '0'))],
+    ['with lower-case \\u escapes', unicode(key, (code) => code.toString(16).padStart(4, '0'))],
+    ['with \\/ for / and the short escapes', JSON.stringify(key).slice(1, -1).replace('/', '\\/')],
+    ['JSON-escaped twice', JSON.stringify(JSON.stringify(key).slice(1, -1)).slice(1, -1)],
+    ['\\u-escaped, then quoted again', JSON.stringify(unicode(key, (code) => code.toString(16).padStart(4, '0'))).slice(1, -1)],
+    ['URL-encoded', encodeURIComponent(key)],
+    ['URL-encoded, lower-case hex', encodeURIComponent(key).replace(/%[0-9A-F]{2}/g, (escape) => escape.toLowerCase())],
+    ['every character percent-encoded', [...key].map((char) => `%${char.charCodeAt(0).toString(16)}`).join('')],
+    ['as HTML character references', [...key].map((char) => `&#${char.charCodeAt(0)};`).join('')],
+    ['as hexadecimal character references', [...key].map((char) => `&#x${char.charCodeAt(0).toString(16).toUpperCase()};`).join('')],
+    ['in mixed spellings', `Zq9\\u002B%2FXk2\\"mP0\\\\aB\\u003d<>&'cD8`],
+  ])('replaces the key %s', (_how, spelling) => {
+    expect(secrets.redact(`before ${spelling} after`)).toBe('before *** after');
+  });
+
+  it('leaves a near miss alone: one character different is not the key', () => {
+    const near = `${key.slice(0, -1)}9`;
+    expect(secrets.redact(`x ${near} y`)).toBe(`x ${near} y`);
+  });
+
+  it('leaves text full of escapes that start like the key unchanged', () => {
+    const text = `{"d":"Zq9\\u002B%2FXk2 Zq9+/X \\u005A%5a&#90; Zq9+/Xk2\\"mP0\\\\aB=<>&'cD"},`.repeat(1000);
+    expect(secrets.redact(text)).toBe(text);
+  });
+});
+
+describe('redaction', () => {
+  it('redacts a key that arrives with spaces around it, and its lower-case URL encoding', () => {
+    const secrets = new Secrets();
+    secrets.add('  key/with+signs=0123456789  ');
+    expect(secrets.redact('a key/with+signs=0123456789 b')).toBe('a *** b');
+    expect(secrets.redact('q=key%2fwith%2bsigns%3d0123456789&x')).toBe('q=***&x');
+    expect(secrets.redact('q=key%2Fwith%2Bsigns%3D0123456789&x')).toBe('q=***&x');
+  });
+
+  it('redacts every occurrence, and ignores empty or missing keys', () => {
+    const secrets = new Secrets();
+    secrets.add(undefined);
+    secrets.add('');
+    secrets.add('                    ');
+    expect(secrets.redact('nothing to hide  ')).toBe('nothing to hide  ');
+    secrets.add('abcdefghijklmnopqrst');
+    expect(secrets.redact('abcdefghijklmnopqrst-abcdefghijklmnopqrst')).toBe('***-***');
+  });
+
+  it('changes nothing before a key is registered', () => {
+    const secrets = new Secrets();
+    for (const text of ['', 'plain text', 'Stryker was here', '*** already']) expect(secrets.redact(text)).toBe(text);
+  });
+
+  it('a key registered twice is still redacted', () => {
+    const secrets = new Secrets();
+    secrets.add('repeated-key-0123456789');
+    secrets.add('repeated-key-0123456789');
+    expect(secrets.redact('[repeated-key-0123456789]')).toBe('[***]');
+  });
+
+  it('accepts a key of exactly the shortest length cip takes', () => {
+    expect(MIN_KEY_LENGTH).toBe(16);
+    const secrets = new Secrets();
+    secrets.add('k'.repeat(MIN_KEY_LENGTH));
+    expect(secrets.redact(`<${'k'.repeat(MIN_KEY_LENGTH)}>`)).toBe('<***>');
   });
 });
