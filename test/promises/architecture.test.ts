@@ -33,7 +33,7 @@ type Layer = keyof typeof LAYERS;
 function layerOf(file: string): Layer {
   const top = file.split('/')[0] ?? '';
   if (top === 'text' || top === 'json' || ['errors.ts', 'env.ts', 'version.ts'].includes(file)) return 'base';
-  if (['output', 'config', 'sandbox', 'terminal', 'api', 'cli', 'domain', 'commands'].includes(top)) return top as Layer;
+  if (['output', 'config', 'sandbox', 'terminal', 'api', 'cli', 'domain', 'commands', 'program'].includes(top)) return top as Layer;
   const byFile: Record<string, Layer> = {
     'secrets.ts': 'secrets',
     'context.ts': 'context',

@@ -1,14 +1,14 @@
-// Each command is built in two steps (src/program.ts): its name, aliases and description at once, its arguments,
+// Each command is built in two steps (src/program/cip-command.ts, src/program/declarations.ts): its name, aliases and description at once, its arguments,
 // options, help text and action when it is run or its help is shown. Start-up pays for one command, not twenty;
 // nothing a user sees changes. The hook that builds the command being run, saveStateBeforeParse, is commander's
 // (documented for subclasses): the cases that run a command fail if a commander upgrade stops calling it.
 import { Command, Help } from 'commander';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { buildProgram, completeTree } from '../../src/program.js';
-import type { Sandbox } from '../../src/sandbox/index.js';
-import { loginArgs, sandboxForFile } from '../helpers/cli.js';
-import { cipInProcess as cip } from '../helpers/harness.js';
-import { fakeIO, testContext } from '../helpers/io.js';
+import { buildProgram, completeTree } from '../../../src/program.js';
+import type { Sandbox } from '../../../src/sandbox/index.js';
+import { loginArgs, sandboxForFile } from '../../helpers/cli.js';
+import { cipInProcess as cip } from '../../helpers/harness.js';
+import { fakeIO, testContext } from '../../helpers/io.js';
 
 /** Every command of the tree by its path ('env list'), the root as ''. */
 function byPath(command: Command, path: string[] = []): Map<string, Command> {
