@@ -20,11 +20,14 @@
 // that differs (an explicit one, or the one a token says it is for) is refused (exit 2).
 // An explicit choice must win: a script that names a profile or an enterprise must never act with other
 // credentials.
+// The rule runs in three steps: gather the candidates (candidates.ts, pure), choose by one table (choose.ts,
+// RULES), then read the profile it chose, load the secrets and check them (here).
 import { isTruthyEnv, nonEmpty, type Env } from '../env.js';
 import { AuthError, UsageError } from '../errors.js';
 import { printable } from '../text/sanitize.js';
+import { gatherCandidates, namedProfile, type Candidates, type CredentialInputs } from './candidates.js';
+import { chooseCredentials, list, namingEnterprise, type Choice } from './choose.js';
 import {
-  CREDENTIAL_KINDS,
   KINDS,
   OWN_SECRET,
   credentialsOf,
@@ -40,6 +43,7 @@ import { inKeychain, profileKind, type KeychainProfile, type Profile, type Profi
 import { DEFAULT_BASE_URL, checkBaseUrl, checkEnterpriseId, checkKey } from './validate.js';
 
 export { profileSource, type Given, type Source } from './credentials.js';
+export { givenBaseUrl, givenEnterpriseId, namedProfile, profileNamedBy, type CredentialInputs } from './candidates.js';
 
 export interface ResolvedSettings {
   /** The profile the values came from, if one was used. */
@@ -58,12 +62,6 @@ export interface ResolvedSettings {
   protected?: boolean;
 }
 
-/** What decides the credentials: the environment and the global options that name a profile or values. */
-export interface CredentialInputs {
-  env: Env;
-  globals: { profile?: string | undefined; baseUrl?: string | undefined; enterpriseId?: string | undefined };
-}
-
 export interface SettingsInputs extends CredentialInputs {
   store(): Promise<ProfileStore>;
   /** Asked only for a profile whose keys are in the keychain, and only when the keys are needed. */
@@ -73,46 +71,6 @@ export interface SettingsInputs extends CredentialInputs {
   project?(): ProjectFile | undefined;
   /** Where the nearest project file is, without reading it: auth status says it is not used when a profile is named. */
   projectPath?(): string | undefined;
-}
-
-/** The credential variables a named profile makes cip ignore, in the order they are named. */
-const CREDENTIAL_VARIABLES = [
-  ...CREDENTIAL_KINDS.map((kind) => OWN_SECRET[kind].variable),
-  'CIP_SUBSCRIPTION_KEY',
-  'CIP_ENTERPRISE_ID',
-  'CIP_BASE_URL',
-];
-
-function fromEnv({ env }: CredentialInputs, variable: string): Given | undefined {
-  const value = nonEmpty(env[variable]);
-  return value === undefined ? undefined : { value, source: variable };
-}
-
-/** The base URL and enterprise id given on the command line (an empty flag was refused before any command ran). */
-function fromFlag(value: string | undefined, flag: string): Given | undefined {
-  return value === undefined ? undefined : { value, source: flag };
-}
-
-/**
- * The base URL a command line or environment gives. The variable counts only when no profile is named: a
- * named profile brings its own.
- */
-export function givenBaseUrl(ctx: CredentialInputs, useEnv = namedProfile(ctx) === undefined): Given | undefined {
-  return fromFlag(ctx.globals.baseUrl, '--base-url') ?? (useEnv ? fromEnv(ctx, 'CIP_BASE_URL') : undefined);
-}
-
-export function givenEnterpriseId(ctx: CredentialInputs, useEnv = namedProfile(ctx) === undefined): Given | undefined {
-  return fromFlag(ctx.globals.enterpriseId, '--enterprise-id') ?? (useEnv ? fromEnv(ctx, 'CIP_ENTERPRISE_ID') : undefined);
-}
-
-/** The profile a command names (flag, else CIP_PROFILE), if any. */
-export function namedProfile(ctx: CredentialInputs): string | undefined {
-  return ctx.globals.profile ?? nonEmpty(ctx.env.CIP_PROFILE)?.trim();
-}
-
-/** How the profile was named, for messages. */
-export function profileNamedBy(ctx: CredentialInputs): string {
-  return ctx.globals.profile !== undefined ? '--profile' : 'CIP_PROFILE';
 }
 
 /** A profile by name, as the file's own entry only: 'constructor' or 'toString' are names, not Object members. */
@@ -149,140 +107,123 @@ export function allowHttp(ctx: CredentialInputs): boolean {
   return isTruthyEnv(ctx.env.CIP_ALLOW_HTTP);
 }
 
-function list(names: readonly string[]): string {
-  return names.length === 1 ? names[0]! : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
-}
-
 /** What a profile of one kind holds that a credential of another does not use: "its API key and enterprise id". */
 function unusedOf(kind: CredentialKind): string {
   return `its ${OWN_SECRET[kind].what}${KINDS[kind].enterpriseId ? ' and enterprise id' : ''}`;
 }
 
-/** The kinds that name an enterprise, as messages call them: "an API key". */
-const namingEnterprise = () =>
-  CREDENTIAL_KINDS.filter((kind) => KINDS[kind].enterpriseId)
-    .map((kind) => KINDS[kind].called)
-    .join(' or ');
+/** The profile the rule chose, read from the store, and the enterprise the project file pins. */
+interface Chosen {
+  name: string | undefined;
+  profile: Profile | undefined;
+  /** How the profile was chosen: '--profile', 'CIP_PROFILE', the project file's path, or 'the active profile'. */
+  from: string | undefined;
+  pinned: { id: string; what: string } | undefined;
+}
+
+/** What the run acts with, found but not yet checked. */
+interface Loaded {
+  kind: CredentialKind;
+  own: Given;
+  subscriptionKey: Given;
+  enterpriseId: Given | undefined;
+}
 
 export async function resolveSettings(ctx: SettingsInputs): Promise<ResolvedSettings> {
-  const named = namedProfile(ctx);
-  let setVariables = CREDENTIAL_VARIABLES.filter((variable) => nonEmpty(ctx.env[variable]) !== undefined);
-  const unused: string[] = [];
-  let profileName: string | undefined;
-  let profileFrom: string | undefined;
-  let profile: Profile | undefined;
-  /** The kind the variables give, and its own secret. */
-  let given: { kind: CredentialKind; own: Given } | undefined;
-  let subscriptionKey: Given | undefined;
-  let enterpriseId = givenEnterpriseId(ctx, named === undefined);
-  let overriding = false;
   // The project file counts only when no profile is named: then it is not even read.
-  const project = named === undefined ? ctx.project?.() : undefined;
-  const projectSource: Source | undefined = project && shownPath(project.path);
-  const projectValue = (value: string | undefined): Given | undefined =>
-    value === undefined ? undefined : { value, source: projectSource! };
-  const projectEnterprise = projectValue(project?.enterpriseId);
-  /** The enterprise the project file pins, directly or through its profile, for the check at the end. */
-  let pinned: { id: string; what: string } | undefined = project?.enterpriseId
-    ? { id: project.enterpriseId, what: `enterprise ${project.enterpriseId}` }
-    : undefined;
+  const project = namedProfile(ctx) === undefined ? ctx.project?.() : undefined;
+  const candidates = gatherCandidates(ctx, project);
+  const choice = chooseCredentials(candidates);
+  const chosen = await readProfile(ctx, candidates, choice);
+  const loaded = await loadSecrets(ctx, candidates, choice, chosen);
+  return checkSettings(ctx, candidates, choice, chosen, loaded);
+}
 
-  if (named !== undefined) {
-    profile = requireProfile((await ctx.store()).read(), named);
-    profileName = named;
-    profileFrom = profileNamedBy(ctx);
-    if (setVariables.length) {
-      ctx.warn(`using profile '${named}' (named by ${profileNamedBy(ctx)}): ignoring ${list(setVariables)} from the environment`);
-      unused.push(`${list(setVariables)} from the environment (a profile is named)`);
+/** The profile the rule chose, from the store (opened only when a profile is needed), with its warnings. */
+async function readProfile(ctx: SettingsInputs, c: Candidates, choice: Choice): Promise<Chosen> {
+  const { project } = c;
+  const unused = choice.unused;
+  /** The enterprise the project file pins, directly or through its profile, for the check at the end. */
+  let pinned: Chosen['pinned'] = project?.file.enterpriseId
+    ? { id: project.file.enterpriseId, what: `enterprise ${project.file.enterpriseId}` }
+    : undefined;
+  if (choice.rule.profile === 'named') return readNamedProfile(ctx, c.named!, choice);
+  // With a whole credential at hand (the CI case), no profile is used, and the profile store is not even
+  // opened unless the project file names a profile (whose enterprise is then checked, if it has one here).
+  const whole = choice.rule.profile === 'none';
+  if (whole && project?.file.profile === undefined) return { name: undefined, profile: undefined, from: undefined, pinned };
+  const data = (await ctx.store()).read();
+  if (project?.file.profile !== undefined) {
+    const pinnedProfile = getProfile(data, project.file.profile);
+    if (pinnedProfile === undefined && !whole) throw unknownProjectProfile(project.file, data);
+    if (pinnedProfile && 'enterpriseId' in pinnedProfile && nonEmpty(pinnedProfile.enterpriseId) !== undefined) {
+      pinned = {
+        id: pinnedProfile.enterpriseId,
+        what: `profile '${project.file.profile}' (enterprise ${pinnedProfile.enterpriseId.trim()})`,
+      };
     }
-    const path = ctx.projectPath?.();
-    if (path !== undefined) unused.push(`the project file ${shownPath(path)} (a profile is named by ${profileNamedBy(ctx)})`);
-    // CIP_PROFILE may be left over in a shell from other work: one that differs from the profile the project
-    // file pins is said (a flag typed on this command line is not). A project file that cannot be read is
-    // not this run's business: the profile is named.
-    if (path !== undefined && ctx.globals.profile === undefined) {
-      const pinnedName = readableProject(ctx)?.profile;
-      if (pinnedName !== undefined && pinnedName !== named) {
-        ctx.warn(
-          `CIP_PROFILE names profile '${named}', but the project file ${shownPath(path)} pins profile '${pinnedName}': using '${named}' (CIP_PROFILE comes first)`,
-        );
-      }
-    }
-  } else {
-    const offered = CREDENTIAL_KINDS.flatMap((kind) => {
-      const own = fromEnv(ctx, OWN_SECRET[kind].variable);
-      return own ? [{ kind, own }] : [];
-    });
-    given = offered[0];
-    const choosing = enterpriseId ?? projectEnterprise;
-    if (offered.length > 1) {
-      // Each may act in another enterprise. One given names the kind that takes it (a token names none);
-      // without one, cip would be guessing.
-      const naming = offered.filter(({ kind }) => KINDS[kind].enterpriseId);
-      const variables = list(offered.map(({ own }) => own.source));
-      if (!choosing || naming.length !== 1) {
-        throw new UsageError(
-          `${variables} are ${offered.length === 2 ? 'both' : 'all'} set, and no enterprise id says which to use: cip will not guess (each may act in another enterprise)`,
-          `unset ${offered.length === 2 ? 'one' : 'all but one'} of them, or set CIP_ENTERPRISE_ID to use ${namingEnterprise()} in that enterprise`,
-        );
-      }
-      given = naming[0]!;
-      for (const { own } of offered.filter((other) => other !== given)) {
-        unused.push(
-          `${own.source} (an enterprise id is given: the ${OWN_SECRET[given.kind].what} is used, in enterprise ${choosing.value.trim()})`,
-        );
-        setVariables = setVariables.filter((variable) => variable !== own.source);
-      }
-    }
-    subscriptionKey = fromEnv(ctx, 'CIP_SUBSCRIPTION_KEY');
-    // With a whole credential at hand (the CI case), no profile is used, and the profile store is not even
-    // opened unless the project file names a profile (whose enterprise is then checked, if it has one here).
-    const whole = subscriptionKey !== undefined && given !== undefined && (!KINDS[given.kind].enterpriseId || choosing !== undefined);
-    if (!whole || project?.profile !== undefined) {
-      const data = (await ctx.store()).read();
-      if (project?.profile !== undefined) {
-        const pinnedProfile = getProfile(data, project.profile);
-        if (pinnedProfile === undefined && !whole) throw unknownProjectProfile(project, data);
-        if (pinnedProfile && 'enterpriseId' in pinnedProfile && nonEmpty(pinnedProfile.enterpriseId) !== undefined) {
-          pinned = {
-            id: pinnedProfile.enterpriseId,
-            what: `profile '${project.profile}' (enterprise ${pinnedProfile.enterpriseId.trim()})`,
-          };
-        }
-        if (whole) {
-          unused.push(`profile '${project.profile}' of the project file ${projectSource!} (the credentials come from the environment)`);
-        } else {
-          profileName = project.profile;
-          profile = pinnedProfile;
-          profileFrom = projectSource;
-        }
-      } else {
-        profileName = activeProfile(data);
-        profile = profileName === undefined ? undefined : getProfile(data, profileName);
-        profileFrom = profileName === undefined ? undefined : 'the active profile';
-        const known = Object.keys(data.profiles);
-        if (profileName === undefined && known.length) {
-          throw new AuthError(
-            'no profile is active',
-            `choose one with 'cip auth use <name>' or --profile (known profiles: ${known.join(', ')})`,
-          );
-        }
-      }
-      overriding = profileName !== undefined && setVariables.length > 0;
+    if (!whole) return { name: project.file.profile, profile: pinnedProfile, from: project.source, pinned };
+    unused.push(`profile '${project.file.profile}' of the project file ${project.source} (the credentials come from the environment)`);
+    return { name: undefined, profile: undefined, from: undefined, pinned };
+  }
+  const name = activeProfile(data);
+  const known = Object.keys(data.profiles);
+  if (name === undefined && known.length) {
+    throw new AuthError('no profile is active', `choose one with 'cip auth use <name>' or --profile (known profiles: ${known.join(', ')})`);
+  }
+  return {
+    name,
+    profile: name === undefined ? undefined : getProfile(data, name),
+    from: name === undefined ? undefined : 'the active profile',
+    pinned,
+  };
+}
+
+/** The profile --profile or CIP_PROFILE names: used as it is, the variables and the project file ignored, with a warning. */
+async function readNamedProfile(ctx: SettingsInputs, named: { name: string; by: string }, choice: Choice): Promise<Chosen> {
+  const profile = requireProfile((await ctx.store()).read(), named.name);
+  const { setVariables, unused } = choice;
+  if (setVariables.length) {
+    ctx.warn(`using profile '${named.name}' (named by ${named.by}): ignoring ${list(setVariables)} from the environment`);
+    unused.push(`${list(setVariables)} from the environment (a profile is named)`);
+  }
+  const path = ctx.projectPath?.();
+  if (path !== undefined) unused.push(`the project file ${shownPath(path)} (a profile is named by ${named.by})`);
+  // CIP_PROFILE may be left over in a shell from other work: one that differs from the profile the project
+  // file pins is said (a flag typed on this command line is not). A project file that cannot be read is
+  // not this run's business: the profile is named.
+  if (path !== undefined && ctx.globals.profile === undefined) {
+    const pinnedName = readableProject(ctx)?.profile;
+    if (pinnedName !== undefined && pinnedName !== named.name) {
+      ctx.warn(
+        `CIP_PROFILE names profile '${named.name}', but the project file ${shownPath(path)} pins profile '${pinnedName}': using '${named.name}' (CIP_PROFILE comes first)`,
+      );
     }
   }
+  return { name: named.name, profile, from: named.by, pinned: undefined };
+}
 
+/** A value of the chosen profile, with its source; none when it is empty or no profile is used. */
+function ofProfile(chosen: Chosen, value: string | undefined): Given | undefined {
+  return nonEmpty(value) === undefined || chosen.name === undefined ? undefined : { value: value!, source: profileSource(chosen.name) };
+}
+
+/** The credential's kind and its values: the variables' first, then the profile's (from the keychain when it keeps them). */
+async function loadSecrets(ctx: SettingsInputs, c: Candidates, choice: Choice, chosen: Chosen): Promise<Loaded> {
+  const { given, setVariables, unused } = choice;
+  const { name: profileName, profile } = chosen;
   // A variable's credential replaces the profile's; else the profile says which kind it holds.
   const kind: CredentialKind = given?.kind ?? (profile ? profileKind(profile) : 'api-key');
   const own = OWN_SECRET[kind];
   const otherKind = profile !== undefined && profileKind(profile) !== kind;
-  if (overriding) {
-    const replaced = otherKind ? ` (ignoring ${unusedOf(profileKind(profile!))})` : '';
+  if (choice.rule.overrides && profileName !== undefined) {
+    const replaced = otherKind ? ` (ignoring ${unusedOf(profileKind(profile))})` : '';
     ctx.warn(
-      `${list(setVariables)} from the environment override${setVariables.length === 1 ? 's' : ''} profile '${profileName!}'${replaced}`,
+      `${list(setVariables)} from the environment override${setVariables.length === 1 ? 's' : ''} profile '${profileName}'${replaced}`,
     );
   }
-  if (otherKind) unused.push(`${unusedOf(profileKind(profile!)).replace(/^its /, 'the ')} of profile '${profileName!}'`);
+  if (otherKind) unused.push(`${unusedOf(profileKind(profile)).replace(/^its /, 'the ')} of profile '${profileName!}'`);
+  let enterpriseId = choice.enterpriseId;
   if (!KINDS[kind].enterpriseId && enterpriseId) {
     const called = KINDS[kind].called;
     throw new UsageError(
@@ -290,18 +231,17 @@ export async function resolveSettings(ctx: SettingsInputs): Promise<ResolvedSett
       `${enterpriseId.source.startsWith('--') ? `leave out ${enterpriseId.source}` : `unset ${enterpriseId.source}`}, or use ${namingEnterprise()} to choose the enterprise`,
     );
   }
-
-  const ofProfile = (value: string | undefined): Given | undefined =>
-    nonEmpty(value) === undefined || profileName === undefined ? undefined : { value: value!, source: profileSource(profileName) };
   // The keychain is visited only when the profile's keys are used: variables that give them all skip it.
   let ownSecret = given?.own;
+  let subscriptionKey = choice.subscriptionKey;
   const needed = ownSecret === undefined || subscriptionKey === undefined;
   const keys: Readonly<Record<string, string | undefined>> | undefined =
     profile && needed ? (inKeychain(profile) ? await keychainKeys(ctx.keychain(), profileName!, profile) : secretsOf(profile)) : undefined;
-  subscriptionKey ??= ofProfile(keys?.subscriptionKey);
-  ownSecret ??= ofProfile(keys?.[own.field]);
-  if (KINDS[kind].enterpriseId) enterpriseId ??= projectEnterprise;
-  if (KINDS[kind].enterpriseId && !otherKind && profile && 'enterpriseId' in profile) enterpriseId ??= ofProfile(profile.enterpriseId);
+  subscriptionKey ??= ofProfile(chosen, keys?.subscriptionKey);
+  ownSecret ??= ofProfile(chosen, keys?.[own.field]);
+  if (KINDS[kind].enterpriseId) enterpriseId ??= c.project?.enterpriseId;
+  if (KINDS[kind].enterpriseId && !otherKind && profile && 'enterpriseId' in profile)
+    enterpriseId ??= ofProfile(chosen, profile.enterpriseId);
   const missing = [
     ownSecret ? undefined : `${own.what} (${own.variable})`,
     subscriptionKey ? undefined : 'subscription key (CIP_SUBSCRIPTION_KEY)',
@@ -311,15 +251,23 @@ export async function resolveSettings(ctx: SettingsInputs): Promise<ResolvedSett
   if (missing.length) {
     throw new AuthError(`missing ${missing.join(', ')}${profileName ? ` in profile '${profileName}'` : ''}`);
   }
+  return { kind, own: ownSecret!, subscriptionKey: subscriptionKey!, enterpriseId };
+}
 
-  const baseUrl = givenBaseUrl(ctx, named === undefined) ??
-    projectValue(project?.baseUrl) ??
-    ofProfile(profile?.baseUrl) ?? { value: DEFAULT_BASE_URL, source: 'the default' };
+/** The values checked (base URL, enterprise, credential, subscription key), and the enterprise the project file pins. */
+function checkSettings(ctx: SettingsInputs, c: Candidates, choice: Choice, chosen: Chosen, loaded: Loaded): ResolvedSettings {
+  const { kind } = loaded;
+  const { project } = c;
+  const projectSource = project?.source;
+  const { unused } = choice;
+  const baseUrl = choice.baseUrl ??
+    project?.baseUrl ??
+    ofProfile(chosen, chosen.profile?.baseUrl) ?? { value: DEFAULT_BASE_URL, source: 'the default' };
   const checkedUrl = checkBaseUrl(baseUrl.value, describeSource(baseUrl.source, 'base URL'), allowHttp(ctx));
   if (baseUrl.source === projectSource) {
     // A project file comes with a checkout, maybe someone else's: it may move requests to another path of the
     // host the keys are for, never to another host (which would receive the keys).
-    const own = ofProfile(profile?.baseUrl) ?? { value: DEFAULT_BASE_URL, source: 'the default' };
+    const own = ofProfile(chosen, chosen.profile?.baseUrl) ?? { value: DEFAULT_BASE_URL, source: 'the default' };
     const ownUrl = checkBaseUrl(own.value, describeSource(own.source, 'base URL'), allowHttp(ctx));
     if (new URL(checkedUrl).origin !== new URL(ownUrl).origin) {
       throw new UsageError(
@@ -334,24 +282,24 @@ export async function resolveSettings(ctx: SettingsInputs): Promise<ResolvedSett
     source: value.source,
   });
   const checkedEnterprise = KINDS[kind].enterpriseId
-    ? checked(enterpriseId!, (value, source) => checkEnterpriseId(value, describeSource(source, 'enterprise id')))
+    ? checked(loaded.enterpriseId!, (value, source) => checkEnterpriseId(value, describeSource(source, 'enterprise id')))
     : undefined;
-  const checkedOwn = checked(ownSecret!, own.check);
-  const checkedSubscription = checked(subscriptionKey!, (value, source) => checkKey(value, 'subscription key', source));
+  const checkedOwn = checked(loaded.own, OWN_SECRET[kind].check);
+  const checkedSubscription = checked(loaded.subscriptionKey, (value, source) => checkKey(value, 'subscription key', source));
   const credentials = credentialsOf(kind, checkedOwn, checkedSubscription, checkedEnterprise);
-  if (project && pinned) checkPinnedEnterprise(credentials, pinned, projectSource!, unused);
+  if (project && chosen.pinned) checkPinnedEnterprise(credentials, chosen.pinned, project.source, unused);
   const decided =
     projectSource !== undefined &&
-    (profileFrom === projectSource || baseUrl.source === projectSource || checkedEnterprise?.source === projectSource);
+    (chosen.from === projectSource || baseUrl.source === projectSource || checkedEnterprise?.source === projectSource);
   return {
-    profile: profileName,
-    profileFrom,
+    profile: chosen.name,
+    profileFrom: chosen.from,
     ...(decided ? { project: projectSource } : {}),
     baseUrl: checkedUrl,
     credentials,
     sources: { baseUrl: baseUrl.source },
     unused,
-    protected: profile?.protected === true,
+    protected: chosen.profile?.protected === true,
   };
 }
 
