@@ -14,7 +14,7 @@ import { ROOT, modulesOf, testsFor } from './tests.mjs';
 /** @typedef {'related' | 'unit' | 'all'} TestKind */
 
 // Only the built binary runs the launcher, the code-cache loader and the version; the keychain helper's entry is
-// three statements (its work, config/keychain-ops.ts, is reached in-process).
+// three statements (its work, config/store/keychain-ops.ts, is reached in-process).
 const NEVER = ['!src/main.ts', '!src/load-cli.ts', '!src/version.ts', '!src/keychain-helper.ts'];
 
 /**

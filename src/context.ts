@@ -9,10 +9,10 @@ import { Secrets } from './secrets.js';
 import { IOStreams, type Streams } from './terminal/io-streams.js';
 import type { JqWorkerScript } from './output/jq.js';
 import { configLocation, openProfileStore, type ProfileStore } from './config/store.js';
-import { allowHttp, resolveSettings, type ResolvedSettings } from './config/settings.js';
+import { allowHttp, resolveSettings, type ResolvedSettings } from './config/credentials/settings.js';
 import { findProjectFile, loadProject, type ProjectFile } from './config/project.js';
-import { SECRET_VARIABLES, expiredError, expiryWarning, tokenOf } from './config/credentials.js';
-import { createKeychain, type Keychain } from './config/keychain.js';
+import { SECRET_VARIABLES, expiredError, expiryWarning, tokenOf } from './config/credentials/credential.js';
+import { createKeychain, type Keychain } from './config/store/keychain.js';
 import { connect } from './api/connect.js';
 import type { Http } from './api/http.js';
 import { createEnvironmentsApi, type EnvironmentsApi } from './api/environments.js';
@@ -140,7 +140,7 @@ export class Context {
     return this.#project.file;
   }
 
-  /** Which profile, base URL and credentials a command uses (config/settings.ts has the rule). */
+  /** Which profile, base URL and credentials a command uses (config/credentials/settings.ts has the rule). */
   settings(): Promise<ResolvedSettings> {
     this.#settings ??= resolveSettings({
       env: this.env,
@@ -183,7 +183,7 @@ export class Context {
 
   async #connect(settings: ResolvedSettings, limits: { timeout?: number; signal?: AbortSignal }): Promise<Http> {
     this.#rememberKeys(...settings.credentials.secrets);
-    // Before anything is sent: a token that has expired would only be refused (config/credentials.ts).
+    // Before anything is sent: a token that has expired would only be refused (config/credentials/credential.ts).
     const expired = expiredError(tokenOf(settings.credentials), settings.profile, Date.now());
     if (expired) throw expired;
     const { verbose } = this.globals;

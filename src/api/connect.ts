@@ -1,8 +1,8 @@
 // Builds the HTTP client for resolved settings: the credential's headers every call carries, the proxy the
 // environment names, the answer-size limit, and the hints for a 401 and a 403 that name where the keys came from.
 import type { Env } from '../env.js';
-import { credentialsHint, forbiddenHint } from '../config/credentials.js';
-import type { ResolvedSettings } from '../config/settings.js';
+import { credentialsHint, forbiddenHint } from '../config/credentials/credential.js';
+import type { ResolvedSettings } from '../config/credentials/settings.js';
 import { UsageError } from '../errors.js';
 import { printable } from '../text/sanitize.js';
 import { DEFAULT_MAX_ANSWER_BYTES, createHttp, type Http, type HttpOptions } from './http.js';
@@ -15,7 +15,7 @@ export interface ConnectOptions extends Pick<HttpOptions, 'timeout' | 'signal' |
   nodeVersion: string;
 }
 
-/** The headers of the credential in use: ApiKey with an EnterpriseId, or Bearer without one (config/credentials.ts). */
+/** The headers of the credential in use: ApiKey with an EnterpriseId, or Bearer without one (config/credentials/credential.ts). */
 function authHeaders(settings: ResolvedSettings): Readonly<Record<string, string>> {
   return settings.credentials.headers;
 }

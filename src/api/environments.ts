@@ -1,5 +1,5 @@
 // The Environments resource: the four calls the API offers, with the list unwrapped from any envelope.
-import type { ResolvedSettings } from '../config/settings.js';
+import type { ResolvedSettings } from '../config/credentials/settings.js';
 import { ApiError, ProtocolError, UsageError, withHint } from '../errors.js';
 import { printable } from '../text/sanitize.js';
 import type { Http } from './http.js';

@@ -1,14 +1,14 @@
 // A header as --verbose shows it: credentials masked whatever the direction (the credential headers, cookies), the
 // rest as its sender most likely meant it (api/challenge.ts), with the run's keys (`redact`, before the cut, so a
 // key at the cut cannot show in part) and any JWT hidden, on one line, cut.
-import { isSecretHeader } from '../config/credentials.js';
+import { isSecretHeader } from '../config/credentials/credential.js';
 import { truncate } from '../text/sanitize.js';
 import { headerText, shownHeaderText } from './challenge.js';
 
 /** How much of one header's value is shown. */
 const MAX_SHOWN_CHARS = 2000;
 
-/** Headers whose whole value is a credential, beside the ones cip sends (config/credentials.ts). */
+/** Headers whose whole value is a credential, beside the ones cip sends (config/credentials/credential.ts). */
 const CREDENTIAL_VALUES = new Set(['cookie', 'proxy-authorization']);
 
 export function shownHeader(name: string, value: string, redact: (text: string) => string): string {

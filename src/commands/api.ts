@@ -4,7 +4,7 @@ import { InvalidArgumentError } from 'commander';
 import type { RawAnswer } from '../api/chain.js';
 import type { AnyMethod } from '../api/http.js';
 import { requestUrl } from '../api/url.js';
-import { isCredentialHeader } from '../config/credentials.js';
+import { isCredentialHeader } from '../config/credentials/credential.js';
 import { defineCommand } from './define.js';
 import { argument, flag, list, option } from '../cli/options.js';
 import { UsageError } from '../errors.js';

@@ -6,9 +6,17 @@
 import { defineCommand } from './define.js';
 import type { Context } from '../context.js';
 import { DEFAULT_BASE_URL, SECRETS_URL, isLoopbackHost } from '../config/validate.js';
-import type { ResolvedSettings } from '../config/settings.js';
+import type { ResolvedSettings } from '../config/credentials/settings.js';
 import { describeExpiry, expiryOf } from '../config/token.js';
-import { credentialName, expiredError, expiryWarning, mainSource, pieces, tokenOf, verdictWords } from '../config/credentials.js';
+import {
+  credentialName,
+  expiredError,
+  expiryWarning,
+  mainSource,
+  pieces,
+  tokenOf,
+  verdictWords,
+} from '../config/credentials/credential.js';
 import { ApiError, CipError, InterruptedError, type ExitCodeName } from '../errors.js';
 import { OUTPUT_FORMATS } from '../output/format.js';
 import { planStyles, writeResult } from '../output/writer.js';

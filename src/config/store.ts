@@ -2,11 +2,11 @@
 // replaced whole on each write, under a lock shared by all cip processes. A file we cannot read or that does not
 // have the shape we wrote is never reset: we stop and name it. Each job has a module of its own in store/:
 // location (where the file lives), privacy (who may read and write it, links), read (bounded, never blocking),
-// lock, write, and failure (what cip says when one of them fails). What the file holds is profile.ts.
+// lock, write, and failure (what cip says when one of them fails). What the file holds is store/profile.ts.
 import { accessSync, constants, existsSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { ConfigError } from '../errors.js';
-import type { StoreData } from './profile.js';
+import type { StoreData } from './store/profile.js';
 import { describeFailure, describing } from './store/failure.js';
 import { configFilePath } from './store/location.js';
 import { loadLockfile, lockFile } from './store/lock.js';
@@ -23,7 +23,7 @@ export {
   type KeychainProfile,
   type Profile,
   type StoreData,
-} from './profile.js';
+} from './store/profile.js';
 export { configDir, configFilePath, configLocation } from './store/location.js';
 export { LOCK_WAIT_MS } from './store/lock.js';
 export { MAX_CONFIG_BYTES, kindOf } from './store/read.js';

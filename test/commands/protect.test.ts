@@ -5,7 +5,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect } from 'vitest';
-import { checkShape } from '../../src/config/profile.js';
+import { checkShape } from '../../src/config/store/profile.js';
 import { expectOneErrorLine, loginArgs, readConfig, tempDir } from '../helpers/cli.js';
 import { it, test } from '../helpers/fixture.js';
 import { writes } from '../helpers/requests.js';

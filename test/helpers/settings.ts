@@ -1,7 +1,7 @@
 // Resolved settings as one flat record, the shape they had before the Credentials value (config/credentials.ts)
 // held the keys: tests written against it read the new shape through these, their expectations unchanged.
-import { apiKeyCredentials } from '../../src/config/credentials.js';
-import type { ResolvedSettings } from '../../src/config/settings.js';
+import { apiKeyCredentials } from '../../src/config/credentials/credential.js';
+import type { ResolvedSettings } from '../../src/config/credentials/settings.js';
 
 export interface FlatSettings {
   profile: string | undefined;

@@ -20,8 +20,8 @@ describe('npm run mutation', () => {
       .map((line) => line.trim());
     expect(head).toBe(`1 modules to mutate, with ${files.length} test files (related)`);
     // Named for it, and importing a module that imports it (settings.ts).
-    expect(files).toContain('test/unit/validate.test.ts');
-    expect(files).toContain('test/unit/settings.test.ts');
+    expect(files).toContain('test/unit/config/validate.test.ts');
+    expect(files).toContain('test/unit/config/credentials/settings.test.ts');
     // Through the harness only: not related.
     expect(files).not.toContain('test/commands/faults.test.ts');
     expect(files.every((file) => file.startsWith('test/unit/') || file.startsWith('test/commands/') || file.startsWith('test/e2e/'))).toBe(

@@ -14,7 +14,7 @@ import {
   givenEnterpriseId,
   namedProfile,
   profileSource,
-} from '../../config/settings.js';
+} from '../../config/credentials/settings.js';
 import {
   KINDS,
   OWN_SECRET,
@@ -24,10 +24,10 @@ import {
   expiryWarning,
   tokenCredentials,
   type CredentialKind,
-} from '../../config/credentials.js';
+} from '../../config/credentials/credential.js';
 import { readClaims } from '../../config/token.js';
 import { inKeychain, profileKind, type Profile } from '../../config/store.js';
-import { KeychainError, profileEntry, type StoredKeys } from '../../config/keychain.js';
+import { KeychainError, profileEntry, type StoredKeys } from '../../config/store/keychain.js';
 import {
   DEFAULT_BASE_URL,
   SECRETS_URL,

@@ -1,8 +1,8 @@
 import { defineCommand } from '../define.js';
 import type { Context } from '../../context.js';
 import { CipError, UsageError } from '../../errors.js';
-import { getProfile, namedProfile, requireProfile } from '../../config/settings.js';
-import { KeychainError, describeEntry, profileEntry } from '../../config/keychain.js';
+import { getProfile, namedProfile, requireProfile } from '../../config/credentials/settings.js';
+import { KeychainError, describeEntry, profileEntry } from '../../config/store/keychain.js';
 import { inKeychain, type Profile } from '../../config/store.js';
 import { OUTPUT_FORMATS } from '../../output/format.js';
 import { guardProfile } from '../../domain/profiles/protect.js';

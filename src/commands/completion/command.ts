@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { defineCommand } from '../define.js';
 import { argument } from '../../cli/options.js';
 import type { Context } from '../../context.js';
-import { scopeKey } from '../../config/credentials.js';
+import { scopeKey } from '../../config/credentials/credential.js';
 import { MAX_CONFIG_BYTES, configDir, configFilePath } from '../../config/store.js';
 import { isProfileName } from '../../config/validate.js';
 import { isRecord } from '../../json/record.js';

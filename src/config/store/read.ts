@@ -1,7 +1,7 @@
 // Reading the config file: bounded, never blocking, and checked for the shape cip writes.
 import { closeSync, constants, fstatSync, openSync, readFileSync, type Stats } from 'node:fs';
 import { ConfigError } from '../../errors.js';
-import { checkShape, type StoreData } from '../profile.js';
+import { checkShape, type StoreData } from './profile.js';
 import { isPosix, statOrUndefined } from './privacy.js';
 
 /** A config file larger than this is not one cip wrote (a profile takes a few hundred bytes). */

@@ -5,7 +5,7 @@
 // and writes in place when SNAP is set (a Node installed with snap sets it).
 import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { checkShape, type StoreData } from '../profile.js';
+import { checkShape, type StoreData } from './profile.js';
 
 export type Conf = typeof import('conf').default;
 

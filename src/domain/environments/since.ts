@@ -7,7 +7,7 @@
 // user's edit, never a conflict. An environment deleted since (the file would create it again), renamed since,
 // or created since (--prune would delete what the file never saw) is one too.
 import { createHash } from 'node:crypto';
-import type { ResolvedSettings } from '../../config/settings.js';
+import type { ResolvedSettings } from '../../config/credentials/settings.js';
 import type { Context } from '../../context.js';
 import { CipError, UsageError } from '../../errors.js';
 import { isExactNumber } from '../../json/exact.js';

@@ -2,8 +2,8 @@
 // environment by name and id, and the profile, enterprise (or what a token says it acts for) and (when not the
 // default) host. A person about to delete something in production must be able to see that it is production.
 // The target is said in the question and once per command (not on each item's line), on a line of its own.
-import { actingAs } from '../../config/credentials.js';
-import type { ResolvedSettings } from '../../config/settings.js';
+import { actingAs } from '../../config/credentials/credential.js';
+import type { ResolvedSettings } from '../../config/credentials/settings.js';
 import { DEFAULT_BASE_URL } from '../../config/validate.js';
 import { isExactNumber } from '../../json/exact.js';
 import { printable } from '../../text/sanitize.js';

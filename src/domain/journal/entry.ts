@@ -5,7 +5,7 @@
 // numbers exact, and lines cip cannot read are skipped with a warning, never fatal.
 import { configLocation } from '../../config/store.js';
 import { journalPath, readJournal, type JournalBounds, type JournalPlace } from '../../config/journal-file.js';
-import type { ResolvedSettings } from '../../config/settings.js';
+import type { ResolvedSettings } from '../../config/credentials/settings.js';
 import type { Context } from '../../context.js';
 import { nonEmpty } from '../../env.js';
 import { UsageError } from '../../errors.js';
@@ -34,7 +34,7 @@ export interface JournalScope {
   profile: string | null;
   /** The enterprise id an API key sends, or the one a token says it acts for; null when a token names none. */
   enterprise: string | null;
-  /** "enterprise X", "with a token for 'ci'": how cip names who acts (config/credentials.ts actingAs). */
+  /** "enterprise X", "with a token for 'ci'": how cip names who acts (config/credentials/credential.ts actingAs). */
   actingAs: string;
   baseUrl: string;
 }

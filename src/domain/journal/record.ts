@@ -6,9 +6,9 @@
 // cannot be written (a read-only home in CI, a full disk) is said once and the write goes on: a change is
 // never refused for want of its record, and the README says so.
 import { environmentUrl, type EnvironmentsApi } from '../../api/environments.js';
-import { actingAs } from '../../config/credentials.js';
+import { actingAs } from '../../config/credentials/credential.js';
 import { appendToJournal } from '../../config/journal-file.js';
-import type { ResolvedSettings } from '../../config/settings.js';
+import type { ResolvedSettings } from '../../config/credentials/settings.js';
 import type { Context } from '../../context.js';
 import { ApiError, InexactReadError, UsageError } from '../../errors.js';
 import { parseExactJson, stringifyExactJson } from '../../json/exact.js';

@@ -3,8 +3,8 @@
 // creating the record again (the server gives it its id), an update by writing back the fields it changed, a
 // create by deleting what it created. Each plan says whether the environment changed since the entry: a restore
 // over someone else's later change is refused unless forced (the command decides).
-import type { ResolvedSettings } from '../../config/settings.js';
-import { actingAs } from '../../config/credentials.js';
+import type { ResolvedSettings } from '../../config/credentials/settings.js';
+import { actingAs } from '../../config/credentials/credential.js';
 import { CipError, UsageError } from '../../errors.js';
 import { isRecord, setOwn } from '../../json/record.js';
 import { printable } from '../../text/sanitize.js';

@@ -4,8 +4,8 @@
 // nothing is asked for that the profile already has.
 import type { Context } from '../../context.js';
 import { AuthError } from '../../errors.js';
-import { OWN_SECRET, secretsIn, type CredentialKind } from '../../config/credentials.js';
-import { keychainKeys } from '../../config/settings.js';
+import { OWN_SECRET, secretsIn, type CredentialKind } from '../../config/credentials/credential.js';
+import { keychainKeys } from '../../config/credentials/settings.js';
 import { inKeychain, profileKind, type Profile } from '../../config/store.js';
 import { DEFAULT_BASE_URL } from '../../config/validate.js';
 

@@ -11,8 +11,8 @@
 // A profile that a project file (.cip.json) chose is named with the file, in the question and in each refusal: a
 // user who cd'd into a checkout may not know that the folder, not the active profile, decides.
 import type { Context } from '../../context.js';
-import { actingAs } from '../../config/credentials.js';
-import type { ResolvedSettings } from '../../config/settings.js';
+import { actingAs } from '../../config/credentials/credential.js';
+import type { ResolvedSettings } from '../../config/credentials/settings.js';
 import type { Profile } from '../../config/store.js';
 import { DEFAULT_BASE_URL } from '../../config/validate.js';
 import { ExitOnly, UsageError } from '../../errors.js';

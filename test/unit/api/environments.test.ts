@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { listsIn, checkEnvironmentId, createEnvironmentsApi, environmentUrl } from '../../../src/api/environments.js';
 import type { Answer, Http } from '../../../src/api/http.js';
-import type { ResolvedSettings } from '../../../src/config/settings.js';
+import type { ResolvedSettings } from '../../../src/config/credentials/settings.js';
 import { buildPayload } from '../../../src/domain/environments/payload.js';
 import { UsageError, ApiError, CipError, NetworkError, ProtocolError } from '../../../src/errors.js';
 import { caught } from '../../helpers/errors.js';

@@ -1,7 +1,7 @@
 // What cip reads from a token (src/config/token.ts): the claims of a JWT read without verifying it, an opaque or
 // broken token used as it is, the bounds on decoding, and the words of the expiry rule.
 import { describe, expect, it } from 'vitest';
-import { expiredError, expiryWarning } from '../../../src/config/credentials.js';
+import { expiredError, expiryWarning } from '../../../src/config/credentials/credential.js';
 import { describeExpiry, expiryOf, readClaims, span } from '../../../src/config/token.js';
 import { epochSeconds, makeJwt } from '../../helpers/jwt.js';
 

@@ -1,8 +1,8 @@
 // The credential rule, step one (settings.ts): what the command line, the environment and the project file offer,
 // gathered before any rule applies. Pure: it reads what it is given and decides nothing.
-import { nonEmpty, type Env } from '../env.js';
-import { CREDENTIAL_KINDS, OWN_SECRET, type CredentialKind, type Given, type Source } from './credentials.js';
-import { shownPath, type ProjectFile } from './project.js';
+import { nonEmpty, type Env } from '../../env.js';
+import { CREDENTIAL_KINDS, OWN_SECRET, type CredentialKind, type Given, type Source } from './credential.js';
+import { shownPath, type ProjectFile } from '../project.js';
 
 /** What decides the credentials: the environment and the global options that name a profile or values. */
 export interface CredentialInputs {

@@ -9,8 +9,8 @@ import {
   scopeKey,
   tokenCredentials,
   tokenOf,
-} from '../../../src/config/credentials.js';
-import { epochSeconds, makeJwt } from '../../helpers/jwt.js';
+} from '../../../../src/config/credentials/credential.js';
+import { epochSeconds, makeJwt } from '../../../helpers/jwt.js';
 
 const GUID = '3f2b8c1e-9a4d-4e6f-8b7a-1c2d3e4f5a6b';
 const API_KEY = 'unit-api-key-0123456789';

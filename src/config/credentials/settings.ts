@@ -22,9 +22,9 @@
 // credentials.
 // The rule runs in three steps: gather the candidates (candidates.ts, pure), choose by one table (choose.ts,
 // RULES), then read the profile it chose, load the secrets and check them (here).
-import { isTruthyEnv, nonEmpty, type Env } from '../env.js';
-import { AuthError, UsageError } from '../errors.js';
-import { printable } from '../text/sanitize.js';
+import { isTruthyEnv, nonEmpty, type Env } from '../../env.js';
+import { AuthError, UsageError } from '../../errors.js';
+import { printable } from '../../text/sanitize.js';
 import { gatherCandidates, namedProfile, type Candidates, type CredentialInputs } from './candidates.js';
 import { chooseCredentials, list, namingEnterprise, type Choice } from './choose.js';
 import {
@@ -36,13 +36,13 @@ import {
   type Credentials,
   type Given,
   type Source,
-} from './credentials.js';
-import { KeychainError, describeEntry, profileEntry, type Keychain, type StoredKeys } from './keychain.js';
-import { shownPath, type ProjectFile } from './project.js';
-import { inKeychain, profileKind, type KeychainProfile, type Profile, type ProfileStore, type StoreData } from './store.js';
-import { DEFAULT_BASE_URL, checkBaseUrl, checkEnterpriseId, checkKey } from './validate.js';
+} from './credential.js';
+import { KeychainError, describeEntry, profileEntry, type Keychain, type StoredKeys } from '../store/keychain.js';
+import { shownPath, type ProjectFile } from '../project.js';
+import { inKeychain, profileKind, type KeychainProfile, type Profile, type ProfileStore, type StoreData } from '../store.js';
+import { DEFAULT_BASE_URL, checkBaseUrl, checkEnterpriseId, checkKey } from '../validate.js';
 
-export { profileSource, type Given, type Source } from './credentials.js';
+export { profileSource, type Given, type Source } from './credential.js';
 export { givenBaseUrl, givenEnterpriseId, namedProfile, profileNamedBy, type CredentialInputs } from './candidates.js';
 
 export interface ResolvedSettings {

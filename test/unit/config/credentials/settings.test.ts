@@ -9,8 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { describe, it, expect, beforeEach, afterEach } from 'vitest';
-import { DEFAULT_GLOBALS, type GlobalOptions } from '../../../src/cli/globals.js';
-import { KeychainError, type Keychain, type KeychainEntry, type StoredKeys } from '../../../src/config/keychain.js';
+import { DEFAULT_GLOBALS, type GlobalOptions } from '../../../../src/cli/globals.js';
+import { KeychainError, type Keychain, type KeychainEntry, type StoredKeys } from '../../../../src/config/store/keychain.js';
 import {
   activeProfile,
   givenBaseUrl,
@@ -22,16 +22,16 @@ import {
   resolveSettings,
   type SettingsInputs,
   type ResolvedSettings,
-} from '../../../src/config/settings.js';
-import { openProfileStore, type Profile, type KeychainProfile, type StoreData } from '../../../src/config/store.js';
-import { DEFAULT_BASE_URL } from '../../../src/config/validate.js';
-import type { Context } from '../../../src/context.js';
-import type { Env } from '../../../src/env.js';
-import { AuthError, CipError, ConfigError, UsageError } from '../../../src/errors.js';
-import { tempDir } from '../../helpers/cli.js';
-import { caught } from '../../helpers/errors.js';
-import { drain, fakeIO, testContext } from '../../helpers/io.js';
-import { flat } from '../../helpers/settings.js';
+} from '../../../../src/config/credentials/settings.js';
+import { openProfileStore, type Profile, type KeychainProfile, type StoreData } from '../../../../src/config/store.js';
+import { DEFAULT_BASE_URL } from '../../../../src/config/validate.js';
+import type { Context } from '../../../../src/context.js';
+import type { Env } from '../../../../src/env.js';
+import { AuthError, CipError, ConfigError, UsageError } from '../../../../src/errors.js';
+import { tempDir } from '../../../helpers/cli.js';
+import { caught } from '../../../helpers/errors.js';
+import { drain, fakeIO, testContext } from '../../../helpers/io.js';
+import { flat } from '../../../helpers/settings.js';
 
 const GUID_A = '3f2b8c1e-9a4d-4e6f-8b7a-1c2d3e4f5a6b';
 const GUID_B = '0b7e4c52-3d1f-4a8e-9c6b-2f5d8e1a7c34';

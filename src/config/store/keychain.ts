@@ -6,11 +6,11 @@
 // can be killed, so a keychain that hangs costs cip at most KEYCHAIN_TIMEOUT_MS, like gh's 3 s. Keys go to
 // the helper on its stdin and come back on its stdout, never through argv.
 import { spawn } from 'node:child_process';
-import { CipError, InterruptedError, UsageError } from '../errors.js';
-import type { Env } from '../env.js';
-import { printable } from '../text/sanitize.js';
-import { KINDS } from './store.js';
-import { DEFAULT_BASE_URL } from './validate.js';
+import { CipError, InterruptedError, UsageError } from '../../errors.js';
+import type { Env } from '../../env.js';
+import { printable } from '../../text/sanitize.js';
+import { KINDS } from '../store.js';
+import { DEFAULT_BASE_URL } from '../validate.js';
 
 /** How long one visit to the keychain (one helper process, which may make several calls) may take. */
 export const KEYCHAIN_TIMEOUT_MS = 3_000;

@@ -3,8 +3,8 @@
 // a process, with the real keyring, is in test/e2e/keychain.test.ts.
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { ENTRY_OPTIONS, answer, perform, readRequest, respond, type Keyring } from '../../../src/config/keychain-ops.js';
-import type { Operation } from '../../../src/config/keychain.js';
+import { ENTRY_OPTIONS, answer, perform, readRequest, respond, type Keyring } from '../../../../src/config/store/keychain-ops.js';
+import type { Operation } from '../../../../src/config/store/keychain.js';
 
 const ENTRY = { service: 'cip:https://api.example.com', account: 'prod' };
 const SECRET = '{"apiKey":"secret-api-key-0123456789","subscriptionKey":"secret-sub-key-0123456789"}';

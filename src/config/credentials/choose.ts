@@ -1,8 +1,8 @@
 // The credential rule, step two (settings.ts): which of the candidates (candidates.ts) a run uses, by one table,
 // the rules of `cip help environment` in their order. Pure: the profile store is opened after, by what was chosen.
-import { UsageError } from '../errors.js';
+import { UsageError } from '../../errors.js';
 import type { Candidates, Offered } from './candidates.js';
-import { CREDENTIAL_KINDS, KINDS, OWN_SECRET, type Given } from './credentials.js';
+import { CREDENTIAL_KINDS, KINDS, OWN_SECRET, type Given } from './credential.js';
 
 /** One rule: when it applies, whether the variables count, and where the profile comes from. */
 export interface Rule {

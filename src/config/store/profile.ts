@@ -1,10 +1,10 @@
 // What the profile store holds: the profiles and which one is active, and the check that a file read has that
 // shape. The types and their check live together, so a new kind of profile is added in one place.
-import { ConfigError } from '../errors.js';
-import { isRecord } from '../json/record.js';
+import { ConfigError } from '../../errors.js';
+import { isRecord } from '../../json/record.js';
 
 /**
- * The kinds of credential a profile holds (config/credentials.ts), and what a profile of each keeps: its
+ * The kinds of credential a profile holds (config/credentials/credential.ts), and what a profile of each keeps: its
  * secrets (in this file, or as one keychain entry), whether it names an enterprise, and what the kind is called
  * in messages. `kind` is absent from profiles stored before tokens: an API key.
  */
@@ -38,7 +38,7 @@ export type FileProfile =
   | (ApiKeyFields & { keys?: 'file'; apiKey: string; subscriptionKey: string })
   | (TokenFields & { keys?: 'file'; token: string; subscriptionKey: string });
 
-/** A profile whose keys are in the operating system's keychain (config/keychain.ts): none in this file. */
+/** A profile whose keys are in the operating system's keychain (config/store/keychain.ts): none in this file. */
 export type KeychainProfile = (ApiKeyFields | TokenFields) & { keys: 'keychain' };
 
 export type Profile = FileProfile | KeychainProfile;

@@ -15,12 +15,12 @@ import {
   profileEntry,
   type KeychainOptions,
   type KeychainEntry,
-} from '../../../src/config/keychain.js';
-import { resolveSettings } from '../../../src/config/settings.js';
-import { openProfileStore } from '../../../src/config/store.js';
-import { InterruptedError, UsageError } from '../../../src/errors.js';
-import { tempDir } from '../../helpers/cli.js';
-import { flat } from '../../helpers/settings.js';
+} from '../../../../src/config/store/keychain.js';
+import { resolveSettings } from '../../../../src/config/credentials/settings.js';
+import { openProfileStore } from '../../../../src/config/store.js';
+import { InterruptedError, UsageError } from '../../../../src/errors.js';
+import { tempDir } from '../../../helpers/cli.js';
+import { flat } from '../../../helpers/settings.js';
 
 const ENTRY = { service: 'cip:https://api.example.com', account: 'prod' };
 const KEYS = { apiKey: 'secret-api-key-0123456789', subscriptionKey: 'secret-sub-key-0123456789' };

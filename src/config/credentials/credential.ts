@@ -4,12 +4,12 @@
 // functions here, so that a new kind is added here, in login and in the store's shape, and nowhere else
 // (ARCHITECTURE.md, "How to add a credential kind"). Every list of the credential header names is here too:
 // connect.ts sets them, the request log masks the secret ones, and `cip api -H` refuses all of them.
-import { CipError } from '../errors.js';
-import { KINDS, type CredentialKind } from './profile.js';
-import { checkKey, checkToken } from './validate.js';
-import { describeExpiry, expiryOf, moment, readClaims, signatureOf, span, type TokenClaims } from './token.js';
+import { CipError } from '../../errors.js';
+import { KINDS, type CredentialKind } from '../store/profile.js';
+import { checkKey, checkToken } from '../validate.js';
+import { describeExpiry, expiryOf, moment, readClaims, signatureOf, span, type TokenClaims } from '../token.js';
 
-export { KINDS, type CredentialKind } from './profile.js';
+export { KINDS, type CredentialKind } from '../store/profile.js';
 
 /** The headers that carry credentials, as cip sends them. */
 export const CREDENTIAL_HEADERS = ['Authorization', 'Ocp-Apim-Subscription-Key', 'EnterpriseId'] as const;
