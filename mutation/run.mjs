@@ -39,8 +39,15 @@ const GROUPS = {
   },
   api: { about: 'the HTTP client and the Environments resource', mutate: ['src/api/**/*.ts'], tests: 'related' },
   commands: {
-    about: 'the command tree and the domain it calls: program, declarations, commands, domain',
-    mutate: ['src/program.ts', 'src/program/**/*.ts', 'src/cli/**/*.ts', 'src/commands/**/*.ts', 'src/domain/**/*.ts'],
+    about: 'the command tree and the domain it calls: program, declarations, commands, completion scripts, domain',
+    mutate: [
+      'src/program.ts',
+      'src/program/**/*.ts',
+      'src/cli/**/*.ts',
+      'src/commands/**/*.ts',
+      'src/completion/**/*.ts',
+      'src/domain/**/*.ts',
+    ],
     tests: 'all',
   },
   sandbox: { about: 'the offline API server', mutate: ['src/sandbox/**/*.ts'], tests: 'related' },

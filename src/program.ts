@@ -32,7 +32,7 @@ import protect from './commands/auth/protect.js';
 import status from './commands/auth/status.js';
 import unprotect from './commands/auth/unprotect.js';
 import useProfile from './commands/auth/use.js';
-import { complete, completion } from './commands/completion/command.js';
+import { complete, completion } from './commands/completion.js';
 import create from './commands/env/create.js';
 import remove from './commands/env/delete.js';
 import get from './commands/env/get.js';

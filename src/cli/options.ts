@@ -8,7 +8,7 @@ export type ValueSource = 'files' | 'profiles' | 'environments';
 interface Spec<Kind extends string, T> {
   readonly kind: Kind;
   readonly description: string;
-  /** What completion offers for the value (commands/completion/spec.ts); nothing when absent. */
+  /** What completion offers for the value (completion/spec.ts); nothing when absent. */
   readonly completes?: ValueSource;
   /** Never set: carries the value type for ValuesOf (a function, so that undefined in T is kept). */
   readonly valueType?: () => T;

@@ -1,15 +1,15 @@
 // Shell completion through the built program: the committed scripts are what `cip completion` prints, and the
 // shells installed here really complete with them (bash always; zsh and fish when present; PowerShell in
 // completion-powershell.test.ts), asking the installed cip for profile names (`cip __complete profiles`). How the
-// scripts are generated is in test/unit/commands/completion/.
+// scripts are generated is in test/unit/completion/.
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa, execaSync } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateCompletion } from '../../src/commands/completion/index.js';
-import { SHELLS, type Shell } from '../../src/commands/completion/shells.js';
+import { generateCompletion } from '../../src/completion/index.js';
+import { SHELLS, type Shell } from '../../src/completion/shells.js';
 import { buildProgram } from '../../src/program.js';
 import { CIP } from '../helpers/cli.js';
 import { fakeIO, testContext } from '../helpers/io.js';

@@ -20,9 +20,10 @@ const LAYERS = {
   terminal: ['base', 'output'],
   api: ['base', 'config'],
   cli: ['base', 'output', 'config'],
+  completion: ['base', 'cli'],
   context: ['base', 'output', 'config', 'secrets', 'terminal', 'api', 'cli'],
   domain: ['base', 'output', 'config', 'terminal', 'api', 'context'],
-  commands: ['base', 'output', 'config', 'sandbox', 'secrets', 'terminal', 'api', 'cli', 'context', 'domain'],
+  commands: ['base', 'output', 'config', 'sandbox', 'secrets', 'terminal', 'api', 'cli', 'completion', 'context', 'domain'],
   program: ['base', 'output', 'config', 'cli', 'context', 'commands'],
   run: ['base', 'context', 'program'],
   entry: ['base', 'terminal', 'run'],
@@ -33,7 +34,8 @@ type Layer = keyof typeof LAYERS;
 function layerOf(file: string): Layer {
   const top = file.split('/')[0] ?? '';
   if (top === 'text' || top === 'json' || ['errors.ts', 'env.ts', 'version.ts'].includes(file)) return 'base';
-  if (['output', 'config', 'sandbox', 'terminal', 'api', 'cli', 'domain', 'commands', 'program'].includes(top)) return top as Layer;
+  if (['output', 'config', 'sandbox', 'terminal', 'api', 'cli', 'domain', 'commands', 'program', 'completion'].includes(top))
+    return top as Layer;
   const byFile: Record<string, Layer> = {
     'secrets.ts': 'secrets',
     'context.ts': 'context',

@@ -2,9 +2,9 @@
 // those are completed), arguments. Shell-neutral; bash.ts, zsh.ts, fish.ts and powershell.ts turn it
 // into scripts.
 import type { Argument, Command, Option } from 'commander';
-import { DeclaredArgument, DeclaredOption } from '../../cli/declared.js';
-import type { ValueSource } from '../../cli/options.js';
-import { oneLine } from '../../text/sanitize.js';
+import { DeclaredArgument, DeclaredOption } from '../cli/declared.js';
+import type { ValueSource } from '../cli/options.js';
+import { oneLine } from '../text/sanitize.js';
 
 /**
  * How a value is completed: from fixed choices, from the stored profile names, from the environments' ids and

@@ -4,12 +4,12 @@
 // ancestor's flag.
 import { Argument, Command, Option } from 'commander';
 import { describe, expect, it } from 'vitest';
-import { DeclaredArgument, DeclaredOption } from '../../../../src/cli/declared.js';
-import { bashScript } from '../../../../src/commands/completion/bash.js';
-import { fishScript } from '../../../../src/commands/completion/fish.js';
-import { powershellScript } from '../../../../src/commands/completion/powershell.js';
-import { allCommands, describeCommand, type CommandSpec } from '../../../../src/commands/completion/spec.js';
-import { zshScript } from '../../../../src/commands/completion/zsh.js';
+import { DeclaredArgument, DeclaredOption } from '../../../src/cli/declared.js';
+import { bashScript } from '../../../src/completion/bash.js';
+import { fishScript } from '../../../src/completion/fish.js';
+import { powershellScript } from '../../../src/completion/powershell.js';
+import { allCommands, describeCommand, type CommandSpec } from '../../../src/completion/spec.js';
+import { zshScript } from '../../../src/completion/zsh.js';
 
 function tree(): Command {
   // No help subcommands: the real tree has them, and they would only lengthen the lists below.

@@ -1,12 +1,12 @@
-// The completion scripts generated from the command tree (src/commands/completion/index.ts): every script names
+// The completion scripts generated from the command tree (src/completion/index.ts): every script names
 // each command, alias and option a user can see, and each shell is offered what it can complete. The shells
 // themselves run the committed scripts in test/e2e/completion-shells.test.ts.
 import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
-import { generateCompletion } from '../../../../src/commands/completion/index.js';
-import { SHELLS, type Shell } from '../../../../src/commands/completion/shells.js';
-import { buildProgram, completeTree } from '../../../../src/program.js';
-import { fakeIO, testContext } from '../../../helpers/io.js';
+import { generateCompletion } from '../../../src/completion/index.js';
+import { SHELLS, type Shell } from '../../../src/completion/shells.js';
+import { buildProgram, completeTree } from '../../../src/program.js';
+import { fakeIO, testContext } from '../../helpers/io.js';
 
 /** How each script asks cip for the profile names, errors silenced as its shell does. */
 const PROFILES_CALL: Record<Shell, string> = {

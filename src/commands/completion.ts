@@ -2,15 +2,15 @@
 // scripts the values they cannot know statically.
 import { readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { defineCommand } from '../define.js';
-import { argument } from '../../cli/options.js';
-import type { Context } from '../../context.js';
-import { scopeKey } from '../../config/credentials/credential.js';
-import { MAX_CONFIG_BYTES, configDir, configFilePath } from '../../config/store.js';
-import { isProfileName } from '../../config/validate.js';
-import { isRecord } from '../../json/record.js';
-import { SHELLS } from './shells.js';
-import { idOf, nameOf } from '../../domain/environments/target.js';
+import { defineCommand } from './define.js';
+import { argument } from '../cli/options.js';
+import type { Context } from '../context.js';
+import { scopeKey } from '../config/credentials/credential.js';
+import { MAX_CONFIG_BYTES, configDir, configFilePath } from '../config/store.js';
+import { isProfileName } from '../config/validate.js';
+import { isRecord } from '../json/record.js';
+import { SHELLS } from '../completion/shells.js';
+import { idOf, nameOf } from '../domain/environments/target.js';
 
 export const completion = defineCommand({
   name: 'completion',
@@ -30,7 +30,7 @@ PowerShell: add the last example's line to your profile ($PROFILE).`,
     'cip completion powershell | Out-String | Invoke-Expression',
   ],
   async run(ctx, { shell }, { root }) {
-    const { generateCompletion } = await import('./index.js');
+    const { generateCompletion } = await import('../completion/index.js');
     ctx.io.stdout.write(generateCompletion(root, shell));
   },
 });
