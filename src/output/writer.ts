@@ -1,9 +1,7 @@
 // The one output writer: commands hand it data, it decides between JSON (machines) and tables (people).
 // stdout gets data only; notes about the data (hidden columns, empty lists) go to stderr.
-import type { Writable } from 'node:stream';
-import type { CipError } from '../errors.js';
-import { parseExactJson, stringifyExactJson } from '../json/exact.js';
-import { isRecord, setOwn } from '../json/record.js';
+import { stringifyExactJson } from '../json/exact.js';
+import { isRecord } from '../json/record.js';
 import {
   cellsOf,
   checkColumns,
@@ -18,189 +16,11 @@ import {
   type Column,
 } from './columns.js';
 import { renderRecord } from './record.js';
-import { decodeText } from '../text/charset.js';
 import { escapeControls, escapeJsonForTerminal } from '../text/sanitize.js';
-import { isDataFormat, isRowFormat, type OutputFormat } from './format.js';
-import type { JqRunner } from './jq.js';
+import { isDataFormat, isRowFormat } from './format.js';
+import { redactData, writeDataAs, type Output } from './data.js';
 
-/** Where and how to write: terminal/io-streams.ts's IOStreams is one. */
-export interface Output {
-  readonly stdout: Writable;
-  readonly stdoutIsTTY: boolean;
-  /** The terminal's width, when stdout is one. */
-  readonly columns: number | undefined;
-  readonly outputFormat: OutputFormat;
-  /** --jq: the data goes through this filter instead of being formatted. */
-  readonly jq: string | undefined;
-  /** Where a --jq filter runs (output/jq.ts): its thread, the caller's environment, the run's signal. */
-  readonly jqRunner?: JqRunner | undefined;
-  /** The first run-time failure of the --jq filter: reported when the command ends, unless it fails itself. */
-  jqFailure?: CipError | undefined;
-  /** -o tsv starts with a header line unless --no-headers. */
-  readonly headers: boolean;
-  colorLevel(isTTY: boolean): 0 | 1 | 2 | 3;
-  /** A note for people, on stderr (silent under --quiet). */
-  info(message: string): void;
-  /** The text with every key of the run replaced by ***: all that reaches stdout goes through it. */
-  redact(text: string): string;
-}
-
-/**
- * Data as people may see it: every string and object key through io.redact, numbers untouched. For what a
- * layout could split or cut (table cells wrapped across lines, YAML, plan lines cut short): redacted before
- * it is laid out. JSON and TSV are redacted as text instead, which is cheaper for a large list and exact, since
- * they never split a string. Only what changed is copied: data without a key comes back as it is.
- */
-export function redactData(io: Pick<Output, 'redact'>, value: unknown): unknown {
-  if (typeof value === 'string') return io.redact(value);
-  if (Array.isArray(value)) {
-    let copy: unknown[] | undefined;
-    for (let index = 0; index < value.length; index++) {
-      const item: unknown = value[index];
-      const shown = redactData(io, item);
-      if (shown !== item) (copy ??= value.slice())[index] = shown;
-    }
-    return copy ?? value;
-  }
-  if (!isRecord(value)) return value;
-  const keys = Object.keys(value);
-  for (let index = 0; index < keys.length; index++) {
-    const key = keys[index]!;
-    if (io.redact(key) === key && redactData(io, value[key]) === value[key]) continue;
-    const copy: Record<string, unknown> = {};
-    for (const [at, field] of keys.entries()) {
-      setOwn(copy, at < index ? field : io.redact(field), at < index ? value[field] : redactData(io, value[field]));
-    }
-    return copy;
-  }
-  return value;
-}
-
-function writeJson(io: Output, data: unknown): void {
-  const json = io.redact(stringifyExactJson(data, 2));
-  io.stdout.write(`${io.stdoutIsTTY ? escapeJsonForTerminal(json) : json}\n`);
-}
-
-/** Elements of a list turned into text and written at a time: few writes, and the output never held whole. */
-const ELEMENTS_PER_WRITE = 500;
-
-/**
- * Resolves once the stream wants more: at once for one that is gone (a closed pipe never drains, and the
- * command must still finish).
- */
-function drained(stream: Writable): Promise<void> {
-  if (stream.destroyed || stream.writableEnded) return Promise.resolve();
-  return new Promise((resolve) => {
-    const done = () => {
-      for (const event of ['drain', 'close', 'error']) stream.off(event, done);
-      resolve();
-    };
-    for (const event of ['drain', 'close', 'error']) stream.on(event, done);
-  });
-}
-
-/**
- * A list as JSON.stringify(list, null, 2) writes it, a slice at a time: each slice is printed as an array
- * whose brackets are dropped, and the next waits until the reader has taken the last (a pipe queues what it
- * cannot take in memory). So no string as large as the whole output ever exists.
- */
-async function writeJsonList(io: Output, list: unknown[]): Promise<void> {
-  if (list.length <= ELEMENTS_PER_WRITE) {
-    writeJson(io, list);
-    return;
-  }
-  for (let start = 0; start < list.length; start += ELEMENTS_PER_WRITE) {
-    const slice = io.redact(stringifyExactJson(list.slice(start, start + ELEMENTS_PER_WRITE), 2));
-    // '[\n' + elements + '\n]': the elements, already indented one level.
-    const last = start + ELEMENTS_PER_WRITE >= list.length;
-    const text = `${start === 0 ? '[\n' : ''}${slice.slice(2, -2)}${last ? '\n]\n' : ',\n'}`;
-    if (!io.stdout.write(io.stdoutIsTTY ? escapeJsonForTerminal(text) : text)) await drained(io.stdout);
-  }
-}
-
-/**
- * Data as the format asks: through --jq, as TSV (rows of the columns given), as YAML (its package loaded only
- * then), as JSON. A format with no case here is refused, never written as JSON in its place: a new format is
- * taught here (and the compiler says so, as `format` is then not `never` at the end).
- */
-async function writeDataAs(io: Output, data: unknown, format: OutputFormat = io.outputFormat, columns?: readonly Column[]): Promise<void> {
-  if (io.jq !== undefined) {
-    await writeThroughJq(io, io.jq, io.redact(stringifyExactJson(data)));
-    return;
-  }
-  switch (format) {
-    case 'json':
-      if (Array.isArray(data)) await writeJsonList(io, data as unknown[]);
-      else writeJson(io, data);
-      return;
-    case 'yaml': {
-      const { stringifyExactYaml } = await import('../json/yaml.js');
-      const yaml = stringifyExactYaml(redactData(io, data));
-      // At a terminal, characters that could hide or reorder text are shown escaped, as in JSON.
-      io.stdout.write(io.stdoutIsTTY ? escapeJsonForTerminal(yaml) : yaml);
-      return;
-    }
-    case 'tsv': {
-      const rows = Array.isArray(data) ? (data as unknown[]) : [data];
-      writeTsv(io, rows, columns ?? chooseColumns(rows).map(topLevel));
-      return;
-    }
-    case 'table':
-      throw new Error('a table is laid out by writeList or writeRecord, not written as data');
-    default:
-      throw unknownFormat(format);
-  }
-}
-
-/** A format the writer has no case for: a bug in cip (exit 1), said as such. */
-function unknownFormat(format: never): Error {
-  return new Error(`the writer cannot write the output format '${String(format)}'`);
-}
-
-/**
- * The filter's output for the JSON text, as jq prints it, as it comes: when the filter fails at run time, what
- * it printed before the error, and the failure is kept for the end of the command (run.ts), so that a command that
- * fails itself (a bulk delete with failures) still ends with its own error and exit code.
- */
-async function writeThroughJq(io: Output, filter: string, json: string): Promise<void> {
-  const { runJq } = await import('./jq.js');
-  if (!io.jqRunner) throw new Error('--jq was given, but there is no jq to run it');
-  // A reader that went away (`| head`) ends the filter: what it prints would go nowhere.
-  let gone = false;
-  const onError = () => (gone = true);
-  io.stdout.on('error', onError);
-  try {
-    const failure = await runJq(filter, json, io.jqRunner, async (lines) => {
-      // The input is redacted already; the output is too, since a filter can join pieces that held no key alone.
-      // Output comes in whole lines, so no key is split between two calls.
-      const text = io.redact(lines);
-      if (!io.stdout.write(io.stdoutIsTTY ? escapeJsonForTerminal(text) : text)) await drained(io.stdout);
-      return !gone && !io.stdout.destroyed;
-    });
-    if (failure) io.jqFailure ??= failure;
-  } finally {
-    io.stdout.off('error', onError);
-  }
-}
-
-/** How jq 1.8's @tsv escapes a field: these five characters, and no others. */
-const TSV_ESCAPES: Record<string, string> = { '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r', '\0': '\\0' };
-
-/** A TSV field as jq's @tsv writes one: tab, newline, carriage return, backslash and NUL escaped. */
-function tsvField(value: unknown): string {
-  if (value === null || value === undefined) return '';
-  const text = typeof value === 'string' ? value : stringifyExactJson(value);
-  return text.replace(/[\\\t\n\r\0]/g, (char) => TSV_ESCAPES[char]!);
-}
-
-/** Tab-separated rows: a header line of the field names (unless --no-headers), then one line per item. */
-function writeTsv(io: Output, rows: readonly unknown[], columns: readonly Column[]): void {
-  const lines: string[] = [];
-  if (io.headers) lines.push(columns.map((column) => tsvField(column.name)).join('\t'));
-  for (const row of rows) lines.push(valuesOf(row, columns).map(tsvField).join('\t'));
-  const text = lines.length ? io.redact(`${lines.join('\n')}\n`) : '';
-  io.stdout.write(io.stdoutIsTTY ? escapeJsonForTerminal(text) : text);
-}
+export { redactData, writeAnswer, type Output } from './data.js';
 
 async function headerStyle(io: Output): Promise<(text: string) => string> {
   if (io.colorLevel(io.stdoutIsTTY) === 0) return (text) => text;
@@ -381,36 +201,4 @@ export async function planStyles(io: Output, isTTY: boolean): Promise<PlanStyles
 /** Lines for people, on stdout: the data of a command whose data is a text (a plan). */
 function writeLines(io: Output, lines: readonly string[]): void {
   if (lines.length) io.stdout.write(`${io.redact(lines.join('\n'))}\n`);
-}
-
-/**
- * An answer as `cip api` got it: the bytes unchanged in a pipe; at a terminal, JSON pretty-printed (numbers
- * exact) and other text with unsafe characters escaped; through --jq when one is given. Keys are redacted in
- * the text as the server spelled them (escaped or encoded), before jq or a parser decodes them.
- */
-export async function writeAnswer(io: Output, answer: Uint8Array, contentType: string): Promise<void> {
-  if (answer.byteLength === 0) return;
-  // Read as its charset says (a key in UTF-16 is no key in its bytes read as UTF-8), for jq and a terminal.
-  const received = decodeText(answer, contentType).text;
-  const text = io.redact(received);
-  // A body without a key goes out byte for byte; one with a key, redacted, in UTF-8.
-  const body = text === received ? answer : Buffer.from(text);
-  if (io.jq !== undefined) {
-    await writeThroughJq(io, io.jq, text);
-    return;
-  }
-  if (!io.stdoutIsTTY) {
-    io.stdout.write(body);
-    return;
-  }
-  const looksJson = /json/i.test(contentType) || /^[\s\uFEFF]*[[{"]/.test(text);
-  if (looksJson) {
-    try {
-      writeJson(io, parseExactJson(text));
-      return;
-    } catch {
-      // Not JSON after all: shown as text.
-    }
-  }
-  io.stdout.write(escapeJsonForTerminal(text.endsWith('\n') ? text : `${text}\n`));
 }

@@ -1,4 +1,4 @@
-// The writer and the output formats (output/writer.ts, output/format.ts): a command hands the writer its data
+// The writer and the output formats (output/writer.ts, output/data.ts, output/format.ts): a command hands the writer its data
 // and, when it has one, its view for people; the writer alone decides by the format. A format the writer has no
 // case for is refused (a bug, exit 1), never written as JSON in its place. JSON lists are written as they come,
 // also to a slow reader or one that goes away.
