@@ -45,6 +45,54 @@ function fishOptionLine(command: CommandSpec, option: OptionSpec): string {
   return parts.join(' ');
 }
 
+/** The functions that read the command line: the command path before the cursor, and where the cursor is. */
+const FISH_STATE = `# Prints the command path before the cursor (e.g. "cip env list"), then how many arguments follow it.
+function __cip_state
+    set -l words (commandline -opc)
+    set -e words[1]
+    set -l path cip
+    set -l args 0
+    set -l value 0
+    for word in $words
+        if test $value = 1
+            set value 0
+        else if string match -qr -- '^-.' $word
+            __cip_takes_value $path $word; and set value 1
+        else if test $args = 0; and __cip_child $path $word >/dev/null
+            set path "$path "(__cip_child $path $word)
+        else
+            set args (math $args + 1)
+        end
+    end
+    echo $path
+    echo $args
+end
+
+# Succeeds if the cursor is where a subcommand of command path $argv[1] goes.
+function __cip_needs_subcommand
+    set -l state (__cip_state)
+    test "$state[1]" = $argv[1]; and test $state[2] = 0
+end
+
+# Succeeds if the command path is $argv[1] or below it, where the options of $argv[1] apply.
+function __cip_under
+    set -l state (__cip_state)
+    test "$state[1]" = $argv[1]; or string match -q -- "$argv[1] *" "$state[1]"
+end
+
+# Succeeds if the cursor is on argument number $argv[2] (from 0) of command path $argv[1], or later with or-later.
+function __cip_argument
+    set -l state (__cip_state)
+    test "$state[1]" = $argv[1]; or return 1
+    if set -q argv[3]
+        test $state[2] -ge $argv[2]
+    else
+        test $state[2] -eq $argv[2]
+    end
+end
+
+`;
+
 export function fishScript(root: CommandSpec): string {
   const commands = allCommands(root);
   const withValue = commands.flatMap((command) => command.options.filter((option) => option.value).map((option) => ({ command, option })));
@@ -99,52 +147,7 @@ function __cip_takes_value --argument-names path word
     return 1
 end
 
-# Prints the command path before the cursor (e.g. "cip env list"), then how many arguments follow it.
-function __cip_state
-    set -l words (commandline -opc)
-    set -e words[1]
-    set -l path cip
-    set -l args 0
-    set -l value 0
-    for word in $words
-        if test $value = 1
-            set value 0
-        else if string match -qr -- '^-.' $word
-            __cip_takes_value $path $word; and set value 1
-        else if test $args = 0; and __cip_child $path $word >/dev/null
-            set path "$path "(__cip_child $path $word)
-        else
-            set args (math $args + 1)
-        end
-    end
-    echo $path
-    echo $args
-end
-
-# Succeeds if the cursor is where a subcommand of command path $argv[1] goes.
-function __cip_needs_subcommand
-    set -l state (__cip_state)
-    test "$state[1]" = $argv[1]; and test $state[2] = 0
-end
-
-# Succeeds if the command path is $argv[1] or below it, where the options of $argv[1] apply.
-function __cip_under
-    set -l state (__cip_state)
-    test "$state[1]" = $argv[1]; or string match -q -- "$argv[1] *" "$state[1]"
-end
-
-# Succeeds if the cursor is on argument number $argv[2] (from 0) of command path $argv[1], or later with or-later.
-function __cip_argument
-    set -l state (__cip_state)
-    test "$state[1]" = $argv[1]; or return 1
-    if set -q argv[3]
-        test $state[2] -ge $argv[2]
-    else
-        test $state[2] -eq $argv[2]
-    end
-end
-
-# Arguments are not file names unless an option says so.
+${FISH_STATE}# Arguments are not file names unless an option says so.
 complete -c cip -f
 ${lines.join('\n')}
 `;
