@@ -103,6 +103,78 @@ export function strongEtag(value: string | null): string | undefined {
  */
 const NO_READ_BY_ID = new Set([400, 404, 405, 501]);
 
+/**
+ * The whole list, page by page, with the first page's strong ETag when every page had one. A list the answer
+ * says goes on, or holds more than it gave, is refused: never a part taken for the whole.
+ */
+async function readList(http: Http, settings: ResolvedSettings): Promise<ListRead> {
+  const items: unknown[] = [];
+  /** The first page's strong ETag; null once a page had none. */
+  let validator: string | undefined | null;
+  const seen = new Set<string>();
+  /** The largest count of the whole list any page declared. */
+  let total: { total: number; where: string } | undefined;
+  let target = 'Environments';
+  let url = new URL(`${settings.baseUrl}/Environments`).href;
+  for (let page = 1; ; page++) {
+    const what = page === 1 ? 'list environments' : `list environments (page ${page})`;
+    let answer: Awaited<ReturnType<Http['send']>>;
+    try {
+      answer = await http.send('GET', target, what);
+    } catch (error) {
+      // The collection always exists: a 404 for it means the base URL points somewhere else.
+      if (page === 1 && error instanceof ApiError && error.status === 404) {
+        throw withHint(error, `is the base URL right? cip asked ${settings.baseUrl}/Environments`);
+      }
+      throw error;
+    }
+    const { data } = answer;
+    const etag = strongEtag(answer.headers.get('etag'));
+    if (etag === undefined) validator = null;
+    else if (page === 1) validator = etag;
+    if (data === undefined) throw new ProtocolError(`cannot ${what}: the API answered with an empty body instead of a list`);
+    const lists = listsIn(data);
+    if (lists.length === 0) throw new ProtocolError(`cannot ${what}: the API answered with something that is not a list`);
+    if (lists.length > 1) {
+      throw new ProtocolError(
+        `cannot ${what}: the API answered with ${lists.length} lists (${lists.map((list) => printable(list.name)).join(', ')}), and cip cannot tell which one is the environments`,
+        PARTIAL,
+      );
+    }
+    const pageItems = lists[0]!.items;
+    const declared = declaredTotal(data, answer.headers);
+    if (declared && (total === undefined || declared.total > total.total)) total = declared;
+    seen.add(url);
+    const next = nextPageLink(data, answer.headers, url, settings.baseUrl, seen, page);
+    // A list in one page, as most are, is that page's array itself.
+    let all = pageItems;
+    if (next !== undefined || page > 1) {
+      for (const item of pageItems) items.push(item);
+      all = items;
+    }
+    if (next !== undefined) {
+      url = next;
+      target = next;
+      continue;
+    }
+    // The last page: the list is whole only if nothing in the answer says otherwise.
+    const more = unfollowedMore(data, answer.headers);
+    if (more !== undefined) {
+      throw new ProtocolError(
+        `cannot ${what}: the API's answer says the list goes on (${printable(more)}), but has no next link cip can follow`,
+        PARTIAL,
+      );
+    }
+    if (total && total.total > all.length) {
+      throw new ProtocolError(
+        `cannot list environments: the API says the list holds ${total.total} (${printable(total.where)}), but its ${page === 1 ? 'answer' : `${page} pages`} held ${all.length}`,
+        PARTIAL,
+      );
+    }
+    return { items: all, validator: validator ?? undefined };
+  }
+}
+
 export function createEnvironmentsApi(http: Http, settings: ResolvedSettings): EnvironmentsApi {
   /** Whether the API has a read by id, once its first answer to one said: not asked again in this run if not. */
   let readsById: boolean | undefined;
@@ -120,73 +192,7 @@ export function createEnvironmentsApi(http: Http, settings: ResolvedSettings): E
       return undefined;
     }
   };
-  const read = async (): Promise<ListRead> => {
-    const items: unknown[] = [];
-    /** The first page's strong ETag; null once a page had none. */
-    let validator: string | undefined | null;
-    const seen = new Set<string>();
-    /** The largest count of the whole list any page declared. */
-    let total: { total: number; where: string } | undefined;
-    let target = 'Environments';
-    let url = new URL(`${settings.baseUrl}/Environments`).href;
-    for (let page = 1; ; page++) {
-      const what = page === 1 ? 'list environments' : `list environments (page ${page})`;
-      let answer: Awaited<ReturnType<Http['send']>>;
-      try {
-        answer = await http.send('GET', target, what);
-      } catch (error) {
-        // The collection always exists: a 404 for it means the base URL points somewhere else.
-        if (page === 1 && error instanceof ApiError && error.status === 404) {
-          throw withHint(error, `is the base URL right? cip asked ${settings.baseUrl}/Environments`);
-        }
-        throw error;
-      }
-      const { data } = answer;
-      const etag = strongEtag(answer.headers.get('etag'));
-      if (etag === undefined) validator = null;
-      else if (page === 1) validator = etag;
-      if (data === undefined) throw new ProtocolError(`cannot ${what}: the API answered with an empty body instead of a list`);
-      const lists = listsIn(data);
-      if (lists.length === 0) throw new ProtocolError(`cannot ${what}: the API answered with something that is not a list`);
-      if (lists.length > 1) {
-        throw new ProtocolError(
-          `cannot ${what}: the API answered with ${lists.length} lists (${lists.map((list) => printable(list.name)).join(', ')}), and cip cannot tell which one is the environments`,
-          PARTIAL,
-        );
-      }
-      const pageItems = lists[0]!.items;
-      const declared = declaredTotal(data, answer.headers);
-      if (declared && (total === undefined || declared.total > total.total)) total = declared;
-      seen.add(url);
-      const next = nextPageLink(data, answer.headers, url, settings.baseUrl, seen, page);
-      // A list in one page, as most are, is that page's array itself.
-      let all = pageItems;
-      if (next !== undefined || page > 1) {
-        for (const item of pageItems) items.push(item);
-        all = items;
-      }
-      if (next !== undefined) {
-        url = next;
-        target = next;
-        continue;
-      }
-      // The last page: the list is whole only if nothing in the answer says otherwise.
-      const more = unfollowedMore(data, answer.headers);
-      if (more !== undefined) {
-        throw new ProtocolError(
-          `cannot ${what}: the API's answer says the list goes on (${printable(more)}), but has no next link cip can follow`,
-          PARTIAL,
-        );
-      }
-      if (total && total.total > all.length) {
-        throw new ProtocolError(
-          `cannot list environments: the API says the list holds ${total.total} (${printable(total.where)}), but its ${page === 1 ? 'answer' : `${page} pages`} held ${all.length}`,
-          PARTIAL,
-        );
-      }
-      return { items: all, validator: validator ?? undefined };
-    }
-  };
+  const read = () => readList(http, settings);
   return {
     settings,
     read,
