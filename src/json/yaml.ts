@@ -44,6 +44,19 @@ export function parseExactYaml(text: string): unknown {
     );
   }
 
+  const aliases = readAliases(doc);
+  checkExpansion(doc, aliases);
+  return converter(text, aliases)(doc.contents, 0);
+}
+
+/** Each alias of a document and the node it stands for, and the maps a `<<` merges. */
+interface Aliases {
+  targets: Map<Alias, Node>;
+  resolved: (node: unknown) => unknown;
+  mergeSources: (value: unknown) => Node[];
+}
+
+function readAliases(doc: Document.Parsed): Aliases {
   // Each alias stands for the last node before it with its anchor. One pass in document order finds them all
   // (Alias.resolve would walk the whole document for each alias).
   const targets = new Map<Alias, Node>();
@@ -67,13 +80,20 @@ export function parseExactYaml(text: string): unknown {
     return sources;
   };
 
+  return { targets, resolved, mergeSources };
+}
+
+/** The size of a node once expanded: its JSON's bytes and its values. */
+interface Size {
+  bytes: number;
+  values: number;
+}
+
+/** Refuses a document whose aliases would expand it past the bounds, before anything is expanded. */
+function checkExpansion(doc: Document.Parsed, { resolved, mergeSources }: Aliases): void {
   // What each node stands for once expanded: its JSON's bytes and its values, counted once per node (an alias
   // reuses its anchor's count), so this costs as much as the document, however far the aliases would expand it.
   // Both are checked before anything is expanded: a "billion laughs" is refused at once.
-  interface Size {
-    bytes: number;
-    values: number;
-  }
   const sizes = new Map<unknown, Size>();
   const busy = new Set<unknown>();
   let written = 0;
@@ -123,7 +143,10 @@ export function parseExactYaml(text: string): unknown {
       `its aliases expand it too far: they add ${expanded.values - written} values, more than the ${MAX_ALIAS_VALUES} allowed`,
     );
   }
+}
 
+/** What turns a node of the document into data, aliases and merges expanded. */
+function converter(text: string, { targets, resolved, mergeSources }: Aliases): (value: unknown, depth: number) => unknown {
   const convert = (value: unknown, depth: number): unknown => {
     if (depth >= MAX_YAML_DEPTH) throw tooDeep();
     if (isAlias(value)) return convert(targets.get(value), depth + 1);
@@ -175,7 +198,7 @@ export function parseExactYaml(text: string): unknown {
     }
     throw new YamlError('unsupported YAML node');
   };
-  return convert(doc.contents, 0);
+  return convert;
 }
 
 /** Where a node starts in the text; undefined for a node made up by the parser (an empty key). */
