@@ -8,7 +8,7 @@ import { isRecord } from '../json/record.js';
 import { itemEtagHeader, itemTag, listEtagHeader, perItem, Versions } from './etags.js';
 import { checkAccess, header, type GatewayKeys } from './gateway.js';
 import { apim, json, methodNotAllowed, notFound, ping, problem, validationProblem, type Reply } from './replies.js';
-import { PAGE_PARAMETER, type Environment, type Fault, type SandboxOptions } from './types.js';
+import { PAGE_PARAMETER, type Environment, type EtagStyle, type Fault, type SandboxOptions } from './types.js';
 
 /** What a `next-link` fault does to a paged list's next link. */
 export type NextLinkFault = Extract<Fault, { kind: 'next-link' }>['to'];
@@ -117,72 +117,62 @@ function foreignOrigin(link: string): string {
   return url.href;
 }
 
-export function createRoutes(
-  environments: Map<string, Environment>,
-  keys: GatewayKeys,
-  options: Pick<SandboxOptions, 'envelope' | 'cacheList' | 'pageSize' | 'paging' | 'pingFails' | 'etags' | 'authErrors'> & {
-    basePath: string;
-    baseUrl: () => string;
-  },
-): Routes {
-  let cachedList: string | undefined;
-  const versions = new Versions(environments);
-  const etags = options.etags ?? 'strong';
-  // Every page of a list names the version of the whole collection.
-  const listTag = () => listEtagHeader(etags, versions.collection());
-  // In the odata style each list item carries its own tag, as OData's JSON format writes it (first).
-  const shown = (records: Environment[]): unknown[] =>
-    etags === 'odata' ? records.map((record) => ({ '@odata.etag': itemTag(versions.of(String(record.id))!), ...record })) : records;
+type RouteOptions = Pick<SandboxOptions, 'envelope' | 'cacheList' | 'pageSize' | 'paging' | 'pingFails' | 'etags' | 'authErrors'> & {
+  basePath: string;
+  baseUrl: () => string;
+};
 
-  // One page of the list, chosen by the page query parameter, in the configured style.
-  const page = (url: string, pageSize: number, nextLink: NextLinkFault | undefined): Reply => {
-    const queryAt = url.indexOf('?');
-    const query = new URLSearchParams(queryAt === -1 ? '' : url.slice(queryAt + 1));
-    const text = query.get(PAGE_PARAMETER) ?? '1';
-    // ASP.NET's model binding answers a value it cannot convert to an int with a validation problem.
-    if (!/^[1-9][0-9]{0,8}$/.test(text)) return validationProblem({ [PAGE_PARAMETER]: [`The value '${text}' is not valid.`] });
-    const number = Number(text);
-    const records = shown([...environments.values()].slice((number - 1) * pageSize, number * pageSize));
-    const origin = new URL(options.baseUrl()).origin;
-    let next: string | undefined;
-    if (number * pageSize < environments.size) {
-      query.set(PAGE_PARAMETER, String(number + 1));
-      next = `${options.baseUrl()}/Environments?${query.toString()}`;
-    }
-    if (nextLink === 'loop') next = origin + url;
-    else if (nextLink === 'foreign') next = foreignOrigin(next ?? origin + url);
+/** What the routes share: the store, its versions, how it shows tags, and the cached list to drop on a write. */
+interface Collection {
+  environments: Map<string, Environment>;
+  versions: Versions;
+  etags: EtagStyle;
+  options: RouteOptions;
+  shown: (records: Environment[]) => unknown[];
+  listTag: () => Record<string, string>;
+  changed: () => void;
+}
 
-    switch (options.paging ?? 'odata') {
-      case 'odata':
-        return json(200, stringifyExactJson({ value: records, ...(next === undefined ? {} : { '@odata.nextLink': next }) }), listTag());
-      case 'next':
-        return json(200, stringifyExactJson({ items: records, ...(next === undefined ? {} : { next }) }), listTag());
-      case 'link':
-        return json(200, stringifyExactJson(records), { ...listTag(), ...(next === undefined ? {} : { Link: `<${next}>; rel="next"` }) });
-    }
-  };
+/** One page of the list, chosen by the page query parameter, in the configured style. */
+function listPage(
+  { environments, options, shown, listTag }: Collection,
+  url: string,
+  pageSize: number,
+  nextLink: NextLinkFault | undefined,
+): Reply {
+  const queryAt = url.indexOf('?');
+  const query = new URLSearchParams(queryAt === -1 ? '' : url.slice(queryAt + 1));
+  const text = query.get(PAGE_PARAMETER) ?? '1';
+  // ASP.NET's model binding answers a value it cannot convert to an int with a validation problem.
+  if (!/^[1-9][0-9]{0,8}$/.test(text)) return validationProblem({ [PAGE_PARAMETER]: [`The value '${text}' is not valid.`] });
+  const number = Number(text);
+  const records = shown([...environments.values()].slice((number - 1) * pageSize, number * pageSize));
+  const origin = new URL(options.baseUrl()).origin;
+  let next: string | undefined;
+  if (number * pageSize < environments.size) {
+    query.set(PAGE_PARAMETER, String(number + 1));
+    next = `${options.baseUrl()}/Environments?${query.toString()}`;
+  }
+  if (nextLink === 'loop') next = origin + url;
+  else if (nextLink === 'foreign') next = foreignOrigin(next ?? origin + url);
 
-  const list = (url: string, nextLink: NextLinkFault | undefined): Reply => {
-    if (options.pageSize !== undefined) return page(url, options.pageSize, nextLink);
-    if (cachedList !== undefined) return json(200, cachedList, listTag());
-    const records = shown([...environments.values()]);
-    const body = stringifyExactJson(options.envelope ? { [options.envelope]: records } : records);
-    if (options.cacheList) cachedList = body;
-    return json(200, body, listTag());
-  };
+  switch (options.paging ?? 'odata') {
+    case 'odata':
+      return json(200, stringifyExactJson({ value: records, ...(next === undefined ? {} : { '@odata.nextLink': next }) }), listTag());
+    case 'next':
+      return json(200, stringifyExactJson({ items: records, ...(next === undefined ? {} : { next }) }), listTag());
+    case 'link':
+      return json(200, stringifyExactJson(records), { ...listTag(), ...(next === undefined ? {} : { Link: `<${next}>; rel="next"` }) });
+  }
+}
 
+/** POST, PUT and DELETE: each write changes the store, its versions, and the list's cached body. */
+function itemWrites({ environments, versions, etags, options, changed }: Collection) {
   // If-Match on a write to an item that exists (etags.ts); a sandbox that sends no ETags ignores it, as a service
   // that knows nothing of validators does.
   const preconditionHolds = (id: string, req: IncomingMessage): boolean => {
     const ifMatch = req.headers['if-match'];
     return etags === 'none' || ifMatch === undefined || versions.holds(id, ifMatch, etags);
-  };
-
-  // GET by id, served only where items have tags of their own (the published API has no read by id).
-  const read = (id: string): Reply => {
-    const record = environments.get(id);
-    if (!record) return notFound(id);
-    return json(200, stringifyExactJson(record), itemEtagHeader(etags, versions.of(id)!));
   };
 
   const create = (req: IncomingMessage, body: string): Reply => {
@@ -192,7 +182,7 @@ export function createRoutes(
     const record: Environment = { id: randomUUID(), ...input.fields, createdAt: now, updatedAt: now };
     environments.set(String(record.id), record);
     versions.wrote(String(record.id));
-    cachedList = undefined;
+    changed();
     return json(201, stringifyExactJson(record), {
       Location: `${options.baseUrl()}/Environments/${encodeURIComponent(String(record.id))}`,
       ...itemEtagHeader(etags, versions.of(String(record.id))!),
@@ -209,7 +199,7 @@ export function createRoutes(
     const record: Environment = { id: existing.id, ...input.fields, createdAt: existing.createdAt, updatedAt: new Date().toISOString() };
     environments.set(id, record);
     versions.wrote(id);
-    cachedList = undefined;
+    changed();
     return json(200, stringifyExactJson(record), itemEtagHeader(etags, versions.of(id)!));
   };
 
@@ -218,9 +208,51 @@ export function createRoutes(
     if (!preconditionHolds(id, req)) return problem(412);
     environments.delete(id);
     versions.wrote(id);
-    cachedList = undefined;
+    changed();
     return { status: 204 };
   };
+
+  return { create, update, remove };
+}
+
+export function createRoutes(environments: Map<string, Environment>, keys: GatewayKeys, options: RouteOptions): Routes {
+  let cachedList: string | undefined;
+  const versions = new Versions(environments);
+  const etags = options.etags ?? 'strong';
+  // Every page of a list names the version of the whole collection.
+  const listTag = () => listEtagHeader(etags, versions.collection());
+  // In the odata style each list item carries its own tag, as OData's JSON format writes it (first).
+  const shown = (records: Environment[]): unknown[] =>
+    etags === 'odata' ? records.map((record) => ({ '@odata.etag': itemTag(versions.of(String(record.id))!), ...record })) : records;
+  const collection: Collection = {
+    environments,
+    versions,
+    etags,
+    options,
+    shown,
+    listTag,
+    changed: () => {
+      cachedList = undefined;
+    },
+  };
+
+  const list = (url: string, nextLink: NextLinkFault | undefined): Reply => {
+    if (options.pageSize !== undefined) return listPage(collection, url, options.pageSize, nextLink);
+    if (cachedList !== undefined) return json(200, cachedList, listTag());
+    const records = shown([...environments.values()]);
+    const body = stringifyExactJson(options.envelope ? { [options.envelope]: records } : records);
+    if (options.cacheList) cachedList = body;
+    return json(200, body, listTag());
+  };
+
+  // GET by id, served only where items have tags of their own (the published API has no read by id).
+  const read = (id: string): Reply => {
+    const record = environments.get(id);
+    if (!record) return notFound(id);
+    return json(200, stringifyExactJson(record), itemEtagHeader(etags, versions.of(id)!));
+  };
+
+  const { create, update, remove } = itemWrites(collection);
 
   return {
     route(req, body, nextLink) {
