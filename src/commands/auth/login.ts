@@ -24,9 +24,11 @@ import {
   expiryWarning,
   tokenCredentials,
   type CredentialKind,
+  type Credentials,
+  type Given,
 } from '../../config/credentials/credential.js';
 import { readClaims } from '../../config/token.js';
-import { inKeychain, profileKind, type Profile } from '../../config/store.js';
+import { inKeychain, profileKind, type Profile, type StoreData } from '../../config/store.js';
 import { KeychainError, profileEntry, type StoredKeys } from '../../config/store/keychain.js';
 import {
   DEFAULT_BASE_URL,
@@ -146,19 +148,121 @@ function checkFileFlags(options: Options): void {
   if (stdin.length > 1) throw new UsageError(`only one of ${stdin.join(' and ')} can read stdin`);
 }
 
+/** A token names no enterprise; one given here would be refused on every later run of this profile. */
+function enterpriseForToken(givenEnterprise: Given, name: string, options: Options): UsageError {
+  const leave = givenEnterprise.source.startsWith('--') ? `leave out ${givenEnterprise.source}` : `unset ${givenEnterprise.source}`;
+  return new UsageError(
+    `${givenEnterprise.source} does not apply to a token: a token acts for the enterprise it was issued for`,
+    options.tokenFile === undefined ? `${leave}, or give --api-key-file to make profile '${name}' hold an API key` : leave,
+  );
+}
+
+/** What a login says once the profile is saved: where, whether it is active, what changed, and how its keys are kept. */
+function reportSaved(
+  ctx: Context,
+  {
+    name,
+    verified,
+    saved,
+    credentials,
+    baseUrl,
+    changes,
+    storage,
+    path,
+  }: {
+    name: string;
+    verified: boolean;
+    saved: StoreData;
+    credentials: Credentials;
+    baseUrl: string;
+    changes: string | undefined;
+    storage: Storage;
+    path: string;
+  },
+): void {
+  const active = saved.activeProfile === name;
+  const inactive = `make it active with 'cip auth use ${name}'.`;
+  const what = `profile '${name}' (${actingAs(credentials).afterProfile}, ${baseUrl})`;
+  ctx.io.info(
+    verified
+      ? `Logged in: ${what}${active ? ' is active.' : ` saved; ${inactive}`}`
+      : `Saved (not checked): ${what}${active ? ' is active.' : `; ${inactive}`}`,
+  );
+  if (changes !== undefined) ctx.io.info(changes);
+  if (getProfile(saved, name)?.protected === true) {
+    ctx.io.info(`Profile '${name}' is protected: deletes and other wide changes in it ask for its name (--confirm ${name} in a script).`);
+  }
+  if (storage.where === 'file') {
+    ctx.io.warn(`the keys of profile '${name}' are stored in plain text in ${path} (${storage.because})`);
+  }
+}
+
+/** The options that say what to log in with: --migrate moves the keys a profile has, and takes none of them. */
+function migrateFlags(ctx: Context, options: Options): string[] {
+  return [
+    options.apiKeyFile !== undefined && '--api-key-file',
+    options.tokenFile !== undefined && '--token-file',
+    options.subscriptionKeyFile !== undefined && '--subscription-key-file',
+    !options.verify && '--no-verify',
+    options.insecureStorage && '--insecure-storage',
+    ctx.globals.baseUrl !== undefined && '--base-url',
+    ctx.globals.enterpriseId !== undefined && '--enterprise-id',
+    options.protect && '--protect',
+  ].filter((flag): flag is string => typeof flag === 'string');
+}
+
+/** What the login still lacks, asked for at a terminal; refused (exit 2) where cip cannot ask. */
+async function askMissing(
+  ctx: Context,
+  kind: CredentialKind,
+  have: { enterpriseId: string | undefined; apiKey: string | undefined; subscriptionKey: string | undefined },
+): Promise<{ enterpriseId: string | undefined; apiKey: string | undefined; subscriptionKey: string | undefined }> {
+  let { enterpriseId, apiKey, subscriptionKey } = have;
+  const missing = [
+    kind === 'token' || enterpriseId ? undefined : 'enterprise id (--enterprise-id or CIP_ENTERPRISE_ID)',
+    kind === 'token' || apiKey ? undefined : 'API key (--api-key-file or CIP_API_KEY)',
+    subscriptionKey ? undefined : 'subscription key (--subscription-key-file or CIP_SUBSCRIPTION_KEY)',
+  ].filter((item): item is string => item !== undefined);
+  if (missing.length) {
+    if (!ctx.io.canPrompt) {
+      throw new UsageError(`missing ${missing.join(', ')}`, `${ctx.io.noPromptReason}; find your keys at ${SECRETS_URL}`);
+    }
+    ctx.io.stderr.write(`Find your ${kind === 'token' ? 'subscription key' : 'API key and subscription key'} at ${SECRETS_URL}\n`);
+    while (kind === 'api-key' && !enterpriseId) {
+      const answer = await ask(ctx.io, 'Enterprise id (GUID): ');
+      try {
+        enterpriseId = checkEnterpriseId(answer, 'the enterprise id');
+      } catch (error) {
+        if (!(error instanceof CipError)) throw error;
+        ctx.io.stderr.write(`${error.message}\n`);
+      }
+    }
+    while (kind === 'api-key' && !apiKey) apiKey = await askKey(ctx, 'API key');
+    while (!subscriptionKey) subscriptionKey = await askKey(ctx, 'subscription key');
+  }
+  return { enterpriseId, apiKey, subscriptionKey };
+}
+
+/** The keys tried on the API before they are saved: a list they may not read (403) is said, any other failure stops the login. */
+async function verifyKeys(ctx: Context, name: string, baseUrl: string, credentials: Credentials, kind: CredentialKind): Promise<void> {
+  const stored = profileSource(name);
+  const api = await ctx.apiFor({ profile: name, baseUrl, credentials, sources: { baseUrl: stored }, unused: [] });
+  try {
+    await withSpinner(ctx.io, 'Checking the keys', () => api.list());
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 403) {
+      ctx.io.warn('the keys were accepted, but they may not list environments (HTTP 403)');
+    } else if (error instanceof CipError) {
+      throw withHint(error, `nothing was saved; ${whatToCheck(error, baseUrl, kind)}, or pass --no-verify to save them unchecked`);
+    } else {
+      throw error;
+    }
+  }
+}
+
 async function login(ctx: Context, options: Options): Promise<void> {
   if (options.migrate) {
-    const others = [
-      options.apiKeyFile !== undefined && '--api-key-file',
-      options.tokenFile !== undefined && '--token-file',
-      options.subscriptionKeyFile !== undefined && '--subscription-key-file',
-      !options.verify && '--no-verify',
-      options.insecureStorage && '--insecure-storage',
-      ctx.globals.baseUrl !== undefined && '--base-url',
-      ctx.globals.enterpriseId !== undefined && '--enterprise-id',
-      options.protect && '--protect',
-    ].filter((flag): flag is string => typeof flag === 'string');
-    return migrate(ctx, others);
+    return migrate(ctx, migrateFlags(ctx, options));
   }
   const { env } = ctx;
   const name = checkProfileName(namedProfile(ctx) ?? 'default');
@@ -168,14 +272,7 @@ async function login(ctx: Context, options: Options): Promise<void> {
   const existing = getProfile(store.read(), name);
   const kind = kindOf(options, existing);
   const givenEnterprise = givenEnterpriseId(ctx, true);
-  // A token names no enterprise; one given here would be refused on every later run of this profile.
-  if (kind === 'token' && givenEnterprise) {
-    const leave = givenEnterprise.source.startsWith('--') ? `leave out ${givenEnterprise.source}` : `unset ${givenEnterprise.source}`;
-    throw new UsageError(
-      `${givenEnterprise.source} does not apply to a token: a token acts for the enterprise it was issued for`,
-      options.tokenFile === undefined ? `${leave}, or give --api-key-file to make profile '${name}' hold an API key` : leave,
-    );
-  }
+  if (kind === 'token' && givenEnterprise) throw enterpriseForToken(givenEnterprise, name, options);
   const storage = chooseStorage(ctx, options, name, existing);
 
   // The variables are inputs for the profile being stored, whichever profile that is.
@@ -241,28 +338,7 @@ async function login(ctx: Context, options: Options): Promise<void> {
   if (kind === 'api-key') apiKey ??= kept.own;
   subscriptionKey ??= kept.subscriptionKey;
 
-  const missing = [
-    kind === 'token' || enterpriseId ? undefined : 'enterprise id (--enterprise-id or CIP_ENTERPRISE_ID)',
-    kind === 'token' || apiKey ? undefined : 'API key (--api-key-file or CIP_API_KEY)',
-    subscriptionKey ? undefined : 'subscription key (--subscription-key-file or CIP_SUBSCRIPTION_KEY)',
-  ].filter((item): item is string => item !== undefined);
-  if (missing.length) {
-    if (!ctx.io.canPrompt) {
-      throw new UsageError(`missing ${missing.join(', ')}`, `${ctx.io.noPromptReason}; find your keys at ${SECRETS_URL}`);
-    }
-    ctx.io.stderr.write(`Find your ${kind === 'token' ? 'subscription key' : 'API key and subscription key'} at ${SECRETS_URL}\n`);
-    while (kind === 'api-key' && !enterpriseId) {
-      const answer = await ask(ctx.io, 'Enterprise id (GUID): ');
-      try {
-        enterpriseId = checkEnterpriseId(answer, 'the enterprise id');
-      } catch (error) {
-        if (!(error instanceof CipError)) throw error;
-        ctx.io.stderr.write(`${error.message}\n`);
-      }
-    }
-    while (kind === 'api-key' && !apiKey) apiKey = await askKey(ctx, 'API key');
-    while (!subscriptionKey) subscriptionKey = await askKey(ctx, 'subscription key');
-  }
+  ({ enterpriseId, apiKey, subscriptionKey } = await askMissing(ctx, kind, { enterpriseId, apiKey, subscriptionKey }));
   const stored = profileSource(name);
   const given = (value: string) => ({ value, source: stored });
   const credentials =
@@ -270,42 +346,15 @@ async function login(ctx: Context, options: Options): Promise<void> {
       ? tokenCredentials(given(token!), given(subscriptionKey!))
       : apiKeyCredentials(given(apiKey!), given(subscriptionKey!), given(enterpriseId!));
 
-  if (options.verify) {
-    const api = await ctx.apiFor({ profile: name, baseUrl, credentials, sources: { baseUrl: stored }, unused: [] });
-    try {
-      await withSpinner(ctx.io, 'Checking the keys', () => api.list());
-    } catch (error) {
-      if (error instanceof ApiError && error.status === 403) {
-        ctx.io.warn('the keys were accepted, but they may not list environments (HTTP 403)');
-      } else if (error instanceof CipError) {
-        throw withHint(error, `nothing was saved; ${whatToCheck(error, baseUrl, kind)}, or pass --no-verify to save them unchecked`);
-      } else {
-        throw error;
-      }
-    }
-  }
+  if (options.verify) await verifyKeys(ctx, name, baseUrl, credentials, kind);
 
   const fields: ProfileFields = kind === 'token' ? { kind: 'token', baseUrl } : { baseUrl, enterpriseId: enterpriseId! };
   if (options.protect) fields.protected = true;
   const keys: StoredKeys =
     kind === 'token' ? { token: token!, subscriptionKey: subscriptionKey! } : { apiKey: apiKey!, subscriptionKey: subscriptionKey! };
   const saved = await save(ctx, store, name, storage, fields, keys);
-  const active = saved.activeProfile === name;
-  const inactive = `make it active with 'cip auth use ${name}'.`;
-  const what = `profile '${name}' (${actingAs(credentials).afterProfile}, ${baseUrl})`;
-  ctx.io.info(
-    options.verify
-      ? `Logged in: ${what}${active ? ' is active.' : ` saved; ${inactive}`}`
-      : `Saved (not checked): ${what}${active ? ' is active.' : `; ${inactive}`}`,
-  );
-  const changed = existing === undefined ? undefined : whatChanged(name, existing, kind, kept);
-  if (changed !== undefined) ctx.io.info(changed);
-  if (getProfile(saved, name)?.protected === true) {
-    ctx.io.info(`Profile '${name}' is protected: deletes and other wide changes in it ask for its name (--confirm ${name} in a script).`);
-  }
-  if (storage.where === 'file') {
-    ctx.io.warn(`the keys of profile '${name}' are stored in plain text in ${store.path} (${storage.because})`);
-  }
+  const changes = existing === undefined ? undefined : whatChanged(name, existing, kind, kept);
+  reportSaved(ctx, { name, verified: options.verify, saved, credentials, baseUrl, changes, storage, path: store.path });
 }
 
 /** A token read for the profile: refused (exit 3, nothing saved) if it has expired, a warning if it soon will. */
