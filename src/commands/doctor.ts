@@ -62,26 +62,61 @@ function expiryCheck(settings: ResolvedSettings): Check | undefined {
   return { check, status: 'ok', detail: `expires ${describeExpiry(expiry, now)}` };
 }
 
-async function diagnose(ctx: Context): Promise<Check[]> {
-  const checks: Check[] = [];
-  const fail = (check: string, kind: ExitCodeName, detail: string, fix?: string) =>
-    checks.push({ check, status: 'failed', detail, ...(fix ? { fix } : {}), kind });
-  const pass = (check: string, detail: string) => checks.push({ check, status: 'ok', detail });
-  const skip = (check: string, detail: string) => checks.push({ check, status: 'skipped', detail });
+/** The checks so far, and how each is added. */
+interface Report {
+  checks: Check[];
+  fail: (check: string, kind: ExitCodeName, detail: string, fix?: string) => void;
+  pass: (check: string, detail: string) => void;
+  skip: (check: string, detail: string) => void;
+}
 
+function newReport(): Report {
+  const checks: Check[] = [];
+  return {
+    checks,
+    fail: (check, kind, detail, fix) => checks.push({ check, status: 'failed', detail, ...(fix ? { fix } : {}), kind }),
+    pass: (check, detail) => checks.push({ check, status: 'ok', detail }),
+    skip: (check, detail) => checks.push({ check, status: 'skipped', detail }),
+  };
+}
+
+type Probe = typeof import('../api/probe.js');
+
+async function diagnose(ctx: Context): Promise<Check[]> {
+  const report = newReport();
+  const { settings, expired } = await credentialsCheck(ctx, report);
+  const base = baseUrlCheck(ctx, report, settings);
+  if (!base) return report.checks;
+  const probe = await import('../api/probe.js');
+  if (!(await connectionChecks(ctx, report, base, probe))) return report.checks;
+  const pinged = await pingCheck(ctx, report, base, probe);
+  const listed = await keysCheck(ctx, report, settings, expired, probe);
+  clockCheck(report, listed ?? pinged);
+  return report.checks;
+}
+
+/** Which credentials a command would use, and a token's expiry. */
+async function credentialsCheck(ctx: Context, report: Report): Promise<{ settings: ResolvedSettings | undefined; expired: boolean }> {
+  const { fail, pass } = report;
   let settings: ResolvedSettings | undefined;
   let expired = false;
   try {
     settings = await ctx.settings();
     pass('credentials', describeSettings(settings));
     const expiry = expiryCheck(settings);
-    if (expiry) checks.push(expiry);
+    if (expiry) report.checks.push(expiry);
     expired = expiry?.status === 'failed';
   } catch (error) {
     if (!(error instanceof CipError) || error instanceof InterruptedError) throw error;
     fail('credentials', error.kind, ctx.redact(error.message), error.hint);
   }
 
+  return { settings, expired };
+}
+
+/** The base URL: a URL, without a user name or password, https (or http on this machine). Undefined: stop here. */
+function baseUrlCheck(ctx: Context, report: Report, settings: ResolvedSettings | undefined): URL | undefined {
+  const { fail, pass } = report;
   const baseText = settings?.baseUrl ?? ctx.globals.baseUrl ?? ctx.env.CIP_BASE_URL ?? DEFAULT_BASE_URL;
   let base: URL;
   try {
@@ -93,23 +128,28 @@ async function diagnose(ctx: Context): Promise<Check[]> {
       `'${printable(hideCredentials(baseText))}' is not a URL`,
       `set --base-url, CIP_BASE_URL or the profile to ${DEFAULT_BASE_URL}`,
     );
-    return checks;
+    return undefined;
   }
   if (base.username || base.password) {
     // Refused as a setting too (config/validate.ts): the API takes its keys in headers, and fetch will not send it.
     const shown = hideCredentials(base.href).replace(/\/$/, '');
     fail('base URL', 'usage', `${shown} holds a user name or password`, 'remove the user name and password from the base URL');
-    return checks;
+    return undefined;
   }
   if (base.protocol === 'https:' || (base.protocol === 'http:' && isLoopbackHost(base.hostname))) {
     pass('base URL', `${base.href.replace(/\/$/, '')}${base.protocol === 'http:' ? ' (http, on this machine)' : ''}`);
   } else {
     fail('base URL', 'usage', `${printable(baseText)} is not https`, 'the keys must travel encrypted: use an https:// base URL');
     // cip speaks nothing but http and https: there is nothing further to check at another scheme's URL.
-    if (base.protocol !== 'http:') return checks;
+    if (base.protocol !== 'http:') return undefined;
   }
 
-  const probe = await import('../api/probe.js');
+  return base;
+}
+
+/** DNS, TCP and TLS, through the proxy when there is one: false when one failed and nothing further can be checked. */
+async function connectionChecks(ctx: Context, report: Report, base: URL, probe: Probe): Promise<boolean> {
+  const { fail, pass, skip } = report;
   const proxy = await probe.proxyOf(ctx.env, base, ctx.host.nodeVersion);
   const via = proxy ? new URL(proxy.url.href) : base;
   const port = Number(via.port || (via.protocol === 'https:' ? 443 : 80));
@@ -117,7 +157,7 @@ async function diagnose(ctx: Context): Promise<Check[]> {
   const dns = await probe.resolveName(via.hostname);
   if (!dns.ok) {
     fail('DNS', 'network', `${dns.reason}${through}`, proxy ? `check ${proxy.variable}` : 'check the base URL and the network (DNS, VPN)');
-    return checks;
+    return false;
   }
   pass('DNS', `${dns.detail}${through}`);
   const tcp = await probe.openTcp(via.hostname, port);
@@ -128,7 +168,7 @@ async function diagnose(ctx: Context): Promise<Check[]> {
       `${tcp.reason}${through}`,
       proxy ? `is the proxy up? check ${proxy.variable}` : 'a firewall, or the wrong host or port',
     );
-    return checks;
+    return false;
   }
   pass('TCP', `${tcp.detail}${through}`);
   if (base.protocol !== 'https:') skip('TLS', 'http on this machine: no TLS');
@@ -148,10 +188,16 @@ async function diagnose(ctx: Context): Promise<Check[]> {
             ? `NODE_EXTRA_CA_CERTS is ${printable(extra)}, and it does not hold the certificate that signed this one`
             : "behind a corporate proxy or CA, set NODE_EXTRA_CA_CERTS to the CA's certificate file (PEM)"),
       );
-      return checks;
+      return false;
     }
   }
 
+  return true;
+}
+
+/** The service's ping, without keys; the server's date, when its answer had one. */
+async function pingCheck(ctx: Context, report: Report, base: URL, probe: Probe): Promise<Date | undefined> {
+  const { fail, pass } = report;
   let serverDate: Date | undefined;
   const pingUrl = `${base.href.replace(/\/$/, '')}/ping`;
   try {
@@ -175,6 +221,19 @@ async function diagnose(ctx: Context): Promise<Check[]> {
     fail('ping', error.kind, ctx.redact(error.message), error.hint);
   }
 
+  return serverDate;
+}
+
+/** The keys, on a list of environments: the gateway's verdict on the subscription key, then the API's on the credential. */
+async function keysCheck(
+  ctx: Context,
+  report: Report,
+  settings: ResolvedSettings | undefined,
+  expired: boolean,
+  probe: Probe,
+): Promise<Date | undefined> {
+  const { fail, pass, skip } = report;
+  let serverDate: Date | undefined;
   const verdict = settings && verdictWords(settings.credentials);
   if (!settings || !verdict) {
     skip('subscription key', 'no credentials to check');
@@ -187,7 +246,7 @@ async function diagnose(ctx: Context): Promise<Check[]> {
     const { http } = await ctx.http();
     try {
       const answer = await http.exchange('GET', 'Environments', 'list environments');
-      serverDate = probe.dateOf(answer.headers.get('date')) ?? serverDate;
+      serverDate = probe.dateOf(answer.headers.get('date'));
       pass('subscription key', `accepted by the gateway (from ${settings.credentials.sources.subscriptionKey})`);
       pass(verdict.check, `GET Environments: HTTP ${answer.status}; ${verdict.accepted}`);
     } catch (error) {
@@ -217,19 +276,24 @@ async function diagnose(ctx: Context): Promise<Check[]> {
     }
   }
 
+  return serverDate;
+}
+
+/** This machine's clock against the server's date. */
+function clockCheck(report: Report, serverDate: Date | undefined): void {
+  const { pass, skip } = report;
   if (serverDate) {
     const skew = Date.now() - serverDate.getTime();
     const seconds = Math.round(Math.abs(skew) / 1000);
     if (Math.abs(skew) <= MAX_CLOCK_SKEW_MS) pass('clock', `within ${Math.max(seconds, 1)} s of the server's`);
     else
-      checks.push({
+      report.checks.push({
         check: 'clock',
         status: 'warning',
         detail: `${seconds} s ${skew > 0 ? 'ahead of' : 'behind'} the server's`,
         fix: 'set the clock right (NTP)',
       });
   } else skip('clock', 'the server sent no Date header');
-  return checks;
 }
 
 const MARKS: Record<Status, string> = { ok: '✓', failed: '✗', warning: '!', skipped: '-' };
