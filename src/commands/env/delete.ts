@@ -1,7 +1,8 @@
-import { environmentUrl } from '../../api/environments.js';
+import { environmentUrl, type EnvironmentsApi } from '../../api/environments.js';
 import { defineCommand } from '../define.js';
 import { argument, choice, completedFrom, flag, type ValuesOf } from '../../cli/options.js';
 import type { Context } from '../../context.js';
+import type { ResolvedSettings } from '../../config/credentials/settings.js';
 import { ApiError, ExitOnly, UsageError } from '../../errors.js';
 import { OUTPUT_FORMATS } from '../../output/format.js';
 import { writeRequests, writeResult } from '../../output/writer.js';
@@ -9,7 +10,7 @@ import { confirm } from '../../terminal/prompt.js';
 import { printable } from '../../text/sanitize.js';
 import { shellQuote } from '../../text/shell.js';
 import { readInput } from '../io.js';
-import { finishBatch, refuseUnconfirmed, runBatch, stateError } from '../../domain/environments/batch.js';
+import { finishBatch, refuseUnconfirmed, runBatch, stateError, type Batch } from '../../domain/environments/batch.js';
 import { CONFIRM_OPTION, DEFAULT_CONCURRENCY, concurrencyOption } from '../options.js';
 import { guardProtected, refuseUnconfirmedProtected } from '../../domain/profiles/protect.js';
 import { checkAddressable, listForLookup, notFound, resolveIn, type ResolvedEnvironment } from '../../domain/environments/resolve.js';
@@ -88,6 +89,87 @@ async function wantedOf(ctx: Context, { idsOrNames, stdin }: Values): Promise<st
   return unique;
 }
 
+/**
+ * The question before a delete: a protected profile asks for its name instead (every environment named), whatever
+ * --yes says; else a prompt unless --yes. Declined: nothing was deleted, exit 2.
+ */
+async function confirmDelete(
+  ctx: Context,
+  settings: ResolvedSettings,
+  {
+    environments,
+    label,
+    target,
+    named,
+    values,
+  }: {
+    environments: ResolvedEnvironment[];
+    label: (environment: ResolvedEnvironment) => string;
+    target: string;
+    named: boolean;
+    values: Values;
+  },
+): Promise<void> {
+  const short = (environment: ResolvedEnvironment) => label(environment).replace(/^environment /, '');
+  const listed = environments.map((environment) => `  ${short(environment)}`);
+  // Whether, and how, the journal can undo it: said in the question, which is where it matters.
+  const undo = undoOfDelete(
+    ctx,
+    environments.map((environment) => ({ label: short(environment), record: environment.record })),
+  );
+  const change =
+    environments.length === 1
+      ? `delete ${label(environments[0]!)}. ${undo}`
+      : [`delete ${environments.length} environments:`, ...listed, undo].join('\n');
+  if (!named && !(await guardProtected(ctx, settings, { change, confirm: values.confirm, yes: values.yes })) && !values.yes) {
+    // The target once; several environments one short line each, not one line of every name and id.
+    const question =
+      environments.length === 1
+        ? `Delete ${label(environments[0]!)} ${target}? ${undo}.`
+        : [`Delete ${environments.length} environments ${target}?`, ...listed, `${undo}.`].join('\n');
+    if (!(await confirm(ctx.io, question))) {
+      // As gh ends a declined prompt: said plainly, not as an error, and exit 2 for a script's sake.
+      ctx.io.info('Nothing was deleted.');
+      throw new ExitOnly('usage', 'nothing deleted: not confirmed');
+    }
+  }
+}
+
+/** Deletes one environment: gone already (an earlier attempt's answer lost) is done; 404 with --if-missing ok is missing. */
+function deleteOne(
+  api: EnvironmentsApi,
+  {
+    label,
+    target,
+    single,
+    ifMissing,
+  }: { label: (environment: ResolvedEnvironment) => string; target: string; single: boolean; ifMissing: Values['ifMissing'] },
+) {
+  return async (environment: ResolvedEnvironment): ReturnType<Batch<ResolvedEnvironment>['run']> => {
+    try {
+      const { alreadyGone } = await api.remove(environment.id);
+      return {
+        state: 'done',
+        line: itemText(
+          alreadyGone
+            ? `The ${label(environment)} was already gone: an earlier attempt deleted it, but its answer was lost`
+            : `Deleted ${label(environment)}`,
+          target,
+          single,
+        ),
+      };
+    } catch (error) {
+      if (ifMissing === 'ok' && error instanceof ApiError && error.status === 404) {
+        return {
+          state: 'missing',
+          line: itemText(`The ${label(environment)} was not there (HTTP 404): nothing to delete`, target, single),
+        };
+      }
+      throw error;
+    }
+  };
+}
+
 async function remove(ctx: Context, values: Values): Promise<void> {
   const wanted = await wantedOf(ctx, values);
   // A pipe that selected nothing (no review-* environment left) has nothing to do: that is not a failure.
@@ -131,30 +213,7 @@ async function remove(ctx: Context, values: Values): Promise<void> {
     await writeResult(ctx.io, absent);
     return;
   }
-  // A protected profile asks for its name instead (every environment named), whatever --yes says.
-  const short = (environment: ResolvedEnvironment) => label(environment).replace(/^environment /, '');
-  const listed = environments.map((environment) => `  ${short(environment)}`);
-  // Whether, and how, the journal can undo it: said in the question, which is where it matters.
-  const undo = undoOfDelete(
-    ctx,
-    environments.map((environment) => ({ label: short(environment), record: environment.record })),
-  );
-  const change =
-    environments.length === 1
-      ? `delete ${label(environments[0]!)}. ${undo}`
-      : [`delete ${environments.length} environments:`, ...listed, undo].join('\n');
-  if (!named && !(await guardProtected(ctx, api.settings, { change, confirm: values.confirm, yes: values.yes })) && !values.yes) {
-    // The target once; several environments one short line each, not one line of every name and id.
-    const question =
-      environments.length === 1
-        ? `Delete ${label(environments[0]!)} ${target}? ${undo}.`
-        : [`Delete ${environments.length} environments ${target}?`, ...listed, `${undo}.`].join('\n');
-    if (!(await confirm(ctx.io, question))) {
-      // As gh ends a declined prompt: said plainly, not as an error, and exit 2 for a script's sake.
-      ctx.io.info('Nothing was deleted.');
-      throw new ExitOnly('usage', 'nothing deleted: not confirmed');
-    }
-  }
+  await confirmDelete(ctx, api.settings, { environments, label, target, named, values });
 
   for (const argument of missing) ctx.io.info(`'${printable(argument)}' is no environment's id or name: nothing to delete.`);
   const single = environments.length + absent.length === 1;
@@ -163,29 +222,7 @@ async function remove(ctx: Context, values: Values): Promise<void> {
     concurrency: values.concurrency,
     verb: 'Deleting',
     describe: label,
-    run: async (environment) => {
-      try {
-        const { alreadyGone } = await api.remove(environment.id);
-        return {
-          state: 'done',
-          line: itemText(
-            alreadyGone
-              ? `The ${label(environment)} was already gone: an earlier attempt deleted it, but its answer was lost`
-              : `Deleted ${label(environment)}`,
-            target,
-            single,
-          ),
-        };
-      } catch (error) {
-        if (values.ifMissing === 'ok' && error instanceof ApiError && error.status === 404) {
-          return {
-            state: 'missing',
-            line: itemText(`The ${label(environment)} was not there (HTTP 404): nothing to delete`, target, single),
-          };
-        }
-        throw error;
-      }
-    },
+    run: deleteOne(api, { label, target, single, ifMissing: values.ifMissing }),
   });
   const results: DeleteResult[] = [
     ...absent,
