@@ -1,4 +1,4 @@
-import { environmentUrl } from '../../api/environments.js';
+import { environmentUrl, type EnvironmentsApi, type ListRead } from '../../api/environments.js';
 import { defineCommand } from '../define.js';
 import { flag } from '../../cli/options.js';
 import { ExitOnly, UsageError } from '../../errors.js';
@@ -7,7 +7,7 @@ import { planStyles, writeRequests, writeResult, type PlannedRequest } from '../
 import { confirm } from '../../terminal/prompt.js';
 import { withSpinner } from '../../terminal/spinner.js';
 import { printable } from '../../text/sanitize.js';
-import { finishBatch, refuseUnconfirmed, runBatch, stateError } from '../../domain/environments/batch.js';
+import { finishBatch, refuseUnconfirmed, runBatch, stateError, type Batch } from '../../domain/environments/batch.js';
 import { readInput } from '../io.js';
 import { CONFIRM_OPTION, FILE_OPTION, FORCE_OPTION, KEY_OPTIONS, PRUNE_OPTION, concurrencyOption } from '../options.js';
 import { changedError, changedIn, guardedUpdate, holdsAll, sharedRead } from '../../domain/environments/conflict.js';
@@ -26,6 +26,7 @@ import {
   readDocument,
   desiredIn,
   unlistedNote,
+  type Plan,
 } from '../../domain/environments/plan.js';
 import { checkAddressable } from '../../domain/environments/resolve.js';
 import { doneText, environmentLabel, idOf, itemText, nameOf, targetText } from '../../domain/environments/target.js';
@@ -59,6 +60,78 @@ function deletions(ctx: Context, deleted: readonly { id: string; name: string | 
   const one = deleted.length === 1;
   const subject = { cannot: one ? 'The deletion' : 'The deletions', can: one ? 'The deleted environment' : 'Each deleted environment' };
   return ` ${undoOfDelete(ctx, records, subject)}`;
+}
+
+/** The plan as the steps a batch runs: creates, then updates, then deletes. */
+function stepsOf(plan: Plan): Step[] {
+  return [
+    ...plan.create.map(({ key: value, record }): Step => ({ action: 'create', key: value, body: record })),
+    ...plan.update.map(({ key: value, id, merged, current, declared }): Step => ({
+      action: 'update',
+      key: value,
+      id,
+      body: merged,
+      current,
+      declared,
+    })),
+    ...plan.delete.map(({ key: value, id, name }): Step => ({ action: 'delete', key: value, id, name })),
+  ];
+}
+
+/**
+ * Runs one step of the plan. An update writes over no change made since the plan's read (--check compares with
+ * the list read again; --force skips both), and keeps what the environment holds that the file does not declare.
+ */
+function applyStep(
+  ctx: Context,
+  api: EnvironmentsApi,
+  {
+    checked,
+    validator,
+    reread,
+    force,
+    created,
+    target,
+    single,
+  }: {
+    checked: unknown[] | undefined;
+    validator: string | undefined;
+    reread: () => Promise<ListRead>;
+    force: boolean;
+    created: Map<Step, string | undefined>;
+    target: string;
+    single: boolean;
+  },
+) {
+  return async (step: Step): ReturnType<Batch<Step>['run']> => {
+    if (step.action === 'create') {
+      const answer = await api.create(step.body);
+      const id = idOf(answer);
+      created.set(step, id);
+      return { state: 'done', line: itemText(`Created ${environmentLabel(id, step.key)}`, target, single) };
+    }
+    if (step.action === 'update') {
+      const found = { id: step.id, name: nameOf(step.current), record: step.current };
+      if (checked) changedIn(checked, { ...found, validator }, ctx.io.redact);
+      const written = await writeTarget(api, found, validator, reread, (text) => ctx.detail(text));
+      // Read by id, the environment must still hold what the plan read; what else it holds is kept.
+      if (!force && written.record !== step.current && !holdsAll(written.record, step.current)) {
+        throw changedError({ ...found, validator }, written.record, ctx.io.redact);
+      }
+      const body = written.record === step.current ? step.body : withoutItemTag(mergeDeclared(written.record, step.declared));
+      await guardedUpdate(api, written, body, {
+        force,
+        compare: false,
+        redact: ctx.io.redact,
+        reread: written.reread,
+        note: (text) => ctx.io.info(text),
+        detail: (text) => ctx.detail(text),
+      });
+      return { state: 'done', line: itemText(`Updated ${environmentLabel(step.id, step.key)}`, target, single) };
+    }
+    await api.remove(step.id);
+    return { state: 'done', line: itemText(`Deleted ${environmentLabel(step.id, step.name ?? step.key)}`, target, single) };
+  };
 }
 
 export default defineCommand({
@@ -134,18 +207,7 @@ profile's name, --yes or not; a script passes --confirm NAME.`,
       if (!dryRun) await writeResult(ctx.io, []);
       return;
     }
-    const steps: Step[] = [
-      ...plan.create.map(({ key: value, record }): Step => ({ action: 'create', key: value, body: record })),
-      ...plan.update.map(({ key: value, id, merged, current, declared }): Step => ({
-        action: 'update',
-        key: value,
-        id,
-        body: merged,
-        current,
-        declared,
-      })),
-      ...plan.delete.map(({ key: value, id, name }): Step => ({ action: 'delete', key: value, id, name })),
-    ];
+    const steps = stepsOf(plan);
     if (dryRun) {
       const base = api.settings.baseUrl;
       const requests = steps.map((step): PlannedRequest => {
@@ -185,35 +247,7 @@ profile's name, --yes or not; a script passes --confirm NAME.`,
       concurrency,
       verb: 'Applying',
       describe: labelOf,
-      run: async (step) => {
-        if (step.action === 'create') {
-          const answer = await api.create(step.body);
-          const id = idOf(answer);
-          created.set(step, id);
-          return { state: 'done', line: itemText(`Created ${environmentLabel(id, step.key)}`, target, single) };
-        }
-        if (step.action === 'update') {
-          const found = { id: step.id, name: nameOf(step.current), record: step.current };
-          if (checked) changedIn(checked, { ...found, validator }, ctx.io.redact);
-          const written = await writeTarget(api, found, validator, reread, (text) => ctx.detail(text));
-          // Read by id, the environment must still hold what the plan read; what else it holds is kept.
-          if (!force && written.record !== step.current && !holdsAll(written.record, step.current)) {
-            throw changedError({ ...found, validator }, written.record, ctx.io.redact);
-          }
-          const body = written.record === step.current ? step.body : withoutItemTag(mergeDeclared(written.record, step.declared));
-          await guardedUpdate(api, written, body, {
-            force,
-            compare: false,
-            redact: ctx.io.redact,
-            reread: written.reread,
-            note: (text) => ctx.io.info(text),
-            detail: (text) => ctx.detail(text),
-          });
-          return { state: 'done', line: itemText(`Updated ${environmentLabel(step.id, step.key)}`, target, single) };
-        }
-        await api.remove(step.id);
-        return { state: 'done', line: itemText(`Deleted ${environmentLabel(step.id, step.name ?? step.key)}`, target, single) };
-      },
+      run: applyStep(ctx, api, { checked, validator, reread, force, created, target, single }),
     });
     await writeResult(
       ctx.io,
