@@ -1,4 +1,4 @@
-import { environmentUrl } from '../../api/environments.js';
+import { environmentUrl, type EnvironmentsApi } from '../../api/environments.js';
 import { defineCommand } from '../define.js';
 import { argument, flag } from '../../cli/options.js';
 import { CipError, ExitOnly, UsageError } from '../../errors.js';
@@ -17,6 +17,7 @@ import { readEntries } from '../../domain/journal/entry.js';
 import { journaledApi } from '../../domain/journal/record.js';
 import { confirmsProfile, guardProtected, refuseUnconfirmedProtected } from '../../domain/profiles/protect.js';
 import { CONFIRM_OPTION } from '../options.js';
+import type { Context } from '../../context.js';
 import { checkScope, findEntry, outcomeRefusal, planRestore, type RestorePlan } from '../../domain/journal/restore.js';
 
 /** What the plan does, said before the question: "re-create environment 'x' (its id may differ)". */
@@ -29,6 +30,49 @@ function planText(plan: RestorePlan): string {
     return `Write back the fields the update changed in the ${environmentLabel(plan.id, plan.name)} (PUT): ${fields}.`;
   }
   return `Delete the ${environmentLabel(plan.id, plan.name)}, which the entry created (DELETE).`;
+}
+
+/** Sends the restore the plan says: re-creates, writes back (checked as an update is) or deletes, and says so. */
+async function carryOut(
+  ctx: Context,
+  api: EnvironmentsApi,
+  { plan, written, entry, target }: { plan: RestorePlan; written: WriteTarget | undefined; entry: string; target: string },
+): Promise<void> {
+  if (plan.kind === 'recreate') {
+    const created = await withSpinner(ctx.io, 'Re-creating environment', () => api.create(plan.body));
+    await writeRecord(ctx.io, created);
+    const id = idOf(created);
+    const same = id !== undefined && id === plan.oldId;
+    const note =
+      id === undefined
+        ? ' (the API returned no id)'
+        : same
+          ? ''
+          : `; its id was '${printable(plan.oldId ?? '')}', and is now '${printable(id)}'`;
+    ctx.io.info(doneText(`Re-created ${environmentLabel(id, nameOf(created) ?? plan.name)}${note}`, target));
+  } else if (plan.kind === 'revert') {
+    // The write back is checked as an update is (domain/environments/conflict.ts): a change made after this
+    // read is refused, never overwritten. --force here is about the entry, not about that.
+    const { id, body } = plan;
+    const updated = await withSpinner(ctx.io, 'Restoring environment', () =>
+      written
+        ? guardedUpdate(api, written, body, {
+            force: false,
+            compare: true,
+            redact: ctx.io.redact,
+            reread: written.reread,
+            note: (text) => ctx.io.info(text),
+            detail: (text) => ctx.detail(text),
+          })
+        : api.update(id, body),
+    );
+    await writeRecord(ctx.io, updated ?? plan.body);
+    ctx.io.info(doneText(`Restored ${environmentLabel(plan.id, plan.name)} as it was before entry ${printable(entry)}`, target));
+  } else {
+    await withSpinner(ctx.io, 'Deleting environment', () => api.remove(plan.id));
+    await writeResult(ctx.io, { id: plan.id, name: plan.name ?? null, result: 'deleted' });
+    ctx.io.info(doneText(`Deleted ${environmentLabel(plan.id, plan.name)}`, target));
+  }
 }
 
 export default defineCommand({
@@ -130,40 +174,6 @@ profile's name, --yes or not; a script passes --confirm NAME. Re-creating a dele
       ctx.io.info('Nothing was changed.');
       throw new ExitOnly('usage', 'nothing changed: not confirmed');
     }
-    if (plan.kind === 'recreate') {
-      const created = await withSpinner(ctx.io, 'Re-creating environment', () => api.create(plan.body));
-      await writeRecord(ctx.io, created);
-      const id = idOf(created);
-      const same = id !== undefined && id === plan.oldId;
-      const note =
-        id === undefined
-          ? ' (the API returned no id)'
-          : same
-            ? ''
-            : `; its id was '${printable(plan.oldId ?? '')}', and is now '${printable(id)}'`;
-      ctx.io.info(doneText(`Re-created ${environmentLabel(id, nameOf(created) ?? plan.name)}${note}`, target));
-    } else if (plan.kind === 'revert') {
-      // The write back is checked as an update is (domain/environments/conflict.ts): a change made after this
-      // read is refused, never overwritten. --force here is about the entry, not about that.
-      const { id, body } = plan;
-      const updated = await withSpinner(ctx.io, 'Restoring environment', () =>
-        written
-          ? guardedUpdate(api, written, body, {
-              force: false,
-              compare: true,
-              redact: ctx.io.redact,
-              reread: written.reread,
-              note: (text) => ctx.io.info(text),
-              detail: (text) => ctx.detail(text),
-            })
-          : api.update(id, body),
-      );
-      await writeRecord(ctx.io, updated ?? plan.body);
-      ctx.io.info(doneText(`Restored ${environmentLabel(plan.id, plan.name)} as it was before entry ${printable(entry.entry)}`, target));
-    } else {
-      await withSpinner(ctx.io, 'Deleting environment', () => api.remove(plan.id));
-      await writeResult(ctx.io, { id: plan.id, name: plan.name ?? null, result: 'deleted' });
-      ctx.io.info(doneText(`Deleted ${environmentLabel(plan.id, plan.name)}`, target));
-    }
+    await carryOut(ctx, api, { plan, written, entry: entry.entry, target });
   },
 });
