@@ -1,4 +1,4 @@
-// The Credentials value (src/config/credentials.ts): the headers and secrets of each kind, who it acts as, and
+// The Credentials value (src/config/credentials/credential.ts): the headers and secrets of each kind, who it acts as, and
 // the hints a refusal gives for it.
 import { describe, expect, it } from 'vitest';
 import {

@@ -1,4 +1,4 @@
-// The credential rule (src/config/settings.ts), through the Context: the order of precedence (flags, then the
+// The credential rule (src/config/credentials/), through the Context: the order of precedence (flags, then the
 // environment, then the project file, then the active profile) in every combination, which profile is active,
 // where `cip auth login` keeps keys (CIP_CREDENTIAL_STORE), when a profile whose keys are in the keychain makes
 // cip visit it (only for the keys the environment does not give), the profile store as the settings open it,

@@ -1,4 +1,4 @@
-// What the keychain helper does with a request (src/config/keychain-ops.ts), against a stand-in keyring: the
+// What the keychain helper does with a request (src/config/store/keychain-ops.ts), against a stand-in keyring: the
 // calls it makes, the answer it writes, and what it says when the keyring or the request fails. The helper as
 // a process, with the real keyring, is in test/e2e/keychain.test.ts.
 import { Readable } from 'node:stream';

@@ -1,4 +1,4 @@
-// The keychain client (src/config/keychain.ts) against stand-in helpers: small scripts that answer as the real
+// The keychain client (src/config/store/keychain.ts) against stand-in helpers: small scripts that answer as the real
 // helper does, or not at all: check and remove, answers that are short, empty, too long or not keys, a helper
 // that cannot start, dies by a signal, talks on stderr or never reads its request, and an abort before the
 // visit. The real helper and a real keychain are in test/e2e/keychain.test.ts.
