@@ -16,8 +16,11 @@ import { loadConf, writeStoreData } from './store/write.js';
 
 export {
   KINDS,
+  activeProfile,
+  getProfile,
   inKeychain,
   profileKind,
+  requireProfile,
   type CredentialKind,
   type FileProfile,
   type KeychainProfile,

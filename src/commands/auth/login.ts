@@ -6,15 +6,7 @@ import { flag, option, type ValuesOf } from '../../cli/options.js';
 import type { Context } from '../../context.js';
 import { nonEmpty } from '../../env.js';
 import { ApiError, CipError, NetworkError, UsageError, restated, withHint } from '../../errors.js';
-import {
-  allowHttp,
-  credentialStore,
-  getProfile,
-  givenBaseUrl,
-  givenEnterpriseId,
-  namedProfile,
-  profileSource,
-} from '../../config/credentials/settings.js';
+import { allowHttp } from '../../config/credentials/settings.js';
 import {
   KINDS,
   OWN_SECRET,
@@ -26,10 +18,11 @@ import {
   type CredentialKind,
   type Credentials,
   type Given,
+  profileSource,
 } from '../../config/credentials/credential.js';
 import { readClaims } from '../../config/token.js';
-import { inKeychain, profileKind, type Profile, type StoreData } from '../../config/store.js';
-import { KeychainError, profileEntry, type StoredKeys } from '../../config/store/keychain.js';
+import { inKeychain, profileKind, type Profile, type StoreData, getProfile } from '../../config/store.js';
+import { KeychainError, profileEntry, type StoredKeys, credentialStore } from '../../config/store/keychain.js';
 import {
   DEFAULT_BASE_URL,
   SECRETS_URL,
@@ -47,6 +40,7 @@ import { OUTPUT_FORMATS } from '../../output/format.js';
 import { migrate } from '../../domain/profiles/migrate.js';
 import { noKeychain, save, type ProfileFields, type Storage } from '../../domain/profiles/save.js';
 import { keptSecrets, type Kept } from '../../domain/profiles/keep.js';
+import { givenBaseUrl, givenEnterpriseId, namedProfile } from '../../config/credentials/candidates.js';
 
 const OPTIONS = {
   apiKeyFile: option('--api-key-file <path>', "read the API key from a file ('-' for stdin)"),

@@ -1,14 +1,14 @@
 import { defineCommand } from '../define.js';
 import type { Context } from '../../context.js';
 import { CipError, UsageError } from '../../errors.js';
-import { getProfile, namedProfile, requireProfile } from '../../config/credentials/settings.js';
 import { KeychainError, describeEntry, profileEntry } from '../../config/store/keychain.js';
-import { inKeychain, type Profile } from '../../config/store.js';
+import { inKeychain, type Profile, getProfile, requireProfile } from '../../config/store.js';
 import { OUTPUT_FORMATS } from '../../output/format.js';
 import { guardProfile } from '../../domain/profiles/protect.js';
 import { printable } from '../../text/sanitize.js';
 import { shownPath } from '../../config/project.js';
 import { CONFIRM_OPTION } from '../options.js';
+import { namedProfile } from '../../config/credentials/candidates.js';
 
 export default defineCommand({
   name: 'logout',

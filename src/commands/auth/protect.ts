@@ -1,10 +1,10 @@
 // `cip auth protect NAME`: marks a profile as production (domain/profiles/protect.ts says what that asks).
 import { defineCommand } from '../define.js';
 import { argument, completedFrom } from '../../cli/options.js';
-import { requireProfile } from '../../config/credentials/settings.js';
 import { OUTPUT_FORMATS } from '../../output/format.js';
 import { printable } from '../../text/sanitize.js';
 import { shellWord } from '../../domain/profiles/protect.js';
+import { requireProfile } from '../../config/store.js';
 
 export default defineCommand({
   name: 'protect',

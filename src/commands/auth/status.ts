@@ -3,15 +3,16 @@ import { defineCommand } from '../define.js';
 import { maskKey } from '../../secrets.js';
 import type { Context } from '../../context.js';
 import { DEFAULT_BASE_URL } from '../../config/validate.js';
-import { credentialStore, loginAgain, namedProfile, profileNamedBy, type ResolvedSettings } from '../../config/credentials/settings.js';
+import type { ResolvedSettings } from '../../config/credentials/settings.js';
 import { expiredError, pieces, secretsIn, statusColumns, statusValues, tokenOf } from '../../config/credentials/credential.js';
-import { KeychainError, describeEntry, profileEntry, type StoredKeys } from '../../config/store/keychain.js';
+import { KeychainError, describeEntry, profileEntry, type StoredKeys, credentialStore, loginAgain } from '../../config/store/keychain.js';
 import { inKeychain, profileKind, type Profile } from '../../config/store.js';
 import { writeList } from '../../output/writer.js';
 import { hideCredentials, printable } from '../../text/sanitize.js';
 import { utcSecond } from '../../text/time.js';
 import { OUTPUT_FORMATS } from '../../output/format.js';
 import { COLUMNS_OPTION } from '../options.js';
+import { namedProfile, profileNamedBy } from '../../config/credentials/candidates.js';
 
 /** The order of precedence (config/credentials/settings.ts), said under what is in use. */
 const PRECEDENCE = 'Order: flags, then environment variables, then the project file (.cip.json), then the active profile.';

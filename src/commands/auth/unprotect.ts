@@ -1,11 +1,11 @@
 // `cip auth unprotect NAME`: takes the mark off a profile, after the same typed confirmation a protected change asks.
 import { defineCommand } from '../define.js';
 import { argument, completedFrom } from '../../cli/options.js';
-import { requireProfile } from '../../config/credentials/settings.js';
 import { guardProfile } from '../../domain/profiles/protect.js';
 import { OUTPUT_FORMATS } from '../../output/format.js';
 import { printable } from '../../text/sanitize.js';
 import { CONFIRM_OPTION } from '../options.js';
+import { requireProfile } from '../../config/store.js';
 
 export default defineCommand({
   name: 'unprotect',

@@ -1,9 +1,10 @@
 import { defineCommand } from '../define.js';
 import { argument, completedFrom, flag } from '../../cli/options.js';
-import { allowHttp, requireProfile } from '../../config/credentials/settings.js';
+import { allowHttp } from '../../config/credentials/settings.js';
 import { shownPath, writeProjectProfile } from '../../config/project.js';
 import { UsageError } from '../../errors.js';
 import { OUTPUT_FORMATS } from '../../output/format.js';
+import { requireProfile } from '../../config/store.js';
 
 export default defineCommand({
   name: 'use',

@@ -22,9 +22,8 @@
 // credentials.
 // The rule runs in three steps: gather the candidates (candidates.ts, pure), choose by one table (choose.ts,
 // RULES), then read the profile it chose, load the secrets and check them (here).
-import { isTruthyEnv, nonEmpty, type Env } from '../../env.js';
+import { isTruthyEnv, nonEmpty } from '../../env.js';
 import { AuthError, UsageError } from '../../errors.js';
-import { printable } from '../../text/sanitize.js';
 import { gatherCandidates, namedProfile, type Candidates, type CredentialInputs } from './candidates.js';
 import { chooseCredentials, list, namingEnterprise, type Choice } from './choose.js';
 import {
@@ -37,13 +36,19 @@ import {
   type Given,
   type Source,
 } from './credential.js';
-import { KeychainError, describeEntry, profileEntry, type Keychain, type StoredKeys } from '../store/keychain.js';
+import { keychainKeys, type Keychain } from '../store/keychain.js';
 import { shownPath, type ProjectFile } from '../project.js';
-import { inKeychain, profileKind, type KeychainProfile, type Profile, type ProfileStore, type StoreData } from '../store.js';
+import {
+  activeProfile,
+  getProfile,
+  inKeychain,
+  profileKind,
+  requireProfile,
+  type Profile,
+  type ProfileStore,
+  type StoreData,
+} from '../store.js';
 import { DEFAULT_BASE_URL, checkBaseUrl, checkEnterpriseId, checkKey } from '../validate.js';
-
-export { profileSource, type Given, type Source } from './credential.js';
-export { givenBaseUrl, givenEnterpriseId, namedProfile, profileNamedBy, type CredentialInputs } from './candidates.js';
 
 export interface ResolvedSettings {
   /** The profile the values came from, if one was used. */
@@ -71,36 +76,6 @@ export interface SettingsInputs extends CredentialInputs {
   project?(): ProjectFile | undefined;
   /** Where the nearest project file is, without reading it: auth status says it is not used when a profile is named. */
   projectPath?(): string | undefined;
-}
-
-/** A profile by name, as the file's own entry only: 'constructor' or 'toString' are names, not Object members. */
-export function getProfile(data: StoreData, name: string): Profile | undefined {
-  return Object.hasOwn(data.profiles, name) ? data.profiles[name] : undefined;
-}
-
-/** The named profile, or a usage error that lists the known ones. */
-export function requireProfile(data: StoreData, name: string): Profile {
-  const profile = getProfile(data, name);
-  if (profile) return profile;
-  const known = Object.keys(data.profiles);
-  throw new UsageError(
-    `unknown profile '${name}'`,
-    known.length ? `known profiles: ${known.join(', ')}` : `run 'cip auth login --profile ${name}' to create it`,
-  );
-}
-
-/** The profile used when none is named: the active one, else one called 'default'. */
-export function activeProfile(data: StoreData): string | undefined {
-  if (data.activeProfile !== undefined && getProfile(data, data.activeProfile)) return data.activeProfile;
-  return getProfile(data, 'default') ? 'default' : undefined;
-}
-
-/** Where `cip auth login` keeps keys, from CIP_CREDENTIAL_STORE: the keychain unless it says 'file'. */
-export function credentialStore(env: Env): 'keychain' | 'file' {
-  const value = nonEmpty(env.CIP_CREDENTIAL_STORE)?.trim();
-  if (value === undefined || value === 'keychain') return 'keychain';
-  if (value === 'file') return 'file';
-  throw new UsageError(`CIP_CREDENTIAL_STORE is '${printable(value)}'`, "use 'keychain' (the default) or 'file'");
 }
 
 export function allowHttp(ctx: CredentialInputs): boolean {
@@ -366,29 +341,4 @@ function secretsOf(profile: Profile): Readonly<Record<string, string | undefined
 /** "the enterprise id of profile 'prod'" for a profile's value; the flag or variable name otherwise. */
 function describeSource(source: Source, what: string): string {
   return source.startsWith('profile ') ? `the ${what} of ${source}` : source;
-}
-
-/** How to store a profile's keys again, for messages. */
-export function loginAgain(name: string): string {
-  return `log in again: cip auth login --profile ${name}`;
-}
-
-/** A keychain profile's keys; exit 3 when its entry is gone or the keychain cannot be read. */
-export async function keychainKeys(keychain: Keychain, name: string, profile: KeychainProfile): Promise<StoredKeys> {
-  const entry = profileEntry(name, profile);
-  let keys: StoredKeys | undefined;
-  try {
-    [keys] = await keychain.read([entry]);
-  } catch (error) {
-    if (!(error instanceof KeychainError)) throw error;
-    // What to do first; the keychain's own words (a D-Bus message on a server) last.
-    throw new AuthError(
-      `cannot read the keys of profile '${name}' from the keychain: unlock it and try again; where there is none, give CIP_API_KEY and CIP_SUBSCRIPTION_KEY, or log in with --insecure-storage`,
-      `cause: ${error.reason}`,
-    );
-  }
-  if (!keys) {
-    throw new AuthError(`the keys of profile '${name}' are gone from the keychain (${describeEntry(entry)})`, loginAgain(name));
-  }
-  return keys;
 }

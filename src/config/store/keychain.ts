@@ -6,10 +6,10 @@
 // can be killed, so a keychain that hangs costs cip at most KEYCHAIN_TIMEOUT_MS, like gh's 3 s. Keys go to
 // the helper on its stdin and come back on its stdout, never through argv.
 import { spawn } from 'node:child_process';
-import { CipError, InterruptedError, UsageError } from '../../errors.js';
-import type { Env } from '../../env.js';
+import { AuthError, CipError, InterruptedError, UsageError } from '../../errors.js';
+import { nonEmpty, type Env } from '../../env.js';
 import { printable } from '../../text/sanitize.js';
-import { KINDS } from '../store.js';
+import { KINDS, type KeychainProfile } from '../store.js';
 import { DEFAULT_BASE_URL } from '../validate.js';
 
 /** How long one visit to the keychain (one helper process, which may make several calls) may take. */
@@ -258,4 +258,37 @@ function runHelper(options: KeychainOptions, ops: Operation[]): Promise<Result[]
 
 function abortReason(signal: AbortSignal): Error {
   return signal.reason instanceof Error ? signal.reason : new InterruptedError();
+}
+
+/** Where `cip auth login` keeps keys, from CIP_CREDENTIAL_STORE: the keychain unless it says 'file'. */
+export function credentialStore(env: Env): 'keychain' | 'file' {
+  const value = nonEmpty(env.CIP_CREDENTIAL_STORE)?.trim();
+  if (value === undefined || value === 'keychain') return 'keychain';
+  if (value === 'file') return 'file';
+  throw new UsageError(`CIP_CREDENTIAL_STORE is '${printable(value)}'`, "use 'keychain' (the default) or 'file'");
+}
+
+/** How to store a profile's keys again, for messages. */
+export function loginAgain(name: string): string {
+  return `log in again: cip auth login --profile ${name}`;
+}
+
+/** A keychain profile's keys; exit 3 when its entry is gone or the keychain cannot be read. */
+export async function keychainKeys(keychain: Keychain, name: string, profile: KeychainProfile): Promise<StoredKeys> {
+  const entry = profileEntry(name, profile);
+  let keys: StoredKeys | undefined;
+  try {
+    [keys] = await keychain.read([entry]);
+  } catch (error) {
+    if (!(error instanceof KeychainError)) throw error;
+    // What to do first; the keychain's own words (a D-Bus message on a server) last.
+    throw new AuthError(
+      `cannot read the keys of profile '${name}' from the keychain: unlock it and try again; where there is none, give CIP_API_KEY and CIP_SUBSCRIPTION_KEY, or log in with --insecure-storage`,
+      `cause: ${error.reason}`,
+    );
+  }
+  if (!keys) {
+    throw new AuthError(`the keys of profile '${name}' are gone from the keychain (${describeEntry(entry)})`, loginAgain(name));
+  }
+  return keys;
 }

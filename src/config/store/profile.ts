@@ -1,6 +1,6 @@
 // What the profile store holds: the profiles and which one is active, and the check that a file read has that
 // shape. The types and their check live together, so a new kind of profile is added in one place.
-import { ConfigError } from '../../errors.js';
+import { ConfigError, UsageError } from '../../errors.js';
 import { isRecord } from '../../json/record.js';
 
 /**
@@ -107,4 +107,26 @@ export function checkShape(raw: unknown, path: string): StoreData {
   }
   if (data.activeProfile !== undefined && typeof data.activeProfile !== 'string') throw broken('"activeProfile" is not a string');
   return { ...(data as object), profiles: profiles as Record<string, Profile> };
+}
+
+/** A profile by name, as the file's own entry only: 'constructor' or 'toString' are names, not Object members. */
+export function getProfile(data: StoreData, name: string): Profile | undefined {
+  return Object.hasOwn(data.profiles, name) ? data.profiles[name] : undefined;
+}
+
+/** The named profile, or a usage error that lists the known ones. */
+export function requireProfile(data: StoreData, name: string): Profile {
+  const profile = getProfile(data, name);
+  if (profile) return profile;
+  const known = Object.keys(data.profiles);
+  throw new UsageError(
+    `unknown profile '${name}'`,
+    known.length ? `known profiles: ${known.join(', ')}` : `run 'cip auth login --profile ${name}' to create it`,
+  );
+}
+
+/** The profile used when none is named: the active one, else one called 'default'. */
+export function activeProfile(data: StoreData): string | undefined {
+  if (data.activeProfile !== undefined && getProfile(data, data.activeProfile)) return data.activeProfile;
+  return getProfile(data, 'default') ? 'default' : undefined;
 }

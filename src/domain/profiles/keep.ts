@@ -5,9 +5,9 @@
 import type { Context } from '../../context.js';
 import { AuthError } from '../../errors.js';
 import { OWN_SECRET, secretsIn, type CredentialKind } from '../../config/credentials/credential.js';
-import { keychainKeys } from '../../config/credentials/settings.js';
 import { inKeychain, profileKind, type Profile } from '../../config/store.js';
 import { DEFAULT_BASE_URL } from '../../config/validate.js';
+import { keychainKeys } from '../../config/store/keychain.js';
 
 /** What a login gives: each value undefined where it gives none. */
 export interface LoginGiven {

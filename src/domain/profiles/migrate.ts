@@ -1,12 +1,12 @@
 // `cip auth login --migrate`: moves the keys a profile keeps in the config file into the keychain.
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import { getProfile, namedProfile, requireProfile } from '../../config/credentials/settings.js';
 import { KeychainError, describeEntry, profileEntry, type StoredKeys } from '../../config/store/keychain.js';
 import { secretsIn } from '../../config/credentials/credential.js';
-import { inKeychain, profileKind, type Profile } from '../../config/store.js';
+import { inKeychain, profileKind, type Profile, getProfile, requireProfile } from '../../config/store.js';
 import { checkProfileName } from '../../config/validate.js';
 import { setProfile } from './save.js';
+import { namedProfile } from '../../config/credentials/candidates.js';
 
 /**
  * `--migrate`: the keys a profile keeps in the file go into the keychain. The file changes only after the

@@ -2,9 +2,8 @@
 // entry), so that the file never points at keys that are not there. Also used by --migrate (migrate.ts beside it).
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import { getProfile } from '../../config/credentials/settings.js';
 import { KeychainError, describeEntry, profileEntry, type KeychainEntry, type StoredKeys } from '../../config/store/keychain.js';
-import { inKeychain, type Profile, type ProfileStore, type StoreData } from '../../config/store.js';
+import { inKeychain, type Profile, type ProfileStore, type StoreData, getProfile } from '../../config/store.js';
 
 /** Where login keeps the keys: the keychain unless told otherwise, and then it says why. */
 /** A profile's fields beside its keys, by kind (config/store.ts). */

@@ -10,20 +10,9 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { describe, it, expect, beforeEach, afterEach } from 'vitest';
 import { DEFAULT_GLOBALS, type GlobalOptions } from '../../../../src/cli/globals.js';
-import { KeychainError, type Keychain, type KeychainEntry, type StoredKeys } from '../../../../src/config/store/keychain.js';
-import {
-  activeProfile,
-  givenBaseUrl,
-  givenEnterpriseId,
-  namedProfile,
-  profileNamedBy,
-  credentialStore,
-  keychainKeys,
-  resolveSettings,
-  type SettingsInputs,
-  type ResolvedSettings,
-} from '../../../../src/config/credentials/settings.js';
-import { openProfileStore, type Profile, type KeychainProfile, type StoreData } from '../../../../src/config/store.js';
+import { KeychainError, type Keychain, type KeychainEntry, type StoredKeys, keychainKeys } from '../../../../src/config/store/keychain.js';
+import { resolveSettings, type SettingsInputs, type ResolvedSettings } from '../../../../src/config/credentials/settings.js';
+import { openProfileStore, type Profile, type KeychainProfile } from '../../../../src/config/store.js';
 import { DEFAULT_BASE_URL } from '../../../../src/config/validate.js';
 import type { Context } from '../../../../src/context.js';
 import type { Env } from '../../../../src/env.js';
@@ -641,40 +630,7 @@ describe('where a bad value came from', () => {
   });
 });
 
-describe('the pieces other commands use', () => {
-  const inputs = (env: Env, globals: Partial<GlobalOptions> = {}) => ({ env, globals: { ...DEFAULT_GLOBALS, ...globals } });
-
-  it('namedProfile: the flag, else CIP_PROFILE trimmed, never a blank one', () => {
-    expect(namedProfile(inputs({ CIP_PROFILE: ' b ' }))).toBe('b');
-    expect(namedProfile(inputs({ CIP_PROFILE: '  ' }))).toBeUndefined();
-    expect(namedProfile(inputs({ CIP_PROFILE: 'b' }, { profile: 'a' }))).toBe('a');
-    expect(profileNamedBy(inputs({ CIP_PROFILE: 'b' }, { profile: 'a' }))).toBe('--profile');
-    expect(profileNamedBy(inputs({ CIP_PROFILE: 'b' }))).toBe('CIP_PROFILE');
-  });
-
-  it('givenBaseUrl and givenEnterpriseId: the flag, else the variable unless a profile is named', () => {
-    const env = { CIP_BASE_URL: 'https://env.example/ms', CIP_ENTERPRISE_ID: GUID_D };
-    expect(givenBaseUrl(inputs(env))).toEqual({ value: 'https://env.example/ms', source: 'CIP_BASE_URL' });
-    expect(givenEnterpriseId(inputs(env))).toEqual({ value: GUID_D, source: 'CIP_ENTERPRISE_ID' });
-    expect(givenBaseUrl(inputs({ ...env, CIP_PROFILE: 'a' }))).toBeUndefined();
-    expect(givenEnterpriseId(inputs({ ...env, CIP_PROFILE: 'a' }))).toBeUndefined();
-    expect(givenBaseUrl(inputs(env, { baseUrl: 'https://flag.example/ms', profile: 'a' }))).toEqual({
-      value: 'https://flag.example/ms',
-      source: '--base-url',
-    });
-    expect(givenEnterpriseId(inputs(env, { enterpriseId: GUID_A, profile: 'a' }))).toEqual({ value: GUID_A, source: '--enterprise-id' });
-  });
-
-  it("activeProfile: the active one if it exists, else 'default' if that exists", () => {
-    expect(activeProfile({ activeProfile: 'a', profiles: { a: profileA, default: profileA } })).toBe('a');
-    expect(activeProfile({ activeProfile: 'gone', profiles: { default: profileA } })).toBe('default');
-    expect(activeProfile({ profiles: { a: profileA } })).toBeUndefined();
-    expect(activeProfile({ activeProfile: 'toString', profiles: {} })).toBeUndefined();
-  });
-});
-
 const GUID = '3f2b8c1e-9a4d-4e6f-8b7a-1c2d3e4f5a6b';
-const fileProfile: Profile = { enterpriseId: GUID, apiKey: 'file-api-key-0123456789', subscriptionKey: 'file-sub-key-0123456789' };
 const keychainProfile: KeychainProfile = { enterpriseId: GUID, keys: 'keychain', baseUrl: 'https://kc.example.com/ms' };
 const stored: StoredKeys = { apiKey: 'keychain-api-key-0123456789', subscriptionKey: 'keychain-sub-key-0123456789' };
 
@@ -694,55 +650,6 @@ function fakeKeychain(answer: (entries: readonly KeychainEntry[]) => Promise<(St
   };
   return { keychain, visits };
 }
-
-describe('credentialStore (CIP_CREDENTIAL_STORE)', () => {
-  it.each([
-    [undefined, 'keychain'],
-    ['', 'keychain'],
-    ['  ', 'keychain'],
-    ['keychain', 'keychain'],
-    [' keychain\n', 'keychain'],
-    ['file', 'file'],
-    ['  file ', 'file'],
-  ])('%j is %s', (value, store) => {
-    expect(credentialStore(value === undefined ? {} : { CIP_CREDENTIAL_STORE: value })).toBe(store);
-  });
-
-  it.each([
-    ['vault', 'vault'],
-    ['File', 'File'],
-    [' files ', 'files'],
-    ['key\u001bchain', 'key?chain'],
-  ])('refuses %j, naming it printably', (value, shown) => {
-    let caught: unknown;
-    try {
-      credentialStore({ CIP_CREDENTIAL_STORE: value });
-    } catch (error) {
-      caught = error;
-    }
-    expect(caught).toBeInstanceOf(UsageError);
-    expect((caught as UsageError).message).toBe(`CIP_CREDENTIAL_STORE is '${shown}'`);
-    expect((caught as UsageError).hint).toBe("use 'keychain' (the default) or 'file'");
-  });
-});
-
-describe('activeProfile', () => {
-  it.each([
-    ['the active one', { activeProfile: 'a', profiles: { a: fileProfile, default: fileProfile } }, 'a'],
-    ["'default' when none is active", { profiles: { a: fileProfile, default: fileProfile } }, 'default'],
-    ["'default' when the active one is gone", { activeProfile: 'gone', profiles: { default: fileProfile } }, 'default'],
-    ['none when the active one is gone and there is no default', { activeProfile: 'gone', profiles: { a: fileProfile } }, undefined],
-    ['none when nothing is active and there is no default', { profiles: { a: fileProfile } }, undefined],
-    [
-      "'default' when none is active, beside a profile named 'undefined'",
-      { profiles: { undefined: fileProfile, default: fileProfile } },
-      'default',
-    ],
-    ["none for an inherited name such as 'toString'", { activeProfile: 'toString', profiles: {} }, undefined],
-  ])('is %s', (_name, data: StoreData, expected) => {
-    expect(activeProfile(data)).toBe(expected);
-  });
-});
 
 describe('keychainKeys', () => {
   it('reads the entry of the profile: service cip:<origin of its base URL>, account its name', async () => {

@@ -10,6 +10,7 @@ import {
   KEYCHAIN_TIMEOUT_MS,
   KeychainError,
   createKeychain,
+  credentialStore,
   keychainService,
   keychainTimeoutMs,
   profileEntry,
@@ -388,5 +389,36 @@ process.stdout.write(JSON.stringify({ results: [{ ok: true, value: null }] }));`
     await keychain.remove(ENTRY);
     await keychain.remove(OTHER);
     expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
+  });
+});
+
+describe('credentialStore (CIP_CREDENTIAL_STORE)', () => {
+  it.each([
+    [undefined, 'keychain'],
+    ['', 'keychain'],
+    ['  ', 'keychain'],
+    ['keychain', 'keychain'],
+    [' keychain\n', 'keychain'],
+    ['file', 'file'],
+    ['  file ', 'file'],
+  ])('%j is %s', (value, store) => {
+    expect(credentialStore(value === undefined ? {} : { CIP_CREDENTIAL_STORE: value })).toBe(store);
+  });
+
+  it.each([
+    ['vault', 'vault'],
+    ['File', 'File'],
+    [' files ', 'files'],
+    ['key\u001bchain', 'key?chain'],
+  ])('refuses %j, naming it printably', (value, shown) => {
+    let caught: unknown;
+    try {
+      credentialStore({ CIP_CREDENTIAL_STORE: value });
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(UsageError);
+    expect((caught as UsageError).message).toBe(`CIP_CREDENTIAL_STORE is '${shown}'`);
+    expect((caught as UsageError).hint).toBe("use 'keychain' (the default) or 'file'");
   });
 });
