@@ -25,7 +25,7 @@ describe('--columns settings.retention', () => {
     );
   });
 
-  it.for([
+  it.for<[string, (list: string) => string]>([
     [
       'json',
       (list: string) =>

@@ -5,10 +5,10 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, vi } from 'vitest';
+import { afterEach, describe, expect, vi } from 'vitest';
 import { MAX_CONFIG_BYTES } from '../../src/config/store.js';
-import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
-import { sandboxEnv, tempDir } from '../helpers/cli.js';
+import { SANDBOX_DEFAULTS } from '../../src/sandbox/index.js';
+import { tempDir, type CipResult } from '../helpers/cli.js';
 import { it, test } from '../helpers/fixture.js';
 
 const QUIET = { exitCode: 0, stdout: '', stderr: '' };
@@ -55,40 +55,32 @@ describe('cip __complete profiles', () => {
 describe('cip __complete environments', () => {
   const NOW = Date.UTC(2026, 10, 24, 12, 0, 0);
   const TTL = 60_000;
-  let sandbox: Sandbox;
-  let env: Record<string, string | undefined>;
-  let configDir: string;
-  let cachePath: string;
-  /** Whose cache this is: the base URL, the enterprise and the profile (none with CIP_* variables). */
-  let key: string;
-
-  beforeAll(async () => {
-    sandbox = await startSandbox({ seed: 0 });
-    env = sandboxEnv(sandbox);
-    key = `${sandbox.url} ${sandbox.keys.enterpriseId} `;
-  });
-  afterAll(async () => {
-    await sandbox.close();
-  });
-  test.beforeEach(({ sandbox }) => {
+  test.beforeEach(() => {
     vi.useFakeTimers({ toFake: ['Date'] });
     vi.setSystemTime(NOW);
-    sandbox.environments.clear();
-    sandbox.environments.set('e1', { id: 'e1', name: 'from-api' });
-    sandbox.reset();
-    configDir = tempDir();
-    cachePath = join(configDir, 'completion-cache.json');
   });
   afterEach(() => {
     vi.useRealTimers();
   });
 
-  const complete = () => cip(['__complete', 'environments'], { env, configDir });
+  /** `cip __complete environments` against the test's sandbox, with a config folder of its own. */
+  const it = test.extend<{ cache: { complete: () => Promise<CipResult>; path: string; key: string; configDir: string } }>({
+    cache: async ({ sandbox, env, cip, configDir }, use) => {
+      await use({
+        complete: () => cip(['__complete', 'environments'], { env, configDir }),
+        path: join(configDir, 'completion-cache.json'),
+        // Whose cache this is: the base URL, the enterprise and the profile (none with CIP_* variables).
+        key: `${sandbox.url} ${sandbox.keys.enterpriseId} `,
+        configDir,
+      });
+    },
+  });
+  it.override({ sandboxOptions: { seed: [{ id: 'e1', name: 'from-api' }] } });
   const FROM_API = { ...QUIET, stdout: 'e1\nfrom-api\n' };
 
-  it('writes a cache of the values for these credentials, stamped with the time', async () => {
-    expect(await complete()).toEqual(FROM_API);
-    expect(JSON.parse(readFileSync(cachePath, 'utf8'))).toEqual({ key, at: NOW, values: ['e1', 'from-api'] });
+  it('writes a cache of the values for these credentials, stamped with the time', async ({ cache }) => {
+    expect(await cache.complete()).toEqual(FROM_API);
+    expect(JSON.parse(readFileSync(cache.path, 'utf8'))).toEqual({ key: cache.key, at: NOW, values: ['e1', 'from-api'] });
   });
 
   it.for<[string, (whose: string) => unknown, typeof QUIET]>([
@@ -103,7 +95,11 @@ describe('cip __complete environments', () => {
     ['a cache whose time is not a number', (whose) => ({ key: whose, at: String(NOW), values: ['cached'] }), FROM_API],
     [
       'a cache for another enterprise',
-      (whose) => ({ key: whose.replace(sandbox.keys.enterpriseId, '11111111-2222-4333-8444-555555555555'), at: NOW, values: ['cached'] }),
+      (whose) => ({
+        key: whose.replace(SANDBOX_DEFAULTS.enterpriseId, '11111111-2222-4333-8444-555555555555'),
+        at: NOW,
+        values: ['cached'],
+      }),
       FROM_API,
     ],
     ['a cache without values', (whose) => ({ key: whose, at: NOW }), FROM_API],
@@ -116,41 +112,41 @@ describe('cip __complete environments', () => {
       }),
       { ...QUIET, stdout: "ok\nhas space\nquo'te\ndo$llar\nback\\slash\na;b\n" },
     ],
-  ])('%s', async ([_what, cache, expected], { sandbox }) => {
-    writeFileSync(cachePath, JSON.stringify(cache(key)));
-    expect(await complete()).toEqual(expected);
+  ])('%s', async ([_what, written, expected], { sandbox, cache }) => {
+    writeFileSync(cache.path, JSON.stringify(written(cache.key)));
+    expect(await cache.complete()).toEqual(expected);
     expect(sandbox.requests).toHaveLength(expected === FROM_API ? 1 : 0);
   });
 
-  it('uses a cache of exactly the size limit, and not one byte more', async ({ sandbox }) => {
-    writeFileSync(cachePath, padded({ key, at: NOW, values: ['cached'] }, MAX_CONFIG_BYTES));
-    expect(await complete()).toEqual({ ...QUIET, stdout: 'cached\n' });
-    writeFileSync(cachePath, padded({ key, at: NOW, values: ['cached'] }, MAX_CONFIG_BYTES + 1));
-    expect(await complete()).toEqual(FROM_API);
+  it('uses a cache of exactly the size limit, and not one byte more', async ({ sandbox, cache }) => {
+    writeFileSync(cache.path, padded({ key: cache.key, at: NOW, values: ['cached'] }, MAX_CONFIG_BYTES));
+    expect(await cache.complete()).toEqual({ ...QUIET, stdout: 'cached\n' });
+    writeFileSync(cache.path, padded({ key: cache.key, at: NOW, values: ['cached'] }, MAX_CONFIG_BYTES + 1));
+    expect(await cache.complete()).toEqual(FROM_API);
     expect(sandbox.requests).toHaveLength(1);
   });
 
-  it('asks the API when the cache is a FIFO, without opening it', async () => {
-    execFileSync('mkfifo', [cachePath]);
-    expect(await complete()).toEqual(FROM_API);
+  it('asks the API when the cache is a FIFO, without opening it', async ({ cache }) => {
+    execFileSync('mkfifo', [cache.path]);
+    expect(await cache.complete()).toEqual(FROM_API);
   });
 
-  it('never writes through a file planted where its temp file goes', async () => {
+  it('never writes through a file planted where its temp file goes', async ({ cache }) => {
     const victim = join(tempDir(), 'victim');
     writeFileSync(victim, 'untouched');
-    symlinkSync(victim, `${cachePath}.${String(NOW)}.tmp`);
-    expect(await complete()).toEqual(FROM_API);
+    symlinkSync(victim, `${cache.path}.${String(NOW)}.tmp`);
+    expect(await cache.complete()).toEqual(FROM_API);
     expect(readFileSync(victim, 'utf8')).toBe('untouched');
-    expect(existsSync(cachePath)).toBe(false);
+    expect(existsSync(cache.path)).toBe(false);
   });
 
-  it('sends nothing once interrupted', async ({ sandbox, env, cip }) => {
+  it('sends nothing once interrupted', async ({ sandbox, env, cip, configDir }) => {
     const result = await cip(['__complete', 'environments'], { env, configDir, signal: AbortSignal.abort() });
     expect(result.stdout).toBe('');
     expect(sandbox.requests).toHaveLength(0);
   });
 
-  it('lists nothing for a word it does not know, and asks nothing', async ({ sandbox, env, cip }) => {
+  it('lists nothing for a word it does not know, and asks nothing', async ({ sandbox, env, cip, configDir }) => {
     expect(await cip(['__complete', 'everything'], { env, configDir })).toEqual(QUIET);
     expect(sandbox.requests).toHaveLength(0);
   });

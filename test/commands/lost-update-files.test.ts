@@ -331,7 +331,9 @@ describe('env export, edit, env apply', () => {
     startSandbox,
   }) => {
     const sandbox = await styled(startSandbox, 'strong');
-    const path = await exportToFile(cip, sandbox, (text) => editOwner(text).replace(/^ {2}from: .*$/m, '  from: https://elsewhere.example/ms'));
+    const path = await exportToFile(cip, sandbox, (text) =>
+      editOwner(text).replace(/^ {2}from: .*$/m, '  from: https://elsewhere.example/ms'),
+    );
     await otherWriter(sandbox, ID, { name: 'staging', description: 'theirs', owner: 'alice', settings: { retention: 7 } });
     const elsewhere = await cip(['env', 'apply', '--file', path, '--yes'], { env: sandboxEnv(sandbox) });
     expect(elsewhere.exitCode).toBe(0);

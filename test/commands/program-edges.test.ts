@@ -73,7 +73,7 @@ describe("a command's notes and examples close its help, before the pointer to t
     expect([useProfile.notes, useProfile.examples]).toEqual([undefined, expect.any(Array)]);
   });
 
-  it.for([
+  it.for<[string, string[], string]>([
     ['env delete: notes, then examples', ['env', 'delete', '--help'], `${remove.notes} ${examples(remove.examples!)}`],
     ['auth use: examples only', ['auth', 'use', '--help'], examples(useProfile.examples!)],
     ['auth status: notes only', ['auth', 'status', '--help'], status.notes!],

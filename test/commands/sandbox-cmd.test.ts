@@ -10,7 +10,7 @@ import { checkToken } from '../../src/sandbox/token.js';
 import type { Streams } from '../../src/terminal/io-streams.js';
 import { TEST_CREDENTIAL_STORE, expectOneErrorLine, tempDir } from '../helpers/cli.js';
 import { testContext } from '../helpers/io.js';
-import { it } from '../helpers/fixture.js';
+import { it, type Cip } from '../helpers/fixture.js';
 
 const { apiKey, subscriptionKey, enterpriseId, readOnlyApiKey } = SANDBOX_DEFAULTS;
 const URL_PATTERN = 'http://127\\.0\\.0\\.1:\\d+/ms';
@@ -19,7 +19,8 @@ const TOKEN_LINE = 'To use the Bearer token instead (valid 24 h), unset CIP_API_
 const JWT_PATTERN = '[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+';
 
 /** Starts the sandbox with these arguments and stops it as soon as it has printed its settings. */
-const started = (args: string[], env: Record<string, string> = {}) => cip(['sandbox', ...args], { env, signal: AbortSignal.abort() });
+const started = (cip: Cip, args: string[], env: Record<string, string> = {}) =>
+  cip(['sandbox', ...args], { env, signal: AbortSignal.abort() });
 
 /** The printed lines: the whole stdout must be the four export lines and the commented token line. */
 function exported(stdout: string, keys = { apiKey, subscriptionKey, enterpriseId }): { url: string; token: string } {
@@ -114,7 +115,7 @@ describe('cip sandbox until Ctrl-C', () => {
 });
 
 describe('what cip sandbox prints', () => {
-  it.each([
+  it.for<[string[], string]>([
     [[], '3 environment(s).\n'],
     [['--count', '1', '--page-size', '1'], '1 environment(s).\nLists come 1 to a page (odata style).\n'],
     [
@@ -123,8 +124,8 @@ describe('what cip sandbox prints', () => {
     ],
     [['--latency', '0', '--fail-ping'], '3 environment(s).\nThe ping answers 503 (--fail-ping).\n'],
     [['--page-size', '1000000'], '3 environment(s).\nLists come 1000000 to a page (odata style).\n'],
-  ])('%j: the export lines on stdout, and on stderr what it serves and how', async (args, settings) => {
-    const result = await started(args);
+  ])('%j: the export lines on stdout, and on stderr what it serves and how', async ([args, settings], { cip }) => {
+    const result = await started(cip, args);
     expect(result.exitCode).toBe(0);
     const url = exportedUrl(result.stdout);
     expect(result.stderr).toBe(
@@ -133,9 +134,9 @@ describe('what cip sandbox prints', () => {
     );
   });
 
-  it('prints, commented out, a token for its enterprise signed with its secret, valid for 24 hours', async () => {
+  it('prints, commented out, a token for its enterprise signed with its secret, valid for 24 hours', async ({ cip }) => {
     const before = Math.floor(Date.now() / 1000);
-    const { token } = exported((await started([])).stdout);
+    const { token } = exported((await started(cip, [])).stdout);
     const checked = checkToken(token, SANDBOX_DEFAULTS.tokenSecret, before);
     expect(checked).toMatchObject({ valid: true, claims: { enterpriseId } });
     const { iat = 0, exp = 0 } = (checked.valid ? checked.claims : {}) as { iat?: number; exp?: number };
@@ -144,8 +145,8 @@ describe('what cip sandbox prints', () => {
     expect(checkToken(token, SANDBOX_DEFAULTS.tokenSecret, before + 24 * 3600 + 301).valid).toBe(false);
   });
 
-  it('masks each key under GitHub Actions before it prints them', async () => {
-    const result = await started([], { GITHUB_ACTIONS: 'true' });
+  it('masks each key under GitHub Actions before it prints them', async ({ cip }) => {
+    const result = await started(cip, [], { GITHUB_ACTIONS: 'true' });
     expect(result.exitCode).toBe(0);
     const [masks, exports] = [result.stdout.split('export ')[0], result.stdout.slice(result.stdout.indexOf('export '))];
     const { token } = exported(exports!);
@@ -154,8 +155,8 @@ describe('what cip sandbox prints', () => {
 });
 
 describe('cip sandbox number options', () => {
-  it.each([['0'], ['65535']])('takes --port %s as a port', async (port) => {
-    const result = await started(['--port', port]);
+  it.for(['0', '65535'])('takes --port %s as a port', async (port, { cip }) => {
+    const result = await started(cip, ['--port', port]);
     // 65535 may be taken on this machine; what matters is that it was taken as a port.
     expect(result.stderr).not.toContain('expected a port number');
     if (port === '0') {

@@ -7,14 +7,14 @@ import { UsageError } from '../../src/errors.js';
 import { SANDBOX_DEFAULTS, readOnlyKeyFor } from '../../src/sandbox/index.js';
 import { checkToken } from '../../src/sandbox/token.js';
 import { expectOneErrorLine } from '../helpers/cli.js';
-import { it } from '../helpers/fixture.js';
+import { it, type Cip } from '../helpers/fixture.js';
 
 const GUID = '0c6f1f9e-2b1d-4a57-9d0e-6a8b2f4c1d3e';
 const API_KEY = 'second-api-key-0123456789';
 const SUBSCRIPTION_KEY = 'second-sub-key-0123456789';
 
 /** Starts the sandbox with these arguments and stops it as soon as it has printed its settings. */
-const started = (args: string[]) => cip(['sandbox', ...args], { signal: AbortSignal.abort() });
+const started = (cip: Cip, args: string[]) => cip(['sandbox', ...args], { signal: AbortSignal.abort() });
 
 function exportsOf(stdout: string): Record<string, string> {
   return Object.fromEntries([...stdout.matchAll(/^export (CIP_[A-Z_]+)=(.*)$/gm)].map(([, name, value]) => [name!, value!]));
@@ -67,13 +67,13 @@ describe('cip sandbox --port', () => {
 });
 
 describe('cip sandbox --count', () => {
-  it.each([
+  it.for<[string[], number]>([
     [[], 3],
     [['--count', '7'], 7],
     [['--count', '0'], 0],
     [['--seed', '2'], 2],
-  ])('%j starts %i environments', async (args, count) => {
-    const result = await started(args);
+  ])('%j starts %i environments', async ([args, count], { cip }) => {
+    const result = await started(cip, args);
     expect(result.exitCode).toBe(0);
     expect(result.stderr).toContain(`with ${count} environment(s).`);
   });
@@ -97,8 +97,8 @@ describe('cip sandbox --count', () => {
 });
 
 describe('cip sandbox keys and enterprise', () => {
-  it('prints the default keys and enterprise without options', async () => {
-    const result = await started([]);
+  it('prints the default keys and enterprise without options', async ({ cip }) => {
+    const result = await started(cip, []);
     expect(exportsOf(result.stdout)).toMatchObject({
       CIP_API_KEY: SANDBOX_DEFAULTS.apiKey,
       CIP_SUBSCRIPTION_KEY: SANDBOX_DEFAULTS.subscriptionKey,
@@ -107,7 +107,7 @@ describe('cip sandbox keys and enterprise', () => {
     expect(result.stderr).toContain(`A read-only API key (writes get 403): ${SANDBOX_DEFAULTS.readOnlyApiKey}`);
   });
 
-  it.for([
+  it.for<[string, string[]]>([
     ['after the command', ['sandbox', '--enterprise-id', GUID, '--api-key', API_KEY, '--subscription-key', SUBSCRIPTION_KEY]],
     ['before the command', ['--enterprise-id', GUID, 'sandbox', '--api-key', API_KEY, '--subscription-key', SUBSCRIPTION_KEY]],
   ])('takes the global --enterprise-id %s, and its own keys; the read-only key is derived', async ([_where, args], { cip }) => {
@@ -122,9 +122,9 @@ describe('cip sandbox keys and enterprise', () => {
     expect(result.stderr).toContain(`A read-only API key (writes get 403): ${readOnlyKeyFor(API_KEY)}`);
   });
 
-  it('takes a token secret, and signs the token it prints with it', async () => {
+  it('takes a token secret, and signs the token it prints with it', async ({ cip }) => {
     const secret = 'my-own-token-secret-0123456789abcdef';
-    const result = await started(['--token-secret', secret]);
+    const result = await started(cip, ['--token-secret', secret]);
     expect(result.exitCode).toBe(0);
     const token = /^# export CIP_TOKEN=(\S+)$/m.exec(result.stdout)?.[1] ?? '';
     const now = Math.floor(Date.now() / 1000);
@@ -132,13 +132,13 @@ describe('cip sandbox keys and enterprise', () => {
     expect(checkToken(token, SANDBOX_DEFAULTS.tokenSecret, now)).toEqual({ valid: false, description: 'The signature key was not found' });
   });
 
-  it('takes a read-only key', async () => {
-    const result = await started(['--read-only-key', 'my-read-only-key-0123456789']);
+  it('takes a read-only key', async ({ cip }) => {
+    const result = await started(cip, ['--read-only-key', 'my-read-only-key-0123456789']);
     expect(result.exitCode).toBe(0);
     expect(result.stderr).toContain('A read-only API key (writes get 403): my-read-only-key-0123456789');
   });
 
-  it.for([
+  it.for<[string[], string | RegExp]>([
     [
       ['--enterprise-id', 'not-a-guid'],
       "error: --enterprise-id must be a GUID like 3f2b8c1e-9a4d-4e6f-8b7a-1c2d3e4f5a6b, not 'not-a-guid'",
@@ -163,15 +163,15 @@ describe('cip sandbox keys and enterprise', () => {
 });
 
 describe('cip sandbox paging and latency', () => {
-  it('says how lists are paged and how long answers wait', async () => {
-    const result = await started(['--page-size', '2', '--paging', 'next', '--latency', '50']);
+  it('says how lists are paged and how long answers wait', async ({ cip }) => {
+    const result = await started(cip, ['--page-size', '2', '--paging', 'next', '--latency', '50']);
     expect(result.exitCode).toBe(0);
     expect(result.stderr).toContain('Lists come 2 to a page (next style).\nEvery answer waits 50 ms.\n');
-    expect((await started(['--page-size', '5'])).stderr).toContain('Lists come 5 to a page (odata style).\n');
-    expect((await started([])).stderr).not.toMatch(/to a page|waits/);
+    expect((await started(cip, ['--page-size', '5'])).stderr).toContain('Lists come 5 to a page (odata style).\n');
+    expect((await started(cip, [])).stderr).not.toMatch(/to a page|waits/);
   });
 
-  it.for([
+  it.for<[string[], string | RegExp]>([
     [['--paging', 'link'], 'error: --paging needs --page-size (without a page size the whole list is one answer)'],
     [['--page-size', '0'], /^error: option '--page-size <n>' argument '0' is invalid\. expected a whole number 1-1000000/],
     [['--paging', 'xml', '--page-size', '2'], /^error: option '--paging <style>' argument 'xml' is invalid/],

@@ -150,7 +150,7 @@ describe('CIP_TOKEN beside the API key variables: one rule', () => {
     expect(status.stderr).toMatch(/^ {2}not used +the API key and enterprise id of profile 'a'$/m);
   });
 
-  it.for([
+  it.for<[string, Record<string, string | undefined>, string[], string]>([
     ['CIP_ENTERPRISE_ID', { ...tokenEnv(), CIP_ENTERPRISE_ID: GUID }, [], 'unset CIP_ENTERPRISE_ID'],
     ['--enterprise-id', tokenEnv(), ['--enterprise-id', GUID], 'leave out --enterprise-id'],
   ])('an enterprise id from %s with a token: exit 2, nothing sent', async ([source, env, flags, fix], { cip }) => {
@@ -438,7 +438,7 @@ describe('auth login --token-file', () => {
     noSecrets(result);
   });
 
-  it.for([
+  it.for<[string[], string]>([
     [['--api-key-file', 'k.txt'], 'error: --token-file and --api-key-file cannot be used together: a profile holds a token or an API key'],
     [
       ['--enterprise-id', GUID],
