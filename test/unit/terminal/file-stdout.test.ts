@@ -3,8 +3,8 @@
 import { closeSync, openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { FileStdout } from '../../src/terminal/file-stdout.js';
-import { tempDir } from '../helpers/cli.js';
+import { FileStdout } from '../../../src/terminal/file-stdout.js';
+import { tempDir } from '../../helpers/cli.js';
 
 /** A FileStdout on a new file (or on `fd`), and what it emitted. */
 function fileStdout(fd?: number) {
