@@ -6,7 +6,7 @@
 // (read only when a process starts) is handed to node:tls and node:https here.
 import { X509Certificate } from 'node:crypto';
 import type { LookupAddress } from 'node:dns';
-import { writeFileSync } from 'node:fs';
+import { writeFileSync, mkdirSync } from 'node:fs';
 import type { AgentOptions } from 'node:https';
 import { join } from 'node:path';
 import type { ConnectionOptions } from 'node:tls';
@@ -18,7 +18,8 @@ import { startConnectProxy } from '../helpers/connect-proxy.js';
 import { refusedPort } from '../helpers/ports.js';
 import { rawHttpServer } from '../helpers/raw-http.js';
 import { makeCertificate, oldTlsServer } from '../helpers/tls.js';
-import { test, type Cip } from '../helpers/fixture.js';
+import { test, type Cip, test as base } from '../helpers/fixture.js';
+import { cipInProcess, type InProcessOptions } from '../helpers/harness.js';
 
 const trust = vi.hoisted(() => ({ ca: undefined as string | undefined }));
 
@@ -48,16 +49,20 @@ vi.mock('node:dns/promises', async (importOriginal) => {
 });
 
 const certificate = makeCertificate(tempDir());
+
 afterEach(() => {
   trust.ca = undefined;
   vi.useRealTimers();
 });
 
 const ENTERPRISE: string = SANDBOX_DEFAULTS.enterpriseId;
+
 /** The credentials check of a sandbox's keys from the environment, at this base URL. */
 const fromEnv = (base: string, enterprise = ENTERPRISE) =>
   `no profile; base URL ${base} (from CIP_BASE_URL); enterprise ${enterprise} (from CIP_ENTERPRISE_ID); API key ****6789 (from CIP_API_KEY); subscription key ****6789 (from CIP_SUBSCRIPTION_KEY)`;
+
 const NOT_LOGGED_IN = 'not logged in: no profile and no credentials in the environment';
+
 const LOGIN_FIX = "run 'cip auth login', or set CIP_API_KEY, CIP_SUBSCRIPTION_KEY and CIP_ENTERPRISE_ID";
 
 interface Check {
@@ -68,7 +73,9 @@ interface Check {
 }
 
 const ok = (check: string, detail: string): Check => ({ check, status: 'ok', detail });
+
 const failed = (check: string, detail: string, fix?: string): Check => ({ check, status: 'failed', detail, ...(fix ? { fix } : {}) });
+
 const skipped = (check: string, detail: string): Check => ({ check, status: 'skipped', detail });
 
 /** The network checks that pass against a sandbox at this base URL, plain http on 127.0.0.1. */
@@ -84,11 +91,15 @@ function reachable(url: string): Check[] {
 }
 
 const SUBSCRIPTION_OK = ok('subscription key', 'accepted by the gateway (from CIP_SUBSCRIPTION_KEY)');
+
 const API_OK = ok('API key and enterprise', `GET Environments: HTTP 200; the API key (from CIP_API_KEY) may read enterprise ${ENTERPRISE}`);
+
 // The sandbox's Date is real time, to the second, so how far off it is depends on how long the run took (the
 // retries of a failing request take a second): these tests take any number; the clock tests below fix it.
 const NO_VERDICT = skipped('subscription key', 'no verdict from the gateway: see the next check');
+
 const CLOCK_OK = ok('clock', "within N s of the server's");
+
 const anyClock = (text: string) => text.replace(/within \d+ s of the server's/, "within N s of the server's");
 
 /** What a terminal shows for these checks (colour off). */
@@ -138,6 +149,7 @@ function firstFailure(checks: Check[]): string {
 const closedPort = refusedPort;
 
 const isPing = (request: RecordedRequest) => request.url === '/ms/ping';
+
 const isList = (request: RecordedRequest) => request.url === '/ms/Environments';
 
 describe('the credentials: each wrong one is named by its own check', () => {
@@ -730,5 +742,168 @@ describe('the clock, against the Date the API sent', () => {
     );
     const result = await doctor.json(env);
     expect(result.checks.at(-1)).toEqual(ok('clock', "within 120 s of the server's"));
+  });
+});
+
+describe('platform features', () => {
+  // The rest of the platform and any output's shape: `cip api`, `--jq`, `-o tsv`, and `cip doctor`, in-process
+  // against the sandbox. What the server received proves what was sent.
+
+  test.override({
+    sandboxOptions: {
+      records: [
+        '{"id":"e1","name":"alpha","big":12345678901234567890,"note":"tab\\there","settings":{"retention":30}}',
+        '{"id":"e2","name":"beta"}',
+      ],
+    },
+  });
+
+  describe('cip doctor', () => {
+    it('passes every check against the sandbox, saying where each value came from, keys masked', async ({ sandbox, env, cip }) => {
+      const result = await cip(['doctor'], { env: { ...env, NO_COLOR: '1' }, terminalColumns: 200 });
+      expect(result.exitCode).toBe(0);
+      const lines = result.stdout.trimEnd().split('\n');
+      expect(lines.map((line) => line.split(':')[0])).toEqual([
+        '✓ credentials',
+        '✓ base URL',
+        '✓ DNS',
+        '✓ TCP',
+        '- TLS',
+        '✓ ping',
+        '✓ subscription key',
+        '✓ API key and enterprise',
+        '✓ clock',
+      ]);
+      expect(lines[0]).toContain('API key ****6789 (from CIP_API_KEY)');
+      expect(result.stdout).not.toContain(sandbox.keys.apiKey);
+      expect(result.stderr).toBe('All checks passed.\n');
+    });
+
+    it.for<[string, string, string, number]>([
+      ['CIP_SUBSCRIPTION_KEY', 'wrong-subscription-key-0000', 'subscription key', 3],
+      ['CIP_API_KEY', 'wrong-api-key-0123456789', 'API key and enterprise', 3],
+      ['CIP_ENTERPRISE_ID', '11111111-2222-4333-8444-555555555555', 'API key and enterprise', 4],
+    ])('a wrong %s is named by the right check', async ([variable, value, check, code], { env, cip }) => {
+      const result = await cip(['doctor', '--json'], { env: { ...env, [variable]: value } });
+      expect(result.exitCode).toBe(code);
+      const checks = JSON.parse(result.stdout) as { check: string; status: string; fix?: string }[];
+      const failed = checks.filter((entry) => entry.status === 'failed');
+      expect(failed.map((entry) => entry.check)).toEqual([check]);
+      expect(failed[0]!.fix).toContain(variable);
+      expect(expectOneErrorLine(result.stderr)).toMatch(new RegExp(`^error: 1 of 9 checks failed; the first: ${check}: `));
+    });
+
+    it('names a ping that fails, and a base URL that is not https', async ({ env, cip, startSandbox }) => {
+      const down = await startSandbox({ seed: 0, pingFails: true });
+      try {
+        const result = await cip(['doctor', '--json'], { env: sandboxEnv(down) });
+        expect(result.exitCode).toBe(7);
+        const checks = JSON.parse(result.stdout) as { check: string; status: string; detail: string }[];
+        expect(checks.find((entry) => entry.check === 'ping')).toMatchObject({
+          status: 'failed',
+          detail: expect.stringContaining('HTTP 503'),
+        });
+      } finally {
+        await down.close();
+      }
+      const plain = await cip(['doctor', '--json'], { env: { ...env, CIP_BASE_URL: 'http://example.invalid/ms', CIP_ALLOW_HTTP: '1' } });
+      const checks = JSON.parse(plain.stdout) as { check: string; status: string }[];
+      expect(checks.find((entry) => entry.check === 'base URL')?.status).toBe('failed');
+      expect(plain.exitCode).toBe(2);
+    });
+
+    it('without credentials, still checks the network and says what is missing', async ({ sandbox, cip }) => {
+      const result = await cip(['doctor', '--json'], { env: { CIP_BASE_URL: sandbox.url } });
+      expect(result.exitCode).toBe(3);
+      const checks = JSON.parse(result.stdout) as { check: string; status: string }[];
+      expect(checks.map((entry) => `${entry.check} ${entry.status}`)).toEqual([
+        'credentials failed',
+        'base URL ok',
+        'DNS ok',
+        'TCP ok',
+        'TLS skipped',
+        'ping ok',
+        'subscription key skipped',
+        'API key and enterprise skipped',
+        'clock ok',
+      ]);
+    });
+  });
+});
+
+describe('the project file', () => {
+  // A project says which profile it means: a .cip.json found from the working folder upward, in-process against
+  // two sandboxes (one per enterprise), asserting what each server received.
+
+  const PROD_ENTERPRISE = '7a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d';
+
+  /** The fixture, and the two sandboxes a test's profiles point at: dev (the test's sandbox) and prod, each an enterprise. */
+  const test = base.extend<{ dev: Sandbox; prod: Sandbox }>({
+    dev: async ({ sandbox }, use) => {
+      await use(sandbox);
+    },
+    prod: async ({ startSandbox }, use) => {
+      await use(
+        await startSandbox({
+          seed: [{ id: 'p1', name: 'prod-one' }],
+          enterpriseId: PROD_ENTERPRISE,
+          apiKey: 'prod-api-key-abcdefghijkl',
+          subscriptionKey: 'prod-sub-key-mnopqrstuvwx',
+        }),
+      );
+    },
+  });
+
+  const it = test;
+
+  test.override({ sandboxOptions: { seed: [{ id: 'd1', name: 'dev-one' }] } });
+
+  const profileOf = (sandbox: Sandbox) => ({
+    baseUrl: sandbox.url,
+    enterpriseId: sandbox.keys.enterpriseId,
+    keys: 'file',
+    apiKey: sandbox.keys.apiKey,
+    subscriptionKey: sandbox.keys.subscriptionKey,
+  });
+
+  /**
+   * Profiles 'dev' and 'prod' (`protect` marks them protected; `active` is 'dev' unless given), and a project tree
+   * HOME/app/src, the command run in src.
+   */
+  function setup(
+    { dev, prod }: { dev: Sandbox; prod: Sandbox },
+    project?: string,
+    { protect = [], active = 'dev' }: { protect?: string[]; active?: string } = {},
+  ) {
+    const configDir = tempDir();
+    const profile = (name: string, sandbox: Sandbox) => ({ ...profileOf(sandbox), ...(protect.includes(name) ? { protected: true } : {}) });
+    writeFileSync(
+      join(configDir, 'config.json'),
+      JSON.stringify({ activeProfile: active, profiles: { dev: profile('dev', dev), prod: profile('prod', prod) } }),
+      { mode: 0o600 },
+    );
+    // HOME is a folder below a private one, so that a test can put a project file above it.
+    const above = tempDir('cip-project-');
+    const home = join(above, 'home');
+    const app = join(home, 'app');
+    const cwd = join(app, 'src');
+    mkdirSync(cwd, { recursive: true });
+    const path = join(app, '.cip.json');
+    if (project !== undefined) writeFileSync(path, project);
+    const cip = (args: string[], options: InProcessOptions = {}) =>
+      cipInProcess(args, { configDir, cwd, ...options, env: { HOME: home, ...options.env } });
+    return { cip, configDir, above, home, app, cwd, path };
+  }
+
+  describe('cip doctor', () => {
+    it('says the profile came from the project file', async ({ dev, prod }) => {
+      const { cip, path } = setup({ dev, prod }, '{"profile": "prod"}');
+      const result = await cip(['doctor', '--json']);
+      const checks = JSON.parse(result.stdout) as { check: string; status: string; detail: string }[];
+      expect(checks.find(({ check }) => check === 'credentials')).toMatchObject({
+        status: 'ok',
+        detail: expect.stringMatching(new RegExp(`^profile 'prod' \\(from ${path.replaceAll('.', '\\.')}\\); `)) as unknown,
+      });
+    });
   });
 });

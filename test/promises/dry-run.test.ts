@@ -1,0 +1,72 @@
+// The everyday workflow: get one, find by name, update one field without losing the others, dry runs, delete
+// many at once, lists in pages, checked columns. In-process against the sandbox; what the server received
+// is the proof of what was sent.
+import { describe, expect } from 'vitest';
+import { type Sandbox } from '../../src/sandbox/index.js';
+import { it, test } from '../helpers/fixture.js';
+import { writes } from '../helpers/requests.js';
+
+// The record as the API might hold it: nested values, a 64-bit number, a decimal with a trailing zero.
+const STAGING_JSON =
+  '{"id":"e1","name":"staging","displayName":"Staging","description":"pre-production","type":"Staging","isActive":true,' +
+  '"region":"westeurope","tags":["a","b"],"settings":{"retention":30,"logLevel":"Warning"},"quota":12345678901234567890,"ratio":1.50}';
+
+// Read as JSON texts, so the store keeps the exact digits as the sandbox parses them.
+test.override({
+  sandboxOptions: {
+    records: [
+      STAGING_JSON,
+      '{"id":"e2","name":"prod","type":"Production"}',
+      '{"id":"e3","Name":"Review","type":"Test"}',
+      '{"id":"e4","name":"dup"}',
+      '{"id":"e5","name":"dup"}',
+      '{"id":"staging-id-is-a-name","name":"e2"}',
+    ],
+  },
+});
+
+const reads = (sandbox: Sandbox) => sandbox.requests.filter((request) => request.method === 'GET');
+
+/** The paths cip read: the list, and an environment by id (which the sandbox does not serve: 405). */
+const readPaths = (sandbox: Sandbox) => reads(sandbox).map((request) => request.url);
+
+describe('--dry-run', () => {
+  it('create prints the POST it would send and sends nothing', async ({ sandbox, env, cip }) => {
+    const result = await cip(['env', 'create', '-f', 'name=new', '-F', 'n=12345678901234567890', '--dry-run'], { env });
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout).toBe(
+      `[\n  {\n    "method": "POST",\n    "url": "${sandbox.url}/Environments",\n    "body": {\n      "name": "new",\n      "n": 12345678901234567890\n    }\n  }\n]\n`,
+    );
+    expect(result.stderr).toMatch(/^Dry run: nothing was sent to create environment 'new'\n {2}in enterprise /);
+    expect(sandbox.requests).toHaveLength(0);
+  });
+
+  it('update reads the list, prints the merged PUT and writes nothing', async ({ sandbox, env, cip }) => {
+    const result = await cip(['env', 'update', 'prod', '-F', 'isActive=false', '--dry-run'], { env });
+    expect(result.exitCode).toBe(0);
+    expect(JSON.parse(result.stdout)).toEqual([
+      { method: 'PUT', url: `${sandbox.url}/Environments/e2`, body: { id: 'e2', name: 'prod', type: 'Production', isActive: false } },
+    ]);
+    expect(readPaths(sandbox)).toEqual(['/ms/Environments', '/ms/Environments/e2']);
+    expect(writes(sandbox)).toHaveLength(0);
+  });
+
+  it('delete needs no --yes, prints each DELETE, and deletes nothing', async ({ sandbox, env, cip }) => {
+    const result = await cip(['env', 'delete', 'staging', 'e2', '--dry-run'], { env });
+    expect(result.exitCode).toBe(0);
+    expect(JSON.parse(result.stdout)).toEqual([
+      { method: 'DELETE', url: `${sandbox.url}/Environments/e1` },
+      { method: 'DELETE', url: `${sandbox.url}/Environments/e2` },
+    ]);
+    expect(writes(sandbox)).toHaveLength(0);
+    expect(sandbox.environments.size).toBe(6);
+  });
+
+  it('is readable at a terminal', async ({ sandbox, env, cip }) => {
+    const result = await cip(['env', 'update', 'prod', '-f', 'type=Test', '--dry-run'], {
+      env: { ...env, NO_COLOR: '1' },
+      terminalColumns: 100,
+    });
+    expect(result.stdout).toBe(`PUT ${sandbox.url}/Environments/e2\n{\n  "id": "e2",\n  "name": "prod",\n  "type": "Test"\n}\n`);
+  });
+});
