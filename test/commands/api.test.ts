@@ -11,6 +11,8 @@ import { fakeIO, testContext } from '../helpers/io.js';
 import { rawHttpServer } from '../helpers/raw-http.js';
 import { it, test, type Cip } from '../helpers/fixture.js';
 import { sent } from '../helpers/requests.js';
+import { PLATFORM_SANDBOX } from '../helpers/platform.js';
+import { hint, otherHost } from '../helpers/origin.js';
 
 describe('cip api at its edges', () => {
   // `cip api` at its edges: how -X and -H are read and refused (the exact messages), which method a body picks,
@@ -436,10 +438,6 @@ describe("the base URL's origin", () => {
 
   test.override({ sandboxOptions: { seed: [{ id: 'e1', name: 'alpha' }] } });
 
-  const hint = '(nothing was sent: the keys go only to the base URL)';
-
-  const otherHost = (elsewhere: Sandbox) => `127.0.0.1:${elsewhere.port}`;
-
   describe('cip api: a path is resolved, then its origin checked; off the origin is exit 2 and nothing is sent', () => {
     it.for<[string, string[]]>([
       ['\\\\HOST/steal', ['-X', 'GET', '-f', 'q=1']],
@@ -522,14 +520,7 @@ describe('platform features', () => {
   // The rest of the platform and any output's shape: `cip api`, `--jq`, `-o tsv`, and `cip doctor`, in-process
   // against the sandbox. What the server received proves what was sent.
 
-  test.override({
-    sandboxOptions: {
-      records: [
-        '{"id":"e1","name":"alpha","big":12345678901234567890,"note":"tab\\there","settings":{"retention":30}}',
-        '{"id":"e2","name":"beta"}',
-      ],
-    },
-  });
+  test.override({ sandboxOptions: PLATFORM_SANDBOX });
 
   describe('cip api', () => {
     it('sends the three headers to a path below the base URL, with or without a leading slash', async ({ sandbox, env, cip }) => {

@@ -2,42 +2,22 @@
 import status from '../../src/commands/auth/status.js';
 import useProfile from '../../src/commands/auth/use.js';
 import remove from '../../src/commands/env/delete.js';
-import { writeFileSync, chmodSync, readdirSync, readFileSync } from 'node:fs';
+import { writeFileSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect } from 'vitest';
 import { expectOneErrorLine, sandboxEnv, tempDir, sandboxTarget } from '../helpers/cli.js';
 import { it, test } from '../helpers/fixture.js';
 import { COMMAND_TREE } from '../../src/program.js';
 import type { AnyCommand } from '../../src/commands/define.js';
-import { type Sandbox } from '../../src/sandbox/index.js';
+import { WORKFLOW_SANDBOX } from '../helpers/workflow.js';
+import { configWith, sandboxProfile } from '../helpers/boundaries.js';
+import { PLATFORM_SANDBOX } from '../helpers/platform.js';
 
 describe('boundaries found by mutation testing', () => {
   // Rules whose edge was left untested by one-fixture tests: each case here sits on the boundary a careless
   // change would move (found by mutation testing).
 
   test.override({ sandboxOptions: { seed: 1 } });
-
-  interface StoredProfile {
-    baseUrl?: string;
-    enterpriseId: string;
-    apiKey: string;
-    subscriptionKey: string;
-  }
-
-  /** A config folder holding these profiles, written as cip writes it (folder 0700, file 0600). */
-  function configWith(profiles: Record<string, StoredProfile>, activeProfile?: string): string {
-    const dir = tempDir();
-    chmodSync(dir, 0o700);
-    writeFileSync(join(dir, 'config.json'), JSON.stringify({ activeProfile, profiles }, null, '\t'), { mode: 0o600 });
-    return dir;
-  }
-
-  const sandboxProfile = (sandbox: Sandbox): StoredProfile => ({
-    baseUrl: sandbox.url,
-    enterpriseId: sandbox.keys.enterpriseId,
-    apiKey: sandbox.keys.apiKey,
-    subscriptionKey: sandbox.keys.subscriptionKey,
-  });
 
   describe('--quiet', () => {
     it('silences the lines for people, and keeps data and warnings', async ({ sandbox, cip }) => {
@@ -763,14 +743,7 @@ describe('platform features', () => {
   // The rest of the platform and any output's shape: `cip api`, `--jq`, `-o tsv`, and `cip doctor`, in-process
   // against the sandbox. What the server received proves what was sent.
 
-  test.override({
-    sandboxOptions: {
-      records: [
-        '{"id":"e1","name":"alpha","big":12345678901234567890,"note":"tab\\there","settings":{"retention":30}}',
-        '{"id":"e2","name":"beta"}',
-      ],
-    },
-  });
+  test.override({ sandboxOptions: PLATFORM_SANDBOX });
 
   describe('--jq', () => {
     it('prints strings raw and keeps numbers above 2^53 exact', async ({ env, cip }) => {
@@ -1022,28 +995,8 @@ describe('the program at its edges', () => {
 });
 
 describe('the everyday workflow', () => {
-  // The everyday workflow: get one, find by name, update one field without losing the others, dry runs, delete
-  // many at once, lists in pages, checked columns. In-process against the sandbox; what the server received
-  // is the proof of what was sent.
-
-  // The record as the API might hold it: nested values, a 64-bit number, a decimal with a trailing zero.
-  const STAGING_JSON =
-    '{"id":"e1","name":"staging","displayName":"Staging","description":"pre-production","type":"Staging","isActive":true,' +
-    '"region":"westeurope","tags":["a","b"],"settings":{"retention":30,"logLevel":"Warning"},"quota":12345678901234567890,"ratio":1.50}';
-
   // Read as JSON texts, so the store keeps the exact digits as the sandbox parses them.
-  test.override({
-    sandboxOptions: {
-      records: [
-        STAGING_JSON,
-        '{"id":"e2","name":"prod","type":"Production"}',
-        '{"id":"e3","Name":"Review","type":"Test"}',
-        '{"id":"e4","name":"dup"}',
-        '{"id":"e5","name":"dup"}',
-        '{"id":"staging-id-is-a-name","name":"e2"}',
-      ],
-    },
-  });
+  test.override({ sandboxOptions: WORKFLOW_SANDBOX });
 
   describe('--verbose', () => {
     it('logs request and response bodies, keys redacted, long ones cut', async ({ sandbox, env, cip }) => {

@@ -6,7 +6,7 @@
 // (read only when a process starts) is handed to node:tls and node:https here.
 import { X509Certificate } from 'node:crypto';
 import type { LookupAddress } from 'node:dns';
-import { writeFileSync, mkdirSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import type { AgentOptions } from 'node:https';
 import { join } from 'node:path';
 import type { ConnectionOptions } from 'node:tls';
@@ -18,8 +18,9 @@ import { startConnectProxy } from '../helpers/connect-proxy.js';
 import { refusedPort } from '../helpers/ports.js';
 import { rawHttpServer } from '../helpers/raw-http.js';
 import { makeCertificate, oldTlsServer } from '../helpers/tls.js';
-import { test, type Cip, test as base } from '../helpers/fixture.js';
-import { cipInProcess, type InProcessOptions } from '../helpers/harness.js';
+import { test, type Cip } from '../helpers/fixture.js';
+import { setup, projectTest } from '../helpers/project-file.js';
+import { PLATFORM_SANDBOX } from '../helpers/platform.js';
 
 const trust = vi.hoisted(() => ({ ca: undefined as string | undefined }));
 
@@ -749,14 +750,7 @@ describe('platform features', () => {
   // The rest of the platform and any output's shape: `cip api`, `--jq`, `-o tsv`, and `cip doctor`, in-process
   // against the sandbox. What the server received proves what was sent.
 
-  test.override({
-    sandboxOptions: {
-      records: [
-        '{"id":"e1","name":"alpha","big":12345678901234567890,"note":"tab\\there","settings":{"retention":30}}',
-        '{"id":"e2","name":"beta"}',
-      ],
-    },
-  });
+  it.override({ sandboxOptions: PLATFORM_SANDBOX });
 
   describe('cip doctor', () => {
     it('passes every check against the sandbox, saying where each value came from, keys masked', async ({ sandbox, env, cip }) => {
@@ -832,68 +826,8 @@ describe('platform features', () => {
 });
 
 describe('the project file', () => {
-  // A project says which profile it means: a .cip.json found from the working folder upward, in-process against
-  // two sandboxes (one per enterprise), asserting what each server received.
-
-  const PROD_ENTERPRISE = '7a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d';
-
-  /** The fixture, and the two sandboxes a test's profiles point at: dev (the test's sandbox) and prod, each an enterprise. */
-  const test = base.extend<{ dev: Sandbox; prod: Sandbox }>({
-    dev: async ({ sandbox }, use) => {
-      await use(sandbox);
-    },
-    prod: async ({ startSandbox }, use) => {
-      await use(
-        await startSandbox({
-          seed: [{ id: 'p1', name: 'prod-one' }],
-          enterpriseId: PROD_ENTERPRISE,
-          apiKey: 'prod-api-key-abcdefghijkl',
-          subscriptionKey: 'prod-sub-key-mnopqrstuvwx',
-        }),
-      );
-    },
-  });
-
+  const test = projectTest();
   const it = test;
-
-  test.override({ sandboxOptions: { seed: [{ id: 'd1', name: 'dev-one' }] } });
-
-  const profileOf = (sandbox: Sandbox) => ({
-    baseUrl: sandbox.url,
-    enterpriseId: sandbox.keys.enterpriseId,
-    keys: 'file',
-    apiKey: sandbox.keys.apiKey,
-    subscriptionKey: sandbox.keys.subscriptionKey,
-  });
-
-  /**
-   * Profiles 'dev' and 'prod' (`protect` marks them protected; `active` is 'dev' unless given), and a project tree
-   * HOME/app/src, the command run in src.
-   */
-  function setup(
-    { dev, prod }: { dev: Sandbox; prod: Sandbox },
-    project?: string,
-    { protect = [], active = 'dev' }: { protect?: string[]; active?: string } = {},
-  ) {
-    const configDir = tempDir();
-    const profile = (name: string, sandbox: Sandbox) => ({ ...profileOf(sandbox), ...(protect.includes(name) ? { protected: true } : {}) });
-    writeFileSync(
-      join(configDir, 'config.json'),
-      JSON.stringify({ activeProfile: active, profiles: { dev: profile('dev', dev), prod: profile('prod', prod) } }),
-      { mode: 0o600 },
-    );
-    // HOME is a folder below a private one, so that a test can put a project file above it.
-    const above = tempDir('cip-project-');
-    const home = join(above, 'home');
-    const app = join(home, 'app');
-    const cwd = join(app, 'src');
-    mkdirSync(cwd, { recursive: true });
-    const path = join(app, '.cip.json');
-    if (project !== undefined) writeFileSync(path, project);
-    const cip = (args: string[], options: InProcessOptions = {}) =>
-      cipInProcess(args, { configDir, cwd, ...options, env: { HOME: home, ...options.env } });
-    return { cip, configDir, above, home, app, cwd, path };
-  }
 
   describe('cip doctor', () => {
     it('says the profile came from the project file', async ({ dev, prod }) => {

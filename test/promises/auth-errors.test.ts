@@ -11,10 +11,9 @@ import { expectOneErrorLine, tempDir } from '../helpers/cli.js';
 import { epochSeconds, makeJwt } from '../helpers/jwt.js';
 import { rawHttpServer } from '../helpers/raw-http.js';
 import { it, test, type SandboxSetup } from '../helpers/fixture.js';
+import { OTHER_ENTERPRISE } from '../helpers/profiles.js';
 
 const OTHER_SECRET = 'another-token-secret-0123456789abcdef';
-
-const OTHER_ENTERPRISE = '11111111-2222-4333-8444-555555555555';
 
 test.override({ sandboxOptions: { seed: 1 } });
 

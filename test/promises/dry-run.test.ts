@@ -2,33 +2,12 @@
 // many at once, lists in pages, checked columns. In-process against the sandbox; what the server received
 // is the proof of what was sent.
 import { describe, expect } from 'vitest';
-import { type Sandbox } from '../../src/sandbox/index.js';
 import { it, test } from '../helpers/fixture.js';
 import { writes } from '../helpers/requests.js';
-
-// The record as the API might hold it: nested values, a 64-bit number, a decimal with a trailing zero.
-const STAGING_JSON =
-  '{"id":"e1","name":"staging","displayName":"Staging","description":"pre-production","type":"Staging","isActive":true,' +
-  '"region":"westeurope","tags":["a","b"],"settings":{"retention":30,"logLevel":"Warning"},"quota":12345678901234567890,"ratio":1.50}';
+import { readPaths, WORKFLOW_SANDBOX } from '../helpers/workflow.js';
 
 // Read as JSON texts, so the store keeps the exact digits as the sandbox parses them.
-test.override({
-  sandboxOptions: {
-    records: [
-      STAGING_JSON,
-      '{"id":"e2","name":"prod","type":"Production"}',
-      '{"id":"e3","Name":"Review","type":"Test"}',
-      '{"id":"e4","name":"dup"}',
-      '{"id":"e5","name":"dup"}',
-      '{"id":"staging-id-is-a-name","name":"e2"}',
-    ],
-  },
-});
-
-const reads = (sandbox: Sandbox) => sandbox.requests.filter((request) => request.method === 'GET');
-
-/** The paths cip read: the list, and an environment by id (which the sandbox does not serve: 405). */
-const readPaths = (sandbox: Sandbox) => reads(sandbox).map((request) => request.url);
+test.override({ sandboxOptions: WORKFLOW_SANDBOX });
 
 describe('--dry-run', () => {
   it('create prints the POST it would send and sends nothing', async ({ sandbox, env, cip }) => {

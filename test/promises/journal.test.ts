@@ -5,36 +5,11 @@ import { join } from 'node:path';
 import { describe, expect } from 'vitest';
 import { parseExactJson, stringifyExactJson } from '../../src/json/exact.js';
 import { expectOneErrorLine, seedSandbox, tempDir } from '../helpers/cli.js';
-import { it, test, type Run } from '../helpers/journal.js';
+import { it, test } from '../helpers/journal.js';
 import { writes } from '../helpers/requests.js';
+import { ALPHA, journalFile, type Entry, history, JOURNAL_SANDBOX } from '../helpers/journal-entries.js';
 
-/** Every field a restore must bring back as it was: digits a double cannot hold, nesting, unicode, escapes. */
-const ALPHA =
-  '{"id":"e1","name":"alpha","price":12345678901234567890.000,"ratio":1.50,"big":1e400,"nested":{"deep":{"list":[1,{"x":null}],"empty":{}}},"title":"Größe 漢字 🚀","quote":"a\\"b\\\\c\\n\\u0001","flag":false,"createdAt":"2020-01-01T00:00:00Z","updatedAt":"2021-01-01T00:00:00Z"}';
-
-test.override({ sandboxOptions: { records: [ALPHA, '{"id":"e2","name":"beta","description":"second","tags":["a"]}'] } });
-
-const journalFile = (configDir: string) => join(configDir, 'journal.jsonl');
-
-interface Entry {
-  entry: string;
-  command: string;
-  action: string;
-  result: string;
-  environment: { id: string | null; name: string | null };
-  request: { method: string; url: string; body?: unknown; text?: string };
-  before: unknown;
-  answeredId: string | null;
-  status: number | null;
-  restores?: string;
-  error: string | null;
-}
-
-async function history(run: Run, args: string[] = []): Promise<Entry[]> {
-  const result = await run(['env', 'history', '--json', ...args]);
-  expect(result.exitCode).toBe(0);
-  return (await parseExactJson(result.stdout)) as Entry[];
-}
+test.override({ sandboxOptions: JOURNAL_SANDBOX });
 
 describe('every write is recorded', () => {
   it('create, update, delete, apply and cip api, newest first, with what each sent and answered', async ({ sandbox, run }) => {

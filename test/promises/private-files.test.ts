@@ -2,23 +2,15 @@
 import { chmodSync, readFileSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect } from 'vitest';
-import { type Sandbox } from '../../src/sandbox/index.js';
 import { expectOneErrorLine, readConfig, sandboxEnv, tempDir, loginArgs } from '../helpers/cli.js';
 import { it, test } from '../helpers/fixture.js';
+import { configWith, sandboxProfile } from '../helpers/boundaries.js';
+import { keyFiles } from '../helpers/profiles.js';
 
 describe('profiles and the config file', () => {
   // auth login/status/switch/logout, profiles, and the config file, against the sandbox.
 
   test.override({ sandboxOptions: { seed: 2 } });
-
-  function keyFiles(target: Sandbox): { apiKeyFile: string; subscriptionKeyFile: string } {
-    const dir = tempDir();
-    const apiKeyFile = join(dir, 'api-key');
-    const subscriptionKeyFile = join(dir, 'sub-key');
-    writeFileSync(apiKeyFile, `${target.keys.apiKey}\n`);
-    writeFileSync(subscriptionKeyFile, `${target.keys.subscriptionKey}\n`);
-    return { apiKeyFile, subscriptionKeyFile };
-  }
 
   describe('the config file', () => {
     it('a corrupted file is never overwritten: every command stops with an error naming it', async ({ sandbox, cip }) => {
@@ -81,28 +73,6 @@ describe('boundaries found by mutation testing', () => {
   // change would move (found by mutation testing).
 
   test.override({ sandboxOptions: { seed: 1 } });
-
-  interface StoredProfile {
-    baseUrl?: string;
-    enterpriseId: string;
-    apiKey: string;
-    subscriptionKey: string;
-  }
-
-  /** A config folder holding these profiles, written as cip writes it (folder 0700, file 0600). */
-  function configWith(profiles: Record<string, StoredProfile>, activeProfile?: string): string {
-    const dir = tempDir();
-    chmodSync(dir, 0o700);
-    writeFileSync(join(dir, 'config.json'), JSON.stringify({ activeProfile, profiles }, null, '\t'), { mode: 0o600 });
-    return dir;
-  }
-
-  const sandboxProfile = (sandbox: Sandbox): StoredProfile => ({
-    baseUrl: sandbox.url,
-    enterpriseId: sandbox.keys.enterpriseId,
-    apiKey: sandbox.keys.apiKey,
-    subscriptionKey: sandbox.keys.subscriptionKey,
-  });
 
   describe("cip's own folder and file are private to their owner", () => {
     for (const mode of [0o750, 0o740, 0o710, 0o705]) {

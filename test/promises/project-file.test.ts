@@ -3,74 +3,11 @@
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect } from 'vitest';
-import type { Sandbox } from '../../src/sandbox/index.js';
-import { expectOneErrorLine, tempDir } from '../helpers/cli.js';
-import { test as base } from '../helpers/fixture.js';
-import { cipInProcess, type InProcessOptions } from '../helpers/harness.js';
+import { expectOneErrorLine } from '../helpers/cli.js';
+import { PROD_ENTERPRISE, POSIX, setup, sent, projectTest } from '../helpers/project-file.js';
 
-const PROD_ENTERPRISE = '7a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d';
-
-const POSIX = process.platform !== 'win32';
-
-/** The fixture, and the two sandboxes a test's profiles point at: dev (the test's sandbox) and prod, each an enterprise. */
-const test = base.extend<{ dev: Sandbox; prod: Sandbox }>({
-  dev: async ({ sandbox }, use) => {
-    await use(sandbox);
-  },
-  prod: async ({ startSandbox }, use) => {
-    await use(
-      await startSandbox({
-        seed: [{ id: 'p1', name: 'prod-one' }],
-        enterpriseId: PROD_ENTERPRISE,
-        apiKey: 'prod-api-key-abcdefghijkl',
-        subscriptionKey: 'prod-sub-key-mnopqrstuvwx',
-      }),
-    );
-  },
-});
-
+const test = projectTest();
 const it = test;
-
-test.override({ sandboxOptions: { seed: [{ id: 'd1', name: 'dev-one' }] } });
-
-const profileOf = (sandbox: Sandbox) => ({
-  baseUrl: sandbox.url,
-  enterpriseId: sandbox.keys.enterpriseId,
-  keys: 'file',
-  apiKey: sandbox.keys.apiKey,
-  subscriptionKey: sandbox.keys.subscriptionKey,
-});
-
-/**
- * Profiles 'dev' and 'prod' (`protect` marks them protected; `active` is 'dev' unless given), and a project tree
- * HOME/app/src, the command run in src.
- */
-function setup(
-  { dev, prod }: { dev: Sandbox; prod: Sandbox },
-  project?: string,
-  { protect = [], active = 'dev' }: { protect?: string[]; active?: string } = {},
-) {
-  const configDir = tempDir();
-  const profile = (name: string, sandbox: Sandbox) => ({ ...profileOf(sandbox), ...(protect.includes(name) ? { protected: true } : {}) });
-  writeFileSync(
-    join(configDir, 'config.json'),
-    JSON.stringify({ activeProfile: active, profiles: { dev: profile('dev', dev), prod: profile('prod', prod) } }),
-    { mode: 0o600 },
-  );
-  // HOME is a folder below a private one, so that a test can put a project file above it.
-  const above = tempDir('cip-project-');
-  const home = join(above, 'home');
-  const app = join(home, 'app');
-  const cwd = join(app, 'src');
-  mkdirSync(cwd, { recursive: true });
-  const path = join(app, '.cip.json');
-  if (project !== undefined) writeFileSync(path, project);
-  const cip = (args: string[], options: InProcessOptions = {}) =>
-    cipInProcess(args, { configDir, cwd, ...options, env: { HOME: home, ...options.env } });
-  return { cip, configDir, above, home, app, cwd, path };
-}
-
-const sent = ({ dev, prod }: { dev: Sandbox; prod: Sandbox }) => [...dev.requests.map(() => 'dev'), ...prod.requests.map(() => 'prod')];
 
 describe('a project file pins the profile', () => {
   it("makes env list use the pinned profile: prod's keys and enterprise reach prod's server, nothing reaches dev's", async ({

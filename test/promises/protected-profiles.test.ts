@@ -1,21 +1,21 @@
-// Protected profiles: `auth protect`/`unprotect`, `login --protect`, and the guard every destructive or wide
-// change passes (domain/profiles/protect.ts): a script needs --confirm NAME (--yes alone never does), a person
-// types the name at a terminal, and a wrong name sends nothing. In-process, against the sandbox; the profiles
-// are written as another tool (or an older cip) would write them.
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect } from 'vitest';
 import { checkShape } from '../../src/config/profile.js';
 import { expectOneErrorLine, tempDir } from '../helpers/cli.js';
 import { it, test } from '../helpers/fixture.js';
 import { writes } from '../helpers/requests.js';
-import type { Sandbox } from '../../src/sandbox/index.js';
+import {
+  writeProfiles,
+  methods,
+  host,
+  QUESTION,
+  screen,
+  COLOUR,
+  applyFile,
+  guarded,
+  PROTECTED_SANDBOX,
+} from '../helpers/protected-profiles.js';
 
-test.override({
-  sandboxOptions: {
-    seed: ['alpha', 'beta', 'gamma'].map((name, index) => ({ id: `e${index + 1}`, name, description: `the ${name} one` })),
-  },
-});
+test.override({ sandboxOptions: PROTECTED_SANDBOX });
 
 // The test's config folder holds two profiles for the sandbox: prod (protected, active) and staging.
 test.override('configDir', ({ sandbox }) => {
@@ -23,75 +23,6 @@ test.override('configDir', ({ sandbox }) => {
   writeProfiles(sandbox, configDir, { prod: { protected: true }, staging: {} }, 'prod');
   return configDir;
 });
-
-/** Profiles as a file holds them, each pointing at the sandbox; `extra` is what each holds besides. */
-function writeProfiles(
-  sandbox: Sandbox,
-  configDir: string,
-  profiles: Record<string, Record<string, unknown>>,
-  active: string,
-  top: Record<string, unknown> = {},
-): string {
-  const file = {
-    ...top,
-    activeProfile: active,
-    profiles: Object.fromEntries(
-      Object.entries(profiles).map(([name, extra]) => [
-        name,
-        {
-          baseUrl: sandbox.url,
-          enterpriseId: sandbox.keys.enterpriseId,
-          keys: 'file',
-          apiKey: sandbox.keys.apiKey,
-          subscriptionKey: sandbox.keys.subscriptionKey,
-          ...extra,
-        },
-      ]),
-    ),
-  };
-  const text = JSON.stringify(file, null, 2);
-  writeFileSync(join(configDir, 'config.json'), text, { mode: 0o600 });
-  return text;
-}
-
-const methods = (sandbox: Sandbox) => sandbox.requests.map((request) => request.method);
-
-const host = (sandbox: Sandbox) => new URL(sandbox.url).host;
-
-const QUESTION = "Type the profile's name, 'prod', to go on:";
-
-/** stderr as the terminal shows it: readline moves the cursor (ESC [42G) before what follows an answer. */
-const screen = (text: string) => text.replace(/\u001b\[[0-9;]*[A-Za-z]/g, '');
-
-const COLOUR = /\u001b\[[0-9;]*m/;
-
-/** A file of environments for apply: the three there are, and `extra` more to create. */
-function applyFile(names: readonly string[], extra = 0): string {
-  const path = join(tempDir(), 'environments.json');
-  const records = [
-    ...names.map((name) => ({ name, description: `the ${name} one` })),
-    ...Array.from({ length: extra }, (_, index) => ({ name: `new-${index}` })),
-  ];
-  writeFileSync(path, JSON.stringify(records));
-  return path;
-}
-
-/** Every destructive or wide change the guard covers, as a script would run it (with --yes where there is one). */
-function guarded(): [string, string[]][] {
-  return [
-    ['env delete', ['env', 'delete', 'alpha', '--yes']],
-    ['env delete --stdin', ['env', 'delete', '--stdin', '--yes']],
-    ['env apply --prune (a delete)', ['env', 'apply', '--file', applyFile(['alpha', 'beta']), '--prune', '--yes']],
-    ['env apply of more than 10 changes', ['env', 'apply', '--file', applyFile(['alpha', 'beta', 'gamma'], 11), '--yes']],
-    ['env update --replace', ['env', 'update', 'alpha', '-f', 'name=alpha', '--replace']],
-    ['env update --unset', ['env', 'update', 'alpha', '--unset', 'description']],
-    ['api -X POST', ['api', 'Environments', '-X', 'POST', '-f', 'name=x']],
-    ['api -X PUT', ['api', 'Environments/e1', '-X', 'PUT', '-f', 'name=x']],
-    ['api -X PATCH', ['api', 'Environments/e1', '-X', 'PATCH', '-f', 'name=x']],
-    ['api -X DELETE', ['api', 'Environments/e1', '-X', 'DELETE']],
-    ['api with fields (POST)', ['api', 'Environments', '-f', 'name=x']],
-  ];
-}
 
 describe('a script against a protected profile', () => {
   it('with --yes sends nothing: exit 2, one error line that names --confirm prod, not even the list read', async ({

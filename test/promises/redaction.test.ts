@@ -1,38 +1,17 @@
 // The promise "redaction", across the commands that keep it: in-process against the sandbox.
-import { mkdirSync, writeFileSync, chmodSync, readFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect } from 'vitest';
 import { expectOneErrorLine, tempDir, seedSandbox } from '../helpers/cli.js';
 import { it, test } from '../helpers/fixture.js';
 import { type Sandbox } from '../../src/sandbox/index.js';
+import { configWith, sandboxProfile } from '../helpers/boundaries.js';
 
 describe('boundaries found by mutation testing', () => {
   // Rules whose edge was left untested by one-fixture tests: each case here sits on the boundary a careless
   // change would move (found by mutation testing).
 
   test.override({ sandboxOptions: { seed: 1 } });
-
-  interface StoredProfile {
-    baseUrl?: string;
-    enterpriseId: string;
-    apiKey: string;
-    subscriptionKey: string;
-  }
-
-  /** A config folder holding these profiles, written as cip writes it (folder 0700, file 0600). */
-  function configWith(profiles: Record<string, StoredProfile>, activeProfile?: string): string {
-    const dir = tempDir();
-    chmodSync(dir, 0o700);
-    writeFileSync(join(dir, 'config.json'), JSON.stringify({ activeProfile, profiles }, null, '\t'), { mode: 0o600 });
-    return dir;
-  }
-
-  const sandboxProfile = (sandbox: Sandbox): StoredProfile => ({
-    baseUrl: sandbox.url,
-    enterpriseId: sandbox.keys.enterpriseId,
-    apiKey: sandbox.keys.apiKey,
-    subscriptionKey: sandbox.keys.subscriptionKey,
-  });
 
   describe('keys read from a profile are secrets too', () => {
     it('a profile key the server echoes in an error body is shown as ***', async ({ sandbox, cip }) => {

@@ -11,27 +11,16 @@ import { rawHttpServer } from '../helpers/raw-http.js';
 import { fakeKeychain } from '../helpers/fake-keychain.js';
 import { it, test } from '../helpers/fixture.js';
 import type { Sandbox } from '../../src/sandbox/index.js';
-
-const GUID = '3f2b8c1e-9a4d-4e6f-8b7a-1c2d3e4f5a6b';
-
-const TOKEN_ENTERPRISE = '0c6f1f9e-2b1d-4a57-9d0e-6a8b2f4c1d3e';
-
-const API_KEY = 'tokens-test-api-key-0123456789';
-
-const SUB_KEY = 'tokens-test-subscription-key-0123';
-
-const TOKEN = makeJwt({ sub: 'alice', enterpriseId: TOKEN_ENTERPRISE, exp: epochSeconds(3600) });
-
-const OPAQUE = 'opaque-token-0123456789abcdefghij';
+import { GUID, TOKEN_ENTERPRISE, API_KEY, SUB_KEY, TOKEN, OPAQUE, answer, OK, configWith, noSecrets } from '../helpers/token-server.js';
+import { keyFiles, service, KEYS, writeConfig } from '../helpers/keychain-profiles.js';
 
 const server = await rawHttpServer();
+const apiKeyProfile = () => ({ baseUrl: server.url, enterpriseId: GUID, apiKey: API_KEY, subscriptionKey: SUB_KEY });
+const tokenProfile = (token = TOKEN) => ({ kind: 'token', baseUrl: server.url, keys: 'file', token, subscriptionKey: SUB_KEY });
+const tokenEnv = (token = TOKEN) => ({ CIP_BASE_URL: server.url, CIP_TOKEN: token, CIP_SUBSCRIPTION_KEY: SUB_KEY });
+const keyEnv = { CIP_BASE_URL: server.url, CIP_API_KEY: API_KEY, CIP_SUBSCRIPTION_KEY: SUB_KEY, CIP_ENTERPRISE_ID: GUID };
 
 afterAll(() => server.close());
-
-const answer = (status: string, body: string) =>
-  `HTTP/1.1 ${status}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
-
-const OK = answer('200 OK', '[{"id":"e1","name":"alpha"}]');
 
 beforeEach(() => {
   server.requests.length = 0;
@@ -48,29 +37,6 @@ function headers(index = -1): Record<string, string> {
       .slice(1)
       .map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]),
   );
-}
-
-/** A config folder with these profiles, the first one active. */
-function configWith(profiles: Record<string, object>): string {
-  const configDir = tempDir();
-  const [active] = Object.keys(profiles);
-  writeFileSync(join(configDir, 'config.json'), JSON.stringify({ activeProfile: active, profiles }), { mode: 0o600 });
-  return configDir;
-}
-
-const apiKeyProfile = () => ({ baseUrl: server.url, enterpriseId: GUID, apiKey: API_KEY, subscriptionKey: SUB_KEY });
-
-const tokenProfile = (token = TOKEN) => ({ kind: 'token', baseUrl: server.url, keys: 'file', token, subscriptionKey: SUB_KEY });
-
-const tokenEnv = (token = TOKEN) => ({ CIP_BASE_URL: server.url, CIP_TOKEN: token, CIP_SUBSCRIPTION_KEY: SUB_KEY });
-
-const keyEnv = { CIP_BASE_URL: server.url, CIP_API_KEY: API_KEY, CIP_SUBSCRIPTION_KEY: SUB_KEY, CIP_ENTERPRISE_ID: GUID };
-
-function noSecrets(result: { stdout: string; stderr: string }, ...secrets: string[]): void {
-  for (const secret of [TOKEN, API_KEY, SUB_KEY, ...secrets]) {
-    expect(result.stdout).not.toContain(secret);
-    expect(result.stderr).not.toContain(secret);
-  }
 }
 
 describe('what each kind of credential sends', () => {
@@ -330,23 +296,6 @@ describe('with the keychain and at the edges', () => {
   // whether a profile becomes active, what a failed check points at, --migrate, and logout's active profile.
 
   test.override({ sandboxOptions: { seed: 1 } });
-
-  function keyFiles(sandbox: Sandbox, api = sandbox.keys.apiKey, sub = sandbox.keys.subscriptionKey): { api: string; sub: string } {
-    const dir = tempDir();
-    writeFileSync(join(dir, 'api'), api);
-    writeFileSync(join(dir, 'sub'), sub);
-    return { api: join(dir, 'api'), sub: join(dir, 'sub') };
-  }
-
-  const configPath = (configDir: string) => join(configDir, 'config.json');
-
-  const service = (sandbox: Sandbox) => `cip:${new URL(sandbox.url).origin}`;
-
-  const KEYS = (sandbox: Sandbox) => ({ apiKey: sandbox.keys.apiKey, subscriptionKey: sandbox.keys.subscriptionKey });
-
-  function writeConfig(configDir: string, data: object): void {
-    writeFileSync(configPath(configDir), JSON.stringify(data), { mode: 0o600 });
-  }
 
   describe('a token in the keychain', () => {
     const token = makeJwt({ sub: 'ci-bot', exp: epochSeconds(3600) });

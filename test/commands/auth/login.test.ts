@@ -7,9 +7,25 @@ import { expectOneErrorLine, loginArgs, readConfig, tempDir } from '../../helper
 import { epochSeconds, makeJwt } from '../../helpers/jwt.js';
 import { rawHttpServer, type RawHttpServer } from '../../helpers/raw-http.js';
 import { fakeKeychain, failingUpdate, interruptAt, noKeychain } from '../../helpers/fake-keychain.js';
-import { it, test, type Cip, type Fixtures } from '../../helpers/fixture.js';
+import { it, test, type Fixtures } from '../../helpers/fixture.js';
 import { type Sandbox } from '../../../src/sandbox/index.js';
 import { refusedUrl } from '../../helpers/ports.js';
+import { writeProfiles, PROTECTED_SANDBOX } from '../../helpers/protected-profiles.js';
+import {
+  GUID,
+  TOKEN_ENTERPRISE,
+  SUB_KEY,
+  TOKEN,
+  OPAQUE,
+  NOT_ASCII,
+  answer,
+  OK,
+  configWith,
+  noSecrets,
+  API_KEY,
+} from '../../helpers/token-server.js';
+import { keyFiles, configPath, service, KEYS, FILE, otherUrl, noKeys, writeConfig } from '../../helpers/keychain-profiles.js';
+import { login, OTHER_ENTERPRISE } from '../../helpers/profiles.js';
 
 describe('with the keychain and at the edges', () => {
   // auth login, status and logout with the keys in a keychain: a stand-in keychain helper (a script that keeps its
@@ -17,35 +33,6 @@ describe('with the keychain and at the edges', () => {
   // whether a profile becomes active, what a failed check points at, --migrate, and logout's active profile.
 
   test.override({ sandboxOptions: { seed: 1 } });
-
-  function keyFiles(sandbox: Sandbox, api = sandbox.keys.apiKey, sub = sandbox.keys.subscriptionKey): { api: string; sub: string } {
-    const dir = tempDir();
-    writeFileSync(join(dir, 'api'), api);
-    writeFileSync(join(dir, 'sub'), sub);
-    return { api: join(dir, 'api'), sub: join(dir, 'sub') };
-  }
-
-  const configPath = (configDir: string) => join(configDir, 'config.json');
-
-  const service = (sandbox: Sandbox) => `cip:${new URL(sandbox.url).origin}`;
-
-  const KEYS = (sandbox: Sandbox) => ({ apiKey: sandbox.keys.apiKey, subscriptionKey: sandbox.keys.subscriptionKey });
-
-  const FILE = { CIP_CREDENTIAL_STORE: 'file' };
-
-  /** A second origin for the same sandbox: the keychain's service differs. */
-  const otherUrl = (sandbox: Sandbox) => sandbox.url.replace('127.0.0.1', 'localhost');
-
-  function noKeys(sandbox: Sandbox, result: { stdout: string; stderr: string }): void {
-    for (const key of [sandbox.keys.apiKey, sandbox.keys.subscriptionKey]) {
-      expect(result.stdout).not.toContain(key);
-      expect(result.stderr).not.toContain(key);
-    }
-  }
-
-  function writeConfig(configDir: string, data: object): void {
-    writeFileSync(configPath(configDir), JSON.stringify(data), { mode: 0o600 });
-  }
 
   describe('auth login with the keychain', () => {
     it('keeps the keys in the keychain, under the origin of the base URL, and only the entry’s name in the file', async ({
@@ -603,26 +590,6 @@ describe('profiles and the config file', () => {
     return { apiKeyFile, subscriptionKeyFile };
   }
 
-  async function login(cip: Cip, configDir: string, target: Sandbox, extra: string[] = []) {
-    const files = keyFiles(target);
-    return cip(
-      [
-        'auth',
-        'login',
-        '--base-url',
-        target.url,
-        '--enterprise-id',
-        target.keys.enterpriseId,
-        '--api-key-file',
-        files.apiKeyFile,
-        '--subscription-key-file',
-        files.subscriptionKeyFile,
-        ...extra,
-      ],
-      { configDir },
-    );
-  }
-
   describe('cip auth login', () => {
     it('verifies the keys, stores the first profile as active, in a private file', async ({ sandbox, cip }) => {
       const configDir = tempDir();
@@ -776,8 +743,6 @@ describe('logging in again', () => {
   // change of kind says what it dropped; another host keeps no keys.
 
   test.override({ sandboxOptions: { seed: 1 } });
-
-  const OTHER_ENTERPRISE = '11111111-2222-4333-8444-555555555555';
 
   /** As on a server or in CI: no CIP_CREDENTIAL_STORE, and no keychain to be had. */
   const NO_STORE = { CIP_CREDENTIAL_STORE: undefined };
@@ -1399,11 +1364,7 @@ describe('protected profiles', () => {
   // types the name at a terminal, and a wrong name sends nothing. In-process, against the sandbox; the profiles
   // are written as another tool (or an older cip) would write them.
 
-  test.override({
-    sandboxOptions: {
-      seed: ['alpha', 'beta', 'gamma'].map((name, index) => ({ id: `e${index + 1}`, name, description: `the ${name} one` })),
-    },
-  });
+  test.override({ sandboxOptions: PROTECTED_SANDBOX });
 
   // The test's config folder holds two profiles for the sandbox: prod (protected, active) and staging.
   test.override('configDir', ({ sandbox }) => {
@@ -1411,36 +1372,6 @@ describe('protected profiles', () => {
     writeProfiles(sandbox, configDir, { prod: { protected: true }, staging: {} }, 'prod');
     return configDir;
   });
-
-  /** Profiles as a file holds them, each pointing at the sandbox; `extra` is what each holds besides. */
-  function writeProfiles(
-    sandbox: Sandbox,
-    configDir: string,
-    profiles: Record<string, Record<string, unknown>>,
-    active: string,
-    top: Record<string, unknown> = {},
-  ): string {
-    const file = {
-      ...top,
-      activeProfile: active,
-      profiles: Object.fromEntries(
-        Object.entries(profiles).map(([name, extra]) => [
-          name,
-          {
-            baseUrl: sandbox.url,
-            enterpriseId: sandbox.keys.enterpriseId,
-            keys: 'file',
-            apiKey: sandbox.keys.apiKey,
-            subscriptionKey: sandbox.keys.subscriptionKey,
-            ...extra,
-          },
-        ]),
-      ),
-    };
-    const text = JSON.stringify(file, null, 2);
-    writeFileSync(join(configDir, 'config.json'), text, { mode: 0o600 });
-    return text;
-  }
 
   describe('auth login --protect', () => {
     it('marks the new profile; logging in again keeps it protected; --migrate takes no --protect', async ({ sandbox, cip, configDir }) => {
@@ -1465,37 +1396,14 @@ describe('protected profiles', () => {
 });
 
 describe('tokens', () => {
-  // Bearer tokens, in-process against a server on 127.0.0.1 that records the headers it receives: what each kind
-  // of credential sends (a token: Bearer and the subscription key, never EnterpriseId), CIP_TOKEN, the rule beside
-  // the API key variables, a token's expiry (read, never verified), an opaque token, `auth login --token-file`,
-  // what `auth status` and `doctor` say, and the token redacted wherever text is shown.
-
-  const GUID = '3f2b8c1e-9a4d-4e6f-8b7a-1c2d3e4f5a6b';
-
-  const TOKEN_ENTERPRISE = '0c6f1f9e-2b1d-4a57-9d0e-6a8b2f4c1d3e';
-
-  const API_KEY = 'tokens-test-api-key-0123456789';
-
-  const SUB_KEY = 'tokens-test-subscription-key-0123';
-
-  const TOKEN = makeJwt({ sub: 'alice', enterpriseId: TOKEN_ENTERPRISE, exp: epochSeconds(3600) });
-
-  const OPAQUE = 'opaque-token-0123456789abcdefghij';
-
-  const NOT_ASCII = 'it contains spaces, line breaks, control characters or characters outside ASCII';
-
   // A server of the describe's own, answering as each test says.
   let server!: RawHttpServer;
   beforeAll(async () => {
     server = await rawHttpServer();
   });
+  const apiKeyProfile = () => ({ baseUrl: server.url, enterpriseId: GUID, apiKey: API_KEY, subscriptionKey: SUB_KEY });
 
   afterAll(() => server.close());
-
-  const answer = (status: string, body: string) =>
-    `HTTP/1.1 ${status}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
-
-  const OK = answer('200 OK', '[{"id":"e1","name":"alpha"}]');
 
   beforeEach(() => {
     server.requests.length = 0;
@@ -1512,23 +1420,6 @@ describe('tokens', () => {
         .slice(1)
         .map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]),
     );
-  }
-
-  /** A config folder with these profiles, the first one active. */
-  function configWith(profiles: Record<string, object>): string {
-    const configDir = tempDir();
-    const [active] = Object.keys(profiles);
-    writeFileSync(join(configDir, 'config.json'), JSON.stringify({ activeProfile: active, profiles }), { mode: 0o600 });
-    return configDir;
-  }
-
-  const apiKeyProfile = () => ({ baseUrl: server.url, enterpriseId: GUID, apiKey: API_KEY, subscriptionKey: SUB_KEY });
-
-  function noSecrets(result: { stdout: string; stderr: string }, ...secrets: string[]): void {
-    for (const secret of [TOKEN, API_KEY, SUB_KEY, ...secrets]) {
-      expect(result.stdout).not.toContain(secret);
-      expect(result.stderr).not.toContain(secret);
-    }
   }
 
   describe('auth login --token-file', () => {

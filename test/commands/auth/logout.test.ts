@@ -1,12 +1,14 @@
 // `cip auth logout` in-process against the sandbox: what a user sees (exit code, stdout, stderr) and what the server received.
-import { readFileSync, writeFileSync, mkdirSync, chmodSync } from 'node:fs';
+import { readFileSync, writeFileSync, chmodSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect } from 'vitest';
 import { expectOneErrorLine, readConfig, tempDir } from '../../helpers/cli.js';
 import { fakeKeychain, interruptAt } from '../../helpers/fake-keychain.js';
-import { it, test, test as base } from '../../helpers/fixture.js';
+import { it, test } from '../../helpers/fixture.js';
 import type { Sandbox } from '../../../src/sandbox/index.js';
-import { cipInProcess, type InProcessOptions } from '../../helpers/harness.js';
+import { setup, projectTest } from '../../helpers/project-file.js';
+import { configWith, sandboxProfile } from '../../helpers/boundaries.js';
+import { service, KEYS, writeConfig, keychainProfile, plainProfile } from '../../helpers/keychain-profiles.js';
 
 describe('with the keychain and at the edges', () => {
   // auth login, status and logout with the keys in a keychain: a stand-in keychain helper (a script that keeps its
@@ -14,29 +16,6 @@ describe('with the keychain and at the edges', () => {
   // whether a profile becomes active, what a failed check points at, --migrate, and logout's active profile.
 
   test.override({ sandboxOptions: { seed: 1 } });
-
-  const configPath = (configDir: string) => join(configDir, 'config.json');
-
-  const service = (sandbox: Sandbox) => `cip:${new URL(sandbox.url).origin}`;
-
-  const KEYS = (sandbox: Sandbox) => ({ apiKey: sandbox.keys.apiKey, subscriptionKey: sandbox.keys.subscriptionKey });
-
-  function writeConfig(configDir: string, data: object): void {
-    writeFileSync(configPath(configDir), JSON.stringify(data), { mode: 0o600 });
-  }
-
-  const keychainProfile = (sandbox: Sandbox, baseUrl = sandbox.url) => ({
-    baseUrl,
-    enterpriseId: sandbox.keys.enterpriseId,
-    keys: 'keychain',
-  });
-
-  const plainProfile = (apiKey = 'dev-api-key-0123456789', subscriptionKey = 'dev-sub-key-abcdefghij') => ({
-    baseUrl: 'https://api.example.com/ms',
-    enterpriseId: '0b0b0b0b-1c1c-4d4d-8e8e-9f9f9f9f9f9f',
-    apiKey,
-    subscriptionKey,
-  });
 
   describe('auth logout', () => {
     it('removes a keychain profile’s entry from the keychain', async ({ cip, sandbox }) => {
@@ -122,28 +101,6 @@ describe('boundaries found by mutation testing', () => {
 
   test.override({ sandboxOptions: { seed: 1 } });
 
-  interface StoredProfile {
-    baseUrl?: string;
-    enterpriseId: string;
-    apiKey: string;
-    subscriptionKey: string;
-  }
-
-  /** A config folder holding these profiles, written as cip writes it (folder 0700, file 0600). */
-  function configWith(profiles: Record<string, StoredProfile>, activeProfile?: string): string {
-    const dir = tempDir();
-    chmodSync(dir, 0o700);
-    writeFileSync(join(dir, 'config.json'), JSON.stringify({ activeProfile, profiles }, null, '\t'), { mode: 0o600 });
-    return dir;
-  }
-
-  const sandboxProfile = (sandbox: Sandbox): StoredProfile => ({
-    baseUrl: sandbox.url,
-    enterpriseId: sandbox.keys.enterpriseId,
-    apiKey: sandbox.keys.apiKey,
-    subscriptionKey: sandbox.keys.subscriptionKey,
-  });
-
   describe('auth logout', () => {
     it('of the active profile with several left activates none of them, and says how to choose', async ({ cip, sandbox }) => {
       const configDir = configWith({ a: sandboxProfile(sandbox), b: sandboxProfile(sandbox), c: sandboxProfile(sandbox) }, 'b');
@@ -172,68 +129,8 @@ describe('boundaries found by mutation testing', () => {
 });
 
 describe('the project file', () => {
-  // A project says which profile it means: a .cip.json found from the working folder upward, in-process against
-  // two sandboxes (one per enterprise), asserting what each server received.
-
-  const PROD_ENTERPRISE = '7a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d';
-
-  /** The fixture, and the two sandboxes a test's profiles point at: dev (the test's sandbox) and prod, each an enterprise. */
-  const test = base.extend<{ dev: Sandbox; prod: Sandbox }>({
-    dev: async ({ sandbox }, use) => {
-      await use(sandbox);
-    },
-    prod: async ({ startSandbox }, use) => {
-      await use(
-        await startSandbox({
-          seed: [{ id: 'p1', name: 'prod-one' }],
-          enterpriseId: PROD_ENTERPRISE,
-          apiKey: 'prod-api-key-abcdefghijkl',
-          subscriptionKey: 'prod-sub-key-mnopqrstuvwx',
-        }),
-      );
-    },
-  });
-
+  const test = projectTest();
   const it = test;
-
-  test.override({ sandboxOptions: { seed: [{ id: 'd1', name: 'dev-one' }] } });
-
-  const profileOf = (sandbox: Sandbox) => ({
-    baseUrl: sandbox.url,
-    enterpriseId: sandbox.keys.enterpriseId,
-    keys: 'file',
-    apiKey: sandbox.keys.apiKey,
-    subscriptionKey: sandbox.keys.subscriptionKey,
-  });
-
-  /**
-   * Profiles 'dev' and 'prod' (`protect` marks them protected; `active` is 'dev' unless given), and a project tree
-   * HOME/app/src, the command run in src.
-   */
-  function setup(
-    { dev, prod }: { dev: Sandbox; prod: Sandbox },
-    project?: string,
-    { protect = [], active = 'dev' }: { protect?: string[]; active?: string } = {},
-  ) {
-    const configDir = tempDir();
-    const profile = (name: string, sandbox: Sandbox) => ({ ...profileOf(sandbox), ...(protect.includes(name) ? { protected: true } : {}) });
-    writeFileSync(
-      join(configDir, 'config.json'),
-      JSON.stringify({ activeProfile: active, profiles: { dev: profile('dev', dev), prod: profile('prod', prod) } }),
-      { mode: 0o600 },
-    );
-    // HOME is a folder below a private one, so that a test can put a project file above it.
-    const above = tempDir('cip-project-');
-    const home = join(above, 'home');
-    const app = join(home, 'app');
-    const cwd = join(app, 'src');
-    mkdirSync(cwd, { recursive: true });
-    const path = join(app, '.cip.json');
-    if (project !== undefined) writeFileSync(path, project);
-    const cip = (args: string[], options: InProcessOptions = {}) =>
-      cipInProcess(args, { configDir, cwd, ...options, env: { HOME: home, ...options.env } });
-    return { cip, configDir, above, home, app, cwd, path };
-  }
 
   describe('cip auth logout', () => {
     it('refuses to guess when the project file pins another profile than the active one: exit 2, both profiles kept', async ({

@@ -1,19 +1,9 @@
-// Protected profiles: `auth protect`/`unprotect`, `login --protect`, and the guard every destructive or wide
-// change passes (domain/profiles/protect.ts): a script needs --confirm NAME (--yes alone never does), a person
-// types the name at a terminal, and a wrong name sends nothing. In-process, against the sandbox; the profiles
-// are written as another tool (or an older cip) would write them.
-import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect } from 'vitest';
 import { expectOneErrorLine, loginArgs, readConfig, tempDir } from '../../helpers/cli.js';
 import { it, test } from '../../helpers/fixture.js';
-import type { Sandbox } from '../../../src/sandbox/index.js';
+import { writeProfiles, configText, methods, QUESTION, PROTECTED_SANDBOX } from '../../helpers/protected-profiles.js';
 
-test.override({
-  sandboxOptions: {
-    seed: ['alpha', 'beta', 'gamma'].map((name, index) => ({ id: `e${index + 1}`, name, description: `the ${name} one` })),
-  },
-});
+test.override({ sandboxOptions: PROTECTED_SANDBOX });
 
 // The test's config folder holds two profiles for the sandbox: prod (protected, active) and staging.
 test.override('configDir', ({ sandbox }) => {
@@ -21,42 +11,6 @@ test.override('configDir', ({ sandbox }) => {
   writeProfiles(sandbox, configDir, { prod: { protected: true }, staging: {} }, 'prod');
   return configDir;
 });
-
-/** Profiles as a file holds them, each pointing at the sandbox; `extra` is what each holds besides. */
-function writeProfiles(
-  sandbox: Sandbox,
-  configDir: string,
-  profiles: Record<string, Record<string, unknown>>,
-  active: string,
-  top: Record<string, unknown> = {},
-): string {
-  const file = {
-    ...top,
-    activeProfile: active,
-    profiles: Object.fromEntries(
-      Object.entries(profiles).map(([name, extra]) => [
-        name,
-        {
-          baseUrl: sandbox.url,
-          enterpriseId: sandbox.keys.enterpriseId,
-          keys: 'file',
-          apiKey: sandbox.keys.apiKey,
-          subscriptionKey: sandbox.keys.subscriptionKey,
-          ...extra,
-        },
-      ]),
-    ),
-  };
-  const text = JSON.stringify(file, null, 2);
-  writeFileSync(join(configDir, 'config.json'), text, { mode: 0o600 });
-  return text;
-}
-
-const configText = (configDir: string) => readFileSync(join(configDir, 'config.json'), 'utf8');
-
-const methods = (sandbox: Sandbox) => sandbox.requests.map((request) => request.method);
-
-const QUESTION = "Type the profile's name, 'prod', to go on:";
 
 describe('auth protect and unprotect', () => {
   it('protect marks the profile and keeps every other field as it was; unprotect gives back the same bytes', async ({

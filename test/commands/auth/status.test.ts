@@ -7,7 +7,19 @@ import { epochSeconds, makeJwt } from '../../helpers/jwt.js';
 import { rawHttpServer, type RawHttpServer } from '../../helpers/raw-http.js';
 import { fakeKeychain, interruptAt } from '../../helpers/fake-keychain.js';
 import { it, test } from '../../helpers/fixture.js';
-import type { Sandbox } from '../../../src/sandbox/index.js';
+import { GUID, TOKEN, OK, configWith, noSecrets, API_KEY, SUB_KEY } from '../../helpers/token-server.js';
+import { type StoredProfile } from '../../helpers/boundaries.js';
+import {
+  configPath,
+  service,
+  KEYS,
+  otherUrl,
+  noKeys,
+  writeConfig,
+  keychainProfile,
+  plainProfile,
+} from '../../helpers/keychain-profiles.js';
+import { TIME, NOTE, threeProfiles, lines, table, NARROW_SANDBOX } from '../../helpers/narrow-tables.js';
 
 describe('with the keychain and at the edges', () => {
   // auth login, status and logout with the keys in a keychain: a stand-in keychain helper (a script that keeps its
@@ -15,39 +27,6 @@ describe('with the keychain and at the edges', () => {
   // whether a profile becomes active, what a failed check points at, --migrate, and logout's active profile.
 
   test.override({ sandboxOptions: { seed: 1 } });
-
-  const configPath = (configDir: string) => join(configDir, 'config.json');
-
-  const service = (sandbox: Sandbox) => `cip:${new URL(sandbox.url).origin}`;
-
-  const KEYS = (sandbox: Sandbox) => ({ apiKey: sandbox.keys.apiKey, subscriptionKey: sandbox.keys.subscriptionKey });
-
-  /** A second origin for the same sandbox: the keychain's service differs. */
-  const otherUrl = (sandbox: Sandbox) => sandbox.url.replace('127.0.0.1', 'localhost');
-
-  function noKeys(sandbox: Sandbox, result: { stdout: string; stderr: string }): void {
-    for (const key of [sandbox.keys.apiKey, sandbox.keys.subscriptionKey]) {
-      expect(result.stdout).not.toContain(key);
-      expect(result.stderr).not.toContain(key);
-    }
-  }
-
-  function writeConfig(configDir: string, data: object): void {
-    writeFileSync(configPath(configDir), JSON.stringify(data), { mode: 0o600 });
-  }
-
-  const keychainProfile = (sandbox: Sandbox, baseUrl = sandbox.url) => ({
-    baseUrl,
-    enterpriseId: sandbox.keys.enterpriseId,
-    keys: 'keychain',
-  });
-
-  const plainProfile = (apiKey = 'dev-api-key-0123456789', subscriptionKey = 'dev-sub-key-abcdefghij') => ({
-    baseUrl: 'https://api.example.com/ms',
-    enterpriseId: '0b0b0b0b-1c1c-4d4d-8e8e-9f9f9f9f9f9f',
-    apiKey,
-    subscriptionKey,
-  });
 
   describe('auth status with the keychain', () => {
     it('reads the keychain profiles’ keys in one visit, masks them, and warns only of keys in plain text', async ({ sandbox, cip }) => {
@@ -256,13 +235,6 @@ describe('boundaries found by mutation testing', () => {
 
   test.override({ sandboxOptions: { seed: 1 } });
 
-  interface StoredProfile {
-    baseUrl?: string;
-    enterpriseId: string;
-    apiKey: string;
-    subscriptionKey: string;
-  }
-
   /** A config folder holding these profiles, written as cip writes it (folder 0700, file 0600). */
   function configWith(profiles: Record<string, StoredProfile>, activeProfile?: string): string {
     const dir = tempDir();
@@ -289,53 +261,7 @@ describe('boundaries found by mutation testing', () => {
 });
 
 describe('at a narrow terminal', () => {
-  // The tables people read at a terminal of 100 and 80 columns (the in-process harness's terminal width):
-  // `auth status` and `env history` keep what matters whole (the entry id `env restore` takes, times to the second,
-  // the enterprise id), give up the rest first, and say on stderr what they hid. `env history` also takes the
-  // formats and --columns every listing takes.
-
-  const STAGING = '7d1c2b3a-1111-4222-8333-444455556666';
-
-  const REVIEW = '9a0b1c2d-1111-4222-8333-444455556666';
-
-  const TIME = /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\dZ$/;
-
-  const NOTE = /^\((\d+) columns? hidden to fit the terminal: ([^;]+); widen it, or use --columns or -o json\)$/m;
-
-  test.override({
-    sandboxOptions: {
-      records: [
-        `{"id":"${STAGING}","name":"staging-environment-eu-west-with-a-longer-name","type":"Staging"}`,
-        `{"id":"${REVIEW}","name":"review-42","type":"Test"}`,
-      ],
-    },
-  });
-
-  /** A config folder with three profiles for the sandbox: prod (active, protected), staging (another enterprise), a token's. */
-  function threeProfiles(sandbox: Sandbox): string {
-    const configDir = tempDir();
-    const { apiKey, subscriptionKey, enterpriseId } = sandbox.keys;
-    const prod = { baseUrl: sandbox.url, enterpriseId, apiKey, subscriptionKey, keys: 'file', protected: true };
-    const staging = { baseUrl: sandbox.url, enterpriseId: '11111111-2222-4333-8444-555555555555', apiKey, subscriptionKey, keys: 'file' };
-    const ci = { kind: 'token', baseUrl: sandbox.url, keys: 'file', token: sandbox.token({ expiresIn: 3600 }), subscriptionKey };
-    writeFileSync(
-      join(configDir, 'config.json'),
-      JSON.stringify({ activeProfile: 'prod', profiles: { prod, staging, 'ci-pipeline': ci } }),
-      {
-        mode: 0o600,
-      },
-    );
-    return configDir;
-  }
-
-  const lines = (text: string) => text.split('\n').filter((line) => line !== '');
-
-  /** The table's header words and its rows cut into cells, after checking that no line is wider than the terminal. */
-  function table(stdout: string, width: number) {
-    const [header, ...rows] = lines(stdout);
-    for (const line of [header!, ...rows]) expect(line.length, line).toBeLessThanOrEqual(width);
-    return { header: header!.split(/ {2,}/), rows: rows.map((row) => row.split(/ {2,}/)) };
-  }
+  test.override({ sandboxOptions: NARROW_SANDBOX });
 
   describe('auth status at a terminal', () => {
     it.for([100, 80])(
@@ -439,57 +365,20 @@ describe('what a new user hits first', () => {
 });
 
 describe('tokens', () => {
-  // Bearer tokens, in-process against a server on 127.0.0.1 that records the headers it receives: what each kind
-  // of credential sends (a token: Bearer and the subscription key, never EnterpriseId), CIP_TOKEN, the rule beside
-  // the API key variables, a token's expiry (read, never verified), an opaque token, `auth login --token-file`,
-  // what `auth status` and `doctor` say, and the token redacted wherever text is shown.
-
-  const GUID = '3f2b8c1e-9a4d-4e6f-8b7a-1c2d3e4f5a6b';
-
-  const TOKEN_ENTERPRISE = '0c6f1f9e-2b1d-4a57-9d0e-6a8b2f4c1d3e';
-
-  const API_KEY = 'tokens-test-api-key-0123456789';
-
-  const SUB_KEY = 'tokens-test-subscription-key-0123';
-
-  const TOKEN = makeJwt({ sub: 'alice', enterpriseId: TOKEN_ENTERPRISE, exp: epochSeconds(3600) });
-
   // A server of the describe's own, answering as each test says.
   let server!: RawHttpServer;
   beforeAll(async () => {
     server = await rawHttpServer();
   });
+  const apiKeyProfile = () => ({ baseUrl: server.url, enterpriseId: GUID, apiKey: API_KEY, subscriptionKey: SUB_KEY });
+  const tokenProfile = (token = TOKEN) => ({ kind: 'token', baseUrl: server.url, keys: 'file', token, subscriptionKey: SUB_KEY });
 
   afterAll(() => server.close());
-
-  const answer = (status: string, body: string) =>
-    `HTTP/1.1 ${status}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
-
-  const OK = answer('200 OK', '[{"id":"e1","name":"alpha"}]');
 
   beforeEach(() => {
     server.requests.length = 0;
     server.respond(OK);
   });
-
-  /** A config folder with these profiles, the first one active. */
-  function configWith(profiles: Record<string, object>): string {
-    const configDir = tempDir();
-    const [active] = Object.keys(profiles);
-    writeFileSync(join(configDir, 'config.json'), JSON.stringify({ activeProfile: active, profiles }), { mode: 0o600 });
-    return configDir;
-  }
-
-  const apiKeyProfile = () => ({ baseUrl: server.url, enterpriseId: GUID, apiKey: API_KEY, subscriptionKey: SUB_KEY });
-
-  const tokenProfile = (token = TOKEN) => ({ kind: 'token', baseUrl: server.url, keys: 'file', token, subscriptionKey: SUB_KEY });
-
-  function noSecrets(result: { stdout: string; stderr: string }, ...secrets: string[]): void {
-    for (const secret of [TOKEN, API_KEY, SUB_KEY, ...secrets]) {
-      expect(result.stdout).not.toContain(secret);
-      expect(result.stderr).not.toContain(secret);
-    }
-  }
 
   describe('auth status with a token', () => {
     it('shows the kind, the token masked and its expiry, for each profile and for the credential in use', async ({ cip }) => {

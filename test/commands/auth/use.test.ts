@@ -1,55 +1,16 @@
 // `cip auth use` in-process against the sandbox: what a user sees (exit code, stdout, stderr) and what the server received.
-import { readFileSync, writeFileSync, existsSync, mkdirSync } from 'node:fs';
+import { readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect } from 'vitest';
-import { type Sandbox } from '../../../src/sandbox/index.js';
 import { expectOneErrorLine, readConfig, tempDir } from '../../helpers/cli.js';
-import { it, test, type Cip, test as base } from '../../helpers/fixture.js';
-import { cipInProcess, type InProcessOptions } from '../../helpers/harness.js';
+import { it, test } from '../../helpers/fixture.js';
+import { setup, sent, projectTest } from '../../helpers/project-file.js';
+import { OTHER_ENTERPRISE, OTHER, login } from '../../helpers/profiles.js';
 
 describe('profiles and the config file', () => {
   // auth login/status/switch/logout, profiles, and the config file, against the sandbox.
 
   test.override({ sandboxOptions: { seed: 2 } });
-
-  const OTHER_ENTERPRISE = '11111111-2222-4333-8444-555555555555';
-
-  /** A second sandbox, of another enterprise with keys of its own. */
-  const OTHER = {
-    seed: 5,
-    enterpriseId: OTHER_ENTERPRISE,
-    apiKey: 'other-api-key-abcdefghijkl',
-    subscriptionKey: 'other-sub-key-mnopqrstuvwx',
-  };
-
-  function keyFiles(target: Sandbox): { apiKeyFile: string; subscriptionKeyFile: string } {
-    const dir = tempDir();
-    const apiKeyFile = join(dir, 'api-key');
-    const subscriptionKeyFile = join(dir, 'sub-key');
-    writeFileSync(apiKeyFile, `${target.keys.apiKey}\n`);
-    writeFileSync(subscriptionKeyFile, `${target.keys.subscriptionKey}\n`);
-    return { apiKeyFile, subscriptionKeyFile };
-  }
-
-  async function login(cip: Cip, configDir: string, target: Sandbox, extra: string[] = []) {
-    const files = keyFiles(target);
-    return cip(
-      [
-        'auth',
-        'login',
-        '--base-url',
-        target.url,
-        '--enterprise-id',
-        target.keys.enterpriseId,
-        '--api-key-file',
-        files.apiKeyFile,
-        '--subscription-key-file',
-        files.subscriptionKeyFile,
-        ...extra,
-      ],
-      { configDir },
-    );
-  }
 
   describe('profiles', () => {
     it('status shows every profile with masked keys; switch and --profile choose the enterprise sent', async ({
@@ -185,70 +146,8 @@ describe('profiles and the config file', () => {
 });
 
 describe('the project file', () => {
-  // A project says which profile it means: a .cip.json found from the working folder upward, in-process against
-  // two sandboxes (one per enterprise), asserting what each server received.
-
-  const PROD_ENTERPRISE = '7a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d';
-
-  /** The fixture, and the two sandboxes a test's profiles point at: dev (the test's sandbox) and prod, each an enterprise. */
-  const test = base.extend<{ dev: Sandbox; prod: Sandbox }>({
-    dev: async ({ sandbox }, use) => {
-      await use(sandbox);
-    },
-    prod: async ({ startSandbox }, use) => {
-      await use(
-        await startSandbox({
-          seed: [{ id: 'p1', name: 'prod-one' }],
-          enterpriseId: PROD_ENTERPRISE,
-          apiKey: 'prod-api-key-abcdefghijkl',
-          subscriptionKey: 'prod-sub-key-mnopqrstuvwx',
-        }),
-      );
-    },
-  });
-
+  const test = projectTest();
   const it = test;
-
-  test.override({ sandboxOptions: { seed: [{ id: 'd1', name: 'dev-one' }] } });
-
-  const profileOf = (sandbox: Sandbox) => ({
-    baseUrl: sandbox.url,
-    enterpriseId: sandbox.keys.enterpriseId,
-    keys: 'file',
-    apiKey: sandbox.keys.apiKey,
-    subscriptionKey: sandbox.keys.subscriptionKey,
-  });
-
-  /**
-   * Profiles 'dev' and 'prod' (`protect` marks them protected; `active` is 'dev' unless given), and a project tree
-   * HOME/app/src, the command run in src.
-   */
-  function setup(
-    { dev, prod }: { dev: Sandbox; prod: Sandbox },
-    project?: string,
-    { protect = [], active = 'dev' }: { protect?: string[]; active?: string } = {},
-  ) {
-    const configDir = tempDir();
-    const profile = (name: string, sandbox: Sandbox) => ({ ...profileOf(sandbox), ...(protect.includes(name) ? { protected: true } : {}) });
-    writeFileSync(
-      join(configDir, 'config.json'),
-      JSON.stringify({ activeProfile: active, profiles: { dev: profile('dev', dev), prod: profile('prod', prod) } }),
-      { mode: 0o600 },
-    );
-    // HOME is a folder below a private one, so that a test can put a project file above it.
-    const above = tempDir('cip-project-');
-    const home = join(above, 'home');
-    const app = join(home, 'app');
-    const cwd = join(app, 'src');
-    mkdirSync(cwd, { recursive: true });
-    const path = join(app, '.cip.json');
-    if (project !== undefined) writeFileSync(path, project);
-    const cip = (args: string[], options: InProcessOptions = {}) =>
-      cipInProcess(args, { configDir, cwd, ...options, env: { HOME: home, ...options.env } });
-    return { cip, configDir, above, home, app, cwd, path };
-  }
-
-  const sent = ({ dev, prod }: { dev: Sandbox; prod: Sandbox }) => [...dev.requests.map(() => 'dev'), ...prod.requests.map(() => 'prod')];
 
   describe('cip auth use', () => {
     it('--here writes .cip.json in the working folder pinning the profile, and leaves the active profile', async ({ dev, prod }) => {

@@ -7,7 +7,7 @@ import { it, test } from '../../helpers/fixture.js';
 import { writes } from '../../helpers/requests.js';
 import { InterruptedError } from '../../../src/errors.js';
 import { AT_TERMINAL } from '../../helpers/harness.js';
-import type { Sandbox } from '../../../src/sandbox/index.js';
+import { UNLISTED, file, idOfName, AS_CODE_SANDBOX } from '../../helpers/as-code.js';
 
 describe('environments as code', () => {
   // Environments as code: export, diff (plan), apply, and create --if-exists, against the sandbox. What the server
@@ -273,27 +273,7 @@ describe('environments as code', () => {
 });
 
 describe('environments as code, at the edges', () => {
-  // Edges of env export, diff and apply, in-process against the sandbox: the exact plan and result lines, the JSON
-  // results of every kind of change (created ids, failures, an interrupt), what stdout gets when nothing changes,
-  // the confirmation, a missing --file, and what a person at a terminal sees while the work runs (the spinner).
-
-  const SEED = [
-    '{"id":"a1","name":"alpha","type":"Test","createdAt":"2024-01-01T00:00:00Z"}',
-    '{"id":"b2","name":"beta","type":"Production","isActive":true}',
-  ];
-
-  test.override({ sandboxOptions: { records: SEED } });
-
-  /** The note when the file leaves one environment of the seed out (beta, without --prune). */
-  const UNLISTED = '1 environment on the server is not in the file and left alone; --prune would delete it.\n';
-
-  function file(text: string): string {
-    const path = join(tempDir(), 'environments.yaml');
-    writeFileSync(path, text);
-    return path;
-  }
-
-  const idOfName = (sandbox: Sandbox, name: string) => [...sandbox.environments.values()].find((record) => record.name === name)?.id;
+  test.override({ sandboxOptions: AS_CODE_SANDBOX });
 
   describe('env apply', () => {
     it('shows the plan, reports each change, and gives one JSON result per change with its id', async ({ env, cip, sandbox }) => {

@@ -8,16 +8,15 @@ import { it, test } from '../../helpers/fixture.js';
 import { writes, sent } from '../../helpers/requests.js';
 import { type Environment, type Sandbox } from '../../../src/sandbox/index.js';
 import { AT_TERMINAL } from '../../helpers/harness.js';
+import { lines } from '../../helpers/narrow-tables.js';
+import { LIST, BY_ID } from '../../helpers/env-edges.js';
+import { OUTPUT_SANDBOX } from '../../helpers/terminal-output.js';
 
 describe('environments as code', () => {
-  // Environments as code: export, diff (plan), apply, and create --if-exists, against the sandbox. What the server
-  // received proves what was sent; a second apply must send nothing but its list read.
-
   const SEED = [
     '{"id":"a1","name":"alpha","type":"Test","quota":12345678901234567890,"settings":{"retention":30},"createdAt":"2024-01-01T00:00:00Z","updatedAt":"2024-01-02T00:00:00Z"}',
     '{"id":"b2","name":"beta","type":"Production","isActive":true,"createdAt":"2024-01-01T00:00:00Z","updatedAt":"2024-01-01T00:00:00Z"}',
   ];
-
   test.override({ sandboxOptions: { records: SEED } });
 
   describe('env create --if-exists', () => {
@@ -81,11 +80,6 @@ describe('env create at its edges', () => {
     records.forEach((record, index) => sandbox.environments.set(String(record.id ?? `no-id-${index}`), record as Environment));
     sandbox.reset();
   }
-
-  const LIST = 'GET /ms/Environments';
-
-  /** A write asks for the environment by id, for a validator of its own (the sandbox answers 405). */
-  const BY_ID = (id: string) => `GET /ms/Environments/${id}`;
 
   describe('env create without --if-exists', () => {
     it('sends one POST and reads no list, even when a record without a name or id exists', async ({ sandbox, env, cip }) => {
@@ -382,20 +376,10 @@ describe('what a new user hits first', () => {
 });
 
 describe('at a terminal', () => {
-  // What people see at a terminal: tables that fit the width, the id column kept whole, a note for what was
-  // hidden, bold headers only where colour is wanted, records as field/value lines. Run in-process with
-  // stdout and stderr flagged as a terminal.
-
-  const ID = '7d1c0b2e-4f3a-4b5c-8d6e-9f0a1b2c3d4e';
-
-  const WIDE = { id: ID, name: 'wide', description: 'd'.repeat(50), owner: 'o'.repeat(50), region: 'r'.repeat(50) };
-
-  test.override({ sandboxOptions: { seed: [WIDE] } });
+  test.override({ sandboxOptions: OUTPUT_SANDBOX });
 
   // A terminal that can show colour, where colour is asked for.
   test.override('env', ({ sandbox }) => ({ ...sandboxEnv(sandbox), TERM: 'xterm-256color' }));
-
-  const lines = (text: string) => text.split('\n').filter((line) => line !== '');
 
   describe('a record at a terminal', () => {
     it('is field/value lines within the width, long values wrapped, no JSON', async ({ sandbox, env, cip }) => {

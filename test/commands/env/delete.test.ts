@@ -8,6 +8,8 @@ import { it, test, type Fixtures } from '../../helpers/fixture.js';
 import { sent, writes } from '../../helpers/requests.js';
 import { AT_TERMINAL } from '../../helpers/harness.js';
 import { type Sandbox } from '../../../src/sandbox/index.js';
+import { reads, WORKFLOW_SANDBOX } from '../../helpers/workflow.js';
+import { LIST, EDGES_SANDBOX } from '../../helpers/env-edges.js';
 
 describe('asking first', () => {
   // env delete at a terminal: what the question says, what each answer does, and what a failure part-way
@@ -342,16 +344,7 @@ describe('at the edges', () => {
   // Edges of env delete, list, update and their shared options, in-process against the sandbox (what stdout and
   // stderr say, the exit code, and the requests the server received), and of how records are named (target.ts).
 
-  test.override({
-    sandboxOptions: {
-      seed: [
-        { id: 'e1', name: 'alpha', type: 'Test' },
-        { id: 'e2', name: 'beta' },
-      ],
-    },
-  });
-
-  const LIST = 'GET /ms/Environments';
+  test.override({ sandboxOptions: EDGES_SANDBOX });
 
   describe('env delete', () => {
     it('--stdin when stdin is a terminal is exit 2, naming --stdin, before any request', async ({ sandbox, env, cip }) => {
@@ -508,30 +501,8 @@ describe('the basics', () => {
 });
 
 describe('the everyday workflow', () => {
-  // The everyday workflow: get one, find by name, update one field without losing the others, dry runs, delete
-  // many at once, lists in pages, checked columns. In-process against the sandbox; what the server received
-  // is the proof of what was sent.
-
-  // The record as the API might hold it: nested values, a 64-bit number, a decimal with a trailing zero.
-  const STAGING_JSON =
-    '{"id":"e1","name":"staging","displayName":"Staging","description":"pre-production","type":"Staging","isActive":true,' +
-    '"region":"westeurope","tags":["a","b"],"settings":{"retention":30,"logLevel":"Warning"},"quota":12345678901234567890,"ratio":1.50}';
-
   // Read as JSON texts, so the store keeps the exact digits as the sandbox parses them.
-  test.override({
-    sandboxOptions: {
-      records: [
-        STAGING_JSON,
-        '{"id":"e2","name":"prod","type":"Production"}',
-        '{"id":"e3","Name":"Review","type":"Test"}',
-        '{"id":"e4","name":"dup"}',
-        '{"id":"e5","name":"dup"}',
-        '{"id":"staging-id-is-a-name","name":"e2"}',
-      ],
-    },
-  });
-
-  const reads = (sandbox: Sandbox) => sandbox.requests.filter((request) => request.method === 'GET');
+  test.override({ sandboxOptions: WORKFLOW_SANDBOX });
 
   describe('env delete with many', () => {
     it('resolves every argument first: one unknown name fails the whole command before any delete', async ({ env, cip, sandbox }) => {

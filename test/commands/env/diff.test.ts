@@ -1,28 +1,9 @@
-// Edges of env export, diff and apply, in-process against the sandbox: the exact plan and result lines, the JSON
-// results of every kind of change (created ids, failures, an interrupt), what stdout gets when nothing changes,
-// the confirmation, a missing --file, and what a person at a terminal sees while the work runs (the spinner).
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect } from 'vitest';
-import { tempDir } from '../../helpers/cli.js';
 import { it, test } from '../../helpers/fixture.js';
 import { AT_TERMINAL } from '../../helpers/harness.js';
+import { UNLISTED, file, AS_CODE_SANDBOX } from '../../helpers/as-code.js';
 
-const SEED = [
-  '{"id":"a1","name":"alpha","type":"Test","createdAt":"2024-01-01T00:00:00Z"}',
-  '{"id":"b2","name":"beta","type":"Production","isActive":true}',
-];
-
-test.override({ sandboxOptions: { records: SEED } });
-
-/** The note when the file leaves one environment of the seed out (beta, without --prune). */
-const UNLISTED = '1 environment on the server is not in the file and left alone; --prune would delete it.\n';
-
-function file(text: string): string {
-  const path = join(tempDir(), 'environments.yaml');
-  writeFileSync(path, text);
-  return path;
-}
+test.override({ sandboxOptions: AS_CODE_SANDBOX });
 
 describe('env diff', () => {
   it('says the plan counts, or that nothing differs, on stderr', async ({ env, cip }) => {

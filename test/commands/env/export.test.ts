@@ -9,6 +9,7 @@ import { AT_TERMINAL } from '../../helpers/harness.js';
 import { execa, execaSync } from 'execa';
 import { stringifyExactYaml } from '../../../src/json/yaml.js';
 import { awkwardString } from '../../helpers/yaml.js';
+import { SEED, AS_CODE_SANDBOX } from '../../helpers/as-code.js';
 
 describe('environments as code', () => {
   // Environments as code: export, diff (plan), apply, and create --if-exists, against the sandbox. What the server
@@ -97,16 +98,7 @@ describe('environments as code', () => {
 });
 
 describe('environments as code, at the edges', () => {
-  // Edges of env export, diff and apply, in-process against the sandbox: the exact plan and result lines, the JSON
-  // results of every kind of change (created ids, failures, an interrupt), what stdout gets when nothing changes,
-  // the confirmation, a missing --file, and what a person at a terminal sees while the work runs (the spinner).
-
-  const SEED = [
-    '{"id":"a1","name":"alpha","type":"Test","createdAt":"2024-01-01T00:00:00Z"}',
-    '{"id":"b2","name":"beta","type":"Production","isActive":true}',
-  ];
-
-  test.override({ sandboxOptions: { records: SEED } });
+  test.override({ sandboxOptions: AS_CODE_SANDBOX });
 
   describe('env export', () => {
     it('warns of nothing when every environment has its key', async ({ env, cip }) => {

@@ -2,7 +2,7 @@
 import { describe, expect } from 'vitest';
 import { sandboxEnv, expectOneErrorLine } from '../../helpers/cli.js';
 import { it, test, type Fixtures } from '../../helpers/fixture.js';
-import { type Sandbox } from '../../../src/sandbox/index.js';
+import { readPaths, WORKFLOW_SANDBOX } from '../../helpers/workflow.js';
 
 describe('dotted columns', () => {
   // One meaning for --columns: a dotted path picks the nested value, in `env list` and `env get`, in a table and
@@ -54,33 +54,8 @@ describe('dotted columns', () => {
 });
 
 describe('the everyday workflow', () => {
-  // The everyday workflow: get one, find by name, update one field without losing the others, dry runs, delete
-  // many at once, lists in pages, checked columns. In-process against the sandbox; what the server received
-  // is the proof of what was sent.
-
-  // The record as the API might hold it: nested values, a 64-bit number, a decimal with a trailing zero.
-  const STAGING_JSON =
-    '{"id":"e1","name":"staging","displayName":"Staging","description":"pre-production","type":"Staging","isActive":true,' +
-    '"region":"westeurope","tags":["a","b"],"settings":{"retention":30,"logLevel":"Warning"},"quota":12345678901234567890,"ratio":1.50}';
-
   // Read as JSON texts, so the store keeps the exact digits as the sandbox parses them.
-  test.override({
-    sandboxOptions: {
-      records: [
-        STAGING_JSON,
-        '{"id":"e2","name":"prod","type":"Production"}',
-        '{"id":"e3","Name":"Review","type":"Test"}',
-        '{"id":"e4","name":"dup"}',
-        '{"id":"e5","name":"dup"}',
-        '{"id":"staging-id-is-a-name","name":"e2"}',
-      ],
-    },
-  });
-
-  const reads = (sandbox: Sandbox) => sandbox.requests.filter((request) => request.method === 'GET');
-
-  /** The paths cip read: the list, and an environment by id (which the sandbox does not serve: 405). */
-  const readPaths = (sandbox: Sandbox) => reads(sandbox).map((request) => request.url);
+  test.override({ sandboxOptions: WORKFLOW_SANDBOX });
 
   describe('env get', () => {
     it('finds an environment by id, and prints it as JSON in a pipe', async ({ env, cip, sandbox }) => {

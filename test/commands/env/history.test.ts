@@ -7,46 +7,9 @@ import { join } from 'node:path';
 import { describe, expect } from 'vitest';
 import { tempDir } from '../../helpers/cli.js';
 import { it, test, type Cip } from '../../helpers/fixture.js';
-import type { Sandbox } from '../../../src/sandbox/index.js';
+import { STAGING, REVIEW, TIME, NOTE, threeProfiles, lines, table, NARROW_SANDBOX } from '../../helpers/narrow-tables.js';
 
-const STAGING = '7d1c2b3a-1111-4222-8333-444455556666';
-
-const REVIEW = '9a0b1c2d-1111-4222-8333-444455556666';
-
-const TIME = /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\dZ$/;
-
-const NOTE = /^\((\d+) columns? hidden to fit the terminal: ([^;]+); widen it, or use --columns or -o json\)$/m;
-
-test.override({
-  sandboxOptions: {
-    records: [
-      `{"id":"${STAGING}","name":"staging-environment-eu-west-with-a-longer-name","type":"Staging"}`,
-      `{"id":"${REVIEW}","name":"review-42","type":"Test"}`,
-    ],
-  },
-});
-
-/** A config folder with three profiles for the sandbox: prod (active, protected), staging (another enterprise), a token's. */
-function threeProfiles(sandbox: Sandbox): string {
-  const configDir = tempDir();
-  const { apiKey, subscriptionKey, enterpriseId } = sandbox.keys;
-  const prod = { baseUrl: sandbox.url, enterpriseId, apiKey, subscriptionKey, keys: 'file', protected: true };
-  const staging = { baseUrl: sandbox.url, enterpriseId: '11111111-2222-4333-8444-555555555555', apiKey, subscriptionKey, keys: 'file' };
-  const ci = { kind: 'token', baseUrl: sandbox.url, keys: 'file', token: sandbox.token({ expiresIn: 3600 }), subscriptionKey };
-  writeFileSync(join(configDir, 'config.json'), JSON.stringify({ activeProfile: 'prod', profiles: { prod, staging, 'ci-pipeline': ci } }), {
-    mode: 0o600,
-  });
-  return configDir;
-}
-
-const lines = (text: string) => text.split('\n').filter((line) => line !== '');
-
-/** The table's header words and its rows cut into cells, after checking that no line is wider than the terminal. */
-function table(stdout: string, width: number) {
-  const [header, ...rows] = lines(stdout);
-  for (const line of [header!, ...rows]) expect(line.length, line).toBeLessThanOrEqual(width);
-  return { header: header!.split(/ {2,}/), rows: rows.map((row) => row.split(/ {2,}/)) };
-}
+test.override({ sandboxOptions: NARROW_SANDBOX });
 
 it('a key in a journal line another tool wrote is *** in the history table, never cut to its first characters', async ({
   sandbox,

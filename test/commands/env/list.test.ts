@@ -4,6 +4,10 @@ import { it, test, type Fixtures } from '../../helpers/fixture.js';
 import { sent } from '../../helpers/requests.js';
 import { AT_TERMINAL } from '../../helpers/harness.js';
 import { type Sandbox } from '../../../src/sandbox/index.js';
+import { reads, WORKFLOW_SANDBOX } from '../../helpers/workflow.js';
+import { lines } from '../../helpers/narrow-tables.js';
+import { EDGES_SANDBOX } from '../../helpers/env-edges.js';
+import { ID, WIDE, ESC, OUTPUT_SANDBOX } from '../../helpers/terminal-output.js';
 
 describe('boundaries found by mutation testing', () => {
   // Rules whose edge was left untested by one-fixture tests: each case here sits on the boundary a careless
@@ -38,14 +42,7 @@ describe('at the edges', () => {
   // Edges of env delete, list, update and their shared options, in-process against the sandbox (what stdout and
   // stderr say, the exit code, and the requests the server received), and of how records are named (target.ts).
 
-  test.override({
-    sandboxOptions: {
-      seed: [
-        { id: 'e1', name: 'alpha', type: 'Test' },
-        { id: 'e2', name: 'beta' },
-      ],
-    },
-  });
+  test.override({ sandboxOptions: EDGES_SANDBOX });
 
   describe('env list', () => {
     it('--columns with no names says what it expects', async ({ sandbox, env, cip }) => {
@@ -266,22 +263,10 @@ describe("the base URL's origin", () => {
 });
 
 describe('at a terminal', () => {
-  // What people see at a terminal: tables that fit the width, the id column kept whole, a note for what was
-  // hidden, bold headers only where colour is wanted, records as field/value lines. Run in-process with
-  // stdout and stderr flagged as a terminal.
-
-  const ID = '7d1c0b2e-4f3a-4b5c-8d6e-9f0a1b2c3d4e';
-
-  const WIDE = { id: ID, name: 'wide', description: 'd'.repeat(50), owner: 'o'.repeat(50), region: 'r'.repeat(50) };
-
-  test.override({ sandboxOptions: { seed: [WIDE] } });
+  test.override({ sandboxOptions: OUTPUT_SANDBOX });
 
   // A terminal that can show colour, where colour is asked for.
   test.override('env', ({ sandbox }) => ({ ...sandboxEnv(sandbox), TERM: 'xterm-256color' }));
-
-  const ESC = '\u001b';
-
-  const lines = (text: string) => text.split('\n').filter((line) => line !== '');
 
   describe('a table at a terminal', () => {
     it('fits the width, keeps the id whole, and says which columns it hid', async ({ env, cip }) => {
@@ -390,8 +375,6 @@ describe('table width', () => {
     return { ids: records.map((record) => record.id), names: records.map((record) => record.name) };
   }
 
-  const lines = (text: string) => text.split('\n').filter((line) => line !== '');
-
   async function listAt({ sandbox, cip }: Pick<Fixtures, 'sandbox' | 'cip'>, columns: number) {
     const result = await cip(['env', 'list', '--no-color'], { env: sandboxEnv(sandbox), terminalColumns: columns });
     expect(result.exitCode).toBe(0);
@@ -452,30 +435,8 @@ describe('table width', () => {
 });
 
 describe('the everyday workflow', () => {
-  // The everyday workflow: get one, find by name, update one field without losing the others, dry runs, delete
-  // many at once, lists in pages, checked columns. In-process against the sandbox; what the server received
-  // is the proof of what was sent.
-
-  // The record as the API might hold it: nested values, a 64-bit number, a decimal with a trailing zero.
-  const STAGING_JSON =
-    '{"id":"e1","name":"staging","displayName":"Staging","description":"pre-production","type":"Staging","isActive":true,' +
-    '"region":"westeurope","tags":["a","b"],"settings":{"retention":30,"logLevel":"Warning"},"quota":12345678901234567890,"ratio":1.50}';
-
   // Read as JSON texts, so the store keeps the exact digits as the sandbox parses them.
-  test.override({
-    sandboxOptions: {
-      records: [
-        STAGING_JSON,
-        '{"id":"e2","name":"prod","type":"Production"}',
-        '{"id":"e3","Name":"Review","type":"Test"}',
-        '{"id":"e4","name":"dup"}',
-        '{"id":"e5","name":"dup"}',
-        '{"id":"staging-id-is-a-name","name":"e2"}',
-      ],
-    },
-  });
-
-  const reads = (sandbox: Sandbox) => sandbox.requests.filter((request) => request.method === 'GET');
+  test.override({ sandboxOptions: WORKFLOW_SANDBOX });
 
   describe('lists in pages', () => {
     const page = (items: unknown[], next?: string, style: 'odata' | 'next' | 'nextLink' = 'odata') => {

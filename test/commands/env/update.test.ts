@@ -6,25 +6,15 @@ import { sent, writes } from '../../helpers/requests.js';
 import { AT_TERMINAL } from '../../helpers/harness.js';
 import { writeFileSync, chmodSync } from 'node:fs';
 import { join } from 'node:path';
-import { type Sandbox } from '../../../src/sandbox/index.js';
+import { STAGING_JSON, readPaths, WORKFLOW_SANDBOX } from '../../helpers/workflow.js';
+import { host } from '../../helpers/protected-profiles.js';
+import { LIST, BY_ID, EDGES_SANDBOX } from '../../helpers/env-edges.js';
 
 describe('at the edges', () => {
   // Edges of env delete, list, update and their shared options, in-process against the sandbox (what stdout and
   // stderr say, the exit code, and the requests the server received), and of how records are named (target.ts).
 
-  test.override({
-    sandboxOptions: {
-      seed: [
-        { id: 'e1', name: 'alpha', type: 'Test' },
-        { id: 'e2', name: 'beta' },
-      ],
-    },
-  });
-
-  const LIST = 'GET /ms/Environments';
-
-  /** A write asks for the environment by id, for a validator of its own (the sandbox answers 405). */
-  const BY_ID = (id: string) => `GET /ms/Environments/${id}`;
+  test.override({ sandboxOptions: EDGES_SANDBOX });
 
   describe('env update', () => {
     it('--replace --dry-run names the environment by its current name when the payload has none', async ({ sandbox, env, cip }) => {
@@ -114,33 +104,8 @@ describe('small edges', () => {
 });
 
 describe('the everyday workflow', () => {
-  // The everyday workflow: get one, find by name, update one field without losing the others, dry runs, delete
-  // many at once, lists in pages, checked columns. In-process against the sandbox; what the server received
-  // is the proof of what was sent.
-
-  // The record as the API might hold it: nested values, a 64-bit number, a decimal with a trailing zero.
-  const STAGING_JSON =
-    '{"id":"e1","name":"staging","displayName":"Staging","description":"pre-production","type":"Staging","isActive":true,' +
-    '"region":"westeurope","tags":["a","b"],"settings":{"retention":30,"logLevel":"Warning"},"quota":12345678901234567890,"ratio":1.50}';
-
   // Read as JSON texts, so the store keeps the exact digits as the sandbox parses them.
-  test.override({
-    sandboxOptions: {
-      records: [
-        STAGING_JSON,
-        '{"id":"e2","name":"prod","type":"Production"}',
-        '{"id":"e3","Name":"Review","type":"Test"}',
-        '{"id":"e4","name":"dup"}',
-        '{"id":"e5","name":"dup"}',
-        '{"id":"staging-id-is-a-name","name":"e2"}',
-      ],
-    },
-  });
-
-  const reads = (sandbox: Sandbox) => sandbox.requests.filter((request) => request.method === 'GET');
-
-  /** The paths cip read: the list, and an environment by id (which the sandbox does not serve: 405). */
-  const readPaths = (sandbox: Sandbox) => reads(sandbox).map((request) => request.url);
+  test.override({ sandboxOptions: WORKFLOW_SANDBOX });
 
   describe('env update merges', () => {
     it('changes one field and sends every other one back exactly as it was read', async ({ env, cip, sandbox }) => {
@@ -204,8 +169,6 @@ describe('what a write says', () => {
       ],
     },
   });
-
-  const host = (sandbox: Sandbox) => new URL(sandbox.url).host;
 
   describe('update refuses a payload that belongs to another environment', () => {
     it.for<[string, string]>([

@@ -2,8 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { targetText, environmentLabel, idOf, nameOf } from '../../../../src/domain/environments/target.js';
 import { fromFlat } from '../../../helpers/settings.js';
-
-const GUID = '3f2b8c1e-9a4d-4e6f-8b7a-1c2d3e4f5a6b';
+import { GUID } from '../../../helpers/token-server.js';
 
 const PATH = '/home/u/app/.cip.json';
 
