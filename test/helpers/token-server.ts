@@ -3,6 +3,7 @@
 // of credential sends (a token: Bearer and the subscription key, never EnterpriseId), CIP_TOKEN, the rule beside
 // the API key variables, a token's expiry (read, never verified), an opaque token, `auth login --token-file`,
 // what `auth status` and `doctor` say, and the token redacted wherever text is shown.
+import type { RawHttpServer } from './raw-http.js';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'vitest';
@@ -40,4 +41,16 @@ export function noSecrets(result: { stdout: string; stderr: string }, ...secrets
     expect(result.stdout).not.toContain(secret);
     expect(result.stderr).not.toContain(secret);
   }
+}
+
+/** The headers of a request the server received (the last by default), names in lower case. */
+export function requestHeaders(server: RawHttpServer, index = -1): Record<string, string> {
+  const head = server.requests.at(index);
+  if (head === undefined) throw new Error('no request was received');
+  return Object.fromEntries(
+    head
+      .split('\r\n')
+      .slice(1)
+      .map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]),
+  );
 }

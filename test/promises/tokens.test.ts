@@ -11,7 +11,19 @@ import { rawHttpServer } from '../helpers/raw-http.js';
 import { fakeKeychain } from '../helpers/fake-keychain.js';
 import { it, test } from '../helpers/fixture.js';
 import type { Sandbox } from '../../src/sandbox/index.js';
-import { GUID, TOKEN_ENTERPRISE, API_KEY, SUB_KEY, TOKEN, OPAQUE, answer, OK, configWith, noSecrets } from '../helpers/token-server.js';
+import {
+  GUID,
+  TOKEN_ENTERPRISE,
+  API_KEY,
+  SUB_KEY,
+  TOKEN,
+  OPAQUE,
+  answer,
+  OK,
+  configWith,
+  noSecrets,
+  requestHeaders,
+} from '../helpers/token-server.js';
 import { keyFiles, service, KEYS, writeConfig } from '../helpers/keychain-profiles.js';
 
 const server = await rawHttpServer();
@@ -27,17 +39,7 @@ beforeEach(() => {
   server.respond(OK);
 });
 
-/** The headers of a request the server received (the last by default), names in lower case. */
-function headers(index = -1): Record<string, string> {
-  const head = server.requests.at(index);
-  if (head === undefined) throw new Error('no request was received');
-  return Object.fromEntries(
-    head
-      .split('\r\n')
-      .slice(1)
-      .map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]),
-  );
-}
+const headers = (index = -1) => requestHeaders(server, index);
 
 describe('what each kind of credential sends', () => {
   it('an API key: ApiKey, the subscription key and EnterpriseId', async ({ cip }) => {

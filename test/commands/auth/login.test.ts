@@ -23,6 +23,7 @@ import {
   configWith,
   noSecrets,
   API_KEY,
+  requestHeaders,
 } from '../../helpers/token-server.js';
 import { keyFiles, configPath, service, KEYS, FILE, otherUrl, noKeys, writeConfig } from '../../helpers/keychain-profiles.js';
 import { login, OTHER_ENTERPRISE } from '../../helpers/profiles.js';
@@ -1410,17 +1411,7 @@ describe('tokens', () => {
     server.respond(OK);
   });
 
-  /** The headers of a request the server received (the last by default), names in lower case. */
-  function headers(index = -1): Record<string, string> {
-    const head = server.requests.at(index);
-    if (head === undefined) throw new Error('no request was received');
-    return Object.fromEntries(
-      head
-        .split('\r\n')
-        .slice(1)
-        .map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]),
-    );
-  }
+  const headers = (index = -1) => requestHeaders(server, index);
 
   describe('auth login --token-file', () => {
     function files(token = TOKEN): { dir: string; token: string; sub: string } {
