@@ -1,7 +1,7 @@
 // The promise "lost-updates", across the commands that keep it: in-process against the sandbox.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect } from 'vitest';
+import { describe, expect, vi } from 'vitest';
 import type { EtagStyle, RecordedRequest, Sandbox } from '../../src/sandbox/index.js';
 import { expectOneErrorLine, putAsAnotherClient, sandboxEnv, tempDir } from '../helpers/cli.js';
 import { it, type Cip, type Fixtures } from '../helpers/fixture.js';
@@ -374,9 +374,19 @@ describe('edited files', () => {
 
     it('a record in a file that carries its own version (updatedAt) is refused when that moved', async ({ cip, startSandbox }) => {
       const sandbox = await styled(startSandbox, 'strong');
-      await otherWriter(sandbox, ID, { name: 'staging', description: 'as read', owner: 'alice' });
-      const updatedAt = String(sandbox.environments.get(ID)!.updatedAt);
-      await otherWriter(sandbox, ID, { name: 'staging', description: 'theirs', owner: 'alice' });
+      // The sandbox stamps updatedAt from the clock: two writes within one millisecond would leave it where it
+      // was, so the clock moves a second between them (Date only; the sandbox runs in this process).
+      vi.useFakeTimers({ toFake: ['Date'] });
+      try {
+        vi.setSystemTime(Date.UTC(2026, 0, 15, 12, 0, 0));
+        await otherWriter(sandbox, ID, { name: 'staging', description: 'as read', owner: 'alice' });
+        vi.setSystemTime(Date.UTC(2026, 0, 15, 12, 0, 1));
+        await otherWriter(sandbox, ID, { name: 'staging', description: 'theirs', owner: 'alice' });
+      } finally {
+        vi.useRealTimers();
+      }
+      const updatedAt = '2026-01-15T12:00:00.000Z';
+      expect(sandbox.environments.get(ID)!.updatedAt).toBe('2026-01-15T12:00:01.000Z');
       const path = file('hand.yaml', `environments:\n  - name: staging\n    owner: carol\n    updatedAt: "${updatedAt}"\n`);
       sandbox.reset();
       const result = await cip(['env', 'apply', '--file', path, '--yes'], { env: sandboxEnv(sandbox) });
