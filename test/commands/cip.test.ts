@@ -10,7 +10,7 @@ import { it, test } from '../helpers/fixture.js';
 import { COMMAND_TREE } from '../../src/program.js';
 import type { AnyCommand } from '../../src/commands/define.js';
 import { WORKFLOW_SANDBOX } from '../helpers/workflow.js';
-import { configWith, sandboxProfile } from '../helpers/boundaries.js';
+import { configWith, sandboxProfile } from '../helpers/stored-profiles.js';
 import { PLATFORM_SANDBOX } from '../helpers/platform.js';
 
 describe('boundaries found by mutation testing', () => {

@@ -32,8 +32,10 @@ import {
   spawnCip,
   tempDir,
   TEST_CREDENTIAL_STORE,
+  noVerifyLoginArgs,
 } from '../helpers/cli.js';
 import { cipInProcess as cip } from '../helpers/harness.js';
+import { sandboxProfile } from '../helpers/stored-profiles.js';
 
 let sandbox: Sandbox;
 beforeAll(async () => {
@@ -149,17 +151,7 @@ describe('a folder cip cannot write to', () => {
     const keys = tempDir();
     chmodSync(keys, 0o755);
     for (const name of ['api', 'sub']) writeFileSync(join(keys, name), `${sandbox.keys.apiKey}\n`, { mode: 0o644 });
-    const args = [
-      'auth',
-      'login',
-      '--no-verify',
-      '--enterprise-id',
-      sandbox.keys.enterpriseId,
-      '--api-key-file',
-      join(keys, 'api'),
-      '--subscription-key-file',
-      join(keys, 'sub'),
-    ];
+    const args = noVerifyLoginArgs(sandbox.keys.enterpriseId, join(keys, 'api'), join(keys, 'sub'));
     // The Node under test by its path: setpriv would look `node` up on PATH as nobody, and skip a folder nobody
     // cannot read for the next node on PATH.
     const [command, prefix] = asRoot
@@ -184,12 +176,7 @@ describe('writes are atomic whatever the environment', () => {
     ['with SNAP set (snap-installed Node), where conf would write in place', { SNAP: '/snap/node/current' }],
   ])('%s, with no room to write, the old config survives byte for byte', async (_what, snap) => {
     const configDir = tempDir();
-    const profile = {
-      baseUrl: sandbox.url,
-      enterpriseId: sandbox.keys.enterpriseId,
-      apiKey: sandbox.keys.apiKey,
-      subscriptionKey: sandbox.keys.subscriptionKey,
-    };
+    const profile = sandboxProfile(sandbox);
     // Padded to 100 bytes under a 4 KiB file-size limit: the next profile cannot fit.
     const unpadded = JSON.stringify({ activeProfile: 'p0', profiles: { p0: profile }, note: '' }, null, '\t');
     const before = JSON.stringify(
@@ -254,20 +241,7 @@ describe('nothing but a regular file is read', () => {
     const asPayload = await cip(['env', 'create', '--file', path], { env: sandboxEnv(sandbox) });
     expect(asPayload.exitCode).toBe(2);
     expect(expectOneErrorLine(asPayload.stderr)).toBe(message(path));
-    const asKey = await cip(
-      [
-        'auth',
-        'login',
-        '--no-verify',
-        '--enterprise-id',
-        sandbox.keys.enterpriseId,
-        '--api-key-file',
-        path,
-        '--subscription-key-file',
-        path,
-      ],
-      { configDir: tempDir() },
-    );
+    const asKey = await cip(noVerifyLoginArgs(sandbox.keys.enterpriseId, path, path), { configDir: tempDir() });
     expect(asKey.exitCode).toBe(2);
     expect(sandbox.requests).toHaveLength(0);
   });

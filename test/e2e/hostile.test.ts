@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox/index.js';
-import { CIP, expectOneErrorLine, readConfig, sandboxEnv, tempDir, cip as cipSpawned } from '../helpers/cli.js';
+import { CIP, expectOneErrorLine, readConfig, sandboxEnv, tempDir, cip as cipSpawned, noVerifyLoginArgs } from '../helpers/cli.js';
 import { cipInProcess as cip } from '../helpers/harness.js';
 import { rawHttpServer, type RawHttpServer } from '../helpers/raw-http.js';
 
@@ -220,20 +220,7 @@ describe('keys that could break a header or a redaction are refused before anyth
     const dir = tempDir();
     writeFileSync(join(dir, 'api'), 'line-one-0123456789\nline-two-0123456789\n');
     writeFileSync(join(dir, 'sub'), sandbox.keys.subscriptionKey);
-    const fromFile = await cip(
-      [
-        'auth',
-        'login',
-        '--no-verify',
-        '--enterprise-id',
-        sandbox.keys.enterpriseId,
-        '--api-key-file',
-        join(dir, 'api'),
-        '--subscription-key-file',
-        join(dir, 'sub'),
-      ],
-      { configDir },
-    );
+    const fromFile = await cip(noVerifyLoginArgs(sandbox.keys.enterpriseId, join(dir, 'api'), join(dir, 'sub')), { configDir });
     expect(fromFile.exitCode).toBe(2);
     expect(expectOneErrorLine(fromFile.stderr)).toMatch(/^error: the API key from --api-key-file .* is not a valid key/);
     const fromEnv = await cip(['auth', 'login', '--no-verify', '--enterprise-id', sandbox.keys.enterpriseId], {

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox/index.js';
 import { CIP, tempDir, TEST_CREDENTIAL_STORE } from '../helpers/cli.js';
+import { sandboxProfile } from '../helpers/stored-profiles.js';
 
 const SCRIPT = '/usr/bin/script';
 const sandbox = await startSandbox({ seed: 3 });
@@ -18,13 +19,7 @@ const QUESTION = "Type the profile's name, 'prod', to go on:";
 /** A config folder whose active profile, 'prod', points at the sandbox and is protected. */
 function protectedConfig(): string {
   const configDir = tempDir();
-  const prod = {
-    baseUrl: sandbox.url,
-    enterpriseId: sandbox.keys.enterpriseId,
-    apiKey: sandbox.keys.apiKey,
-    subscriptionKey: sandbox.keys.subscriptionKey,
-    protected: true,
-  };
+  const prod = { ...sandboxProfile(sandbox), protected: true };
   writeFileSync(join(configDir, 'config.json'), JSON.stringify({ activeProfile: 'prod', profiles: { prod } }), { mode: 0o600 });
   return configDir;
 }

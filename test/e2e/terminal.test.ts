@@ -7,6 +7,7 @@ import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox/index.js';
 import { CIP, readConfig, sandboxEnv, tempDir, TEST_CREDENTIAL_STORE } from '../helpers/cli.js';
 import { cipInProcess } from '../helpers/harness.js';
+import { sandboxProfile } from '../helpers/stored-profiles.js';
 
 const SCRIPT = '/usr/bin/script';
 const sandbox = await startSandbox({ seed: 3 });
@@ -145,12 +146,7 @@ describe.skipIf(!existsSync(SCRIPT))('at a terminal', () => {
 
   it('the question names the profile and the enterprise it would delete in', async () => {
     const configDir = tempDir();
-    const profile = {
-      baseUrl: sandbox.url,
-      enterpriseId: sandbox.keys.enterpriseId,
-      apiKey: sandbox.keys.apiKey,
-      subscriptionKey: sandbox.keys.subscriptionKey,
-    };
+    const profile = sandboxProfile(sandbox);
     writeFileSync(join(configDir, 'config.json'), JSON.stringify({ activeProfile: 'prod', profiles: { prod: profile } }), { mode: 0o600 });
     const [id] = sandbox.environments.keys();
     const noCredentials = {

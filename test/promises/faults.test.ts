@@ -13,6 +13,7 @@ import { describe, expect } from 'vitest';
 import { type Fault, type Sandbox } from '../../src/sandbox/index.js';
 import { expectOneErrorLine, tempDir } from '../helpers/cli.js';
 import { it } from '../helpers/fixture.js';
+import { sandboxProfile } from '../helpers/stored-profiles.js';
 
 type Operation = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
@@ -137,12 +138,7 @@ const OLD_TIME = new Date('2020-01-02T03:04:05Z');
 function writeProfile(sandbox: Sandbox): { dir: string; path: string } {
   const dir = tempDir('cip-faults-');
   const path = join(dir, 'config.json');
-  const profile = {
-    baseUrl: sandbox.url,
-    enterpriseId: sandbox.keys.enterpriseId,
-    apiKey: sandbox.keys.apiKey,
-    subscriptionKey: sandbox.keys.subscriptionKey,
-  };
+  const profile = sandboxProfile(sandbox);
   writeFileSync(path, `${JSON.stringify({ activeProfile: 'p', profiles: { p: profile } }, null, 2)}\n`, { mode: 0o600 });
   // An mtime far in the past, so any rewrite shows even within the file system's time resolution.
   utimesSync(path, OLD_TIME, OLD_TIME);

@@ -2,9 +2,9 @@
 import { chmodSync, readFileSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect } from 'vitest';
-import { expectOneErrorLine, readConfig, sandboxEnv, tempDir, loginArgs } from '../helpers/cli.js';
+import { expectOneErrorLine, readConfig, sandboxEnv, tempDir, loginArgs, noVerifyLoginArgs } from '../helpers/cli.js';
 import { it, test } from '../helpers/fixture.js';
-import { configWith, sandboxProfile } from '../helpers/boundaries.js';
+import { configWith, sandboxProfile } from '../helpers/stored-profiles.js';
 import { keyFiles } from '../helpers/profiles.js';
 
 describe('profiles and the config file', () => {
@@ -29,20 +29,7 @@ describe('profiles and the config file', () => {
         expect(expectOneErrorLine(result.stderr)).toContain(path);
       }
       const files = keyFiles(sandbox);
-      const relogin = await cip(
-        [
-          'auth',
-          'login',
-          '--no-verify',
-          '--enterprise-id',
-          sandbox.keys.enterpriseId,
-          '--api-key-file',
-          files.apiKeyFile,
-          '--subscription-key-file',
-          files.subscriptionKeyFile,
-        ],
-        { configDir },
-      );
+      const relogin = await cip(noVerifyLoginArgs(sandbox.keys.enterpriseId, files.apiKeyFile, files.subscriptionKeyFile), { configDir });
       expect(relogin.exitCode).toBe(2);
       expect(readFileSync(path, 'utf8')).toBe(broken);
     });

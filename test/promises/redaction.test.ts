@@ -5,7 +5,7 @@ import { describe, expect } from 'vitest';
 import { expectOneErrorLine, tempDir, seedSandbox } from '../helpers/cli.js';
 import { it, test } from '../helpers/fixture.js';
 import { type Sandbox } from '../../src/sandbox/index.js';
-import { configWith, sandboxProfile } from '../helpers/boundaries.js';
+import { configWith, sandboxProfile } from '../helpers/stored-profiles.js';
 
 describe('boundaries found by mutation testing', () => {
   // Rules whose edge was left untested by one-fixture tests: each case here sits on the boundary a careless

@@ -7,7 +7,7 @@ import { fakeKeychain, interruptAt } from '../../helpers/fake-keychain.js';
 import { it, test } from '../../helpers/fixture.js';
 import type { Sandbox } from '../../../src/sandbox/index.js';
 import { setup, projectTest } from '../../helpers/project-file.js';
-import { configWith, sandboxProfile } from '../../helpers/boundaries.js';
+import { configWith, sandboxProfile } from '../../helpers/stored-profiles.js';
 import { service, KEYS, writeConfig, keychainProfile, plainProfile } from '../../helpers/keychain-profiles.js';
 
 describe('with the keychain and at the edges', () => {

@@ -8,7 +8,7 @@ import { rawHttpServer, type RawHttpServer } from '../../helpers/raw-http.js';
 import { fakeKeychain, interruptAt } from '../../helpers/fake-keychain.js';
 import { it, test } from '../../helpers/fixture.js';
 import { GUID, TOKEN, OK, configWith, noSecrets, API_KEY, SUB_KEY } from '../../helpers/token-server.js';
-import { type StoredProfile } from '../../helpers/boundaries.js';
+import { type StoredProfile } from '../../helpers/stored-profiles.js';
 import {
   configPath,
   service,

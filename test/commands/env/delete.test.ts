@@ -10,6 +10,7 @@ import { AT_TERMINAL } from '../../helpers/harness.js';
 import { type Sandbox } from '../../../src/sandbox/index.js';
 import { reads, WORKFLOW_SANDBOX } from '../../helpers/workflow.js';
 import { LIST, EDGES_SANDBOX } from '../../helpers/env-edges.js';
+import { sandboxProfile } from '../../helpers/stored-profiles.js';
 
 describe('asking first', () => {
   // env delete at a terminal: what the question says, what each answer does, and what a failure part-way
@@ -314,13 +315,7 @@ describe('asking first', () => {
 
     it('the command keeps the profile it acted in, and what the run confirmed with', async ({ sandbox, cip }) => {
       const configDir = tempDir();
-      const profile = {
-        baseUrl: sandbox.url,
-        enterpriseId: sandbox.keys.enterpriseId,
-        apiKey: sandbox.keys.apiKey,
-        subscriptionKey: sandbox.keys.subscriptionKey,
-        keys: 'file',
-      };
+      const profile = { ...sandboxProfile(sandbox), keys: 'file' };
       writeFileSync(join(configDir, 'config.json'), JSON.stringify({ activeProfile: 'my prod', profiles: { 'my prod': profile } }), {
         mode: 0o600,
       });

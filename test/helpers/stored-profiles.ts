@@ -1,6 +1,5 @@
-// What the tests of one theme share, in the files of the verbs and promises they test. The theme:
-// Rules whose edge was left untested by one-fixture tests: each case here sits on the boundary a careless
-// change would move (found by mutation testing).
+// Profiles as cip stores them in its config file, written as another tool (or an older cip) would write them:
+// a sandbox's profile, and a private config folder holding some.
 import { writeFileSync, chmodSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDir } from './cli.js';
