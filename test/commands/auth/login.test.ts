@@ -26,7 +26,7 @@ import {
   requestHeaders,
 } from '../../helpers/token-server.js';
 import { keyFiles, configPath, service, KEYS, FILE, otherUrl, noKeys, writeConfig } from '../../helpers/keychain-profiles.js';
-import { login, OTHER_ENTERPRISE } from '../../helpers/profiles.js';
+import { login, OTHER_ENTERPRISE, keyFiles as profileKeyFiles } from '../../helpers/profiles.js';
 
 describe('with the keychain and at the edges', () => {
   // auth login, status and logout with the keys in a keychain: a stand-in keychain helper (a script that keeps its
@@ -582,14 +582,8 @@ describe('profiles and the config file', () => {
 
   test.override({ sandboxOptions: { seed: 2 } });
 
-  function keyFiles(target: Sandbox): { apiKeyFile: string; subscriptionKeyFile: string } {
-    const dir = tempDir();
-    const apiKeyFile = join(dir, 'api-key');
-    const subscriptionKeyFile = join(dir, 'sub-key');
-    writeFileSync(apiKeyFile, `${target.keys.apiKey}\n`);
-    writeFileSync(subscriptionKeyFile, `${target.keys.subscriptionKey}\n`);
-    return { apiKeyFile, subscriptionKeyFile };
-  }
+  // The keys in files of their own, as auth login reads them (not the keychain tests' keyFiles above).
+  const keyFiles = profileKeyFiles;
 
   describe('cip auth login', () => {
     it('verifies the keys, stores the first profile as active, in a private file', async ({ sandbox, cip }) => {
