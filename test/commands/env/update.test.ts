@@ -57,7 +57,7 @@ describe('the basics', () => {
     });
 
     it('encodes ids that are not URL-safe', async ({ sandbox, env, cip }) => {
-      // An id with '/' is refused instead (test/commands/exact-targets.test.ts): a server may decode %2F.
+      // An id with '/' is refused instead (test/promises/exact-targets.test.ts): a server may decode %2F.
       sandbox.environments.set('a b?c#d', { id: 'a b?c#d', name: 'odd' });
       try {
         const result = await cip(['env', 'update', 'a b?c#d', '-f', 'name=x'], { env });
