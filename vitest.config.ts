@@ -28,7 +28,10 @@ export const ISOLATED = [
 ];
 
 /** What both loops share: the ky that ships, the run's copy of the build, time limits for hangs. */
-export function loop(projects: { include: string[]; isolated?: string[] }, extra: { globalSetup?: string[]; provide?: Record<string, unknown> } = {}): ViteUserConfig {
+export function loop(
+  projects: { include: string[]; isolated?: string[] },
+  extra: { globalSetup?: string[]; provide?: Record<string, unknown> } = {},
+): ViteUserConfig {
   const isolated = projects.isolated ?? [];
   return defineConfig({
     // The ky cip ships (dist/vendor/ky.cjs: over cip's own Request, Response and Headers), not the package.

@@ -1,7 +1,7 @@
 // @ts-check
 // Changes scripts/build.mjs makes to third-party code as it bundles it, each for a cost measured at every run of
 // cip. Each replaces one exact text, and the build fails if that text is not there (a new version of the
-// package): the change is then looked at again, never applied blindly. test/unit/patches.test.ts holds each
+// package): the change is then looked at again, never applied blindly. test/tooling/patches.test.ts holds each
 // replacement equal to what it replaces.
 
 /** @typedef {{ file: RegExp, from: string, to: string, why: string }} Patch */

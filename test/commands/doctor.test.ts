@@ -12,13 +12,15 @@ import { join } from 'node:path';
 import type { ConnectionOptions } from 'node:tls';
 import { afterEach, describe, expect, vi } from 'vitest';
 import { InterruptedError } from '../../src/errors.js';
-import { startSandbox, type Fault, type RecordedRequest } from '../../src/sandbox/index.js';
+import { SANDBOX_DEFAULTS, startSandbox, type Fault, type RecordedRequest, type Sandbox } from '../../src/sandbox/index.js';
 import { expectOneErrorLine, loginArgs, sandboxEnv, tempDir } from '../helpers/cli.js';
 import { startConnectProxy } from '../helpers/connect-proxy.js';
 import { refusedPort } from '../helpers/ports.js';
 import { rawHttpServer } from '../helpers/raw-http.js';
 import { makeCertificate, oldTlsServer } from '../helpers/tls.js';
-import { it } from '../helpers/fixture.js';
+import { test, type Cip } from '../helpers/fixture.js';
+import { setup, projectTest } from '../helpers/project-file.js';
+import { PLATFORM_SANDBOX } from '../helpers/platform.js';
 
 const trust = vi.hoisted(() => ({ ca: undefined as string | undefined }));
 
@@ -48,16 +50,20 @@ vi.mock('node:dns/promises', async (importOriginal) => {
 });
 
 const certificate = makeCertificate(tempDir());
+
 afterEach(() => {
   trust.ca = undefined;
   vi.useRealTimers();
 });
 
-const base = sandbox.url;
-const port = sandbox.port;
-const ENTERPRISE = sandbox.keys.enterpriseId;
-const FROM_ENV = `no profile; base URL ${base} (from CIP_BASE_URL); enterprise ${ENTERPRISE} (from CIP_ENTERPRISE_ID); API key ****6789 (from CIP_API_KEY); subscription key ****6789 (from CIP_SUBSCRIPTION_KEY)`;
+const ENTERPRISE: string = SANDBOX_DEFAULTS.enterpriseId;
+
+/** The credentials check of a sandbox's keys from the environment, at this base URL. */
+const fromEnv = (base: string, enterprise = ENTERPRISE) =>
+  `no profile; base URL ${base} (from CIP_BASE_URL); enterprise ${enterprise} (from CIP_ENTERPRISE_ID); API key ****6789 (from CIP_API_KEY); subscription key ****6789 (from CIP_SUBSCRIPTION_KEY)`;
+
 const NOT_LOGGED_IN = 'not logged in: no profile and no credentials in the environment';
+
 const LOGIN_FIX = "run 'cip auth login', or set CIP_API_KEY, CIP_SUBSCRIPTION_KEY and CIP_ENTERPRISE_ID";
 
 interface Check {
@@ -68,7 +74,9 @@ interface Check {
 }
 
 const ok = (check: string, detail: string): Check => ({ check, status: 'ok', detail });
+
 const failed = (check: string, detail: string, fix?: string): Check => ({ check, status: 'failed', detail, ...(fix ? { fix } : {}) });
+
 const skipped = (check: string, detail: string): Check => ({ check, status: 'skipped', detail });
 
 /** The network checks that pass against a sandbox at this base URL, plain http on 127.0.0.1. */
@@ -84,11 +92,15 @@ function reachable(url: string): Check[] {
 }
 
 const SUBSCRIPTION_OK = ok('subscription key', 'accepted by the gateway (from CIP_SUBSCRIPTION_KEY)');
+
 const API_OK = ok('API key and enterprise', `GET Environments: HTTP 200; the API key (from CIP_API_KEY) may read enterprise ${ENTERPRISE}`);
+
 // The sandbox's Date is real time, to the second, so how far off it is depends on how long the run took (the
 // retries of a failing request take a second): these tests take any number; the clock tests below fix it.
 const NO_VERDICT = skipped('subscription key', 'no verdict from the gateway: see the next check');
+
 const CLOCK_OK = ok('clock', "within N s of the server's");
+
 const anyClock = (text: string) => text.replace(/within \d+ s of the server's/, "within N s of the server's");
 
 /** What a terminal shows for these checks (colour off). */
@@ -100,31 +112,35 @@ function screen(checks: Check[]): string {
     .join('');
 }
 
-async function doctorText(runEnv: Record<string, string | undefined>, configDir?: string) {
-  return cip(['doctor'], { env: { ...runEnv, NO_COLOR: '1' }, terminalColumns: 400, ...(configDir ? { configDir } : {}) });
+type Env = Record<string, string | undefined>;
+
+/** doctor as a user runs it: as text at a terminal (colour off) or as JSON, and both checked against a list. */
+function doctorRunner(cip: Cip) {
+  const text = (runEnv: Env, configDir?: string) =>
+    cip(['doctor'], { env: { ...runEnv, NO_COLOR: '1' }, terminalColumns: 400, ...(configDir ? { configDir } : {}) });
+  const json = async (runEnv: Env, configDir?: string) => {
+    const result = await cip(['doctor', '-o', 'json'], { env: runEnv, ...(configDir ? { configDir } : {}) });
+    return { ...result, checks: JSON.parse(result.stdout) as Check[] };
+  };
+  /** Runs doctor as text and as JSON, and checks both show these checks, with this exit code and error line. */
+  const expectChecks = async (runEnv: Env, checks: Check[], exit: number, options: { configDir?: string } = {}): Promise<void> => {
+    const shown = await text(runEnv, options.configDir);
+    expect(anyClock(shown.stdout)).toBe(screen(checks));
+    expect(shown.exitCode).toBe(exit);
+    if (exit === 0) expect(shown.stderr).toBe('All checks passed.\n');
+    else expect(expectOneErrorLine(shown.stderr)).toBe(`error: ${firstFailure(checks)}`);
+    const parsed = await json(runEnv, options.configDir);
+    expect(JSON.parse(anyClock(parsed.stdout))).toEqual(checks);
+    expect(parsed.exitCode).toBe(exit);
+  };
+  return { text, json, expect: expectChecks };
 }
 
-async function doctorJson(runEnv: Record<string, string | undefined>, configDir?: string) {
-  const result = await cip(['doctor', '-o', 'json'], { env: runEnv, ...(configDir ? { configDir } : {}) });
-  return { ...result, checks: JSON.parse(result.stdout) as Check[] };
-}
-
-/** Runs doctor as text and as JSON, and checks both show these checks, with this exit code and error line. */
-async function expectDoctor(
-  runEnv: Record<string, string | undefined>,
-  checks: Check[],
-  exit: number,
-  options: { configDir?: string } = {},
-): Promise<void> {
-  const text = await doctorText(runEnv, options.configDir);
-  expect(anyClock(text.stdout)).toBe(screen(checks));
-  expect(text.exitCode).toBe(exit);
-  if (exit === 0) expect(text.stderr).toBe('All checks passed.\n');
-  else expect(expectOneErrorLine(text.stderr)).toBe(`error: ${firstFailure(checks)}`);
-  const json = await doctorJson(runEnv, options.configDir);
-  expect(JSON.parse(anyClock(json.stdout))).toEqual(checks);
-  expect(json.exitCode).toBe(exit);
-}
+const it = test.extend<{ doctor: ReturnType<typeof doctorRunner> }>({
+  doctor: async ({ cip }, use) => {
+    await use(doctorRunner(cip));
+  },
+});
 
 function firstFailure(checks: Check[]): string {
   const failures = checks.filter((check) => check.status === 'failed');
@@ -134,22 +150,23 @@ function firstFailure(checks: Check[]): string {
 const closedPort = refusedPort;
 
 const isPing = (request: RecordedRequest) => request.url === '/ms/ping';
+
 const isList = (request: RecordedRequest) => request.url === '/ms/Environments';
 
 describe('the credentials: each wrong one is named by its own check', () => {
-  it('all pass: every check on its line, where each value came from, keys masked', async ({ sandbox, env }) => {
-    await expectDoctor(env, [ok('credentials', FROM_ENV), ...reachable(base), SUBSCRIPTION_OK, API_OK, CLOCK_OK], 0);
-    const text = await doctorText(env);
+  it('all pass: every check on its line, where each value came from, keys masked', async ({ sandbox, env, doctor }) => {
+    await doctor.expect(env, [ok('credentials', fromEnv(sandbox.url)), ...reachable(sandbox.url), SUBSCRIPTION_OK, API_OK, CLOCK_OK], 0);
+    const text = await doctor.text(env);
     expect(text.stdout).not.toContain(sandbox.keys.apiKey);
     expect(text.stdout).not.toContain(sandbox.keys.subscriptionKey);
   });
 
-  it('a wrong subscription key: the gateway refuses it, so the API key is not checked (exit 3)', async ({ sandbox }) => {
-    await expectDoctor(
+  it('a wrong subscription key: the gateway refuses it, so the API key is not checked (exit 3)', async ({ sandbox, doctor }) => {
+    await doctor.expect(
       sandboxEnv(sandbox, { CIP_SUBSCRIPTION_KEY: 'wrong-subscription-key-0000' }),
       [
-        ok('credentials', FROM_ENV.replace('subscription key ****6789', 'subscription key ****0000')),
-        ...reachable(base),
+        ok('credentials', fromEnv(sandbox.url).replace('subscription key ****6789', 'subscription key ****0000')),
+        ...reachable(sandbox.url),
         failed(
           'subscription key',
           'cannot list environments: the API rejected the credentials (HTTP 401): Access denied due to invalid subscription key. Make sure to provide a valid key for an active subscription',
@@ -162,12 +179,12 @@ describe('the credentials: each wrong one is named by its own check', () => {
     );
   });
 
-  it('a wrong API key: the gateway lets it through, the API refuses it (exit 3)', async ({ sandbox }) => {
-    await expectDoctor(
+  it('a wrong API key: the gateway lets it through, the API refuses it (exit 3)', async ({ sandbox, doctor }) => {
+    await doctor.expect(
       sandboxEnv(sandbox, { CIP_API_KEY: 'wrong-api-key-0123456789' }),
       [
-        ok('credentials', FROM_ENV),
-        ...reachable(base),
+        ok('credentials', fromEnv(sandbox.url)),
+        ...reachable(sandbox.url),
         SUBSCRIPTION_OK,
         failed(
           'API key and enterprise',
@@ -180,13 +197,13 @@ describe('the credentials: each wrong one is named by its own check', () => {
     );
   });
 
-  it('an enterprise the API key may not read: forbidden, the enterprise and where it came from (exit 4)', async ({ sandbox }) => {
+  it('an enterprise the API key may not read: forbidden, the enterprise and where it came from (exit 4)', async ({ sandbox, doctor }) => {
     const other = '11111111-2222-4333-8444-555555555555';
-    await expectDoctor(
+    await doctor.expect(
       sandboxEnv(sandbox, { CIP_ENTERPRISE_ID: other }),
       [
-        ok('credentials', FROM_ENV.replace(ENTERPRISE, other)),
-        ...reachable(base),
+        ok('credentials', fromEnv(sandbox.url, other)),
+        ...reachable(sandbox.url),
         SUBSCRIPTION_OK,
         failed(
           'API key and enterprise',
@@ -201,12 +218,13 @@ describe('the credentials: each wrong one is named by its own check', () => {
 
   it('an enterprise id that is no GUID: the credentials fail as a usage error (exit 2), the network is still checked', async ({
     sandbox,
+    doctor,
   }) => {
-    await expectDoctor(
+    await doctor.expect(
       sandboxEnv(sandbox, { CIP_ENTERPRISE_ID: 'nope' }),
       [
         failed('credentials', "CIP_ENTERPRISE_ID must be a GUID like 3f2b8c1e-9a4d-4e6f-8b7a-1c2d3e4f5a6b, not 'nope'"),
-        ...reachable(base),
+        ...reachable(sandbox.url),
         skipped('subscription key', 'no credentials to check'),
         skipped('API key and enterprise', 'no credentials to check'),
         CLOCK_OK,
@@ -215,12 +233,12 @@ describe('the credentials: each wrong one is named by its own check', () => {
     );
   });
 
-  it('no credentials at all: not logged in (exit 3), with how to log in', async () => {
-    await expectDoctor(
-      { CIP_BASE_URL: base },
+  it('no credentials at all: not logged in (exit 3), with how to log in', async ({ doctor, sandbox }) => {
+    await doctor.expect(
+      { CIP_BASE_URL: sandbox.url },
       [
         failed('credentials', NOT_LOGGED_IN, LOGIN_FIX),
-        ...reachable(base),
+        ...reachable(sandbox.url),
         skipped('subscription key', 'no credentials to check'),
         skipped('API key and enterprise', 'no credentials to check'),
         CLOCK_OK,
@@ -229,18 +247,18 @@ describe('the credentials: each wrong one is named by its own check', () => {
     );
   });
 
-  it("a profile's values are named as the profile's, and its base URL is the one checked", async ({ sandbox, cip }) => {
+  it("a profile's values are named as the profile's, and its base URL is the one checked", async ({ sandbox, cip, doctor }) => {
     const configDir = tempDir();
     expect((await cip(loginArgs(sandbox, ['--profile', 'work']), { configDir })).exitCode).toBe(0);
     const fromProfile = "from profile 'work'";
-    await expectDoctor(
+    await doctor.expect(
       {},
       [
         ok(
           'credentials',
-          `profile 'work'; base URL ${base} (${fromProfile}); enterprise ${ENTERPRISE} (${fromProfile}); API key ****6789 (${fromProfile}); subscription key ****6789 (${fromProfile})`,
+          `profile 'work'; base URL ${sandbox.url} (${fromProfile}); enterprise ${ENTERPRISE} (${fromProfile}); API key ****6789 (${fromProfile}); subscription key ****6789 (${fromProfile})`,
         ),
-        ...reachable(base),
+        ...reachable(sandbox.url),
         ok('subscription key', `accepted by the gateway (${fromProfile})`),
         ok('API key and enterprise', `GET Environments: HTTP 200; the API key (${fromProfile}) may read enterprise ${ENTERPRISE}`),
         CLOCK_OK,
@@ -250,28 +268,28 @@ describe('the credentials: each wrong one is named by its own check', () => {
     );
   });
 
-  it('colours each line by its status on a terminal', async ({ cip }) => {
-    const result = await cip(['doctor'], { env: { CIP_BASE_URL: base, FORCE_COLOR: '1' }, terminalColumns: 400 });
+  it('colours each line by its status on a terminal', async ({ cip, sandbox }) => {
+    const result = await cip(['doctor'], { env: { CIP_BASE_URL: sandbox.url, FORCE_COLOR: '1' }, terminalColumns: 400 });
     const lines = result.stdout.trimEnd().split('\n');
     expect(lines[0]).toBe(`\u001b[31m✗ credentials: ${NOT_LOGGED_IN}\u001b[39m`);
     expect(lines[1]).toBe(`    fix: ${LOGIN_FIX}`);
-    expect(lines[2]).toBe(`\u001b[32m✓ base URL: ${base} (http, on this machine)\u001b[39m`);
+    expect(lines[2]).toBe(`\u001b[32m✓ base URL: ${sandbox.url} (http, on this machine)\u001b[39m`);
     expect(lines[5]).toBe('- TLS: http on this machine: no TLS');
   });
 });
 
 describe('the base URL', () => {
-  it('one that is not a URL ends the checks there', async () => {
+  it('one that is not a URL ends the checks there', async ({ doctor }) => {
     const checks = [
       failed('credentials', NOT_LOGGED_IN, LOGIN_FIX),
       failed('base URL', "'not a url' is not a URL", 'set --base-url, CIP_BASE_URL or the profile to https://api.copyl.com/ms'),
     ];
-    await expectDoctor({ CIP_BASE_URL: 'not a url' }, checks, 3);
+    await doctor.expect({ CIP_BASE_URL: 'not a url' }, checks, 3);
   });
 
-  it.for(['ftp', 'foo'])('a %s:// URL is not checked further: cip speaks only http and https', async (scheme, { sandbox }) => {
-    const url = `${scheme}://127.0.0.1:${port}/ms`;
-    await expectDoctor(
+  it.for(['ftp', 'foo'])('a %s:// URL is not checked further: cip speaks only http and https', async (scheme, { sandbox, doctor }) => {
+    const url = `${scheme}://127.0.0.1:${sandbox.port}/ms`;
+    await doctor.expect(
       sandboxEnv(sandbox, { CIP_BASE_URL: url }),
       [
         failed('credentials', `CIP_BASE_URL must be an https:// URL, not '${url}'`),
@@ -282,15 +300,15 @@ describe('the base URL', () => {
     expect(sandbox.requests).toEqual([]);
   });
 
-  it('plain http to a host that is not this machine fails (exit 2), though the rest is checked', async ({ sandbox }) => {
-    const url = `http://0.0.0.0:${port}/ms`;
-    await expectDoctor(
+  it('plain http to a host that is not this machine fails (exit 2), though the rest is checked', async ({ sandbox, doctor }) => {
+    const url = `http://0.0.0.0:${sandbox.port}/ms`;
+    await doctor.expect(
       sandboxEnv(sandbox, { CIP_BASE_URL: url, CIP_ALLOW_HTTP: '1' }),
       [
-        ok('credentials', FROM_ENV.replace(base, url)),
+        ok('credentials', fromEnv(url)),
         failed('base URL', `${url} is not https`, 'the keys must travel encrypted: use an https:// base URL'),
         ok('DNS', '0.0.0.0 is an address: no lookup needed'),
-        ok('TCP', `connected to 0.0.0.0:${port}`),
+        ok('TCP', `connected to 0.0.0.0:${sandbox.port}`),
         skipped('TLS', 'http on this machine: no TLS'),
         ok('ping', `GET ${url}/ping without keys: HTTP 200`),
         SUBSCRIPTION_OK,
@@ -301,15 +319,18 @@ describe('the base URL', () => {
     );
   });
 
-  it('a base URL at the root of its host: the ping is /ping, and a server without a Date header skips the clock', async ({ sandbox }) => {
+  it('a base URL at the root of its host: the ping is /ping, and a server without a Date header skips the clock', async ({
+    sandbox,
+    doctor,
+  }) => {
     const raw = await rawHttpServer();
     try {
       raw.respond('HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n[]');
       const root = new URL(raw.url).origin;
-      const result = await doctorText(sandboxEnv(sandbox, { CIP_BASE_URL: `${root}/` }));
+      const result = await doctor.text(sandboxEnv(sandbox, { CIP_BASE_URL: `${root}/` }));
       expect(anyClock(result.stdout)).toBe(
         screen([
-          ok('credentials', FROM_ENV.replace(base, root)),
+          ok('credentials', fromEnv(root)),
           ...reachable(root),
           SUBSCRIPTION_OK,
           API_OK,
@@ -326,9 +347,9 @@ describe('the base URL', () => {
   it.for<[string, number]>([
     ['http', 80],
     ['https', 443],
-  ])('%s without a port: TCP goes to port %d', async ([scheme, defaultPort], { sandbox }) => {
+  ])('%s without a port: TCP goes to port %d', async ([scheme, defaultPort], { sandbox, doctor }) => {
     const url = `${scheme}://127.0.0.1/ms`;
-    const result = await doctorJson(sandboxEnv(sandbox, { CIP_BASE_URL: url }));
+    const result = await doctor.json(sandboxEnv(sandbox, { CIP_BASE_URL: url }));
     expect(result.checks.slice(1, 4)).toEqual([
       ok('base URL', `${url}${scheme === 'http' ? ' (http, on this machine)' : ''}`),
       ok('DNS', '127.0.0.1 is an address: no lookup needed'),
@@ -341,11 +362,11 @@ describe('the base URL', () => {
 });
 
 describe('DNS and TCP, direct or to the proxy', () => {
-  it('a host that does not resolve: check the base URL and the network (exit 8)', async ({ sandbox }) => {
-    await expectDoctor(
+  it('a host that does not resolve: check the base URL and the network (exit 8)', async ({ sandbox, doctor }) => {
+    await doctor.expect(
       sandboxEnv(sandbox, { CIP_BASE_URL: 'https://nowhere.invalid/ms' }),
       [
-        ok('credentials', FROM_ENV.replace(base, 'https://nowhere.invalid/ms')),
+        ok('credentials', fromEnv('https://nowhere.invalid/ms')),
         ok('base URL', 'https://nowhere.invalid/ms'),
         failed('DNS', 'nowhere.invalid does not resolve (ENOTFOUND)', 'check the base URL and the network (DNS, VPN)'),
       ],
@@ -353,11 +374,11 @@ describe('DNS and TCP, direct or to the proxy', () => {
     );
   });
 
-  it('a proxy that does not resolve: the proxy variable is named', async ({ sandbox }) => {
-    await expectDoctor(
+  it('a proxy that does not resolve: the proxy variable is named', async ({ sandbox, doctor }) => {
+    await doctor.expect(
       sandboxEnv(sandbox, { CIP_BASE_URL: 'https://api.cip.test/ms', HTTPS_PROXY: 'http://proxy.invalid:3128' }),
       [
-        ok('credentials', FROM_ENV.replace(base, 'https://api.cip.test/ms')),
+        ok('credentials', fromEnv('https://api.cip.test/ms')),
         ok('base URL', 'https://api.cip.test/ms'),
         failed(
           'DNS',
@@ -369,13 +390,13 @@ describe('DNS and TCP, direct or to the proxy', () => {
     );
   });
 
-  it('nothing listening: a firewall or the wrong port (exit 8)', async ({ sandbox }) => {
+  it('nothing listening: a firewall or the wrong port (exit 8)', async ({ sandbox, doctor }) => {
     const closed = await closedPort();
     const url = `http://127.0.0.1:${closed}/ms`;
-    await expectDoctor(
+    await doctor.expect(
       sandboxEnv(sandbox, { CIP_BASE_URL: url }),
       [
-        ok('credentials', FROM_ENV.replace(base, url)),
+        ok('credentials', fromEnv(url)),
         ok('base URL', `${url} (http, on this machine)`),
         ok('DNS', '127.0.0.1 is an address: no lookup needed'),
         failed('TCP', `cannot connect to 127.0.0.1:${closed} (ECONNREFUSED)`, 'a firewall, or the wrong host or port'),
@@ -384,13 +405,13 @@ describe('DNS and TCP, direct or to the proxy', () => {
     );
   });
 
-  it('a proxy that is down: is the proxy up?', async ({ sandbox }) => {
+  it('a proxy that is down: is the proxy up?', async ({ sandbox, doctor }) => {
     const closed = await closedPort();
     const through = ` (the proxy http://127.0.0.1:${closed}, from https_proxy)`;
-    await expectDoctor(
+    await doctor.expect(
       sandboxEnv(sandbox, { CIP_BASE_URL: 'https://api.cip.test/ms', https_proxy: `127.0.0.1:${closed}` }),
       [
-        ok('credentials', FROM_ENV.replace(base, 'https://api.cip.test/ms')),
+        ok('credentials', fromEnv('https://api.cip.test/ms')),
         ok('base URL', 'https://api.cip.test/ms'),
         ok('DNS', `127.0.0.1 is an address: no lookup needed${through}`),
         failed('TCP', `cannot connect to 127.0.0.1:${closed} (ECONNREFUSED)${through}`, 'is the proxy up? check https_proxy'),
@@ -408,15 +429,15 @@ describe.skipIf(!certificate)('TLS', () => {
     return startSandbox({ seed: 0, tls: { key: cert.key, cert: cert.cert } });
   }
 
-  it('a certificate that verifies: https passes every check', async () => {
+  it('a certificate that verifies: https passes every check', async ({ doctor }) => {
     const secure = await tlsSandbox();
     trust.ca = cert.cert;
     try {
       const runEnv = sandboxEnv(secure);
-      await expectDoctor(
+      await doctor.expect(
         runEnv,
         [
-          ok('credentials', FROM_ENV.replace(base, secure.url)),
+          ok('credentials', fromEnv(secure.url)),
           ok('base URL', secure.url),
           ok('DNS', '127.0.0.1 is an address: no lookup needed'),
           ok('TCP', `connected to 127.0.0.1:${secure.port}`),
@@ -433,16 +454,16 @@ describe.skipIf(!certificate)('TLS', () => {
     }
   });
 
-  it.each([
+  it.for<[string | undefined, string]>([
     [undefined, "behind a corporate proxy or CA, set NODE_EXTRA_CA_CERTS to the CA's certificate file (PEM)"],
     ['/etc/corp\u001b[2J.pem', 'NODE_EXTRA_CA_CERTS is /etc/corp?[2J.pem, and it does not hold the certificate that signed this one'],
-  ])('one that does not verify (NODE_EXTRA_CA_CERTS %j) ends the checks, with what to do (exit 8)', async (extra, fix) => {
+  ])('one that does not verify (NODE_EXTRA_CA_CERTS %j) ends the checks, with what to do (exit 8)', async ([extra, fix], { doctor }) => {
     const secure = await tlsSandbox();
     try {
-      await expectDoctor(
+      await doctor.expect(
         sandboxEnv(secure, { NODE_EXTRA_CA_CERTS: extra }),
         [
-          ok('credentials', FROM_ENV.replace(base, secure.url)),
+          ok('credentials', fromEnv(secure.url)),
           ok('base URL', secure.url),
           ok('DNS', '127.0.0.1 is an address: no lookup needed'),
           ok('TCP', `connected to 127.0.0.1:${secure.port}`),
@@ -456,13 +477,13 @@ describe.skipIf(!certificate)('TLS', () => {
     }
   });
 
-  it('a server that speaks only TLS 1.0: the handshake, not the certificate, is named, with its fix (exit 8)', async ({ env }) => {
+  it('a server that speaks only TLS 1.0: the handshake, not the certificate, is named, with its fix (exit 8)', async ({ env, doctor }) => {
     const old = await oldTlsServer(cert);
     try {
-      await expectDoctor(
+      await doctor.expect(
         { ...env, CIP_BASE_URL: old.url },
         [
-          ok('credentials', FROM_ENV.replace(base, old.url)),
+          ok('credentials', fromEnv(old.url)),
           ok('base URL', old.url),
           ok('DNS', '127.0.0.1 is an address: no lookup needed'),
           ok('TCP', `connected to 127.0.0.1:${old.port}`),
@@ -480,14 +501,14 @@ describe.skipIf(!certificate)('TLS', () => {
     }
   });
 
-  it('through a proxy: TLS is left to the ping, which goes through the tunnel', async () => {
+  it('through a proxy: TLS is left to the ping, which goes through the tunnel', async ({ doctor }) => {
     const secure = await tlsSandbox();
     const proxy = await startConnectProxy();
     try {
       const url = `https://api.cip.test:${secure.port}/ms`;
       const through = ` (the proxy ${proxy.url}, from HTTPS_PROXY)`;
       const proxyPort = new URL(proxy.url).port;
-      const result = await doctorJson(sandboxEnv(secure, { CIP_BASE_URL: url, HTTPS_PROXY: proxy.url }));
+      const result = await doctor.json(sandboxEnv(secure, { CIP_BASE_URL: url, HTTPS_PROXY: proxy.url }));
       expect(result.checks.slice(1, 5)).toEqual([
         ok('base URL', url),
         ok('DNS', `127.0.0.1 is an address: no lookup needed${through}`),
@@ -511,8 +532,8 @@ describe.skipIf(!certificate)('TLS', () => {
 });
 
 describe('the ping', () => {
-  it('goes without keys, naming cip and Node', async ({ sandbox, env }) => {
-    await doctorJson(env);
+  it('goes without keys, naming cip and Node', async ({ sandbox, env, doctor }) => {
+    await doctor.json(env);
     const ping = sandbox.requests.find(isPing)!;
     expect(ping.method).toBe('GET');
     expect(ping.headers['user-agent']).toBe(`cip/0.0.0 node/${process.version}`);
@@ -520,13 +541,13 @@ describe('the ping', () => {
     expect(ping.headers['ocp-apim-subscription-key']).toBeUndefined();
   });
 
-  it('a service that answers the ping with an error status: the service is down (exit 7)', async ({ startSandbox }) => {
+  it('a service that answers the ping with an error status: the service is down (exit 7)', async ({ startSandbox, doctor }) => {
     const down = await startSandbox({ seed: 0, pingFails: true });
     try {
-      await expectDoctor(
+      await doctor.expect(
         sandboxEnv(down),
         [
-          ok('credentials', FROM_ENV.replace(base, down.url)),
+          ok('credentials', fromEnv(down.url)),
           ...reachable(down.url).slice(0, 4),
           failed('ping', `GET ${down.url}/ping without keys answered HTTP 503`, 'the service is down or the base URL points elsewhere'),
           SUBSCRIPTION_OK,
@@ -555,11 +576,16 @@ describe('the ping', () => {
       'a connection cut before any answer (exit 8)',
       { kind: 'reset-before' },
       8,
-      failed('ping', `cannot ping the service: cannot reach 127.0.0.1:${port}: connection reset (ECONNRESET)`),
+      failed('ping', 'cannot ping the service: cannot reach 127.0.0.1:PORT: connection reset (ECONNRESET)'),
     ],
-  ])('a ping that fails with %s', async ([_name, fault, exit, check], { sandbox, env }) => {
+  ])('a ping that fails with %s', async ([_name, fault, exit, check], { sandbox, env, doctor }) => {
     sandbox.inject({ fault, match: isPing, times: Infinity });
-    await expectDoctor(env, [ok('credentials', FROM_ENV), ...reachable(base).slice(0, 4), check, SUBSCRIPTION_OK, API_OK, CLOCK_OK], exit);
+    const ping = { ...check, detail: check.detail.replace('PORT', String(sandbox.port)) };
+    await doctor.expect(
+      env,
+      [ok('credentials', fromEnv(sandbox.url)), ...reachable(sandbox.url).slice(0, 4), ping, SUBSCRIPTION_OK, API_OK, CLOCK_OK],
+      exit,
+    );
   });
 });
 
@@ -583,9 +609,9 @@ describe('the API check, for answers that are not about the keys', () => {
       4,
       'cannot list environments: forbidden (HTTP 403): Out of call volume quota for this subscription key',
     ],
-  ])('a %s is the first failure, with its exit code', async ([_status, fault, exit, detail], { sandbox, env }) => {
+  ])('a %s is the first failure, with its exit code', async ([_status, fault, exit, detail], { sandbox, env, doctor }) => {
     sandbox.inject({ fault, match: isList });
-    const result = await doctorJson(env);
+    const result = await doctor.json(env);
     const hint =
       exit === 4
         ? `is ${ENTERPRISE} (from CIP_ENTERPRISE_ID) the enterprise of this API key, and may the key read environments?`
@@ -603,7 +629,7 @@ describe('the API check, for answers that are not about the keys', () => {
       'a connection cut on every try: a network failure (exit 8)',
       { kind: 'reset-before' },
       8,
-      `cannot list environments: cannot reach 127.0.0.1:${port}: connection reset (ECONNRESET)`,
+      'cannot list environments: cannot reach 127.0.0.1:PORT: connection reset (ECONNRESET)',
     ],
     [
       'a redirect, which cip does not follow: a server failure (exit 7)',
@@ -611,14 +637,14 @@ describe('the API check, for answers that are not about the keys', () => {
       7,
       'cannot list environments: the API answered with a redirect (HTTP 307) to https://elsewhere.example/',
     ],
-  ])('%s gives no verdict on the subscription key', async ([_name, fault, exit, detail], { sandbox, env }) => {
+  ])('%s gives no verdict on the subscription key', async ([_name, fault, exit, detail], { sandbox, env, doctor }) => {
     sandbox.inject({ fault, match: isList, times: Infinity });
-    const result = await doctorJson(env);
+    const result = await doctor.json(env);
     expect((JSON.parse(anyClock(result.stdout)) as Check[]).slice(6)).toEqual([
       NO_VERDICT,
       failed(
         'API key and enterprise',
-        detail,
+        detail.replace('PORT', String(sandbox.port)),
         exit === 7 ? 'cip does not follow redirects, so the keys go only to the base URL you chose; check --base-url' : undefined,
       ),
       CLOCK_OK,
@@ -628,7 +654,7 @@ describe('the API check, for answers that are not about the keys', () => {
 });
 
 describe('an interrupt', () => {
-  async function interrupted(runEnv: Record<string, string | undefined>, match: (request: RecordedRequest) => boolean) {
+  async function interrupted(cip: Cip, sandbox: Sandbox, runEnv: Env, match: (request: RecordedRequest) => boolean) {
     let release!: () => void;
     sandbox.inject({ fault: { kind: 'hold', release: new Promise<void>((resolve) => (release = resolve)) }, match });
     const controller = new AbortController();
@@ -639,13 +665,13 @@ describe('an interrupt', () => {
     return running;
   }
 
-  it('during the ping ends doctor at once: nothing on stdout, exit 130', async () => {
-    const result = await interrupted({ CIP_BASE_URL: base }, isPing);
+  it('during the ping ends doctor at once: nothing on stdout, exit 130', async ({ cip, sandbox }) => {
+    const result = await interrupted(cip, sandbox, { CIP_BASE_URL: sandbox.url }, isPing);
     expect(result).toMatchObject({ exitCode: 130, stdout: '' });
   });
 
-  it('during the API check ends doctor at once: nothing on stdout, exit 130', async ({ env }) => {
-    const result = await interrupted(env, isList);
+  it('during the API check ends doctor at once: nothing on stdout, exit 130', async ({ cip, sandbox, env }) => {
+    const result = await interrupted(cip, sandbox, env, isList);
     expect(result).toMatchObject({ exitCode: 130, stdout: '' });
   });
 
@@ -680,20 +706,20 @@ describe('the clock, against the Date the API sent', () => {
     [300, ok('clock', "within 300 s of the server's")],
     [-301, { check: 'clock', status: 'warning', detail: "301 s ahead of the server's", fix: 'set the clock right (NTP)' }],
     [3600, { check: 'clock', status: 'warning', detail: "3600 s behind the server's", fix: 'set the clock right (NTP)' }],
-  ])('the server %d s off', async ([offset, clock], { sandbox, env }) => {
+  ])('the server %d s off', async ([offset, clock], { sandbox, env, doctor }) => {
     vi.useFakeTimers({ toFake: ['Date'] });
     vi.setSystemTime(NOW);
     sandbox.inject({ fault: dated(offset), match: isList });
-    const result = await doctorJson(env);
+    const result = await doctor.json(env);
     expect(result.checks.at(-1)).toEqual(clock);
     expect(result.exitCode).toBe(0);
   });
 
-  it('a warning is shown with its fix, and is no failure', async ({ sandbox, env }) => {
+  it('a warning is shown with its fix, and is no failure', async ({ sandbox, env, doctor }) => {
     vi.useFakeTimers({ toFake: ['Date'] });
     vi.setSystemTime(NOW);
     sandbox.inject({ fault: dated(-600), match: isList });
-    const result = await doctorText(env);
+    const result = await doctor.text(env);
     expect(result.stdout.trimEnd().split('\n').slice(-2)).toEqual([
       "! clock: 600 s ahead of the server's",
       '    fix: set the clock right (NTP)',
@@ -702,7 +728,7 @@ describe('the clock, against the Date the API sent', () => {
     expect(result.stderr).toBe('All checks passed.\n');
   });
 
-  it("without a Date from the API, the ping's is used", async ({ sandbox, env }) => {
+  it("without a Date from the API, the ping's is used", async ({ sandbox, env, doctor }) => {
     vi.useFakeTimers({ toFake: ['Date'] });
     vi.setSystemTime(NOW);
     sandbox.inject(
@@ -715,7 +741,103 @@ describe('the clock, against the Date the API sent', () => {
         match: isList,
       },
     );
-    const result = await doctorJson(env);
+    const result = await doctor.json(env);
     expect(result.checks.at(-1)).toEqual(ok('clock', "within 120 s of the server's"));
+  });
+});
+
+describe('platform features', () => {
+  // The rest of the platform and any output's shape: `cip api`, `--jq`, `-o tsv`, and `cip doctor`, in-process
+  // against the sandbox. What the server received proves what was sent.
+
+  it.override({ sandboxOptions: PLATFORM_SANDBOX });
+
+  describe('cip doctor', () => {
+    it('passes every check against the sandbox, saying where each value came from, keys masked', async ({ sandbox, env, cip }) => {
+      const result = await cip(['doctor'], { env: { ...env, NO_COLOR: '1' }, terminalColumns: 200 });
+      expect(result.exitCode).toBe(0);
+      const lines = result.stdout.trimEnd().split('\n');
+      expect(lines.map((line) => line.split(':')[0])).toEqual([
+        '✓ credentials',
+        '✓ base URL',
+        '✓ DNS',
+        '✓ TCP',
+        '- TLS',
+        '✓ ping',
+        '✓ subscription key',
+        '✓ API key and enterprise',
+        '✓ clock',
+      ]);
+      expect(lines[0]).toContain('API key ****6789 (from CIP_API_KEY)');
+      expect(result.stdout).not.toContain(sandbox.keys.apiKey);
+      expect(result.stderr).toBe('All checks passed.\n');
+    });
+
+    it.for<[string, string, string, number]>([
+      ['CIP_SUBSCRIPTION_KEY', 'wrong-subscription-key-0000', 'subscription key', 3],
+      ['CIP_API_KEY', 'wrong-api-key-0123456789', 'API key and enterprise', 3],
+      ['CIP_ENTERPRISE_ID', '11111111-2222-4333-8444-555555555555', 'API key and enterprise', 4],
+    ])('a wrong %s is named by the right check', async ([variable, value, check, code], { env, cip }) => {
+      const result = await cip(['doctor', '--json'], { env: { ...env, [variable]: value } });
+      expect(result.exitCode).toBe(code);
+      const checks = JSON.parse(result.stdout) as { check: string; status: string; fix?: string }[];
+      const failed = checks.filter((entry) => entry.status === 'failed');
+      expect(failed.map((entry) => entry.check)).toEqual([check]);
+      expect(failed[0]!.fix).toContain(variable);
+      expect(expectOneErrorLine(result.stderr)).toMatch(new RegExp(`^error: 1 of 9 checks failed; the first: ${check}: `));
+    });
+
+    it('names a ping that fails, and a base URL that is not https', async ({ env, cip, startSandbox }) => {
+      const down = await startSandbox({ seed: 0, pingFails: true });
+      try {
+        const result = await cip(['doctor', '--json'], { env: sandboxEnv(down) });
+        expect(result.exitCode).toBe(7);
+        const checks = JSON.parse(result.stdout) as { check: string; status: string; detail: string }[];
+        expect(checks.find((entry) => entry.check === 'ping')).toMatchObject({
+          status: 'failed',
+          detail: expect.stringContaining('HTTP 503'),
+        });
+      } finally {
+        await down.close();
+      }
+      const plain = await cip(['doctor', '--json'], { env: { ...env, CIP_BASE_URL: 'http://example.invalid/ms', CIP_ALLOW_HTTP: '1' } });
+      const checks = JSON.parse(plain.stdout) as { check: string; status: string }[];
+      expect(checks.find((entry) => entry.check === 'base URL')?.status).toBe('failed');
+      expect(plain.exitCode).toBe(2);
+    });
+
+    it('without credentials, still checks the network and says what is missing', async ({ sandbox, cip }) => {
+      const result = await cip(['doctor', '--json'], { env: { CIP_BASE_URL: sandbox.url } });
+      expect(result.exitCode).toBe(3);
+      const checks = JSON.parse(result.stdout) as { check: string; status: string }[];
+      expect(checks.map((entry) => `${entry.check} ${entry.status}`)).toEqual([
+        'credentials failed',
+        'base URL ok',
+        'DNS ok',
+        'TCP ok',
+        'TLS skipped',
+        'ping ok',
+        'subscription key skipped',
+        'API key and enterprise skipped',
+        'clock ok',
+      ]);
+    });
+  });
+});
+
+describe('the project file', () => {
+  const test = projectTest();
+  const it = test;
+
+  describe('cip doctor', () => {
+    it('says the profile came from the project file', async ({ dev, prod }) => {
+      const { cip, path } = setup({ dev, prod }, '{"profile": "prod"}');
+      const result = await cip(['doctor', '--json']);
+      const checks = JSON.parse(result.stdout) as { check: string; status: string; detail: string }[];
+      expect(checks.find(({ check }) => check === 'credentials')).toMatchObject({
+        status: 'ok',
+        detail: expect.stringMatching(new RegExp(`^profile 'prod' \\(from ${path.replaceAll('.', '\\.')}\\); `)) as unknown,
+      });
+    });
   });
 });

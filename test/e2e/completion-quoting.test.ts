@@ -8,9 +8,9 @@ import { execa, execaSync } from 'execa';
 import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { describe, expect } from 'vitest';
 import { CIP, sandboxEnv, tempDir } from '../helpers/cli.js';
+import { test } from '../helpers/fixture.js';
 
 const SCRIPT = '/usr/bin/script';
 const COMPLETIONS = fileURLToPath(new URL('../../completions/', import.meta.url));
@@ -35,35 +35,39 @@ const CASES: [typed: string, name: string][] = [
 ];
 const NAMES = [...CASES.map(([, name]) => name).filter((name) => name !== 'pre;id '), 'pre;id one', 'pre;id two'];
 
-let sandbox: Sandbox;
-let home: string;
-let env: Record<string, string>;
+/** A home with a `cip` on PATH that runs the built program, and the variables a shell there runs with. */
+interface Shell {
+  home: string;
+  env: Record<string, string>;
+}
 
-beforeAll(async () => {
-  sandbox = await startSandbox({ seed: 0 });
-  sandbox.environments.clear();
-  NAMES.forEach((name, index) => sandbox.environments.set(`e${String(index)}`, { id: `e${String(index)}`, name }));
-  home = tempDir();
-  mkdirSync(join(home, 'bin'));
-  writeFileSync(join(home, 'bin', 'cip'), `#!/bin/sh\nexec ${quote(process.execPath)} ${quote(CIP)} "$@"\n`, { mode: 0o755 });
-  const configDir = join(home, 'config');
-  mkdirSync(configDir);
-  chmodSync(configDir, 0o700);
-  env = {
-    ...(sandboxEnv(sandbox) as Record<string, string>),
-    PATH: `${join(home, 'bin')}:${process.env.PATH ?? ''}`,
-    HOME: home,
-    CIP_CONFIG_DIR: configDir,
-    TERM: 'dumb',
-    LANG: 'C.UTF-8',
-    LC_ALL: 'C.UTF-8',
-  };
+// Each test gets a sandbox of its own holding NAMES (test/helpers/fixture.ts), and a shell home pointed at it.
+const it = test.extend<{ shell: Shell }>({
+  shell: async ({ sandbox }, use) => {
+    const home = tempDir();
+    mkdirSync(join(home, 'bin'));
+    writeFileSync(join(home, 'bin', 'cip'), `#!/bin/sh\nexec ${quote(process.execPath)} ${quote(CIP)} "$@"\n`, { mode: 0o755 });
+    const configDir = join(home, 'config');
+    mkdirSync(configDir);
+    chmodSync(configDir, 0o700);
+    await use({
+      home,
+      env: {
+        ...(sandboxEnv(sandbox) as Record<string, string>),
+        PATH: `${join(home, 'bin')}:${process.env.PATH ?? ''}`,
+        HOME: home,
+        CIP_CONFIG_DIR: configDir,
+        TERM: 'dumb',
+        LANG: 'C.UTF-8',
+        LC_ALL: 'C.UTF-8',
+      },
+    });
+  },
 });
-
-afterAll(() => sandbox.close());
+it.override({ sandboxOptions: { seed: NAMES.map((name, index) => ({ id: `e${String(index)}`, name })) } });
 
 /** Types each case's line, Tab and Enter into an interactive shell; returns what the shell printed. */
-async function typeInto(command: string): Promise<string> {
+async function typeInto({ home, env }: Shell, command: string): Promise<string> {
   // The names are fetched once here and cached for a minute, so no Tab waits on the API on a busy machine.
   const warm = await execa('cip', ['__complete', 'environments'], { env, extendEnv: false, reject: false });
   expect(warm.stdout.split('\n')).toEqual(expect.arrayContaining(NAMES));
@@ -93,8 +97,8 @@ function argumentsSeen(output: string): string[][] {
 const EXPECTED = CASES.map(([, name]) => ['env', 'get', name]);
 
 describe.skipIf(!existsSync(SCRIPT))('Tab on a real command line', () => {
-  it('bash inserts each name quoted: it reaches cip as one argument, and nothing else runs', async () => {
-    const rc = join(home, 'bashrc');
+  it('bash inserts each name quoted: it reaches cip as one argument, and nothing else runs', async ({ shell }) => {
+    const rc = join(shell.home, 'bashrc');
     writeFileSync(
       rc,
       [
@@ -104,15 +108,15 @@ describe.skipIf(!existsSync(SCRIPT))('Tab on a real command line', () => {
         "PS1='$ '",
       ].join('\n'),
     );
-    const output = await typeInto(`bash --rcfile ${quote(rc)} -i`);
+    const output = await typeInto(shell, `bash --rcfile ${quote(rc)} -i`);
     expect(output).not.toContain('PLANTED');
     expect(argumentsSeen(output)).toEqual(EXPECTED);
   }, 120_000);
 
   it.skipIf(!installed('zsh'))(
     'zsh inserts each name quoted (compadd quotes)',
-    async () => {
-      const zdot = join(home, 'zsh');
+    async ({ shell }) => {
+      const zdot = join(shell.home, 'zsh');
       mkdirSync(zdot, { recursive: true });
       writeFileSync(
         join(zdot, '.zshrc'),
@@ -124,7 +128,7 @@ describe.skipIf(!existsSync(SCRIPT))('Tab on a real command line', () => {
           "PS1='$ '",
         ].join('\n'),
       );
-      const output = await typeInto(`ZDOTDIR=${quote(zdot)} zsh -i`);
+      const output = await typeInto(shell, `ZDOTDIR=${quote(zdot)} zsh -i`);
       expect(output).not.toContain('PLANTED');
       expect(argumentsSeen(output)).toEqual(EXPECTED);
     },
@@ -133,8 +137,8 @@ describe.skipIf(!existsSync(SCRIPT))('Tab on a real command line', () => {
 
   it.skipIf(!installed('fish'))(
     'fish inserts each name escaped',
-    async () => {
-      const rc = join(home, 'rc.fish');
+    async ({ shell }) => {
+      const rc = join(shell.home, 'rc.fish');
       writeFileSync(
         rc,
         [
@@ -144,7 +148,7 @@ describe.skipIf(!existsSync(SCRIPT))('Tab on a real command line', () => {
           "function fish_prompt; echo '$ '; end",
         ].join('\n'),
       );
-      const output = await typeInto(`fish --no-config -C ${quote(`source ${quote(rc)}`)} -i`);
+      const output = await typeInto(shell, `fish --no-config -C ${quote(`source ${quote(rc)}`)} -i`);
       expect(output).not.toContain('PLANTED');
       expect(argumentsSeen(output)).toEqual(EXPECTED);
     },

@@ -19,8 +19,8 @@ import {
 } from 'node:fs';
 import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { describe, expect } from 'vitest';
+import { type Sandbox } from '../../src/sandbox/index.js';
 import {
   CIP,
   cip as cipSpawned,
@@ -32,29 +32,26 @@ import {
   spawnCip,
   tempDir,
   TEST_CREDENTIAL_STORE,
+  noVerifyLoginArgs,
 } from '../helpers/cli.js';
 import { cipInProcess as cip } from '../helpers/harness.js';
+import { sandboxProfile } from '../helpers/stored-profiles.js';
+import { it, test } from '../helpers/fixture.js';
 
-let sandbox: Sandbox;
-beforeAll(async () => {
-  sandbox = await startSandbox({ seed: 1 });
-});
-afterAll(() => sandbox.close());
-beforeEach(() => {
-  sandbox.reset();
-});
+// Each test gets a sandbox of its own (test/helpers/fixture.ts), started this way.
+test.override({ sandboxOptions: { seed: 1 } });
 
 /** Login arguments for the sandbox, into this profile. */
-function loginTo(profile: string, extra: string[] = []): string[] {
+function loginTo(sandbox: Sandbox, profile: string, extra: string[] = []): string[] {
   return loginArgs(sandbox, ['--profile', profile, ...extra]);
 }
 
 describe('parallel writers', () => {
-  it('30 logins at once to 30 profiles leave 30 profiles, each waiting its turn', async () => {
+  it('30 logins at once to 30 profiles leave 30 profiles, each waiting its turn', async ({ sandbox }) => {
     const configDir = tempDir();
     const names = Array.from({ length: 30 }, (_, index) => `p${String(index).padStart(2, '0')}`);
     // Separate processes, as in a CI matrix: the lock must hold across them, and the wait outlast the queue.
-    const results = await Promise.all(names.map((name) => cipSpawned(loginTo(name, ['--no-verify']), { configDir })));
+    const results = await Promise.all(names.map((name) => cipSpawned(loginTo(sandbox, name, ['--no-verify']), { configDir })));
     expect(results.map((result) => result.exitCode)).toEqual(names.map(() => 0));
     const waiting = `warning: another cip is writing the config file ${join(configDir, 'config.json')}; waiting for it (up to 3 minutes)`;
     for (const { stderr } of results) {
@@ -69,11 +66,11 @@ describe('parallel writers', () => {
     expect(readdirSync(configDir).sort()).toEqual(['config.json']);
   }, 240_000);
 
-  it('logins through a linked config.json and logins naming its file lose nothing, and the link stays', async () => {
+  it('logins through a linked config.json and logins naming its file lose nothing, and the link stays', async ({ sandbox }) => {
     const { folder: dotfiles, configDir: linkDir } = linkedConfig(0o700);
     const names = Array.from({ length: 10 }, (_, index) => `p${String(index)}`);
     const results = await Promise.all(
-      names.map((name, index) => cipSpawned(loginTo(name, ['--no-verify']), { configDir: index % 2 ? linkDir : dotfiles })),
+      names.map((name, index) => cipSpawned(loginTo(sandbox, name, ['--no-verify']), { configDir: index % 2 ? linkDir : dotfiles })),
     );
     expect(results.map((result) => result.exitCode)).toEqual(names.map(() => 0));
     expect(Object.keys((readConfig(dotfiles) as { profiles: object }).profiles).sort()).toEqual(names);
@@ -81,19 +78,19 @@ describe('parallel writers', () => {
     expect(readdirSync(dotfiles)).toEqual(['config.json']);
   }, 120_000);
 
-  it('a lock left behind by a crashed cip is taken over once stale', async () => {
+  it('a lock left behind by a crashed cip is taken over once stale', async ({ sandbox }) => {
     const configDir = tempDir();
     const lock = join(configDir, 'config.json.lock');
     mkdirSync(lock, { recursive: true });
     const longAgo = new Date(Date.now() - 60_000);
     utimesSync(lock, longAgo, longAgo);
-    const result = await cip(loginTo('default', ['--no-verify']), { configDir });
+    const result = await cip(loginTo(sandbox, 'default', ['--no-verify']), { configDir });
     expect(result.exitCode).toBe(0);
     expect(readConfig(configDir)).toMatchObject({ activeProfile: 'default' });
     expect(existsSync(lock)).toBe(false);
   });
 
-  it('a lock its holder left a moment ago (a crash mid-write) blocks the next writer only until it is stale', async () => {
+  it('a lock its holder left a moment ago (a crash mid-write) blocks the next writer only until it is stale', async ({ sandbox }) => {
     const configDir = tempDir();
     const lock = join(configDir, 'config.json.lock');
     mkdirSync(lock);
@@ -101,7 +98,7 @@ describe('parallel writers', () => {
     // note comes, without making the suite sit out all 20 s.
     const leftAt = new Date(Date.now() - 10_000);
     utimesSync(lock, leftAt, leftAt);
-    const result = await cip(loginTo('default', ['--no-verify']), { configDir });
+    const result = await cip(loginTo(sandbox, 'default', ['--no-verify']), { configDir });
     expect(result.exitCode).toBe(0);
     expect(result.stderr).toContain(`warning: another cip is writing the config file ${join(configDir, 'config.json')}; waiting for it`);
     expect(readConfig(configDir)).toMatchObject({ activeProfile: 'default' });
@@ -122,9 +119,9 @@ function linkedConfig(folderMode: number): { folder: string; target: string; con
 }
 
 describe('a config.json that is a link', () => {
-  it('into a folder others can write to: login is exit 2 with one error line, and the file is left as it was', async () => {
+  it('into a folder others can write to: login is exit 2 with one error line, and the file is left as it was', async ({ sandbox }) => {
     const { folder: shared, target, configDir } = linkedConfig(0o777);
-    const result = await cip(loginTo('default', ['--no-verify']), { configDir });
+    const result = await cip(loginTo(sandbox, 'default', ['--no-verify']), { configDir });
     expect(result.exitCode).toBe(2);
     const problem = `its folder ${shared} is not private: others can write to it (mode 777)`;
     expect(result.stderr).toBe(
@@ -140,7 +137,7 @@ describe('a folder cip cannot write to', () => {
   // Root writes anywhere, so as root the run drops to the user nobody (util-linux setpriv).
   const asRoot = process.getuid?.() === 0;
   const canDrop = !asRoot || existsSync('/usr/bin/setpriv');
-  it.runIf(canDrop)('is named as not writable, not blamed on another cip (as root, needs setpriv from util-linux)', async () => {
+  it.runIf(canDrop)('is named as not writable, not blamed on another cip (as root, needs setpriv from util-linux)', async ({ sandbox }) => {
     const configDir = join(tempDir(), 'read-only');
     mkdirSync(configDir);
     chmodSync(join(configDir, '..'), 0o755);
@@ -149,17 +146,7 @@ describe('a folder cip cannot write to', () => {
     const keys = tempDir();
     chmodSync(keys, 0o755);
     for (const name of ['api', 'sub']) writeFileSync(join(keys, name), `${sandbox.keys.apiKey}\n`, { mode: 0o644 });
-    const args = [
-      'auth',
-      'login',
-      '--no-verify',
-      '--enterprise-id',
-      sandbox.keys.enterpriseId,
-      '--api-key-file',
-      join(keys, 'api'),
-      '--subscription-key-file',
-      join(keys, 'sub'),
-    ];
+    const args = noVerifyLoginArgs(sandbox.keys.enterpriseId, join(keys, 'api'), join(keys, 'sub'));
     // The Node under test by its path: setpriv would look `node` up on PATH as nobody, and skip a folder nobody
     // cannot read for the next node on PATH.
     const [command, prefix] = asRoot
@@ -179,17 +166,12 @@ describe('a folder cip cannot write to', () => {
 });
 
 describe('writes are atomic whatever the environment', () => {
-  it.each([
+  it.for<[string, Record<string, string>]>([
     ['through conf', {}],
     ['with SNAP set (snap-installed Node), where conf would write in place', { SNAP: '/snap/node/current' }],
-  ])('%s, with no room to write, the old config survives byte for byte', async (_what, snap) => {
+  ])('%s, with no room to write, the old config survives byte for byte', async ([_what, snap], { sandbox }) => {
     const configDir = tempDir();
-    const profile = {
-      baseUrl: sandbox.url,
-      enterpriseId: sandbox.keys.enterpriseId,
-      apiKey: sandbox.keys.apiKey,
-      subscriptionKey: sandbox.keys.subscriptionKey,
-    };
+    const profile = sandboxProfile(sandbox);
     // Padded to 100 bytes under a 4 KiB file-size limit: the next profile cannot fit.
     const unpadded = JSON.stringify({ activeProfile: 'p0', profiles: { p0: profile }, note: '' }, null, '\t');
     const before = JSON.stringify(
@@ -201,7 +183,7 @@ describe('writes are atomic whatever the environment', () => {
     writeFileSync(join(configDir, 'config.json'), before, { mode: 0o600 });
     // bash counts ulimit -f in KiB; a write past the limit fails with EFBIG, as on a full disk (cip itself
     // keeps SIGXFSZ from killing it).
-    const command = `ulimit -f 4; exec node ${CIP} ${loginTo('one-more', ['--no-verify'])
+    const command = `ulimit -f 4; exec node ${CIP} ${loginTo(sandbox, 'one-more', ['--no-verify'])
       .map((arg) => `'${arg}'`)
       .join(' ')}`;
     const result = await execa('bash', ['-c', command], {
@@ -242,37 +224,24 @@ describe('nothing but a regular file is read', () => {
   });
 
   // A FIFO as an input is read (test/e2e/pipes.test.ts); /dev/zero ends at the input limit.
-  it.each([
+  it.for<[string, (dir: string) => string, (path: string) => string]>([
     ['/dev/zero', () => '/dev/zero', (path: string) => `error: --file ${path}: input too large: more than 64 MiB`],
     [
       'a directory',
       (dir: string) => dir,
       (path: string) => `error: cannot read --file ${path}: it is a directory, not a regular file or a pipe`,
     ],
-  ])('%s as --file or a key file is exit 2 at once, and nothing is sent', async (_what, make, message) => {
+  ])('%s as --file or a key file is exit 2 at once, and nothing is sent', async ([_what, make, message], { sandbox }) => {
     const path = make(tempDir());
     const asPayload = await cip(['env', 'create', '--file', path], { env: sandboxEnv(sandbox) });
     expect(asPayload.exitCode).toBe(2);
     expect(expectOneErrorLine(asPayload.stderr)).toBe(message(path));
-    const asKey = await cip(
-      [
-        'auth',
-        'login',
-        '--no-verify',
-        '--enterprise-id',
-        sandbox.keys.enterpriseId,
-        '--api-key-file',
-        path,
-        '--subscription-key-file',
-        path,
-      ],
-      { configDir: tempDir() },
-    );
+    const asKey = await cip(noVerifyLoginArgs(sandbox.keys.enterpriseId, path, path), { configDir: tempDir() });
     expect(asKey.exitCode).toBe(2);
     expect(sandbox.requests).toHaveLength(0);
   });
 
-  it('input larger than 64 MiB is exit 2, from a file or from stdin', async () => {
+  it('input larger than 64 MiB is exit 2, from a file or from stdin', async ({ sandbox }) => {
     const big = join(tempDir(), 'big.json');
     // A sparse file: 65 MiB long, no disk used.
     const fd = openSync(big, 'w');
@@ -290,7 +259,7 @@ describe('nothing but a regular file is read', () => {
     expect(sandbox.requests).toHaveLength(0);
   });
 
-  it('Ctrl-C while reading stdin that never ends exits 130', async () => {
+  it('Ctrl-C while reading stdin that never ends exits 130', async ({ sandbox }) => {
     const child = execa('node', [CIP, 'env', 'create', '--file', '-'], {
       env: { PATH: process.env.PATH, HOME: tempDir(), CIP_CONFIG_DIR: tempDir(), ...sandboxEnv(sandbox) },
       extendEnv: false,
@@ -308,11 +277,11 @@ describe('nothing but a regular file is read', () => {
 });
 
 describe('permissions', () => {
-  it("cip's own folder (the default location) and file found readable by others are made private, and said so", async () => {
+  it("cip's own folder (the default location) and file found readable by others are made private, and said so", async ({ sandbox }) => {
     const home = tempDir();
     const configDir = join(home, '.config', 'cip');
     const env = { XDG_CONFIG_HOME: join(home, '.config'), CIP_CONFIG_DIR: undefined };
-    expect((await cip(loginTo('default', ['--no-verify']), { env })).exitCode).toBe(0);
+    expect((await cip(loginTo(sandbox, 'default', ['--no-verify']), { env })).exitCode).toBe(0);
     const file = join(configDir, 'config.json');
     expect(existsSync(file)).toBe(true);
     chmodSync(file, 0o644);
@@ -325,35 +294,40 @@ describe('permissions', () => {
     expect(status.stderr).toContain(`warning: ${configDir} was readable by others (mode 755); cip made it private (700)`);
   });
 
-  it.each([
+  it.for<[string, number, string]>([
     ['a world-writable sticky folder like /var/tmp', 0o1777, 'others can write to it (mode 1777)'],
     ['a setgid team folder', 0o2770, 'others can write to it (mode 2770)'],
-  ])('%s named by CIP_CONFIG_DIR keeps its mode; cip warns, reads, and refuses to store keys in it', async (_what, mode, problem) => {
-    const configDir = join(tempDir(), 'shared');
-    mkdirSync(configDir);
-    chmodSync(configDir, mode);
-    const status = await cip(['auth', 'status'], { configDir, env: sandboxEnv(sandbox) });
-    expect(status.exitCode).toBe(0);
-    expect(status.stderr).toContain(`warning: the config folder ${configDir} is not private: ${problem}; cip will not store keys in it\n`);
-    const login = await cip(loginTo('default', ['--no-verify']), { configDir });
-    expect(login.exitCode).toBe(2);
-    expect(expectOneErrorLine(login.stderr)).toBe(
-      `error: refusing to store keys in ${configDir}: ${problem} (set CIP_CONFIG_DIR to a folder only you can write to, or make this one private (chmod 700 ${configDir}))`,
-    );
-    expect(statSync(configDir).mode & 0o7777).toBe(mode);
-    expect(readdirSync(configDir)).toEqual([]);
-  });
+  ])(
+    '%s named by CIP_CONFIG_DIR keeps its mode; cip warns, reads, and refuses to store keys in it',
+    async ([_what, mode, problem], { sandbox }) => {
+      const configDir = join(tempDir(), 'shared');
+      mkdirSync(configDir);
+      chmodSync(configDir, mode);
+      const status = await cip(['auth', 'status'], { configDir, env: sandboxEnv(sandbox) });
+      expect(status.exitCode).toBe(0);
+      expect(status.stderr).toContain(
+        `warning: the config folder ${configDir} is not private: ${problem}; cip will not store keys in it\n`,
+      );
+      const login = await cip(loginTo(sandbox, 'default', ['--no-verify']), { configDir });
+      expect(login.exitCode).toBe(2);
+      expect(expectOneErrorLine(login.stderr)).toBe(
+        `error: refusing to store keys in ${configDir}: ${problem} (set CIP_CONFIG_DIR to a folder only you can write to, or make this one private (chmod 700 ${configDir}))`,
+      );
+      expect(statSync(configDir).mode & 0o7777).toBe(mode);
+      expect(readdirSync(configDir)).toEqual([]);
+    },
+  );
 
-  it('auth status on a folder that does not exist creates nothing', async () => {
+  it('auth status on a folder that does not exist creates nothing', async ({ sandbox }) => {
     const configDir = join(tempDir(), 'not-yet');
     const status = await cip(['auth', 'status'], { configDir, env: sandboxEnv(sandbox) });
     expect(status.exitCode).toBe(0);
     expect(existsSync(configDir)).toBe(false);
   });
 
-  it('file 0600 and folder 0700 even under umask 000', async () => {
+  it('file 0600 and folder 0700 even under umask 000', async ({ sandbox }) => {
     const configDir = join(tempDir(), 'nested', 'cip');
-    const command = `umask 000; exec node ${CIP} ${loginTo('default', ['--no-verify'])
+    const command = `umask 000; exec node ${CIP} ${loginTo(sandbox, 'default', ['--no-verify'])
       .map((arg) => `'${arg}'`)
       .join(' ')}`;
     const result = await execa('bash', ['-c', command], {
@@ -372,10 +346,10 @@ describe('interrupts', () => {
     ['SIGINT', 130],
     ['SIGTERM', 143],
   ] as const) {
-    it(`${signal} while login checks the keys exits ${code} and saves nothing`, async () => {
+    it(`${signal} while login checks the keys exits ${code} and saves nothing`, async ({ sandbox }) => {
       const configDir = tempDir();
       sandbox.inject({ fault: { kind: 'delay', ms: 20_000 } });
-      const child = spawnCip(loginTo('default'), { configDir });
+      const child = spawnCip(loginTo(sandbox, 'default'), { configDir });
       await sandbox.waitForRequest(() => true);
       child.kill(signal);
       const result = await child;
@@ -388,7 +362,7 @@ describe('interrupts', () => {
 });
 
 describe('keys outside the config', () => {
-  it('never appear in the process arguments (what ps shows)', async () => {
+  it('never appear in the process arguments (what ps shows)', async ({ sandbox }) => {
     sandbox.inject({ fault: { kind: 'delay', ms: 20_000 } });
     const child = spawnCip(['env', 'list'], { env: sandboxEnv(sandbox) });
     await sandbox.waitForRequest(() => true);
@@ -401,7 +375,7 @@ describe('keys outside the config', () => {
     expect(cmdline).not.toContain(sandbox.keys.subscriptionKey);
   });
 
-  it('under GitHub Actions, the sandbox declares its keys as masks before printing them', async () => {
+  it('under GitHub Actions, the sandbox declares its keys as masks before printing them', async ({ sandbox }) => {
     const server = spawnCip(['sandbox'], { env: { GITHUB_ACTIONS: 'true' } });
     const stdout = await sandboxOutput(server);
     server.kill('SIGINT');
@@ -419,7 +393,7 @@ describe('keys outside the config', () => {
 });
 
 describe('base URLs', () => {
-  it('a same-origin redirect is not followed either: one request, exit 7', async () => {
+  it('a same-origin redirect is not followed either: one request, exit 7', async ({ sandbox }) => {
     sandbox.inject({ fault: { kind: 'status', status: 307, headers: { location: `${sandbox.url}/Environments?page=2` } } });
     const result = await cip(['env', 'list'], { env: sandboxEnv(sandbox) });
     expect(result.exitCode).toBe(7);
@@ -431,7 +405,7 @@ describe('base URLs', () => {
   const ipv6 = Object.values(networkInterfaces())
     .flat()
     .some((address) => address?.address === '::1');
-  it.skipIf(!ipv6)('http:// to another host is refused, and allowed with CIP_ALLOW_HTTP=1', async () => {
+  it.skipIf(!ipv6)('http:// to another host is refused, and allowed with CIP_ALLOW_HTTP=1', async ({ sandbox }) => {
     const url = sandbox.url.replace('127.0.0.1', '[::ffff:127.0.0.1]');
     const refused = await cip(['env', 'list', '--base-url', url], { env: sandboxEnv(sandbox) });
     expect(refused.exitCode).toBe(2);
@@ -443,7 +417,7 @@ describe('base URLs', () => {
   });
 
   for (const url of ['not a url', 'ftp://127.0.0.1/ms', 'https://user:pass@api.example.com/ms', 'http://api.example.com/ms']) {
-    it(`refuses ${url} (exit 2, nothing sent)`, async () => {
+    it(`refuses ${url} (exit 2, nothing sent)`, async ({ sandbox }) => {
       const result = await cip(['env', 'list'], { env: sandboxEnv(sandbox, { CIP_BASE_URL: url }) });
       expect(result.exitCode).toBe(2);
       expect(expectOneErrorLine(result.stderr)).toMatch(/^error: CIP_BASE_URL /);

@@ -2,33 +2,39 @@
 // README equal to the one in src/errors.ts.
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { EXIT_CODES } from '../../src/errors.js';
-import { startSandbox } from '../../src/sandbox/index.js';
+import type { Sandbox } from '../../src/sandbox/index.js';
 import { execa } from 'execa';
-import { CIP, ROOT, cip, expectOneErrorLine, sandboxEnv, spawnCip, tempDir } from '../helpers/cli.js';
+import { CIP, ROOT, cip, expectOneErrorLine, spawnCip, tempDir } from '../helpers/cli.js';
+import { it, test } from '../helpers/fixture.js';
 
-const sandbox = await startSandbox({ seed: 1 });
-const env = sandboxEnv(sandbox);
-const [first] = sandbox.environments.keys() as unknown as [string];
-afterAll(() => sandbox.close());
+// Each test gets a sandbox of its own (test/helpers/fixture.ts), started this way.
+test.override({ sandboxOptions: { seed: 1 } });
+
+type Env = Record<string, string | undefined>;
 
 describe('every exit code from a real run', () => {
-  const scenarios: [number, string, () => Promise<{ exitCode: number; stderr: string }>][] = [
-    [0, 'success', () => cip(['env', 'list'], { env })],
-    [2, 'an unknown option', () => cip(['env', 'list', '--nope'], { env })],
-    [2, 'bad JSON', () => cip(['env', 'create', '--data', '{'], { env })],
-    [2, 'a bad GUID', () => cip(['env', 'list'], { env: { ...env, CIP_ENTERPRISE_ID: 'x' } })],
-    [2, 'a missing confirmation', () => cip(['env', 'delete', 'x'], { env })],
+  const scenarios: [number, string, (sandbox: Sandbox, env: Env) => Promise<{ exitCode: number; stderr: string }>][] = [
+    [0, 'success', (_sandbox, env) => cip(['env', 'list'], { env })],
+    [2, 'an unknown option', (_sandbox, env) => cip(['env', 'list', '--nope'], { env })],
+    [2, 'bad JSON', (_sandbox, env) => cip(['env', 'create', '--data', '{'], { env })],
+    [2, 'a bad GUID', (_sandbox, env) => cip(['env', 'list'], { env: { ...env, CIP_ENTERPRISE_ID: 'x' } })],
+    [2, 'a missing confirmation', (_sandbox, env) => cip(['env', 'delete', 'x'], { env })],
     [3, 'no credentials', () => cip(['env', 'list'], {})],
-    [3, 'a 401', () => cip(['env', 'list'], { env: { ...env, CIP_API_KEY: 'bad-key-1234567890' } })],
-    [4, 'a 403', () => cip(['env', 'delete', first, '-y'], { env: { ...env, CIP_API_KEY: sandbox.keys.readOnlyApiKey } })],
-    [5, 'a 404', () => cip(['env', 'delete', 'x', '-y'], { env })],
-    [6, 'a 400', () => cip(['env', 'create', '-F', 'name=42'], { env })],
+    [3, 'a 401', (_sandbox, env) => cip(['env', 'list'], { env: { ...env, CIP_API_KEY: 'bad-key-1234567890' } })],
+    [
+      4,
+      'a 403',
+      (sandbox, env) =>
+        cip(['env', 'delete', [...sandbox.environments.keys()][0]!, '-y'], { env: { ...env, CIP_API_KEY: sandbox.keys.readOnlyApiKey } }),
+    ],
+    [5, 'a 404', (_sandbox, env) => cip(['env', 'delete', 'x', '-y'], { env })],
+    [6, 'a 400', (_sandbox, env) => cip(['env', 'create', '-F', 'name=42'], { env })],
     [
       7,
       'a 500',
-      () => {
+      (sandbox, env) => {
         sandbox.inject({ fault: { kind: 'status', status: 500 }, method: 'POST' });
         return cip(['env', 'create', '-f', 'name=x'], { env });
       },
@@ -36,7 +42,7 @@ describe('every exit code from a real run', () => {
     [
       9,
       'a delete of several where some failed',
-      () => {
+      (sandbox, env) => {
         sandbox.environments.set('p1', { id: 'p1', name: 'partly-1' });
         sandbox.environments.set('p2', { id: 'p2', name: 'partly-2' });
         sandbox.inject({
@@ -51,18 +57,22 @@ describe('every exit code from a real run', () => {
     [
       10,
       'a plan that finds changes, with --exit-code',
-      () => {
+      (_sandbox, env) => {
         const path = join(tempDir(), 'environments.yaml');
         writeFileSync(path, 'environments:\n  - name: not-there-yet\n');
         return cip(['env', 'diff', '--file', path, '--exit-code'], { env });
       },
     ],
-    [12, 'a --jq filter that fails at run time', () => cip(['env', 'list', '--jq', '.[0].id, error("x")'], { env })],
-    [8, 'a refused connection', () => cip(['env', 'create', '-f', 'name=x'], { env: { ...env, CIP_BASE_URL: 'http://127.0.0.1:1/ms' } })],
+    [12, 'a --jq filter that fails at run time', (_sandbox, env) => cip(['env', 'list', '--jq', '.[0].id, error("x")'], { env })],
+    [
+      8,
+      'a refused connection',
+      (_sandbox, env) => cip(['env', 'create', '-f', 'name=x'], { env: { ...env, CIP_BASE_URL: 'http://127.0.0.1:1/ms' } }),
+    ],
     [
       11,
       'a full disk under stdout',
-      () =>
+      (_sandbox, env) =>
         execa('bash', ['-c', `exec node ${CIP} env list > /dev/full`], {
           env: { PATH: process.env.PATH, HOME: tempDir(), CIP_CONFIG_DIR: tempDir(), ...env },
           extendEnv: false,
@@ -81,8 +91,8 @@ describe('every exit code from a real run', () => {
     ],
   ];
   for (const [code, what, run] of scenarios) {
-    it(`${code}: ${what}`, async () => {
-      const result = await run();
+    it(`${code}: ${what}`, async ({ sandbox, env }) => {
+      const result = await run(sandbox, env);
       expect(result.exitCode).toBe(code);
       if (code === 0) expect(result.stderr).toBe('');
       // Changes found are what --exit-code asks about, not a failure: the plan line, and no error line.
@@ -95,8 +105,7 @@ describe('every exit code from a real run', () => {
     ['SIGINT', 130],
     ['SIGTERM', 143],
   ] as const) {
-    it(`${code}: ${signal} during a request ends the run at once, without a stack trace or a config write`, async () => {
-      sandbox.reset();
+    it(`${code}: ${signal} during a request ends the run at once, without a stack trace or a config write`, async ({ sandbox, env }) => {
       sandbox.inject({ fault: { kind: 'delay', ms: 20_000 } });
       const configDir = tempDir();
       const child = spawnCip(['env', 'list'], { env, configDir });
@@ -107,7 +116,6 @@ describe('every exit code from a real run', () => {
       expect(result.stderr).not.toMatch(/^\s+at /m);
       expect(result.stdout).toBe('');
       expect(readdirSync(configDir)).toEqual([]);
-      sandbox.clearFaults();
     });
   }
 
@@ -117,8 +125,7 @@ describe('every exit code from a real run', () => {
     ['SIGINT', 130],
     ['SIGTERM', 143],
   ] as const) {
-    it(`${code}: ${signal} while a --jq filter runs ends the run at once`, async () => {
-      sandbox.reset();
+    it(`${code}: ${signal} while a --jq filter runs ends the run at once`, async ({ env }) => {
       const child = spawnCip(['env', 'list', '--jq', 'range(1e9)'], { env });
       await new Promise((resolve) => child.stdout.once('data', resolve));
       child.kill(signal);
@@ -129,7 +136,7 @@ describe('every exit code from a real run', () => {
     });
   }
 
-  it('0: a reader that goes away (`| head -1`) ends a --jq filter; the command did its work', async () => {
+  it('0: a reader that goes away (`| head -1`) ends a --jq filter; the command did its work', async ({ env }) => {
     const result = await execa('bash', ['-c', `node ${CIP} env list --jq 'range(1e9)' | head -1; exit "\${PIPESTATUS[0]}"`], {
       env: { PATH: process.env.PATH, HOME: tempDir(), CIP_CONFIG_DIR: tempDir(), ...env },
       extendEnv: false,

@@ -6,24 +6,24 @@ import { execa } from 'execa';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
-import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeEach, describe, expect } from 'vitest';
 import { startSandbox } from '../../src/sandbox/index.js';
-import { CIP, expectOneErrorLine, readConfig, sandboxEnv, tempDir, cip as cipSpawned } from '../helpers/cli.js';
+import { CIP, expectOneErrorLine, readConfig, sandboxEnv, tempDir, cip as cipSpawned, noVerifyLoginArgs } from '../helpers/cli.js';
 import { cipInProcess as cip } from '../helpers/harness.js';
 import { rawHttpServer, type RawHttpServer } from '../helpers/raw-http.js';
+import { it, test } from '../helpers/fixture.js';
 
-const sandbox = await startSandbox({ seed: 1 });
-const env = sandboxEnv(sandbox);
+// Each test gets a sandbox of its own (test/helpers/fixture.ts), started this way; the raw server is the file's.
+test.override({ sandboxOptions: { seed: 1 } });
 const raw: RawHttpServer = await rawHttpServer();
-const rawEnv = { ...env, CIP_BASE_URL: raw.url };
 afterAll(async () => {
-  await sandbox.close();
   await raw.close();
 });
 beforeEach(() => {
-  sandbox.reset();
   raw.requests.length = 0;
 });
+/** The test's sandbox keys, sent to the raw server. */
+const rawEnvOf = (env: Record<string, string | undefined>) => ({ ...env, CIP_BASE_URL: raw.url });
 
 const GNU_TIME = '/usr/bin/time';
 
@@ -63,9 +63,9 @@ describe('answers are bounded', () => {
     );
   };
 
-  it('a gzip bomb stops at the answer limit: exit 7, one request, peak memory well under 1 GiB', async () => {
+  it('a gzip bomb stops at the answer limit: exit 7, one request, peak memory well under 1 GiB', async ({ env }) => {
     raw.respond(bomb());
-    const result = await measured(['env', 'list'], rawEnv);
+    const result = await measured(['env', 'list'], rawEnvOf(env));
     expect(result.exitCode).toBe(7);
     expect(expectOneErrorLine(result.stderr)).toBe(
       'error: cannot list environments: answer too large: the API sent more than 256 MiB (CIP_MAX_ANSWER_BYTES sets the limit)',
@@ -79,20 +79,20 @@ describe('answers are bounded', () => {
   // Said where it cannot be checked, so a run without GNU time shows what it left out.
   if (!HAS_GNU_TIME) it.skip('the peak memory of a gzip bomb (needs GNU time: apt-get install time)', () => undefined);
 
-  it('a plain body past the limit is cut off the same way, and CIP_MAX_ANSWER_BYTES sets the limit', async () => {
+  it('a plain body past the limit is cut off the same way, and CIP_MAX_ANSWER_BYTES sets the limit', async ({ env }) => {
     raw.respond(response('200 OK', { 'Content-Type': 'application/json' }, `[${'"x",'.repeat(300_000)}"x"]`));
-    const result = await cip(['env', 'list'], { env: { ...rawEnv, CIP_MAX_ANSWER_BYTES: '1048576' } });
+    const result = await cip(['env', 'list'], { env: { ...rawEnvOf(env), CIP_MAX_ANSWER_BYTES: '1048576' } });
     expect(result.exitCode).toBe(7);
     expect(expectOneErrorLine(result.stderr)).toMatch(/answer too large: the API sent more than 1 MiB/);
     expect(raw.requests).toHaveLength(1);
-    const bad = await cip(['env', 'list'], { env: { ...rawEnv, CIP_MAX_ANSWER_BYTES: 'lots' } });
+    const bad = await cip(['env', 'list'], { env: { ...rawEnvOf(env), CIP_MAX_ANSWER_BYTES: 'lots' } });
     expect(bad.exitCode).toBe(2);
     expect(expectOneErrorLine(bad.stderr)).toBe("error: CIP_MAX_ANSWER_BYTES must be a whole number of bytes, not 'lots'");
   });
 
-  it('gzip that is not gzip is a broken answer (exit 7), not a network error retried three times', async () => {
+  it('gzip that is not gzip is a broken answer (exit 7), not a network error retried three times', async ({ env }) => {
     raw.respond(response('200 OK', { 'Content-Type': 'application/json', 'Content-Encoding': 'gzip' }, '[{"id":"x"}]'));
-    const result = await cip(['env', 'list'], { env: rawEnv });
+    const result = await cip(['env', 'list'], { env: rawEnvOf(env) });
     expect(result.exitCode).toBe(7);
     expect(expectOneErrorLine(result.stderr)).toBe(
       'error: cannot list environments: the API answered with a body that is not valid gzip data, though its Content-Encoding says so',
@@ -100,21 +100,21 @@ describe('answers are bounded', () => {
     expect(raw.requests).toHaveLength(1);
   });
 
-  it.each([
+  it.for([
     ['gzip', gzipSync],
     ['deflate', deflateSync],
     ['br', brotliCompressSync],
     ['deflate, gzip', (body: Buffer) => gzipSync(deflateSync(body))],
-  ] as const)('a body in %s is decoded, and asked for as fetch asks', async (encoding, encode) => {
+  ] as const)('a body in %s is decoded, and asked for as fetch asks', async ([encoding, encode], { env }) => {
     const list = '[{"id":"e1","name":"encoded"}]';
     raw.respond(response('200 OK', { 'Content-Type': 'application/json', 'Content-Encoding': encoding }, encode(Buffer.from(list))));
-    const result = await cip(['env', 'list'], { env: rawEnv });
+    const result = await cip(['env', 'list'], { env: rawEnvOf(env) });
     expect(result.exitCode).toBe(0);
     expect(JSON.parse(result.stdout)).toEqual(JSON.parse(list));
     expect(raw.requests[0]).toMatch(/\r\naccept-encoding: gzip, deflate, br(\r\n|$)/i);
   });
 
-  it('a gzip bomb in br stops at the answer limit too', async () => {
+  it('a gzip bomb in br stops at the answer limit too', async ({ env }) => {
     raw.respond(
       response(
         '200 OK',
@@ -122,28 +122,28 @@ describe('answers are bounded', () => {
         brotliCompressSync(Buffer.alloc(8 * 1024 ** 2, 0x20)),
       ),
     );
-    const result = await cip(['env', 'list'], { env: { ...rawEnv, CIP_MAX_ANSWER_BYTES: '1048576' } });
+    const result = await cip(['env', 'list'], { env: { ...rawEnvOf(env), CIP_MAX_ANSWER_BYTES: '1048576' } });
     expect(result.exitCode).toBe(7);
     expect(expectOneErrorLine(result.stderr)).toMatch(/answer too large: the API sent more than 1 MiB/);
     expect(raw.requests).toHaveLength(1);
   });
 
-  it('an HTML error page built to make a regular expression quadratic is read in linear time', async () => {
+  it('an HTML error page built to make a regular expression quadratic is read in linear time', async ({ env }) => {
     raw.respond(response('502 Bad Gateway', { 'Content-Type': 'text/html' }, `<html>${'<title'.repeat(300_000)}`));
-    const result = await cip(['env', 'list'], { env: rawEnv });
+    const result = await cip(['env', 'list'], { env: rawEnvOf(env) });
     expect(result.exitCode).toBe(7);
     expect(expectOneErrorLine(result.stderr)).toBe('error: cannot list environments: the API failed (HTTP 502): an HTML page');
     expect(raw.requests).toHaveLength(3);
   });
 
-  it.each([
+  it.for([
     ['json', []],
     ['table', ['-o', 'table']],
-  ] as const)('an item nested 200,000 levels deep is a broken answer in %s output', async (_format, args) => {
+  ] as const)('an item nested 200,000 levels deep is a broken answer in %s output', async ([_format, args], { env }) => {
     raw.respond(
       response('200 OK', { 'Content-Type': 'application/json' }, `[{"id":"deep","nested":${'['.repeat(200_000)}${']'.repeat(200_000)}}]`),
     );
-    const result = await cip(['env', 'list', ...args], { env: rawEnv });
+    const result = await cip(['env', 'list', ...args], { env: rawEnvOf(env) });
     expect(result.exitCode).toBe(7);
     expect(expectOneErrorLine(result.stderr)).toBe(
       'error: cannot list environments: the API answered HTTP 200 with JSON nested deeper than 1000 levels',
@@ -152,9 +152,9 @@ describe('answers are bounded', () => {
   });
 
   // Spawned: each run of cip opens its own connections; in one process they would be pooled across runs.
-  it('an unparseable Retry-After means normal backoff, not the longest wait', async () => {
+  it('an unparseable Retry-After means normal backoff, not the longest wait', async ({ env }) => {
     raw.respond(response('503 Busy', { 'Retry-After': 'soon' }, 'busy'));
-    const result = await cipSpawned(['env', 'list', '--verbose'], { env: rawEnv });
+    const result = await cipSpawned(['env', 'list', '--verbose'], { env: rawEnvOf(env) });
     expect(result.exitCode).toBe(7);
     expect(raw.requests).toHaveLength(3);
     expect(result.stderr.match(/retry \d of 2 after HTTP 503/g)).toHaveLength(2);
@@ -162,15 +162,15 @@ describe('answers are bounded', () => {
 });
 
 describe('nothing the server chose reaches the terminal raw', () => {
-  it('--verbose shows a reason phrase without its escape sequences', async () => {
+  it('--verbose shows a reason phrase without its escape sequences', async ({ env }) => {
     raw.respond(response('500 Oops\u001b]0;PWNED\u0007\u001b[2J', { 'Content-Type': 'text/plain' }, 'down'));
-    const result = await cip(['env', 'list', '--verbose'], { env: rawEnv });
+    const result = await cip(['env', 'list', '--verbose'], { env: rawEnvOf(env) });
     expect(result.exitCode).toBe(7);
     expect(result.stderr).toContain('< 500 Oops?]0;PWNED??[2J (');
     expect(result.stderr).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
   });
 
-  it('bidi overrides and zero-width characters are shown escaped in tables and error lines', async () => {
+  it('bidi overrides and zero-width characters are shown escaped in tables and error lines', async ({ env, sandbox }) => {
     sandbox.environments.set('x\u202egnp.exe', {
       id: 'x\u202egnp.exe',
       name: 'zero\u200bwidth',
@@ -206,7 +206,7 @@ describe('keys that could break a header or a redaction are refused before anyth
     ['fewer than 16 characters', 'short-key-123'],
   ];
 
-  it.each(bad)('a key with %s in the environment is exit 2, without showing the key', async (_what, key) => {
+  it.for(bad)('a key with %s in the environment is exit 2, without showing the key', async ([_what, key], { env, sandbox }) => {
     const result = await cip(['env', 'list'], { env: { ...env, CIP_API_KEY: key } });
     expect(result.exitCode).toBe(2);
     const line = expectOneErrorLine(result.stderr);
@@ -215,25 +215,12 @@ describe('keys that could break a header or a redaction are refused before anyth
     expect(sandbox.requests).toHaveLength(0);
   });
 
-  it('a bad key in a key file, or in the environment for auth login --no-verify, is never stored', async () => {
+  it('a bad key in a key file, or in the environment for auth login --no-verify, is never stored', async ({ sandbox }) => {
     const configDir = tempDir();
     const dir = tempDir();
     writeFileSync(join(dir, 'api'), 'line-one-0123456789\nline-two-0123456789\n');
     writeFileSync(join(dir, 'sub'), sandbox.keys.subscriptionKey);
-    const fromFile = await cip(
-      [
-        'auth',
-        'login',
-        '--no-verify',
-        '--enterprise-id',
-        sandbox.keys.enterpriseId,
-        '--api-key-file',
-        join(dir, 'api'),
-        '--subscription-key-file',
-        join(dir, 'sub'),
-      ],
-      { configDir },
-    );
+    const fromFile = await cip(noVerifyLoginArgs(sandbox.keys.enterpriseId, join(dir, 'api'), join(dir, 'sub')), { configDir });
     expect(fromFile.exitCode).toBe(2);
     expect(expectOneErrorLine(fromFile.stderr)).toMatch(/^error: the API key from --api-key-file .* is not a valid key/);
     const fromEnv = await cip(['auth', 'login', '--no-verify', '--enterprise-id', sandbox.keys.enterpriseId], {
@@ -244,7 +231,7 @@ describe('keys that could break a header or a redaction are refused before anyth
     expect(readConfig(configDir)).toBeUndefined();
   });
 
-  it('a bad key stored by hand in a profile is exit 2 naming the profile', async () => {
+  it('a bad key stored by hand in a profile is exit 2 naming the profile', async ({ sandbox }) => {
     const configDir = tempDir();
     const profile = {
       baseUrl: sandbox.url,
@@ -259,7 +246,7 @@ describe('keys that could break a header or a redaction are refused before anyth
     expect(sandbox.requests).toHaveLength(0);
   });
 
-  it('a key echoed inside the data of a success never reaches stdout', async () => {
+  it('a key echoed inside the data of a success never reaches stdout', async ({ env, sandbox }) => {
     sandbox.environments.set('echo', { id: 'echo', name: 'echo', note: `key ${sandbox.keys.apiKey} here` });
     try {
       for (const args of [['--json'], ['-o', 'table']]) {

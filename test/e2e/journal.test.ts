@@ -2,19 +2,16 @@
 // whole, and a cip killed while its write is under way leaves an entry whose outcome is unknown.
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { startSandbox } from '../../src/sandbox/index.js';
-import { cip, sandboxEnv, spawnCip, tempDir } from '../helpers/cli.js';
+import { describe, expect } from 'vitest';
+import { cip, spawnCip, tempDir } from '../helpers/cli.js';
 import { cipInProcess } from '../helpers/harness.js';
+import { it, test } from '../helpers/fixture.js';
 
-const sandbox = await startSandbox({ seed: 0 });
-const env = sandboxEnv(sandbox);
-afterAll(async () => {
-  await sandbox.close();
-});
+// Each test gets a sandbox of its own (test/helpers/fixture.ts), started this way.
+test.override({ sandboxOptions: { seed: 0 } });
 
 describe('the journal between processes', () => {
-  it('two cip processes writing at once: every line whole, every entry with its answer', async () => {
+  it('two cip processes writing at once: every line whole, every entry with its answer', async ({ env }) => {
     const configDir = tempDir();
     // Lines far longer than PIPE_BUF (4 KiB), so that a write that was not one append under the lock would tear.
     const files = ['a', 'b'].map((prefix) => {
@@ -40,7 +37,9 @@ describe('the journal between processes', () => {
     expect(new Set(entries.map((entry) => entry.environment.name)).size).toBe(40);
   });
 
-  it('two cip processes writing at once while the bound prunes: whole lines, every entry kept with its answer, within the bound', async () => {
+  it('two cip processes writing at once while the bound prunes: whole lines, every entry kept with its answer, within the bound', async ({
+    env,
+  }) => {
     const configDir = tempDir();
     const files = ['c', 'd'].map((prefix) => {
       const path = join(tempDir(), `${prefix}.json`);
@@ -70,7 +69,7 @@ describe('the journal between processes', () => {
     expect(entries.every((entry) => entry.result === 'done')).toBe(true);
   });
 
-  it('a cip killed while its delete is under way leaves the entry "unknown"', async () => {
+  it('a cip killed while its delete is under way leaves the entry "unknown"', async ({ sandbox, env }) => {
     const configDir = tempDir();
     sandbox.environments.set('k1', { id: 'k1', name: 'killed' });
     let release!: () => void;

@@ -3,23 +3,21 @@
 // and a keychain that never answers.
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { afterAll, beforeAll, describe, expect } from 'vitest';
+import type { Sandbox } from '../../src/sandbox/index.js';
 import { cip, expectOneErrorLine, loginArgs, readConfig, spawnCip, tempDir } from '../helpers/cli.js';
 import { epochSeconds, makeJwt } from '../helpers/jwt.js';
 import { keychainMissing, silentBus, startKeychain, type TestKeychain } from '../helpers/keychain.js';
+import { it, test } from '../helpers/fixture.js';
 
-let sandbox: Sandbox;
-beforeAll(async () => {
-  sandbox = await startSandbox({ seed: 2 });
-});
-afterAll(() => sandbox.close());
+// Each test gets a sandbox of its own (test/helpers/fixture.ts), started this way.
+test.override({ sandboxOptions: { seed: 2 } });
 
-const service = () => `cip:${new URL(sandbox.url).origin}`;
+const service = (sandbox: Sandbox) => `cip:${new URL(sandbox.url).origin}`;
 /** The keychain is the default: the harness's CIP_CREDENTIAL_STORE=file is taken away. */
 const KEYCHAIN_DEFAULT = { CIP_CREDENTIAL_STORE: undefined };
 
-function expectNoKeys(text: string): void {
+function expectNoKeys(sandbox: Sandbox, text: string): void {
   expect(text).not.toContain(sandbox.keys.apiKey);
   expect(text).not.toContain(sandbox.keys.subscriptionKey);
 }
@@ -38,7 +36,7 @@ describe.skipIf(keychainMissing !== undefined)('a real keychain (Secret Service:
   afterAll(() => keychain.close());
   const env = (extra: Record<string, string | undefined> = {}) => ({ ...keychain.env, ...KEYCHAIN_DEFAULT, ...extra });
 
-  it('login keeps the keys in the keychain and none in the file; list uses them; logout removes them', async () => {
+  it('login keeps the keys in the keychain and none in the file; list uses them; logout removes them', async ({ sandbox }) => {
     const configDir = tempDir();
     const login = await cip(loginArgs(sandbox, ['--profile', 'kc']), { configDir, env: env() });
     expect(login.exitCode, login.stderr).toBe(0);
@@ -47,8 +45,8 @@ describe.skipIf(keychainMissing !== undefined)('a real keychain (Secret Service:
       activeProfile: 'kc',
       profiles: { kc: { baseUrl: sandbox.url, enterpriseId: sandbox.keys.enterpriseId, keys: 'keychain' } },
     });
-    expectNoKeys(configText(configDir));
-    expect(JSON.parse(keychain.lookup(service(), 'kc')!)).toEqual({
+    expectNoKeys(sandbox, configText(configDir));
+    expect(JSON.parse(keychain.lookup(service(sandbox), 'kc')!)).toEqual({
       apiKey: sandbox.keys.apiKey,
       subscriptionKey: sandbox.keys.subscriptionKey,
     });
@@ -63,15 +61,15 @@ describe.skipIf(keychainMissing !== undefined)('a real keychain (Secret Service:
     expect(status.exitCode).toBe(0);
     expect(JSON.parse(status.stdout)).toMatchObject([{ name: 'kc', keys: 'keychain', apiKey: '****6789', subscriptionKey: '****6789' }]);
     expect(status.stderr).not.toContain('warning:');
-    expectNoKeys(list.stderr + status.stdout + status.stderr);
+    expectNoKeys(sandbox, list.stderr + status.stdout + status.stderr);
 
     const logout = await cip(['auth', 'logout'], { configDir, env: env() });
     expect(logout.exitCode, logout.stderr).toBe(0);
-    expect(keychain.lookup(service(), 'kc')).toBeUndefined();
+    expect(keychain.lookup(service(sandbox), 'kc')).toBeUndefined();
     expect(readConfig(configDir)).toEqual({ profiles: {} });
   });
 
-  it('login --token-file keeps the token and the subscription key in one entry; a command sends it as Bearer', async () => {
+  it('login --token-file keeps the token and the subscription key in one entry; a command sends it as Bearer', async ({ sandbox }) => {
     const configDir = tempDir();
     const token = makeJwt({ sub: 'ci-bot', exp: epochSeconds(3600) });
     const subFile = join(configDir, 'sub.txt');
@@ -98,7 +96,7 @@ describe.skipIf(keychainMissing !== undefined)('a real keychain (Secret Service:
       profiles: { tk: { kind: 'token', baseUrl: sandbox.url, keys: 'keychain' } },
     });
     expect(configText(configDir)).not.toContain(token);
-    expect(JSON.parse(keychain.lookup(service(), 'tk')!)).toEqual({ token, subscriptionKey: sandbox.keys.subscriptionKey });
+    expect(JSON.parse(keychain.lookup(service(sandbox), 'tk')!)).toEqual({ token, subscriptionKey: sandbox.keys.subscriptionKey });
 
     const status = await cip(['auth', 'status', '--json'], { configDir, env: env() });
     expect(status.exitCode, status.stderr).toBe(0);
@@ -111,7 +109,7 @@ describe.skipIf(keychainMissing !== undefined)('a real keychain (Secret Service:
     for (const text of [login.stderr, status.stdout, status.stderr, list.stdout, list.stderr]) expect(text).not.toContain(token);
   });
 
-  it('--migrate moves keys from the file into the keychain and leaves no copy in the file', async () => {
+  it('--migrate moves keys from the file into the keychain and leaves no copy in the file', async ({ sandbox }) => {
     const configDir = tempDir();
     const plain = await cip(loginArgs(sandbox, ['--profile', 'old', '--insecure-storage']), { configDir, env: env() });
     expect(plain.exitCode, plain.stderr).toBe(0);
@@ -123,13 +121,13 @@ describe.skipIf(keychainMissing !== undefined)('a real keychain (Secret Service:
     const moved = await cip(['auth', 'login', '--profile', 'old', '--migrate'], { configDir, env: env() });
     expect(moved.exitCode, moved.stderr).toBe(0);
     expect(moved.stderr).toBe(
-      `Moved the keys of profile 'old' into the keychain (service '${service()}', account 'old'); ${join(configDir, 'config.json')} holds them no more.\n`,
+      `Moved the keys of profile 'old' into the keychain (service '${service(sandbox)}', account 'old'); ${join(configDir, 'config.json')} holds them no more.\n`,
     );
-    expectNoKeys(configText(configDir));
+    expectNoKeys(sandbox, configText(configDir));
     expect(readConfig(configDir)).toMatchObject({ profiles: { old: { keys: 'keychain', enterpriseId: sandbox.keys.enterpriseId } } });
-    expect(JSON.parse(keychain.lookup(service(), 'old')!)).toMatchObject({ apiKey: sandbox.keys.apiKey });
+    expect(JSON.parse(keychain.lookup(service(sandbox), 'old')!)).toMatchObject({ apiKey: sandbox.keys.apiKey });
     // No leftover: the folder holds the config file and nothing with the keys (no temporary copy).
-    for (const name of readdirSync(configDir)) expectNoKeys(readFileSync(join(configDir, name), 'utf8'));
+    for (const name of readdirSync(configDir)) expectNoKeys(sandbox, readFileSync(join(configDir, name), 'utf8'));
 
     const list = await cip(['env', 'list', '--profile', 'old'], { configDir, env: env() });
     expect(list.exitCode, list.stderr).toBe(0);
@@ -142,15 +140,15 @@ describe.skipIf(keychainMissing !== undefined)('a real keychain (Secret Service:
     await cip(['auth', 'logout', '--profile', 'old'], { configDir, env: env() });
   });
 
-  it('a profile whose keychain entry is gone is exit 3, naming the entry and how to log in again', async () => {
+  it('a profile whose keychain entry is gone is exit 3, naming the entry and how to log in again', async ({ sandbox }) => {
     const configDir = tempDir();
     expect((await cip(loginArgs(sandbox, ['--profile', 'gone', '--no-verify']), { configDir, env: env() })).exitCode).toBe(0);
-    keychain.clear(service(), 'gone');
+    keychain.clear(service(sandbox), 'gone');
     sandbox.requests.length = 0;
     const list = await cip(['env', 'list'], { configDir, env: env() });
     expect(list.exitCode).toBe(3);
     expect(expectOneErrorLine(list.stderr)).toBe(
-      `error: the keys of profile 'gone' are gone from the keychain (service '${service()}', account 'gone') (log in again: cip auth login --profile gone)`,
+      `error: the keys of profile 'gone' are gone from the keychain (service '${service(sandbox)}', account 'gone') (log in again: cip auth login --profile gone)`,
     );
     expect(sandbox.requests).toHaveLength(0);
     const status = await cip(['auth', 'status'], { configDir, env: env() });
@@ -160,11 +158,13 @@ describe.skipIf(keychainMissing !== undefined)('a real keychain (Secret Service:
     const relogin = await cip(loginArgs(sandbox, ['--profile', 'gone']), { configDir, env: env() });
     expect(relogin.exitCode, relogin.stderr).toBe(0);
     expect((await cip(['env', 'list'], { configDir, env: env() })).exitCode).toBe(0);
-    keychain.clear(service(), 'gone');
+    keychain.clear(service(sandbox), 'gone');
     expect((await cip(['auth', 'logout'], { configDir, env: env() })).exitCode).toBe(0);
   });
 
-  it('logging in again with a new token from stdin, in a pipe: the subscription key is read from the keychain and kept there', async () => {
+  it('logging in again with a new token from stdin, in a pipe: the subscription key is read from the keychain and kept there', async ({
+    sandbox,
+  }) => {
     const configDir = tempDir();
     const first = makeJwt({ sub: 'ci-bot', exp: epochSeconds(3600) });
     const subFile = join(configDir, 'sub.txt');
@@ -187,22 +187,25 @@ describe.skipIf(keychainMissing !== undefined)('a real keychain (Secret Service:
       activeProfile: 'again',
       profiles: { again: { kind: 'token', baseUrl: sandbox.url, keys: 'keychain' } },
     });
-    expect(JSON.parse(keychain.lookup(service(), 'again')!)).toEqual({ token: second, subscriptionKey: sandbox.keys.subscriptionKey });
+    expect(JSON.parse(keychain.lookup(service(sandbox), 'again')!)).toEqual({
+      token: second,
+      subscriptionKey: sandbox.keys.subscriptionKey,
+    });
   });
 
-  it('logging in again with --insecure-storage moves the keys to the file and out of the keychain', async () => {
+  it('logging in again with --insecure-storage moves the keys to the file and out of the keychain', async ({ sandbox }) => {
     const configDir = tempDir();
     expect((await cip(loginArgs(sandbox, ['--profile', 'back', '--no-verify']), { configDir, env: env() })).exitCode).toBe(0);
-    expect(keychain.lookup(service(), 'back')).toBeDefined();
+    expect(keychain.lookup(service(sandbox), 'back')).toBeDefined();
     const plain = await cip(loginArgs(sandbox, ['--profile', 'back', '--no-verify', '--insecure-storage']), { configDir, env: env() });
     expect(plain.exitCode, plain.stderr).toBe(0);
-    expect(keychain.lookup(service(), 'back')).toBeUndefined();
+    expect(keychain.lookup(service(sandbox), 'back')).toBeUndefined();
     expect(readConfig(configDir)).toMatchObject({ profiles: { back: { keys: 'file', apiKey: sandbox.keys.apiKey } } });
   });
 });
 
 describe.skipIf(process.platform !== 'linux')('no keychain (Linux, where it is a session bus away)', () => {
-  it('a headless machine (no session bus) refuses to log in with exit 2 and saves nothing', async () => {
+  it('a headless machine (no session bus) refuses to log in with exit 2 and saves nothing', async ({ sandbox }) => {
     const configDir = tempDir();
     const result = await cip(loginArgs(sandbox), { configDir, env: KEYCHAIN_DEFAULT });
     expect(result.exitCode).toBe(2);
@@ -218,13 +221,13 @@ describe.skipIf(process.platform !== 'linux')('no keychain (Linux, where it is a
     sandbox.requests.length = 0;
     await cip(loginArgs(sandbox), { configDir, env: KEYCHAIN_DEFAULT });
     expect(sandbox.requests).toHaveLength(0);
-    expectNoKeys(result.stderr);
+    expectNoKeys(sandbox, result.stderr);
   });
 
-  it.each([
+  it.for<[string, string[], Record<string, string>]>([
     ['--insecure-storage', ['--insecure-storage'], {}],
     ['CIP_CREDENTIAL_STORE=file', [], { CIP_CREDENTIAL_STORE: 'file' }],
-  ])('with %s, the keys go to the 0600 file in plain text, with a warning', async (because, extra, variables) => {
+  ])('with %s, the keys go to the 0600 file in plain text, with a warning', async ([because, extra, variables], { sandbox }) => {
     const configDir = tempDir();
     const result = await cip(loginArgs(sandbox, extra), { configDir, env: { ...KEYCHAIN_DEFAULT, ...variables } });
     expect(result.exitCode, result.stderr).toBe(0);
@@ -234,7 +237,7 @@ describe.skipIf(process.platform !== 'linux')('no keychain (Linux, where it is a
     expect(readConfig(configDir)).toMatchObject({ profiles: { default: { keys: 'file', apiKey: sandbox.keys.apiKey } } });
   });
 
-  it('--migrate without a keychain is exit 2 and leaves the file as it was, byte for byte', async () => {
+  it('--migrate without a keychain is exit 2 and leaves the file as it was, byte for byte', async ({ sandbox }) => {
     const configDir = tempDir();
     expect((await cip(loginArgs(sandbox, ['--insecure-storage', '--no-verify']), { configDir, env: KEYCHAIN_DEFAULT })).exitCode).toBe(0);
     const before = configText(configDir);
@@ -246,7 +249,7 @@ describe.skipIf(process.platform !== 'linux')('no keychain (Linux, where it is a
     expect(configText(configDir)).toBe(before);
   });
 
-  it('logout of a keychain profile without the keychain removes the profile and is exit 9, naming the entry left', async () => {
+  it('logout of a keychain profile without the keychain removes the profile and is exit 9, naming the entry left', async ({ sandbox }) => {
     const configDir = tempDir();
     writeFileSync(
       join(configDir, 'config.json'),
@@ -260,11 +263,13 @@ describe.skipIf(process.platform !== 'linux')('no keychain (Linux, where it is a
     expect(result.exitCode).toBe(9);
     const line = expectOneErrorLine(result.stderr);
     expect(line).toMatch(/^error: removed profile 'kc', but not its keys from the keychain: /);
-    expect(line).toContain(`(they are still there (service '${service()}', account 'kc'); remove them with your keychain's own tool)`);
+    expect(line).toContain(
+      `(they are still there (service '${service(sandbox)}', account 'kc'); remove them with your keychain's own tool)`,
+    );
     expect(readConfig(configDir)).toEqual({ profiles: {} });
   });
 
-  it('a bad CIP_CREDENTIAL_STORE is exit 2', async () => {
+  it('a bad CIP_CREDENTIAL_STORE is exit 2', async ({ sandbox }) => {
     const result = await cip(loginArgs(sandbox), { env: { CIP_CREDENTIAL_STORE: 'vault' } });
     expect(result.exitCode).toBe(2);
     expect(expectOneErrorLine(result.stderr)).toBe("error: CIP_CREDENTIAL_STORE is 'vault' (use 'keychain' (the default) or 'file')");
@@ -272,7 +277,7 @@ describe.skipIf(process.platform !== 'linux')('no keychain (Linux, where it is a
 });
 
 describe.skipIf(process.platform !== 'linux' || keychainMissing?.startsWith('@napi-rs') === true)('a keychain that never answers', () => {
-  it('is cut off after 3 s: login exit 2, a keychain profile exit 3, no key in any process argv meanwhile', async () => {
+  it('is cut off after 3 s: login exit 2, a keychain profile exit 3, no key in any process argv meanwhile', async ({ sandbox }) => {
     const bus = await silentBus();
     try {
       const configDir = tempDir();
@@ -299,7 +304,7 @@ describe.skipIf(process.platform !== 'linux' || keychainMissing?.startsWith('@na
         seen = commandLines();
       }
       expect(seen.some((line) => line.includes('keychain-helper.cjs'))).toBe(true);
-      for (const line of seen) expectNoKeys(line);
+      for (const line of seen) expectNoKeys(sandbox, line);
       const result = await login;
       const seconds = (Date.now() - started) / 1000;
       expect(result.exitCode).toBe(2);

@@ -5,9 +5,12 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { describe, expect } from 'vitest';
 import { BUILD, sandboxEnv, tempDir } from '../helpers/cli.js';
+import { it, test } from '../helpers/fixture.js';
+
+// Each test gets a sandbox of its own (test/helpers/fixture.ts), started this way.
+test.override({ sandboxOptions: { seed: 3 } });
 
 function npmVersion(): string | undefined {
   try {
@@ -18,14 +21,8 @@ function npmVersion(): string | undefined {
 }
 const npm = npmVersion();
 
-let sandbox: Sandbox;
-beforeAll(async () => {
-  sandbox = await startSandbox({ seed: 3 });
-});
-afterAll(() => sandbox.close());
-
 describe.skipIf(!npm)('the published package', () => {
-  it('installs globally from its tarball with nothing else, and runs', { timeout: 120_000 }, async () => {
+  it('installs globally from its tarball with nothing else, and runs', { timeout: 120_000 }, async ({ sandbox }) => {
     const work = tempDir('cip-package-');
     // npm's own files (cache, logs) stay in the temporary folder, and nothing asks the registry.
     const env = { PATH: process.env.PATH, HOME: work, npm_config_cache: join(work, 'cache'), npm_config_update_notifier: 'false' };

@@ -6,13 +6,12 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeEach, describe, expect, it } from 'vitest';
-import { startSandbox } from '../../src/sandbox/index.js';
+import { describe, expect } from 'vitest';
 import { CIP, expectOneErrorLine, readConfig, sandboxEnv, spawnCip, tempDir, TEST_CREDENTIAL_STORE } from '../helpers/cli.js';
+import { it, test } from '../helpers/fixture.js';
 
-const sandbox = await startSandbox({ seed: 0 });
-afterAll(() => sandbox.close());
-beforeEach(() => sandbox.reset());
+// Each test gets a sandbox of its own (test/helpers/fixture.ts), started this way.
+test.override({ sandboxOptions: { seed: 0 } });
 
 const quote = (arg: string) => `'${arg.replace(/'/g, `'\\''`)}'`;
 
@@ -23,7 +22,7 @@ function fifo(): string {
 }
 
 describe('keys from pipes', () => {
-  it('auth login reads both keys from process substitution, as from `pass show`', async () => {
+  it('auth login reads both keys from process substitution, as from `pass show`', async ({ sandbox }) => {
     const configDir = tempDir();
     const { apiKey, subscriptionKey, enterpriseId } = sandbox.keys;
     // The keys reach bash through its environment, never through an argument list.
@@ -50,7 +49,7 @@ describe('keys from pipes', () => {
     expect(sandbox.requests.at(-1)?.headers['ocp-apim-subscription-key']).toBe(subscriptionKey);
   });
 
-  it('--api-key-file /dev/stdin reads a real pipe', async () => {
+  it('--api-key-file /dev/stdin reads a real pipe', async ({ sandbox }) => {
     const configDir = tempDir();
     const { apiKey, subscriptionKey, enterpriseId } = sandbox.keys;
     const keys = tempDir();
@@ -70,7 +69,7 @@ describe('keys from pipes', () => {
     expect(readConfig(configDir)).toMatchObject({ profiles: { default: { apiKey, subscriptionKey } } });
   });
 
-  it('/dev/stdin that is a socket (a child of Node) cannot be opened: exit 2, saying to give -', async () => {
+  it('/dev/stdin that is a socket (a child of Node) cannot be opened: exit 2, saying to give -', async ({ sandbox }) => {
     const keys = tempDir();
     writeFileSync(join(keys, 'sub'), sandbox.keys.subscriptionKey);
     const args = ['auth', 'login', '--base-url', sandbox.url, '--enterprise-id', sandbox.keys.enterpriseId];
@@ -86,7 +85,7 @@ describe('keys from pipes', () => {
 });
 
 describe('a payload from a named FIFO', () => {
-  it('is read once its writer has written and gone', async () => {
+  it('is read once its writer has written and gone', async ({ sandbox }) => {
     const path = fifo();
     const child = spawnCip(['env', 'create', '--file', path], { env: sandboxEnv(sandbox) });
     const writer = await open(path, 'w');
@@ -98,7 +97,7 @@ describe('a payload from a named FIFO', () => {
     expect(posts.map((request) => request.body)).toEqual(['{"name":"from-a-fifo"}']);
   });
 
-  it('Ctrl-C while the writer has not written ends cip at once with 130, and nothing is sent', async () => {
+  it('Ctrl-C while the writer has not written ends cip at once with 130, and nothing is sent', async ({ sandbox }) => {
     const path = fifo();
     const child = spawnCip(['env', 'create', '--file', path], { env: sandboxEnv(sandbox) });
     // Returns once cip has opened the FIFO; the writer then writes nothing, as `pass` waiting for a passphrase.
@@ -115,7 +114,7 @@ describe('a payload from a named FIFO', () => {
 const SCRIPT = '/usr/bin/script';
 
 describe.skipIf(!existsSync(SCRIPT))('at a terminal', () => {
-  it('--file /dev/stdin is the terminal itself: exit 2 at once, nothing read or sent', async () => {
+  it('--file /dev/stdin is the terminal itself: exit 2 at once, nothing read or sent', async ({ sandbox }) => {
     const command = `exec node ${quote(CIP)} env create --file /dev/stdin`;
     const result = await execa(SCRIPT, ['-qfec', command, '/dev/null'], {
       env: { PATH: process.env.PATH, HOME: tempDir(), CIP_CONFIG_DIR: tempDir(), TERM: 'dumb', ...sandboxEnv(sandbox) },

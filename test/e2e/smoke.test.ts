@@ -2,20 +2,15 @@
 // (test/commands/) cover behaviour; this proves the launcher, the bundle and each command's wiring.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { describe, expect } from 'vitest';
 import { cip, loginArgs, readConfig, tempDir } from '../helpers/cli.js';
+import { it, test } from '../helpers/fixture.js';
 
-let sandbox: Sandbox;
-beforeAll(async () => {
-  sandbox = await startSandbox({ seed: 1 });
-});
-afterAll(async () => {
-  await sandbox.close();
-});
+// Each test gets a sandbox of its own (test/helpers/fixture.ts), started this way.
+test.override({ sandboxOptions: { seed: 1 } });
 
 describe('every command, through the binary', () => {
-  it('auth login, status, switch and logout; env list, create, update and delete', async () => {
+  it('auth login, status, switch and logout; env list, create, update and delete', async ({ sandbox }) => {
     const configDir = tempDir();
     const login = (profile: string) => cip(loginArgs(sandbox, ['--profile', profile]), { configDir });
 
@@ -61,7 +56,7 @@ describe('every command, through the binary', () => {
     expect(readConfig(configDir)).toMatchObject({ activeProfile: 'one', profiles: { one: expect.any(Object) } });
   });
 
-  it('export, diff and apply; api with --jq; tsv; doctor', async () => {
+  it('export, diff and apply; api with --jq; tsv; doctor', async ({ sandbox }) => {
     const configDir = tempDir();
     expect((await cip(loginArgs(sandbox), { configDir })).exitCode).toBe(0);
     const exported = await cip(['env', 'export'], { configDir });
@@ -80,7 +75,7 @@ describe('every command, through the binary', () => {
     expect((JSON.parse(doctor.stdout) as { status: string }[]).every((check) => check.status !== 'failed')).toBe(true);
   });
 
-  it('auth protect and unprotect; a protected delete needs --confirm', async () => {
+  it('auth protect and unprotect; a protected delete needs --confirm', async ({ sandbox }) => {
     const configDir = tempDir();
     expect((await cip(loginArgs(sandbox, ['--profile', 'live']), { configDir })).exitCode).toBe(0);
     expect(await cip(['auth', 'protect', 'live'], { configDir })).toMatchObject({ exitCode: 0, stdout: '' });

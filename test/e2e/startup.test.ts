@@ -3,9 +3,12 @@
 import { cpSync, existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { describe, expect } from 'vitest';
 import { BUILD, CIP, ROOT, loginArgs, sandboxEnv, tempDir } from '../helpers/cli.js';
+import { it, test } from '../helpers/fixture.js';
+
+// Each test gets a sandbox of its own (test/helpers/fixture.ts), started this way.
+test.override({ sandboxOptions: { seed: 2 } });
 
 const DIST = join(BUILD, 'dist');
 const TRACE = join(ROOT, 'test', 'helpers', 'trace-imports.mjs');
@@ -39,12 +42,6 @@ async function moduleLoadList(args: string[], env: Record<string, string | undef
   });
   return { exitCode: result.exitCode, stderr: result.stderr, modules: existsSync(file) ? readFileSync(file, 'utf8').split('\n') : [] };
 }
-
-let sandbox: Sandbox;
-beforeAll(async () => {
-  sandbox = await startSandbox({ seed: 2 });
-});
-afterAll(() => sandbox.close());
 
 /** The packages whose code a run of cip loaded, and how many of cip's files it read. */
 async function loads(args: string[], env: Record<string, string | undefined> = {}, input?: string, stdoutFile?: string) {
@@ -156,7 +153,9 @@ describe('what each command loads', () => {
     expect(run.stdin).toBe(false);
   });
 
-  it('a command that reads nothing from stdin never makes process.stdin; one that reads it does (so the check can fail)', async () => {
+  it('a command that reads nothing from stdin never makes process.stdin; one that reads it does (so the check can fail)', async ({
+    sandbox,
+  }) => {
     const list = await loads(['env', 'list', '--json'], sandboxEnv(sandbox));
     expect(list.exitCode).toBe(0);
     expect(list.stdin).toBe(false);
@@ -166,7 +165,7 @@ describe('what each command loads', () => {
     expect(create.stdin).toBe(true);
   });
 
-  it('the CI path (all credentials in the environment) never loads the profile store or spinner code', async () => {
+  it('the CI path (all credentials in the environment) never loads the profile store or spinner code', async ({ sandbox }) => {
     const run = await loads(['env', 'list'], sandboxEnv(sandbox, { CI: 'true' }));
     expect(run.exitCode).toBe(0);
     expect(run.packages).toEqual(new Set(['commander', 'ky']));
@@ -178,7 +177,7 @@ describe('what each command loads', () => {
   // NODE_OPTIONS carries the trace hook into every process cip starts, so the keychain helper's loads show too.
   const traceChildren = { NODE_OPTIONS: `--import=${TRACE}` };
 
-  it('environment-variable credentials never start the keychain helper or load @napi-rs/keyring', async () => {
+  it('environment-variable credentials never start the keychain helper or load @napi-rs/keyring', async ({ sandbox }) => {
     const run = await loads(['env', 'list'], sandboxEnv(sandbox, { CI: 'true', ...traceChildren }));
     expect(run.exitCode).toBe(0);
     expect(run.keychain).toEqual([]);
@@ -192,7 +191,9 @@ describe('what each command loads', () => {
     expect(file.keychain).toEqual([]);
   });
 
-  it('a profile whose keys are in the keychain starts the helper, which loads @napi-rs/keyring (so the check above can fail)', async () => {
+  it('a profile whose keys are in the keychain starts the helper, which loads @napi-rs/keyring (so the check above can fail)', async ({
+    sandbox,
+  }) => {
     const configDir = tempDir();
     writeFileSync(
       join(configDir, 'config.json'),
@@ -208,7 +209,7 @@ describe('what each command loads', () => {
     }
   });
 
-  it('commands without --jq load no jq, and commands other than doctor none of its network probes', async () => {
+  it('commands without --jq load no jq, and commands other than doctor none of its network probes', async ({ sandbox }) => {
     const run = await loads(['env', 'list', '--json'], sandboxEnv(sandbox));
     expect(run.exitCode).toBe(0);
     expect(run.jq).toEqual([]);
@@ -222,7 +223,7 @@ describe('what each command loads', () => {
     expect(doctor.builtins.has('node:net')).toBe(true);
   });
 
-  it('reading a profile loads no package; storing one loads conf (so the checks above can fail)', async () => {
+  it('reading a profile loads no package; storing one loads conf (so the checks above can fail)', async ({ sandbox }) => {
     const configDir = tempDir();
     // Keys in the file: this test is about conf, not the keychain.
     const login = await loads(loginArgs(sandbox, ['--no-verify']), { CIP_CONFIG_DIR: configDir, CIP_CREDENTIAL_STORE: 'file' });
@@ -237,7 +238,9 @@ describe('what each command loads', () => {
     expect(list.packages).toEqual(new Set(['commander', 'ky']));
   });
 
-  it("a write's journal takes its free lock at once, without proper-lockfile; a profile's write loads it, without graceful-fs", async () => {
+  it("a write's journal takes its free lock at once, without proper-lockfile; a profile's write loads it, without graceful-fs", async ({
+    sandbox,
+  }) => {
     const run = await loads(['env', 'create', '-f', 'name=locked'], sandboxEnv(sandbox));
     expect(run.exitCode).toBe(0);
     expect(run.packages.has('properLockfile')).toBe(false);
@@ -248,7 +251,9 @@ describe('what each command loads', () => {
     expect(login.packages.has('gracefulFs')).toBe(false);
   });
 
-  it("an API command over node:http never loads Node's internal undici: ky and the request path use cip's own web classes", async () => {
+  it("an API command over node:http never loads Node's internal undici: ky and the request path use cip's own web classes", async ({
+    sandbox,
+  }) => {
     // So that the check can fail: naming the real Request loads undici.
     expect((await moduleLoadList(['-e', 'globalThis.Request'])).modules).toContain(UNDICI);
     for (const args of [
@@ -264,7 +269,7 @@ describe('what each command loads', () => {
     }
   });
 
-  it('the record view after create loads cli-table3; JSON output does not', async () => {
+  it('the record view after create loads cli-table3; JSON output does not', async ({ sandbox }) => {
     const table = await loads(['env', 'create', '-f', 'name=t', '-o', 'table'], sandboxEnv(sandbox));
     expect(table.packages.has('cliTable3')).toBe(true);
     const json = await loads(['env', 'create', '-f', 'name=j'], sandboxEnv(sandbox));

@@ -3,21 +3,25 @@
 import { execa } from 'execa';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { startSandbox } from '../../src/sandbox/index.js';
 import { CIP, readConfig, sandboxEnv, tempDir, TEST_CREDENTIAL_STORE } from '../helpers/cli.js';
 import { cipInProcess } from '../helpers/harness.js';
+import { sandboxProfile } from '../helpers/stored-profiles.js';
+import { it, test } from '../helpers/fixture.js';
 
 const SCRIPT = '/usr/bin/script';
-const sandbox = await startSandbox({ seed: 3 });
-const env = sandboxEnv(sandbox);
-afterAll(() => sandbox.close());
-beforeEach(() => sandbox.reset());
+// Each test gets a sandbox of its own (test/helpers/fixture.ts), started this way.
+test.override({ sandboxOptions: { seed: 3 } });
 
 const quote = (arg: string) => `'${arg.replace(/'/g, `'\\''`)}'`;
 
 /** Runs cip on a pseudo-terminal (stdin, stdout and stderr all terminals); returns the screen output. */
-async function onTerminal(args: string[], options: { env?: Record<string, string | undefined>; input?: string; columns?: number } = {}) {
+async function onTerminal(
+  env: Record<string, string | undefined>,
+  args: string[],
+  options: { env?: Record<string, string | undefined>; input?: string; columns?: number } = {},
+) {
   const command = `stty cols ${options.columns ?? 200} rows 50 2>/dev/null; exec node ${quote(CIP)} ${args.map(quote).join(' ')}`;
   const result = await execa(SCRIPT, ['-qfec', command, '/dev/null'], {
     env: {
@@ -38,8 +42,8 @@ async function onTerminal(args: string[], options: { env?: Record<string, string
 }
 
 describe.skipIf(!existsSync(SCRIPT))('at a terminal', () => {
-  it('env list shows a bold-headed table that fits the width, never cutting the id', async () => {
-    const { exitCode, output } = await onTerminal(['env', 'list'], { columns: 70 });
+  it('env list shows a bold-headed table that fits the width, never cutting the id', async ({ env, sandbox }) => {
+    const { exitCode, output } = await onTerminal(env, ['env', 'list'], { columns: 70 });
     expect(exitCode).toBe(0);
     expect(output).toContain('\u001b[1mID');
     const lines = output.split('\n').filter((line) => /^[0-9a-f]{8}-/.test(line));
@@ -50,17 +54,17 @@ describe.skipIf(!existsSync(SCRIPT))('at a terminal', () => {
     expect(output).toMatch(/columns? hidden to fit the terminal/);
   });
 
-  it.each([
+  it.for<[string, number, Record<string, string>]>([
     ['a terminal 80 columns wide', 80, {}],
     ['COLUMNS=100 where the terminal gives no width', 0, { COLUMNS: '100' }],
-  ])('env history on %s: ENTRY and WHEN whole (to the second), what it hid said', async (_case, columns, extra) => {
+  ])('env history on %s: ENTRY and WHEN whole (to the second), what it hid said', async ([_case, columns, extra], { env, sandbox }) => {
     const configDir = tempDir();
     const [first, second] = sandbox.environments.keys();
     expect(
       (await cipInProcess(['env', 'update', first!, '-f', 'description=changed by a long-winded process'], { env, configDir })).exitCode,
     ).toBe(0);
     expect((await cipInProcess(['env', 'update', second!, '-f', 'description=again'], { env, configDir })).exitCode).toBe(0);
-    const { exitCode, output } = await onTerminal(['env', 'history'], {
+    const { exitCode, output } = await onTerminal(env, ['env', 'history'], {
       columns,
       env: { CIP_CONFIG_DIR: configDir, NO_COLOR: '1', ...extra },
     });
@@ -76,9 +80,9 @@ describe.skipIf(!existsSync(SCRIPT))('at a terminal', () => {
       expect(output).toContain('(1 column hidden to fit the terminal: PROFILE/ENTERPRISE; widen it, or use --columns or -o json)');
   });
 
-  it('shows a created record as field/value lines that wrap long values within the width', async () => {
+  it('shows a created record as field/value lines that wrap long values within the width', async ({ env }) => {
     const description = 'a long description that goes on and on so that it has to wrap at the edge of the screen';
-    const { exitCode, output } = await onTerminal(['env', 'create', '-f', 'name=wrapped', '-f', `description=${description}`], {
+    const { exitCode, output } = await onTerminal(env, ['env', 'create', '-f', 'name=wrapped', '-f', `description=${description}`], {
       columns: 60,
     });
     expect(exitCode).toBe(0);
@@ -100,9 +104,9 @@ describe.skipIf(!existsSync(SCRIPT))('at a terminal', () => {
     expect(plain.replace(/\n\s+/g, ' ')).toContain(description);
   });
 
-  it('shows a spinner on stderr while waiting, but not under CI, --quiet, NO_COLOR, nor with JSON', async () => {
+  it('shows a spinner on stderr while waiting, but not under CI, --quiet, NO_COLOR, nor with JSON', async ({ env, sandbox }) => {
     sandbox.inject({ fault: { kind: 'delay', ms: 600 }, times: Infinity });
-    const spinning = await onTerminal(['env', 'list']);
+    const spinning = await onTerminal(env, ['env', 'list']);
     expect(spinning.exitCode).toBe(0);
     expect(spinning.output).toContain('Loading environments');
     for (const [args, extra] of [
@@ -111,46 +115,41 @@ describe.skipIf(!existsSync(SCRIPT))('at a terminal', () => {
       [['env', 'list', '--json'], {}],
       [['env', 'list'], { NO_COLOR: '1' }],
     ] as const) {
-      const quiet = await onTerminal([...args], { env: extra });
+      const quiet = await onTerminal(env, [...args], { env: extra });
       expect(quiet.exitCode).toBe(0);
       expect(quiet.output).not.toContain('Loading environments');
     }
   });
 
-  it('NO_COLOR, --no-color and CI give plain text', async () => {
+  it('NO_COLOR, --no-color and CI give plain text', async ({ env }) => {
     for (const [args, extra] of [
       [[], { NO_COLOR: '1' }],
       [['--no-color'], {}],
       [[], { CI: '1' }],
     ] as const) {
-      const { exitCode, output } = await onTerminal(['env', 'list', ...args], { env: extra });
+      const { exitCode, output } = await onTerminal(env, ['env', 'list', ...args], { env: extra });
       expect(exitCode).toBe(0);
       expect(output).not.toContain('\u001b[1m');
       expect(output).toMatch(/^ID\s+NAME/m);
     }
   });
 
-  it('delete asks first, and deletes only on yes', async () => {
+  it('delete asks first, and deletes only on yes', async ({ env, sandbox }) => {
     const [first, second] = sandbox.environments.keys();
-    const declined = await onTerminal(['env', 'delete', first!], { input: 'n\n' });
+    const declined = await onTerminal(env, ['env', 'delete', first!], { input: 'n\n' });
     expect(declined.output).toMatch(
       /Delete environment 'env-0001' \([0-9a-f-]{36}\) in enterprise [0-9a-f-]{36} at 127\.0\.0\.1:\d+ \(credentials from the environment\)\? It can be re-created from the journal \('cip env history', then 'cip env restore ENTRY'\), perhaps with a new id\. \[y\/N\]/,
     );
     expect(declined.exitCode).toBe(2);
     expect(sandbox.environments.has(first!)).toBe(true);
-    const accepted = await onTerminal(['env', 'delete', second!], { input: 'y\n' });
+    const accepted = await onTerminal(env, ['env', 'delete', second!], { input: 'y\n' });
     expect(accepted.exitCode).toBe(0);
     expect(sandbox.environments.has(second!)).toBe(false);
   });
 
-  it('the question names the profile and the enterprise it would delete in', async () => {
+  it('the question names the profile and the enterprise it would delete in', async ({ env, sandbox }) => {
     const configDir = tempDir();
-    const profile = {
-      baseUrl: sandbox.url,
-      enterpriseId: sandbox.keys.enterpriseId,
-      apiKey: sandbox.keys.apiKey,
-      subscriptionKey: sandbox.keys.subscriptionKey,
-    };
+    const profile = sandboxProfile(sandbox);
     writeFileSync(join(configDir, 'config.json'), JSON.stringify({ activeProfile: 'prod', profiles: { prod: profile } }), { mode: 0o600 });
     const [id] = sandbox.environments.keys();
     const noCredentials = {
@@ -159,7 +158,7 @@ describe.skipIf(!existsSync(SCRIPT))('at a terminal', () => {
       CIP_SUBSCRIPTION_KEY: undefined,
       CIP_ENTERPRISE_ID: undefined,
     };
-    const declined = await onTerminal(['env', 'delete', id!], { input: 'n\n', env: { ...noCredentials, CIP_CONFIG_DIR: configDir } });
+    const declined = await onTerminal(env, ['env', 'delete', id!], { input: 'n\n', env: { ...noCredentials, CIP_CONFIG_DIR: configDir } });
     expect(declined.exitCode).toBe(2);
     expect(declined.output).toContain(
       `Delete environment '${sandbox.environments.get(id!)!.name as string}' (${id!}) in profile 'prod', enterprise ${sandbox.keys.enterpriseId} at 127.0.0.1:${sandbox.port}? It can be re-created from the journal ('cip env history', then 'cip env restore ENTRY'), perhaps with a new id. [y/N]`,
@@ -167,7 +166,7 @@ describe.skipIf(!existsSync(SCRIPT))('at a terminal', () => {
     expect(sandbox.environments.has(id!)).toBe(true);
   });
 
-  it('delete of several shows a live count, then one line per failure and a summary', async () => {
+  it('delete of several shows a live count, then one line per failure and a summary', async ({ env, sandbox }) => {
     for (const id of ['t1', 't2', 't3']) sandbox.environments.set(id, { id, name: id });
     sandbox.inject({
       fault: { kind: 'status', status: 500 },
@@ -176,7 +175,7 @@ describe.skipIf(!existsSync(SCRIPT))('at a terminal', () => {
       times: Infinity,
     });
     try {
-      const { exitCode, output } = await onTerminal(['env', 'delete', 't1', 't2', 't3', '--yes']);
+      const { exitCode, output } = await onTerminal(env, ['env', 'delete', 't1', 't2', 't3', '--yes']);
       expect(exitCode).toBe(9);
       for (const step of ['Deleting 0/3', 'Deleting 1/3', 'Deleting 2/3', 'Deleting 3/3']) expect(output).toContain(step);
       expect(output).toContain("warning: cannot delete environment 't2': the API failed (HTTP 500)");
@@ -187,9 +186,9 @@ describe.skipIf(!existsSync(SCRIPT))('at a terminal', () => {
     }
   });
 
-  it('a terminal that reports 0 columns gets no spinner and an 80-column table, and the run ends', async () => {
+  it('a terminal that reports 0 columns gets no spinner and an 80-column table, and the run ends', async ({ env, sandbox }) => {
     sandbox.inject({ fault: { kind: 'delay', ms: 300 } });
-    const { exitCode, output } = await onTerminal(['env', 'list'], { columns: 0 });
+    const { exitCode, output } = await onTerminal(env, ['env', 'list'], { columns: 0 });
     expect(exitCode).toBe(0);
     expect(output).not.toContain('Loading environments');
 
@@ -202,13 +201,13 @@ describe.skipIf(!existsSync(SCRIPT))('at a terminal', () => {
     expect(output.length).toBeLessThan(10_000);
   });
 
-  it('JSON at a terminal shows 8-bit controls and bidi characters escaped; the data is the same', async () => {
+  it('JSON at a terminal shows 8-bit controls and bidi characters escaped; the data is the same', async ({ env, sandbox }) => {
     const id = [...sandbox.environments.keys()][0]!;
     const record = sandbox.environments.get(id)!;
     const saved = record.name;
     record.name = 'csi\u009b2J osc\u009d0;t\u009c rlo\u202eexe zw\u200bx';
     try {
-      const { exitCode, output } = await onTerminal(['env', 'list', '--json']);
+      const { exitCode, output } = await onTerminal(env, ['env', 'list', '--json']);
       expect(exitCode).toBe(0);
       expect(output).not.toMatch(/[\u0080-\u009f\u202e\u200b]/);
       expect(output).toContain('"name": "csi\\u009b2J osc\\u009d0;t\\u009c rlo\\u202eexe zw\\u200bx"');
@@ -219,7 +218,7 @@ describe.skipIf(!existsSync(SCRIPT))('at a terminal', () => {
     }
   });
 
-  it('auth login asks for what is missing, hiding the keys as they are typed', async () => {
+  it('auth login asks for what is missing, hiding the keys as they are typed', async ({ sandbox }) => {
     const configDir = tempDir();
     const command = `stty cols 200 rows 50 2>/dev/null; exec node ${quote(CIP)} auth login --base-url ${quote(sandbox.url)}`;
     const child = execa(SCRIPT, ['-qfec', command, '/dev/null'], {
@@ -260,7 +259,7 @@ describe.skipIf(!existsSync(SCRIPT))('at a terminal', () => {
 
 describe('in a pipe', () => {
   // In-process: a pipe needs no terminal; the run is the same as the binary's.
-  it('FORCE_COLOR colours a table even in a pipe; nothing else does', async () => {
+  it('FORCE_COLOR colours a table even in a pipe; nothing else does', async ({ env }) => {
     const forced = await cipInProcess(['env', 'list', '-o', 'table'], { env: { ...env, FORCE_COLOR: '1' } });
     expect(forced.stdout).toContain('\u001b[1mID');
     const plain = await cipInProcess(['env', 'list', '-o', 'table'], { env });

@@ -120,6 +120,21 @@ export function loginArgs(sandbox: Pick<Sandbox, 'url' | 'keys'>, extra: string[
   ];
 }
 
+/** `cip auth login --no-verify` arguments for an enterprise, with its keys in the files named (keys never go on a command line). */
+export function noVerifyLoginArgs(enterpriseId: string, apiKeyFile: string, subscriptionKeyFile: string): string[] {
+  return [
+    'auth',
+    'login',
+    '--no-verify',
+    '--enterprise-id',
+    enterpriseId,
+    '--api-key-file',
+    apiKeyFile,
+    '--subscription-key-file',
+    subscriptionKeyFile,
+  ];
+}
+
 /**
  * Puts exactly these environments, given as JSON texts so numbers keep their digits, in the sandbox's store, and
  * clears its recorded requests and faults.

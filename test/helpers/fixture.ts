@@ -61,8 +61,11 @@ export interface Fixtures {
   configDir: string;
 }
 
+/** The sandbox a test gets unless its file or describe says otherwise: empty, the default keys. */
+export const DEFAULT_SANDBOX: SandboxSetup = {};
+
 export const test = base.extend<Fixtures>({
-  sandboxOptions: [{}, { scope: 'test' }],
+  sandboxOptions: [DEFAULT_SANDBOX, { scope: 'test' }],
   sandbox: async ({ sandboxOptions }, use) => {
     const sandbox = await started(sandboxOptions);
     try {

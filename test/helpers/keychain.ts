@@ -1,6 +1,7 @@
 // A real keychain for tests: a private D-Bus session bus with gnome-keyring's Secret Service on it, unlocked,
 // its files in a temporary HOME (so the machine's own keyring is never touched). And a bus that never
 // answers, for the time-out. Linux only; where the programs are missing, `keychainMissing` says what to install.
+import { once } from 'node:events';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
@@ -89,12 +90,14 @@ export async function startKeychain(): Promise<TestKeychain> {
     },
     async close() {
       // The whole session: dbus-run-session, its bus and the keyring daemon (started in a group of their own).
+      // Its files go once dbus-run-session has exited (it waits for what it ran), not after a guessed pause.
+      const exited = session.exitCode !== null || session.signalCode !== null ? Promise.resolve() : once(session, 'exit');
       try {
         process.kill(-session.pid!, 'SIGTERM');
       } catch {
         // Already gone.
       }
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      await exited;
       rmSync(home, { recursive: true, force: true });
     },
   };

@@ -2,6 +2,7 @@
 // "shared"): after the file, the process must be as the file found it, or the next file would run in a
 // process changed under it. A file that needs to change it belongs in ISOLATED in vitest.config.ts.
 import { afterAll } from 'vitest';
+import { DEFAULT_SANDBOX, test } from './fixture.js';
 
 // proper-lockfile (the config store's lock) and conf (through when-exit) install their exit handlers once,
 // when first loaded, and keep them: loaded here, they are part of the state every file finds.
@@ -43,6 +44,11 @@ function state(): Map<string, string> {
     ...Object.keys(process.env).map((name): [string, string] => [`$${name}`, `set (${process.env[name]!.length} characters)`]),
   ]);
 }
+
+// vitest's test.override at a file's top level changes the fixture for every file that imports it later in
+// the same process (the module is shared): each file starts from the default sandbox, whatever the file before
+// it chose.
+test.override({ sandboxOptions: DEFAULT_SANDBOX });
 
 const before = state();
 

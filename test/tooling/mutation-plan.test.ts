@@ -10,23 +10,21 @@ const plan = (...args: string[]) => execa('node', [join(ROOT, 'mutation', 'run.m
 
 describe('npm run mutation', () => {
   it('for a module: the module, and its related tests (named for it, or importing it through src/, not through the harness)', async () => {
-    const result = await plan('src/config/validate.ts', '--plan');
+    const result = await plan('src/text/charset.ts', '--plan');
     expect(result.exitCode).toBe(0);
     const [head, modules, tests] = result.stdout.split(/\n(?=modules:|tests:)/);
-    expect(modules).toBe('modules:\n  src/config/validate.ts');
+    expect(modules).toBe('modules:\n  src/text/charset.ts');
     const files = tests!
       .split('\n')
       .slice(1)
       .map((line) => line.trim());
     expect(head).toBe(`1 modules to mutate, with ${files.length} test files (related)`);
-    // Named for it, and importing a module that imports it (settings.ts).
-    expect(files).toContain('test/unit/config/validate.test.ts');
-    expect(files).toContain('test/unit/config/credentials/settings.test.ts');
+    // Named for it, and importing a module that imports it (domain/journal/record.ts).
+    expect(files).toContain('test/unit/text/charset.test.ts');
+    expect(files).toContain('test/unit/domain/journal/record.test.ts');
     // Through the harness only: not related.
-    expect(files).not.toContain('test/commands/faults.test.ts');
-    expect(files.every((file) => file.startsWith('test/unit/') || file.startsWith('test/commands/') || file.startsWith('test/e2e/'))).toBe(
-      true,
-    );
+    expect(files).not.toContain('test/promises/faults.test.ts');
+    expect(files.every((file) => /^test\/(unit|commands|promises|e2e)\//.test(file))).toBe(true);
   });
 
   it('without a target, or with one that names nothing, says how to use it and exits 2', async () => {

@@ -1,9 +1,9 @@
 // How a write names its target (src/domain/environments/target.ts), with and without a project file.
 import { describe, expect, it } from 'vitest';
-import { targetText } from '../../../../src/domain/environments/target.js';
+import { targetText, environmentLabel, idOf, nameOf } from '../../../../src/domain/environments/target.js';
 import { fromFlat } from '../../../helpers/settings.js';
+import { GUID } from '../../../helpers/token-server.js';
 
-const GUID = '3f2b8c1e-9a4d-4e6f-8b7a-1c2d3e4f5a6b';
 const PATH = '/home/u/app/.cip.json';
 
 function settings(profile: string | undefined, extra: { profileFrom?: string; project?: string } = {}) {
@@ -42,5 +42,32 @@ describe('targetText', () => {
     ],
   ])('%s', (_name, given, text) => {
     expect(targetText(given)).toBe(text);
+  });
+});
+
+describe('how a record is named, from what the API gave', () => {
+  describe('how a record is named', () => {
+    it.each([
+      [null, undefined, undefined],
+      [[{ id: 'x', name: 'y' }], undefined, undefined],
+      [{ undefined: 'u' }, undefined, undefined],
+      [{ ID: 7, Name: 'seven' }, '7', 'seven'],
+      [{ id: true, name: 5 }, undefined, undefined],
+      [{ id: 'e', name: '' }, 'e', undefined],
+      [{ id: 'e', name: ' \t' }, 'e', undefined],
+      [{ id: 'e', name: ' padded ' }, 'e', ' padded '],
+    ])('%j: id %j, name %j', (record, id, name) => {
+      expect(idOf(record)).toBe(id);
+      expect(nameOf(record)).toBe(name);
+    });
+
+    it.each([
+      [undefined, undefined, 'environment'],
+      ['e1', undefined, 'environment e1'],
+      [undefined, 'alpha', "environment 'alpha'"],
+      ['e1', 'alpha', "environment 'alpha' (e1)"],
+    ])('id %j and name %j: %j', (id, name, label) => {
+      expect(environmentLabel(id, name)).toBe(label);
+    });
   });
 });

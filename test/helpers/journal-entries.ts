@@ -1,0 +1,38 @@
+import { join } from 'node:path';
+import { expect } from 'vitest';
+import { parseExactJson, stringifyExactJson } from '../../src/json/exact.js';
+import { type Run } from './journal.js';
+import type { SandboxSetup } from './fixture.js';
+
+export const ALPHA =
+  '{"id":"e1","name":"alpha","price":12345678901234567890.000,"ratio":1.50,"big":1e400,"nested":{"deep":{"list":[1,{"x":null}],"empty":{}}},"title":"Größe 漢字 🚀","quote":"a\\"b\\\\c\\n\\u0001","flag":false,"createdAt":"2020-01-01T00:00:00Z","updatedAt":"2021-01-01T00:00:00Z"}';
+
+export const journalFile = (configDir: string) => join(configDir, 'journal.jsonl');
+
+export interface Entry {
+  entry: string;
+  command: string;
+  action: string;
+  result: string;
+  environment: { id: string | null; name: string | null };
+  request: { method: string; url: string; body?: unknown; text?: string };
+  before: unknown;
+  answeredId: string | null;
+  status: number | null;
+  restores?: string;
+  error: string | null;
+}
+
+export async function history(run: Run, args: string[] = []): Promise<Entry[]> {
+  const result = await run(['env', 'history', '--json', ...args]);
+  expect(result.exitCode).toBe(0);
+  return (await parseExactJson(result.stdout)) as Entry[];
+}
+
+export async function withoutServerFields(record: unknown): Promise<string> {
+  const copy = (await parseExactJson(stringifyExactJson(record))) as Record<string, unknown>;
+  for (const field of ['id', 'createdAt', 'updatedAt']) Reflect.deleteProperty(copy, field);
+  return stringifyExactJson(copy);
+}
+
+export const JOURNAL_SANDBOX: SandboxSetup = { records: [ALPHA, '{"id":"e2","name":"beta","description":"second","tags":["a"]}'] };
