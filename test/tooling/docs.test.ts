@@ -1,5 +1,5 @@
 // docs/commands.md is generated from the command tree; like completions/, it must not go stale.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 // @ts-expect-error: scripts are plain JavaScript (checked by their own // @ts-check)
 import { renderCommandDocs } from '../../scripts/docs.mjs';
@@ -29,5 +29,22 @@ describe('docs/commands.md', () => {
       expect(text).toContain(`## cip ${command}\n`);
     }
     expect(text).not.toContain('__complete');
+  });
+});
+
+// A moved or renamed file leaves the prose that names it pointing nowhere: a contributor follows the path and
+// finds nothing. Every path of the repository's own files named in back-quotes in its Markdown must exist.
+describe('the paths the Markdown names', () => {
+  it('exist', () => {
+    const root = new URL('../../', import.meta.url);
+    const pages = ['README.md', 'ARCHITECTURE.md', 'CONTRIBUTING.md', ...readdirSync(new URL('docs/', root)).map((name) => `docs/${name}`)];
+    const missing: string[] = [];
+    for (const page of pages.filter((page) => page.endsWith('.md'))) {
+      const text = readFileSync(new URL(page, root), 'utf8');
+      for (const [, path] of text.matchAll(/`((?:src|test|scripts)\/[\w./-]+\.(?:ts|mjs|cjs))`/g)) {
+        if (!existsSync(new URL(path!, root))) missing.push(`${page}: ${path!}`);
+      }
+    }
+    expect(missing).toEqual([]);
   });
 });
