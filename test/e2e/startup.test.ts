@@ -139,8 +139,23 @@ describe('what each command loads', () => {
     cpSync(join(BUILD, 'dist'), join(copy, 'dist'), { recursive: true });
     cpSync(join(BUILD, 'bin'), join(copy, 'bin'), { recursive: true });
     rmSync(join(copy, 'dist', 'help.txt'));
-    const env = { PATH: process.env.PATH, HOME: tempDir(), NODE_DISABLE_COMPILE_CACHE: '1' };
-    const made = await execa('node', [join(copy, 'bin', 'cip.cjs'), '--help'], { env, extendEnv: false, stripFinalNewline: false });
+    // In an environment unlike the build's (which had only PATH): help that came to depend on any of this (or on
+    // the folder it runs in) could not be written from a copy made once, and this fails.
+    const cwd = tempDir();
+    writeFileSync(join(cwd, '.cip.json'), '{"profile": "prod"}');
+    const env = {
+      PATH: process.env.PATH,
+      HOME: tempDir(),
+      NODE_DISABLE_COMPILE_CACHE: '1',
+      CIP_PROFILE: 'other',
+      CIP_OUTPUT: 'yaml',
+      CIP_BASE_URL: 'https://example.test/ms',
+      CIP_TIMEOUT: '5',
+      COLUMNS: '50',
+      NO_COLOR: '1',
+      LANG: 'de_DE.UTF-8',
+    };
+    const made = await execa('node', [join(copy, 'bin', 'cip.cjs'), '--help'], { cwd, env, extendEnv: false, stripFinalNewline: false });
     expect(made).toMatchObject({ exitCode: 0, stderr: '' });
     expect(readFileSync(join(DIST, 'help.txt'), 'utf8')).toBe(made.stdout);
     for (const args of [['--help'], ['-h'], ['help']]) {
