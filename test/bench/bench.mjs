@@ -585,7 +585,7 @@ try {
   // goals are ratios on the same Node: run it once with each Node on PATH); a run replaces only its own.
   if (!ONLY) {
     const major = process.versions.node.split('.')[0];
-    const section = `### Node ${major}\n\n${markdown}`;
+    const section = `**Node ${major}**\n\n${markdown}`;
     const resultsPath = join(root, 'test', 'bench', 'RESULTS.md');
     const results = existsSync(resultsPath) ? readFileSync(resultsPath, 'utf8') : '';
     writeFileSync(resultsPath, `# Benchmark results\n\n${withSection(results.replace(/^# Benchmark results\n\n/, ''), major, section)}`);
