@@ -10,11 +10,14 @@
 //   dist/sandbox.js       the sandbox as an ES module, for `npm run demo`, the benchmark and tests
 //   dist/keychain-helper.cjs  the process that makes keychain calls (src/config/keychain.ts says why a process);
 //                         @napi-rs/keyring stays outside the bundle: a native module is loaded from node_modules
+//   dist/help.txt         `cip --help` as written into a pipe, which dist/main.cjs writes without cli.cjs
 //   dist/jq-worker.cjs    the thread --jq runs in (src/output/jq.ts says why a thread); it requires
 //                         dist/vendor/jq-wasm-inline.cjs
 import { build } from 'esbuild';
-import { readFileSync, rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
 import { SUPPORTED, lowest } from './engines.mjs';
 import { PACKAGES } from './packages.mjs';
 import { PATCHES, patched } from './patches.mjs';
@@ -253,3 +256,14 @@ await Promise.all([
     }),
   ),
 ]);
+
+// `cip --help` into a file or a pipe is written from dist/help.txt by dist/main.cjs, without loading cli.cjs
+// (src/main.ts). It is made here by the same command into a pipe, before the file exists, so it is that run's
+// output byte for byte (help into a pipe is laid out 80 columns wide and reads nothing from the environment).
+writeFileSync(
+  new URL('../dist/help.txt', import.meta.url),
+  execFileSync(process.execPath, [fileURLToPath(new URL('../bin/cip.cjs', import.meta.url)), '--help'], {
+    env: { PATH: process.env.PATH, NODE_DISABLE_COMPILE_CACHE: '1' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  }),
+);

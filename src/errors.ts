@@ -24,6 +24,20 @@ export function exitCode(name: ExitCodeName): number {
   return EXIT_CODES.find((row) => row.name === name)!.code;
 }
 
+/** The line said when stdout failed (a full disk, a file-size limit): exit code 11. */
+export function outputFailure(error: NodeJS.ErrnoException): string {
+  const reason = error.code ? `${error.code}${OUTPUT_REASONS[error.code] ? ` (${OUTPUT_REASONS[error.code]})` : ''}` : error.message;
+  return `error: cannot write the output to stdout: ${reason}\n`;
+}
+
+const OUTPUT_REASONS: Record<string, string> = {
+  ENOSPC: 'no space left on device',
+  EIO: 'input/output error',
+  EDQUOT: 'disk quota exceeded',
+  EFBIG: 'file too large',
+  EBADF: 'stdout is closed',
+};
+
 /** A failure the user can act on: printed as one `error:` line, never with a stack. */
 export class CipError extends Error {
   /** The kind of failure, which names its exit code. */

@@ -3,8 +3,10 @@
 // in the executable, sea.ts) and hands the run over to it (run-process.ts). It is compiled afresh at every run,
 // as Node compiles what it requires, so it holds only that: everything that can be is in cli.cjs, which is
 // compiled from the code cache. With load-cli.ts, sea.ts and run-process.ts, the only code that touches process.*.
-import { writeSync } from 'node:fs';
+import { fstatSync, readFileSync, writeSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { exitCode, outputFailure } from './errors.js';
+import { writeWhole } from './terminal/write-whole.js';
 import { VERSION } from './version.js';
 
 /**
@@ -27,6 +29,10 @@ export async function main(seaBuild?: string): Promise<number> {
     return 0;
   }
   if (isVersion(argv)) return 0;
+  if (seaBuild === undefined && argv.length === 1 && HELP.has(argv[0]!)) {
+    const code = writtenHelp(fileURLToPath(new URL(`./${HELP_FILE}`, import.meta.url)));
+    if (code !== undefined) return code;
+  }
   if (seaBuild !== undefined) {
     const { cli, saveCache, cacheNote, jqWorker } = (await import('./sea.js')).loadSeaCli(argv, seaBuild);
     return cli.runProcess(argv, { saveCache, cacheNote, jqWorker, keychainHelper: SEA_KEYCHAIN_HELPER });
@@ -53,4 +59,41 @@ function isVersion(argv: readonly string[]): boolean {
   } catch {
     return false;
   }
+}
+
+/** The file beside main.cjs that holds `cip --help` as it is written into a file or a pipe (scripts/build.mjs). */
+export const HELP_FILE = 'help.txt';
+/** The arguments that print that help. */
+const HELP = new Set(['--help', '-h', 'help']);
+
+/**
+ * `cip --help` into a file or a pipe, written from the file the build made by running the same command into a
+ * pipe (help.txt), without loading cli.cjs: two thirds of the run. Help is laid out for the width of a terminal,
+ * so a terminal (or another character device) gets it made as ever. Undefined when nothing was written (no such
+ * file; a write that cannot be made at once): the run then goes on as any other, which reports a failure or waits
+ * for the pipe. A failure part-way is what the same write from cli.cjs would say (run-process.ts): a reader that
+ * went away is no failure; anything else is one error line and exit code 11.
+ */
+function writtenHelp(file: string): number | undefined {
+  let regular: boolean;
+  let text: Buffer;
+  try {
+    const stats = fstatSync(1);
+    if (!(stats.isFile() || stats.isFIFO() || stats.isSocket())) return undefined;
+    regular = stats.isFile();
+    text = readFileSync(file);
+  } catch {
+    return undefined;
+  }
+  // Past a file-size limit (ulimit -f), EFBIG instead of death by SIGXFSZ, as in run-process.ts.
+  if (regular && process.platform !== 'win32') process.on('SIGXFSZ', () => undefined);
+  const written = writeWhole(1, text);
+  if (written.ok || written.error.code === 'EPIPE') return 0;
+  if (written.nothing) return undefined;
+  try {
+    writeSync(2, outputFailure(written.error));
+  } catch {
+    // stderr is gone too: the exit code says it.
+  }
+  return exitCode('output');
 }

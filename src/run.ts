@@ -2,7 +2,7 @@
 // errors become exit codes and the `error:` line. Tests call run() in-process with fake streams.
 import type { Context } from './context.js';
 import { isTruthyEnv } from './env.js';
-import { CipError, ExitOnly, InterruptedError, exitCode } from './errors.js';
+import { CipError, ExitOnly, InterruptedError, exitCode, outputFailure } from './errors.js';
 import { buildProgram } from './program.js';
 
 // What run-process.ts needs besides run(): it runs all of this in the process, as the entry of dist/cli.cjs.
@@ -43,18 +43,9 @@ export async function run(argv: string[], ctx: Context): Promise<number> {
 
 /** The exit code and error line for a run whose work succeeded but whose stdout could not be written. */
 export function outputFailed(ctx: Context, error: NodeJS.ErrnoException): number {
-  const reason = error.code ? `${error.code}${OUTPUT_REASONS[error.code] ? ` (${OUTPUT_REASONS[error.code]})` : ''}` : error.message;
-  ctx.io.stderr.write(`error: cannot write the output to stdout: ${reason}\n`);
+  ctx.io.stderr.write(outputFailure(error));
   return exitCode('output');
 }
-
-const OUTPUT_REASONS: Record<string, string> = {
-  ENOSPC: 'no space left on device',
-  EIO: 'input/output error',
-  EDQUOT: 'disk quota exceeded',
-  EFBIG: 'file too large',
-  EBADF: 'stdout is closed',
-};
 
 function report(error: unknown, ctx: Context): number {
   if (isCommanderError(error)) {

@@ -87,8 +87,10 @@ export async function writeList(io: Output, rows: unknown[], options: ListOutput
     writeLines(io, await options.view());
     return;
   }
-  const shown = redactData(io, rows) as unknown[];
-  const columns: Column[] = chosen ?? own(shown);
+  // Each cell and header is redacted as it is shown, after the layout's own escaping (keys are printable ASCII,
+  // which escapeControls leaves as it is): redacting every field of every record first cost a 100,000-row
+  // table a tenth of its time, and the table shows nothing that does not pass through here.
+  const columns: Column[] = chosen ?? own(rows);
   // Loaded for tables only: with it comes string-width, which JSON output never needs.
   const { streamTable } = await import('./table.js');
   const keys = keyColumns(columns);
@@ -97,17 +99,18 @@ export async function writeList(io: Output, rows: unknown[], options: ListOutput
   const shownAs = columns.map((column) =>
     options.shownAs && Object.hasOwn(options.shownAs, column.name) ? options.shownAs[column.name] : undefined,
   );
+  const anyShownAs = shownAs.some(Boolean);
   const cellsAt = (row: number) => {
-    const cells = cellsOf(shown[row], columns);
-    if (!shownAs.some(Boolean)) return cells;
-    const values = valuesOf(shown[row], columns);
-    return cells.map((cell, index) => {
-      const text = shownAs[index]?.(values[index]);
-      return text === undefined ? cell : escapeControls(text);
-    });
+    const cells = cellsOf(rows[row], columns);
+    const values = anyShownAs ? valuesOf(rows[row], columns) : undefined;
+    for (let index = 0; index < cells.length; index++) {
+      const text = values && shownAs[index]?.(values[index]);
+      cells[index] = io.redact(text === undefined ? cells[index]! : escapeControls(text));
+    }
+    return cells;
   };
   const { hiddenColumns, cutKeys } = await streamTable(
-    columns.map((column) => headerText(column.name)),
+    columns.map((column) => headerText(io.redact(column.name))),
     rows.length,
     cellsAt,
     (chunk) => io.stdout.write(chunk),
@@ -123,8 +126,8 @@ export async function writeList(io: Output, rows: unknown[], options: ListOutput
   if (hiddenColumns.length || idCut) {
     io.info(
       hiddenNote(
-        hiddenColumns.map((index) => columns[index]!.name),
-        idCut ? columns[keys[0]!]!.name : undefined,
+        hiddenColumns.map((index) => io.redact(columns[index]!.name)),
+        idCut ? io.redact(columns[keys[0]!]!.name) : undefined,
       ),
     );
   }

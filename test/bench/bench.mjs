@@ -7,7 +7,9 @@
 // and peak RSS; the ratios are ratios of medians. Rows run twice: in this machine's environment (where
 // NODE_EXTRA_CA_CERTS names the system bundle, whose loading costs every Node process tens of milliseconds and
 // dilutes every ratio) and with only PATH set, where cip's own cost shows undiluted.
-// Prints a Markdown table, writes it to test/bench/RESULTS.md and into docs/performance.md between the bench markers.
+// Prints a Markdown table, writes it to test/bench/RESULTS.md and into docs/performance.md between the bench markers,
+// as the section of this Node's major: run it once with each Node on PATH (`PATH=/path/to/node26/bin:$PATH npm run
+// bench`), and each keeps its own.
 // BENCH_RUNS (default 10) sets the runs per measurement; the 100,000-row and delete rows use half of them (at
 // least 5), start-up rows five times as many. BENCH_ONLY=deletes runs only the "200 deletes" row and prints it,
 // writing no file; BENCH_ONLY=api only the API command rows.
@@ -298,6 +300,22 @@ async function deletes() {
   );
 }
 
+/**
+ * `text` (sections of earlier runs, each between `<!-- bench:node<major> -->` and `<!-- bench:node<major>:end -->`)
+ * with this Node's section in place of its old one, the sections in order of Node major; text outside any section
+ * (a table written before there were sections) is dropped.
+ */
+function withSection(text, major, section) {
+  const sections = new Map(
+    [...text.matchAll(/<!-- bench:node(\d+) -->\n[\s\S]*?<!-- bench:node\1:end -->\n/g)].map((m) => [Number(m[1]), m[0]]),
+  );
+  sections.set(Number(major), `<!-- bench:node${major} -->\n${section}<!-- bench:node${major}:end -->\n`);
+  return [...sections]
+    .sort(([a], [b]) => a - b)
+    .map(([, body]) => body)
+    .join('\n');
+}
+
 const rows = [];
 /** `limits` is {wall, cpu, rss}: the largest ratio each may have; a row without limits is informative. */
 function record(name, floorName, result, limits = undefined, note = undefined) {
@@ -563,13 +581,23 @@ try {
   ];
   const markdown = `${lines.join('\n')}\n`;
   process.stdout.write(`\n${markdown}`);
-  // A partial run would overwrite the full table with one row.
+  // A partial run would overwrite the full table with one row. Each Node major keeps a section of its own (the
+  // goals are ratios on the same Node: run it once with each Node on PATH); a run replaces only its own.
   if (!ONLY) {
-    writeFileSync(join(root, 'test', 'bench', 'RESULTS.md'), `# Benchmark results\n\n${markdown}`);
+    const major = process.versions.node.split('.')[0];
+    const section = `**Node ${major}**\n\n${markdown}`;
+    const resultsPath = join(root, 'test', 'bench', 'RESULTS.md');
+    const results = existsSync(resultsPath) ? readFileSync(resultsPath, 'utf8') : '';
+    writeFileSync(resultsPath, `# Benchmark results\n\n${withSection(results.replace(/^# Benchmark results\n\n/, ''), major, section)}`);
     const readmePath = join(root, 'docs', 'performance.md');
     const readme = readFileSync(readmePath, 'utf8');
-    const marked = /(<!-- bench:start -->\n)[\s\S]*?(<!-- bench:end -->)/;
-    if (marked.test(readme)) writeFileSync(readmePath, readme.replace(marked, `$1${markdown}$2`));
+    const marked = /(<!-- bench:start -->\n)([\s\S]*?)(<!-- bench:end -->)/;
+    const region = marked.exec(readme);
+    if (region)
+      writeFileSync(
+        readmePath,
+        readme.replace(marked, () => `${region[1]}${withSection(region[2], major, section)}${region[3]}`),
+      );
   }
   process.stderr.write(`done in ${((Date.now() - started) / 1000).toFixed(0)} s\n`);
 } finally {

@@ -30,7 +30,7 @@ function scriptsIn(file: string): string[] {
 describe('the compile cache', () => {
   it("is written by the first run into the user's cache folder, private, and reused by the next; the temp folder is left alone", async () => {
     const { xdg, tmp, env } = folders();
-    const first = await cip(['--help'], { env });
+    const first = await cip(['help', 'env'], { env });
     expect(first.exitCode).toBe(0);
     const dir = cacheDirIn(xdg);
     // The file of this kind of run, and the shared one the first run of each kind starts from.
@@ -40,7 +40,7 @@ describe('the compile cache', () => {
     expect(statSync(dir).mode & 0o777).toBe(0o700);
     for (const file of files) expect(statSync(join(dir, file)).mode & 0o777).toBe(0o600);
     const written = files.map((file) => statSync(join(dir, file)).mtimeMs);
-    const second = await cip(['--help'], { env });
+    const second = await cip(['help', 'env'], { env });
     expect(second.stdout).toBe(first.stdout);
     expect(readdirSync(dir).sort()).toEqual(files);
     expect(files.map((file) => statSync(join(dir, file)).mtimeMs)).toEqual(written);
@@ -50,7 +50,7 @@ describe('the compile cache', () => {
   it('without XDG_CACHE_HOME, is kept in ~/.cache/cip', async () => {
     const home = tempDir();
     const { tmp } = folders();
-    expect((await cip(['--help'], { env: { HOME: home, XDG_CACHE_HOME: undefined, TMPDIR: tmp } })).exitCode).toBe(0);
+    expect((await cip(['help', 'env'], { env: { HOME: home, XDG_CACHE_HOME: undefined, TMPDIR: tmp } })).exitCode).toBe(0);
     expect(readdirSync(join(home, '.cache', 'cip'))).toHaveLength(2);
     expect(readdirSync(tmp)).toEqual([]);
   });
@@ -60,7 +60,7 @@ describe('the compile cache', () => {
     try {
       const { xdg, env: folderEnv } = folders();
       const env = sandboxEnv(sandbox, folderEnv);
-      await cip(['--help'], { env });
+      await cip(['help', 'env'], { env });
       const dir = cacheDirIn(xdg);
       const [help] = readdirSync(dir).filter((name) => !name.endsWith('-shared.bin'));
       const helpWritten = statSync(join(dir, help!)).mtimeMs;
@@ -77,7 +77,7 @@ describe('the compile cache', () => {
       // Another env list, or --help again, finds its code in its file: nothing is written again.
       const written = readdirSync(dir).map((name) => statSync(join(dir, name)).mtimeMs);
       await cip(['env', 'list', '--json'], { env });
-      await cip(['--help'], { env });
+      await cip(['help', 'env'], { env });
       expect(readdirSync(dir).map((name) => statSync(join(dir, name)).mtimeMs)).toEqual(written);
       expect(readdirSync(dir)).toHaveLength(3);
     } finally {
@@ -137,7 +137,7 @@ describe('the compile cache', () => {
     for (const file of [old, recent, notOurs, leftOver]) writeFileSync(file, 'x', { mode: 0o600 });
     const weekAgo = (Date.now() - 8 * 24 * 3600 * 1000) / 1000;
     for (const file of [old, notOurs, leftOver]) utimesSync(file, weekAgo, weekAgo);
-    expect((await cip(['--help'], { env })).exitCode).toBe(0);
+    expect((await cip(['help', 'env'], { env })).exitCode).toBe(0);
     const names = readdirSync(dir);
     expect(names).not.toContain('cli-0.0.1-v20.0.0-x64-1-1-811c9dc5.bin');
     expect(names).toContain('cli-0.0.2-v20.0.0-x64-1-1-811c9dc5.bin');
@@ -147,11 +147,11 @@ describe('the compile cache', () => {
 
   it('a damaged cache is refused by V8 and replaced, and the command still works', async () => {
     const { xdg, env } = folders();
-    await cip(['--help'], { env });
+    await cip(['help', 'env'], { env });
     const dir = cacheDirIn(xdg);
     const files = readdirSync(dir).map((name) => join(dir, name));
     for (const file of files) writeFileSync(file, 'not a code cache');
-    const result = await cip(['--help'], { env });
+    const result = await cip(['help', 'env'], { env });
     expect(result.exitCode).toBe(0);
     expect(result.stdout).toMatch(/^Usage: cip/);
     // Both are written again.
@@ -160,7 +160,7 @@ describe('the compile cache', () => {
 
   it('a FIFO or a folder in place of a cache file never holds the run: the FIFO is replaced, the folder left as it is', async () => {
     const { xdg, env } = folders();
-    await cip(['--help'], { env });
+    await cip(['help', 'env'], { env });
     const dir = cacheDirIn(xdg);
     const [own, shared] = readdirSync(dir).sort();
     rmSync(join(dir, own!));
@@ -168,7 +168,7 @@ describe('the compile cache', () => {
     // Another tool's: a named pipe nobody writes to, which a plain read would wait on for ever.
     execFileSync('mkfifo', [join(dir, own!)]);
     mkdirSync(join(dir, shared!));
-    const result = await cip(['--help'], { env });
+    const result = await cip(['help', 'env'], { env });
     expect(result).toMatchObject({ exitCode: 0, stderr: '' });
     expect(result.stdout).toMatch(/^Usage: cip/);
     expect(scriptsIn(join(dir, own!))).toEqual(['cli.cjs']);
@@ -234,7 +234,7 @@ describe('the compile cache', () => {
     mkdirSync(join(old, 'sea-0.1.0-v20.20.2-x64-1-2', 'vendor'), { recursive: true, mode: 0o700 });
     writeFileSync(join(old, 'sea-0.1.0-v20.20.2-x64-1-2', 'vendor', 'jq-wasm-inline.cjs'), '');
     writeFileSync(join(old, 'cli-0.1.0-v20.20.2-x64-1-2-shared.bin'), '');
-    expect((await cip(['--help'], { env })).exitCode).toBe(0);
+    expect((await cip(['help', 'env'], { env })).exitCode).toBe(0);
     expect(readdirSync(tmp)).toEqual([]);
     expect(existsSync(cacheDirIn(xdg))).toBe(true);
   });
@@ -244,14 +244,14 @@ describe('the compile cache', () => {
     const dir = cacheDirIn(xdg);
     mkdirSync(dir);
     chmodSync(dir, 0o777);
-    const result = await cip(['--help'], { env });
+    const result = await cip(['help', 'env'], { env });
     expect(result.exitCode).toBe(0);
     expect(readdirSync(dir)).toEqual([]);
   });
 
   it('NODE_DISABLE_COMPILE_CACHE turns it off', async () => {
     const { xdg, tmp, env } = folders();
-    const result = await cip(['--help'], { env: { ...env, NODE_DISABLE_COMPILE_CACHE: '1' } });
+    const result = await cip(['help', 'env'], { env: { ...env, NODE_DISABLE_COMPILE_CACHE: '1' } });
     expect(result.exitCode).toBe(0);
     expect(readdirSync(xdg)).toEqual([]);
     expect(readdirSync(tmp)).toEqual([]);

@@ -1,6 +1,6 @@
 // Structural facts behind start-up speed (timings live in `npm run bench`, not here): the bundle exists, and
 // each command loads only the code it needs. A loader hook records every module a real run loads.
-import { cpSync, existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { describe, expect } from 'vitest';
@@ -123,11 +123,59 @@ describe('what each command loads', () => {
     expect(result).toMatchObject({ exitCode: 0, stdout: version, stderr: '' });
   });
 
-  it('--version writes its line without making the process.stdout stream (and loading its modules); --help makes it', async () => {
+  it('--version writes its line without making the process.stdout stream (and loading its modules); env --help makes it', async () => {
     const run = await loads(['--version']);
     expect(run.exitCode).toBe(0);
     expect(run.stdout).toBe(false);
-    expect((await loads(['--help'])).stdout).toBe(true);
+    expect((await loads(['env', '--help'])).stdout).toBe(true);
+  });
+
+  it('--help, -h and help into a pipe or a file are written from dist/help.txt by dist/main.cjs, without cli.cjs, and are what cli.cjs writes', async () => {
+    // cli.cjs's own: a copy of dist/ without help.txt.
+    const copy = tempDir();
+    cpSync(join(BUILD, 'dist'), join(copy, 'dist'), { recursive: true });
+    cpSync(join(BUILD, 'bin'), join(copy, 'bin'), { recursive: true });
+    rmSync(join(copy, 'dist', 'help.txt'));
+    // In an environment unlike the build's (which had only PATH): help that came to depend on any of this (or on
+    // the folder it runs in) could not be written from a copy made once, and this fails.
+    const cwd = tempDir();
+    writeFileSync(join(cwd, '.cip.json'), '{"profile": "prod"}');
+    const env = {
+      PATH: process.env.PATH,
+      HOME: tempDir(),
+      NODE_DISABLE_COMPILE_CACHE: '1',
+      CIP_PROFILE: 'other',
+      CIP_OUTPUT: 'yaml',
+      CIP_BASE_URL: 'https://example.test/ms',
+      CIP_TIMEOUT: '5',
+      COLUMNS: '50',
+      NO_COLOR: '1',
+      LANG: 'de_DE.UTF-8',
+    };
+    const made = await execa('node', [join(copy, 'bin', 'cip.cjs'), '--help'], { cwd, env, extendEnv: false, stripFinalNewline: false });
+    expect(made).toMatchObject({ exitCode: 0, stderr: '' });
+    expect(readFileSync(join(DIST, 'help.txt'), 'utf8')).toBe(made.stdout);
+    for (const args of [['--help'], ['-h'], ['help']]) {
+      const run = await loads(args);
+      expect(run).toMatchObject({ exitCode: 0, files: 1, packages: new Set(), stdout: false });
+      const file = join(tempDir(), 'help.txt');
+      expect(await loads(args, {}, undefined, file)).toMatchObject({ exitCode: 0, files: 1 });
+      expect(readFileSync(file, 'utf8')).toBe(made.stdout);
+    }
+    // So that the check can fail: help for a command goes through cli.cjs.
+    expect((await loads(['help', 'env'])).files).toBeGreaterThan(1);
+  });
+
+  it('--help into a file past a file-size limit fails as any output does: the part that fits, one error line, exit 11', async () => {
+    const file = join(tempDir(), 'help.txt');
+    const result = await execa('bash', ['-c', 'ulimit -f 2 && exec node "$CIP" --help > "$OUT_FILE"'], {
+      env: { PATH: process.env.PATH, HOME: tempDir(), CIP, OUT_FILE: file },
+      extendEnv: false,
+      reject: false,
+    });
+    expect(result.exitCode).toBe(11);
+    expect(result.stderr).toBe('error: cannot write the output to stdout: EFBIG (file too large)');
+    expect(readFileSync(file, 'utf8')).toBe(readFileSync(join(DIST, 'help.txt'), 'utf8').slice(0, 2048));
   });
 
   it('--help into a file writes the same help without making process.stdout (and loading its modules)', async () => {
@@ -140,13 +188,13 @@ describe('what each command loads', () => {
     expect(readFileSync(file, 'utf8')).toBe(`${piped.stdout}\n`);
   });
 
-  it('--help loads commander and nothing heavier', async () => {
-    const run = await loads(['--help']);
+  it('help made by cli.cjs (env --help) loads commander and nothing heavier', async () => {
+    const run = await loads(['env', '--help']);
     expect(run.packages).toEqual(new Set(['commander']));
   });
 
-  it("--help loads none of Node's modules that only some commands use, and never makes process.stdin", async () => {
-    const run = await loads(['--help']);
+  it("help made by cli.cjs (env --help) loads none of Node's modules that only some commands use, and never makes process.stdin", async () => {
+    const run = await loads(['env', '--help']);
     expect(run.exitCode).toBe(0);
     const some = ['child_process', 'crypto', 'http', 'https', 'net', 'readline', 'stream', 'tls', 'worker_threads', 'zlib'];
     expect(some.filter((name) => run.builtins.has(`node:${name}`))).toEqual([]);

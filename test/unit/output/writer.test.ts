@@ -119,3 +119,34 @@ describe('JSON lists and a slow or absent reader', () => {
     expect(gone.destroyed).toBe(true);
   });
 });
+
+describe('a table shows no key, wherever the data holds it', () => {
+  const KEY = 'sandbox-api-key-0123456789';
+  const redact = (text: string) => text.replaceAll(KEY, '***');
+
+  it('in a value, a list item, a field name and what a column shows a value as: each as ***', async () => {
+    const rows = [{ id: 'a1', name: `n ${KEY}`, tags: [KEY, 'x'], [`f${KEY}`]: 'v', shown: 1 }];
+    const { io, written } = writerOutput({ outputFormat: 'table', redact });
+    await writeList(io, rows, { emptyMessage: '', shownAs: { shown: () => `as ${KEY}` } });
+    expect(written()).not.toContain(KEY);
+    expect(written()).toContain('n ***');
+    expect(written()).toContain('as ***');
+    expect(written()).toContain('F***');
+    expect(written()).toMatch(/\*\*\*, x|\[2 items\]/);
+  });
+
+  it('in the names of the columns hidden to fit a terminal', async () => {
+    const notes: string[] = [];
+    const rows = [{ id: 'a1', name: 'alpha', a: 'x'.repeat(30), b: 'y'.repeat(30), [`long${KEY}`]: 'v'.repeat(60) }];
+    const { io, written } = writerOutput({
+      outputFormat: 'table',
+      redact,
+      stdoutIsTTY: true,
+      columns: 20,
+      info: (note) => notes.push(note),
+    });
+    await writeList(io, rows, { emptyMessage: '' });
+    expect(notes.join('\n')).toContain('long***');
+    expect(notes.join('\n') + written()).not.toContain(KEY);
+  });
+});
