@@ -8,7 +8,7 @@
 //                         compiles from V8's code cache
 //   dist/vendor/*.cjs     each other package in its own file, required only by the code that uses it
 //   dist/sandbox.js       the sandbox as an ES module, for `npm run demo`, the benchmark and tests
-//   dist/keychain-helper.cjs  the process that makes keychain calls (src/config/keychain.ts says why a process);
+//   dist/keychain-helper.cjs  the process that makes keychain calls (src/config/store/keychain.ts says why a process);
 //                         @napi-rs/keyring stays outside the bundle: a native module is loaded from node_modules
 //   dist/help.txt         `cip --help` as written into a pipe, which dist/main.cjs writes without cli.cjs
 //   dist/jq-worker.cjs    the thread --jq runs in (src/output/jq.ts says why a thread); it requires

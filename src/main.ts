@@ -10,7 +10,7 @@ import { writeWhole } from './terminal/write-whole.js';
 import { VERSION } from './version.js';
 
 /**
- * The argument that makes the single executable the keychain helper (config/keychain.ts runs the helper as
+ * The argument that makes the single executable the keychain helper (config/store/keychain.ts runs the helper as
  * `<execPath> <helper>`: the helper's file for Node, this for the executable). Never a secret: those go on stdin.
  */
 const SEA_KEYCHAIN_HELPER = '--cip-keychain-helper';

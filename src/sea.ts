@@ -211,7 +211,7 @@ export function loadSeaCli(argv: readonly string[], build: string): LoadedSeaCli
 }
 
 /**
- * The keychain helper, as a mode of the executable (config/keychain.ts starts it with main.ts's
+ * The keychain helper, as a mode of the executable (config/store/keychain.ts starts it with main.ts's
  * SEA_KEYCHAIN_HELPER): keychain-helper.cjs from the assets, its addon written out on the first use.
  */
 export function runSeaKeychainHelper(): void {
