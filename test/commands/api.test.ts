@@ -11,8 +11,8 @@ import { fakeIO, testContext } from '../helpers/io.js';
 import { rawHttpServer } from '../helpers/raw-http.js';
 import { it, test, type Cip } from '../helpers/fixture.js';
 import { sent } from '../helpers/requests.js';
-import { PLATFORM_SANDBOX } from '../helpers/platform.js';
-import { hint, otherHost } from '../helpers/origin.js';
+import { EXACT_RECORDS_SANDBOX } from '../helpers/exact-records.js';
+import { hint, otherHost } from '../helpers/other-origin.js';
 
 describe('cip api at its edges', () => {
   // `cip api` at its edges: how -X and -H are read and refused (the exact messages), which method a body picks,
@@ -520,7 +520,7 @@ describe('platform features', () => {
   // The rest of the platform and any output's shape: `cip api`, `--jq`, `-o tsv`, and `cip doctor`, in-process
   // against the sandbox. What the server received proves what was sent.
 
-  test.override({ sandboxOptions: PLATFORM_SANDBOX });
+  test.override({ sandboxOptions: EXACT_RECORDS_SANDBOX });
 
   describe('cip api', () => {
     it('sends the three headers to a path below the base URL, with or without a leading slash', async ({ sandbox, env, cip }) => {

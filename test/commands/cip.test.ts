@@ -9,9 +9,9 @@ import { expectOneErrorLine, sandboxEnv, tempDir, sandboxTarget } from '../helpe
 import { it, test } from '../helpers/fixture.js';
 import { COMMAND_TREE } from '../../src/program.js';
 import type { AnyCommand } from '../../src/commands/define.js';
-import { WORKFLOW_SANDBOX } from '../helpers/workflow.js';
+import { NAMED_SANDBOX } from '../helpers/named-environments.js';
 import { configWith, sandboxProfile } from '../helpers/stored-profiles.js';
-import { PLATFORM_SANDBOX } from '../helpers/platform.js';
+import { EXACT_RECORDS_SANDBOX } from '../helpers/exact-records.js';
 
 describe('boundaries found by mutation testing', () => {
   // Rules whose edge was left untested by one-fixture tests: each case here sits on the boundary a careless
@@ -743,7 +743,7 @@ describe('platform features', () => {
   // The rest of the platform and any output's shape: `cip api`, `--jq`, `-o tsv`, and `cip doctor`, in-process
   // against the sandbox. What the server received proves what was sent.
 
-  test.override({ sandboxOptions: PLATFORM_SANDBOX });
+  test.override({ sandboxOptions: EXACT_RECORDS_SANDBOX });
 
   describe('--jq', () => {
     it('prints strings raw and keeps numbers above 2^53 exact', async ({ env, cip }) => {
@@ -996,7 +996,7 @@ describe('the program at its edges', () => {
 
 describe('the everyday workflow', () => {
   // Read as JSON texts, so the store keeps the exact digits as the sandbox parses them.
-  test.override({ sandboxOptions: WORKFLOW_SANDBOX });
+  test.override({ sandboxOptions: NAMED_SANDBOX });
 
   describe('--verbose', () => {
     it('logs request and response bodies, keys redacted, long ones cut', async ({ sandbox, env, cip }) => {

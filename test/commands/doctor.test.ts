@@ -20,7 +20,7 @@ import { rawHttpServer } from '../helpers/raw-http.js';
 import { makeCertificate, oldTlsServer } from '../helpers/tls.js';
 import { test, type Cip } from '../helpers/fixture.js';
 import { setup, projectTest } from '../helpers/project-file.js';
-import { PLATFORM_SANDBOX } from '../helpers/platform.js';
+import { EXACT_RECORDS_SANDBOX } from '../helpers/exact-records.js';
 
 const trust = vi.hoisted(() => ({ ca: undefined as string | undefined }));
 
@@ -750,7 +750,7 @@ describe('platform features', () => {
   // The rest of the platform and any output's shape: `cip api`, `--jq`, `-o tsv`, and `cip doctor`, in-process
   // against the sandbox. What the server received proves what was sent.
 
-  it.override({ sandboxOptions: PLATFORM_SANDBOX });
+  it.override({ sandboxOptions: EXACT_RECORDS_SANDBOX });
 
   describe('cip doctor', () => {
     it('passes every check against the sandbox, saying where each value came from, keys masked', async ({ sandbox, env, cip }) => {

@@ -1,3 +1,5 @@
+// Journal entries as `env history --json` lists them, the record they start from, and a record without the
+// fields the server sets, for the journal's tests and `env restore`'s.
 import { join } from 'node:path';
 import { expect } from 'vitest';
 import { parseExactJson, stringifyExactJson } from '../../src/json/exact.js';

@@ -1,7 +1,5 @@
-// What the tests of one theme share, in the files of the verbs and promises they test. The theme:
-// auth login, status and logout with the keys in a keychain: a stand-in keychain helper (a script that keeps its
-// entries in a JSON file and logs each visit), so no D-Bus is needed. Also login's key inputs and messages,
-// whether a profile becomes active, what a failed check points at, --migrate, and logout's active profile.
+// Profiles with their keys in a keychain (the stand-in helper of fake-keychain.ts, so no D-Bus): key files,
+// the keychain's service name, profiles as stored, and a check that output holds no key.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'vitest';

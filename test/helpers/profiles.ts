@@ -1,5 +1,4 @@
-// What the tests of one theme share, in the files of the verbs and promises they test. The theme:
-// auth login/status/switch/logout, profiles, and the config file, against the sandbox.
+// A second enterprise's profile, key files, and `auth login` against a sandbox, for the auth verbs' tests.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Sandbox } from '../../src/sandbox/index.js';

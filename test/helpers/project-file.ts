@@ -1,6 +1,5 @@
-// What the tests of one theme share, in the files of the verbs and promises they test. The theme:
-// A project says which profile it means: a .cip.json found from the working folder upward, in-process against
-// two sandboxes (one per enterprise), asserting what each server received.
+// A project's .cip.json naming its profile, against two sandboxes (one per enterprise): the profiles, the
+// folders, and what each server received.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test as base } from './fixture.js';

@@ -1,8 +1,5 @@
-// What the tests of one theme share, in the files of the verbs and promises they test. The theme:
-// Protected profiles: `auth protect`/`unprotect`, `login --protect`, and the guard every destructive or wide
-// change passes (domain/profiles/protect.ts): a script needs --confirm NAME (--yes alone never does), a person
-// types the name at a terminal, and a wrong name sends nothing. In-process, against the sandbox; the profiles
-// are written as another tool (or an older cip) would write them.
+// Protected profiles: profiles written as another tool (or an older cip) would write them, the question a person
+// answers, an apply file, and the guarded commands.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDir } from './cli.js';

@@ -1,8 +1,5 @@
-// What the tests of one theme share, in the files of the verbs and promises they test. The theme:
-// Bearer tokens, in-process against a server on 127.0.0.1 that records the headers it receives: what each kind
-// of credential sends (a token: Bearer and the subscription key, never EnterpriseId), CIP_TOKEN, the rule beside
-// the API key variables, a token's expiry (read, never verified), an opaque token, `auth login --token-file`,
-// what `auth status` and `doctor` say, and the token redacted wherever text is shown.
+// Bearer tokens against a server on 127.0.0.1 that records the headers it receives: the keys, tokens and
+// answers, a config of token profiles, and a check that output holds no secret.
 import type { RawHttpServer } from './raw-http.js';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -4,10 +4,10 @@
 import { describe, expect } from 'vitest';
 import { it, test } from '../helpers/fixture.js';
 import { writes } from '../helpers/requests.js';
-import { readPaths, WORKFLOW_SANDBOX } from '../helpers/workflow.js';
+import { readPaths, NAMED_SANDBOX } from '../helpers/named-environments.js';
 
 // Read as JSON texts, so the store keeps the exact digits as the sandbox parses them.
-test.override({ sandboxOptions: WORKFLOW_SANDBOX });
+test.override({ sandboxOptions: NAMED_SANDBOX });
 
 describe('--dry-run', () => {
   it('create prints the POST it would send and sends nothing', async ({ sandbox, env, cip }) => {

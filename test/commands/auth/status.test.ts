@@ -19,7 +19,7 @@ import {
   keychainProfile,
   plainProfile,
 } from '../../helpers/keychain-profiles.js';
-import { TIME, NOTE, threeProfiles, lines, table, NARROW_SANDBOX } from '../../helpers/narrow-tables.js';
+import { TIME, NOTE, threeProfiles, lines, table, LONG_NAME_SANDBOX } from '../../helpers/fitted-tables.js';
 
 describe('with the keychain and at the edges', () => {
   // auth login, status and logout with the keys in a keychain: a stand-in keychain helper (a script that keeps its
@@ -261,7 +261,7 @@ describe('boundaries found by mutation testing', () => {
 });
 
 describe('at a narrow terminal', () => {
-  test.override({ sandboxOptions: NARROW_SANDBOX });
+  test.override({ sandboxOptions: LONG_NAME_SANDBOX });
 
   describe('auth status at a terminal', () => {
     it.for([100, 80])(

@@ -7,7 +7,7 @@ import { it, test } from '../../helpers/fixture.js';
 import { writes } from '../../helpers/requests.js';
 import { InterruptedError } from '../../../src/errors.js';
 import { AT_TERMINAL } from '../../helpers/harness.js';
-import { UNLISTED, file, idOfName, AS_CODE_SANDBOX } from '../../helpers/as-code.js';
+import { UNLISTED, file, idOfName, AS_CODE_SANDBOX } from '../../helpers/environments-file.js';
 
 describe('environments as code', () => {
   // Environments as code: export, diff (plan), apply, and create --if-exists, against the sandbox. What the server

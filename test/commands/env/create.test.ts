@@ -8,9 +8,9 @@ import { it, test } from '../../helpers/fixture.js';
 import { writes, sent } from '../../helpers/requests.js';
 import { type Environment, type Sandbox } from '../../../src/sandbox/index.js';
 import { AT_TERMINAL } from '../../helpers/harness.js';
-import { lines } from '../../helpers/narrow-tables.js';
-import { LIST, BY_ID } from '../../helpers/env-edges.js';
-import { OUTPUT_SANDBOX } from '../../helpers/terminal-output.js';
+import { lines } from '../../helpers/fitted-tables.js';
+import { LIST, BY_ID } from '../../helpers/two-environments.js';
+import { WIDE_SANDBOX } from '../../helpers/wide-record.js';
 
 describe('environments as code', () => {
   const SEED = [
@@ -376,7 +376,7 @@ describe('what a new user hits first', () => {
 });
 
 describe('at a terminal', () => {
-  test.override({ sandboxOptions: OUTPUT_SANDBOX });
+  test.override({ sandboxOptions: WIDE_SANDBOX });
 
   // A terminal that can show colour, where colour is asked for.
   test.override('env', ({ sandbox }) => ({ ...sandboxEnv(sandbox), TERM: 'xterm-256color' }));

@@ -8,8 +8,8 @@ import { it, test, type Fixtures } from '../../helpers/fixture.js';
 import { sent, writes } from '../../helpers/requests.js';
 import { AT_TERMINAL } from '../../helpers/harness.js';
 import { type Sandbox } from '../../../src/sandbox/index.js';
-import { reads, WORKFLOW_SANDBOX } from '../../helpers/workflow.js';
-import { LIST, EDGES_SANDBOX } from '../../helpers/env-edges.js';
+import { reads, NAMED_SANDBOX } from '../../helpers/named-environments.js';
+import { LIST, TWO_ENVIRONMENTS_SANDBOX } from '../../helpers/two-environments.js';
 import { sandboxProfile } from '../../helpers/stored-profiles.js';
 
 describe('asking first', () => {
@@ -339,7 +339,7 @@ describe('at the edges', () => {
   // Edges of env delete, list, update and their shared options, in-process against the sandbox (what stdout and
   // stderr say, the exit code, and the requests the server received), and of how records are named (target.ts).
 
-  test.override({ sandboxOptions: EDGES_SANDBOX });
+  test.override({ sandboxOptions: TWO_ENVIRONMENTS_SANDBOX });
 
   describe('env delete', () => {
     it('--stdin when stdin is a terminal is exit 2, naming --stdin, before any request', async ({ sandbox, env, cip }) => {
@@ -497,7 +497,7 @@ describe('the basics', () => {
 
 describe('the everyday workflow', () => {
   // Read as JSON texts, so the store keeps the exact digits as the sandbox parses them.
-  test.override({ sandboxOptions: WORKFLOW_SANDBOX });
+  test.override({ sandboxOptions: NAMED_SANDBOX });
 
   describe('env delete with many', () => {
     it('resolves every argument first: one unknown name fails the whole command before any delete', async ({ env, cip, sandbox }) => {

@@ -1,7 +1,7 @@
 import { describe, expect } from 'vitest';
 import { it, test } from '../../helpers/fixture.js';
 import { AT_TERMINAL } from '../../helpers/harness.js';
-import { UNLISTED, file, AS_CODE_SANDBOX } from '../../helpers/as-code.js';
+import { UNLISTED, file, AS_CODE_SANDBOX } from '../../helpers/environments-file.js';
 
 test.override({ sandboxOptions: AS_CODE_SANDBOX });
 

@@ -9,7 +9,7 @@ import { AT_TERMINAL } from '../../helpers/harness.js';
 import { execa, execaSync } from 'execa';
 import { stringifyExactYaml } from '../../../src/json/yaml.js';
 import { awkwardString } from '../../helpers/yaml.js';
-import { SEED, AS_CODE_SANDBOX } from '../../helpers/as-code.js';
+import { SEED, AS_CODE_SANDBOX } from '../../helpers/environments-file.js';
 
 describe('environments as code', () => {
   // Environments as code: export, diff (plan), apply, and create --if-exists, against the sandbox. What the server

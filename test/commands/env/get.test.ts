@@ -2,7 +2,7 @@
 import { describe, expect } from 'vitest';
 import { sandboxEnv, expectOneErrorLine } from '../../helpers/cli.js';
 import { it, test, type Fixtures } from '../../helpers/fixture.js';
-import { readPaths, WORKFLOW_SANDBOX } from '../../helpers/workflow.js';
+import { readPaths, NAMED_SANDBOX } from '../../helpers/named-environments.js';
 
 describe('dotted columns', () => {
   // One meaning for --columns: a dotted path picks the nested value, in `env list` and `env get`, in a table and
@@ -55,7 +55,7 @@ describe('dotted columns', () => {
 
 describe('the everyday workflow', () => {
   // Read as JSON texts, so the store keeps the exact digits as the sandbox parses them.
-  test.override({ sandboxOptions: WORKFLOW_SANDBOX });
+  test.override({ sandboxOptions: NAMED_SANDBOX });
 
   describe('env get', () => {
     it('finds an environment by id, and prints it as JSON in a pipe', async ({ env, cip, sandbox }) => {

@@ -7,9 +7,9 @@ import { join } from 'node:path';
 import { describe, expect } from 'vitest';
 import { tempDir } from '../../helpers/cli.js';
 import { it, test, type Cip } from '../../helpers/fixture.js';
-import { STAGING, REVIEW, TIME, NOTE, threeProfiles, lines, table, NARROW_SANDBOX } from '../../helpers/narrow-tables.js';
+import { STAGING, REVIEW, TIME, NOTE, threeProfiles, lines, table, LONG_NAME_SANDBOX } from '../../helpers/fitted-tables.js';
 
-test.override({ sandboxOptions: NARROW_SANDBOX });
+test.override({ sandboxOptions: LONG_NAME_SANDBOX });
 
 it('a key in a journal line another tool wrote is *** in the history table, never cut to its first characters', async ({
   sandbox,

@@ -4,10 +4,10 @@ import { it, test, type Fixtures } from '../../helpers/fixture.js';
 import { sent } from '../../helpers/requests.js';
 import { AT_TERMINAL } from '../../helpers/harness.js';
 import { type Sandbox } from '../../../src/sandbox/index.js';
-import { reads, WORKFLOW_SANDBOX } from '../../helpers/workflow.js';
-import { lines } from '../../helpers/narrow-tables.js';
-import { EDGES_SANDBOX } from '../../helpers/env-edges.js';
-import { ID, WIDE, ESC, OUTPUT_SANDBOX } from '../../helpers/terminal-output.js';
+import { reads, NAMED_SANDBOX } from '../../helpers/named-environments.js';
+import { lines } from '../../helpers/fitted-tables.js';
+import { TWO_ENVIRONMENTS_SANDBOX } from '../../helpers/two-environments.js';
+import { ID, WIDE, ESC, WIDE_SANDBOX } from '../../helpers/wide-record.js';
 
 describe('boundaries found by mutation testing', () => {
   // Rules whose edge was left untested by one-fixture tests: each case here sits on the boundary a careless
@@ -42,7 +42,7 @@ describe('at the edges', () => {
   // Edges of env delete, list, update and their shared options, in-process against the sandbox (what stdout and
   // stderr say, the exit code, and the requests the server received), and of how records are named (target.ts).
 
-  test.override({ sandboxOptions: EDGES_SANDBOX });
+  test.override({ sandboxOptions: TWO_ENVIRONMENTS_SANDBOX });
 
   describe('env list', () => {
     it('--columns with no names says what it expects', async ({ sandbox, env, cip }) => {
@@ -263,7 +263,7 @@ describe("the base URL's origin", () => {
 });
 
 describe('at a terminal', () => {
-  test.override({ sandboxOptions: OUTPUT_SANDBOX });
+  test.override({ sandboxOptions: WIDE_SANDBOX });
 
   // A terminal that can show colour, where colour is asked for.
   test.override('env', ({ sandbox }) => ({ ...sandboxEnv(sandbox), TERM: 'xterm-256color' }));
@@ -436,7 +436,7 @@ describe('table width', () => {
 
 describe('the everyday workflow', () => {
   // Read as JSON texts, so the store keeps the exact digits as the sandbox parses them.
-  test.override({ sandboxOptions: WORKFLOW_SANDBOX });
+  test.override({ sandboxOptions: NAMED_SANDBOX });
 
   describe('lists in pages', () => {
     const page = (items: unknown[], next?: string, style: 'odata' | 'next' | 'nextLink' = 'odata') => {

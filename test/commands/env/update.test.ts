@@ -6,15 +6,15 @@ import { sent, writes } from '../../helpers/requests.js';
 import { AT_TERMINAL } from '../../helpers/harness.js';
 import { writeFileSync, chmodSync } from 'node:fs';
 import { join } from 'node:path';
-import { STAGING_JSON, readPaths, WORKFLOW_SANDBOX } from '../../helpers/workflow.js';
+import { STAGING_JSON, readPaths, NAMED_SANDBOX } from '../../helpers/named-environments.js';
 import { host } from '../../helpers/protected-profiles.js';
-import { LIST, BY_ID, EDGES_SANDBOX } from '../../helpers/env-edges.js';
+import { LIST, BY_ID, TWO_ENVIRONMENTS_SANDBOX } from '../../helpers/two-environments.js';
 
 describe('at the edges', () => {
   // Edges of env delete, list, update and their shared options, in-process against the sandbox (what stdout and
   // stderr say, the exit code, and the requests the server received), and of how records are named (target.ts).
 
-  test.override({ sandboxOptions: EDGES_SANDBOX });
+  test.override({ sandboxOptions: TWO_ENVIRONMENTS_SANDBOX });
 
   describe('env update', () => {
     it('--replace --dry-run names the environment by its current name when the payload has none', async ({ sandbox, env, cip }) => {
@@ -105,7 +105,7 @@ describe('small edges', () => {
 
 describe('the everyday workflow', () => {
   // Read as JSON texts, so the store keeps the exact digits as the sandbox parses them.
-  test.override({ sandboxOptions: WORKFLOW_SANDBOX });
+  test.override({ sandboxOptions: NAMED_SANDBOX });
 
   describe('env update merges', () => {
     it('changes one field and sends every other one back exactly as it was read', async ({ env, cip, sandbox }) => {

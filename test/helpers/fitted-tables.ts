@@ -1,8 +1,5 @@
-// What the tests of one theme share, in the files of the verbs and promises they test. The theme:
-// The tables people read at a terminal of 100 and 80 columns (the in-process harness's terminal width):
-// `auth status` and `env history` keep what matters whole (the entry id `env restore` takes, times to the second,
-// the enterprise id), give up the rest first, and say on stderr what they hid. `env history` also takes the
-// formats and --columns every listing takes.
+// Tables fitted to a terminal of 100 or 80 columns (the in-process harness's width), for `auth status`,
+// `env history`, `env list` and `env create`: profiles and records whose columns do not fit, and how to read a table.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'vitest';
@@ -38,7 +35,7 @@ export function table(stdout: string, width: number) {
   return { header: header!.split(/ {2,}/), rows: rows.map((row) => row.split(/ {2,}/)) };
 }
 
-export const NARROW_SANDBOX: SandboxSetup = {
+export const LONG_NAME_SANDBOX: SandboxSetup = {
   records: [
     `{"id":"${STAGING}","name":"staging-environment-eu-west-with-a-longer-name","type":"Staging"}`,
     `{"id":"${REVIEW}","name":"review-42","type":"Test"}`,

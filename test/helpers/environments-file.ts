@@ -1,7 +1,5 @@
-// What the tests of one theme share, in the files of the verbs and promises they test. The theme:
-// Edges of env export, diff and apply, in-process against the sandbox: the exact plan and result lines, the JSON
-// results of every kind of change (created ids, failures, an interrupt), what stdout gets when nothing changes,
-// the confirmation, a missing --file, and what a person at a terminal sees while the work runs (the spinner).
+// An environments file for `env export`, `diff` and `apply` (environments as code): the records the server
+// starts with, the file, and the note about a record the file leaves out.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDir } from './cli.js';

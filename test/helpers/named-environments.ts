@@ -1,3 +1,5 @@
+// Environments found by name: an exact record, a name in another case, two of one name, an id that is another's
+// name; and the reads the server received.
 import { type Sandbox } from '../../src/sandbox/index.js';
 import type { SandboxSetup } from './fixture.js';
 
@@ -9,7 +11,7 @@ export const reads = (sandbox: Sandbox) => sandbox.requests.filter((request) => 
 
 export const readPaths = (sandbox: Sandbox) => reads(sandbox).map((request) => request.url);
 
-export const WORKFLOW_SANDBOX: SandboxSetup = {
+export const NAMED_SANDBOX: SandboxSetup = {
   records: [
     STAGING_JSON,
     '{"id":"e2","name":"prod","type":"Production"}',
