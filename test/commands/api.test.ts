@@ -431,11 +431,6 @@ describe('cip api at its edges', () => {
 });
 
 describe("the base URL's origin", () => {
-  // The keys go only to the base URL's origin, and no URL cip shows carries a password: `cip api` paths that a URL
-  // parser reads as another host, an http:// URL beside an https:// base URL, next-page links and redirects with
-  // credentials, and a base URL with a password in doctor and auth status. In-process, against two sandboxes on
-  // 127.0.0.1 that record what they received.
-
   test.override({ sandboxOptions: { seed: [{ id: 'e1', name: 'alpha' }] } });
 
   describe('cip api: a path is resolved, then its origin checked; off the origin is exit 2 and nothing is sent', () => {
@@ -517,9 +512,6 @@ describe("the base URL's origin", () => {
 });
 
 describe('platform features', () => {
-  // The rest of the platform and any output's shape: `cip api`, `--jq`, `-o tsv`, and `cip doctor`, in-process
-  // against the sandbox. What the server received proves what was sent.
-
   test.override({ sandboxOptions: EXACT_RECORDS_SANDBOX });
 
   describe('cip api', () => {

@@ -14,9 +14,6 @@ import { configWith, sandboxProfile } from '../helpers/stored-profiles.js';
 import { EXACT_RECORDS_SANDBOX } from '../helpers/exact-records.js';
 
 describe('boundaries found by mutation testing', () => {
-  // Rules whose edge was left untested by one-fixture tests: each case here sits on the boundary a careless
-  // change would move (found by mutation testing).
-
   test.override({ sandboxOptions: { seed: 1 } });
 
   describe('--quiet', () => {
@@ -250,9 +247,6 @@ describe('--jq', () => {
 });
 
 describe('what a new user hits first', () => {
-  // The small things a new user hits in the first minutes: help, typos, a first login, conflicting flags and
-  // the record view on a narrow terminal.
-
   test.override({ sandboxOptions: { seed: [{ id: 'e1', name: 'alpha' }] } });
 
   describe('cip help <command...>', () => {
@@ -740,9 +734,6 @@ describe('output formats a command cannot honour', () => {
 });
 
 describe('platform features', () => {
-  // The rest of the platform and any output's shape: `cip api`, `--jq`, `-o tsv`, and `cip doctor`, in-process
-  // against the sandbox. What the server received proves what was sent.
-
   test.override({ sandboxOptions: EXACT_RECORDS_SANDBOX });
 
   describe('--jq', () => {

@@ -747,9 +747,6 @@ describe('the clock, against the Date the API sent', () => {
 });
 
 describe('platform features', () => {
-  // The rest of the platform and any output's shape: `cip api`, `--jq`, `-o tsv`, and `cip doctor`, in-process
-  // against the sandbox. What the server received proves what was sent.
-
   it.override({ sandboxOptions: EXACT_RECORDS_SANDBOX });
 
   describe('cip doctor', () => {

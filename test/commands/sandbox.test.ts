@@ -1,3 +1,4 @@
+// `cip sandbox` in-process: its options, what it prints, and that it runs until Ctrl-C.
 import { describe, expect, afterEach } from 'vitest';
 import { expectOneErrorLine, sandboxEnv, tempDir, TEST_CREDENTIAL_STORE } from '../helpers/cli.js';
 import { it, test, type Cip } from '../helpers/fixture.js';
@@ -12,9 +13,6 @@ import { createServer, type Server } from 'node:net';
 import { UsageError } from '../../src/errors.js';
 
 describe('boundaries found by mutation testing', () => {
-  // Rules whose edge was left untested by one-fixture tests: each case here sits on the boundary a careless
-  // change would move (found by mutation testing).
-
   test.override({ sandboxOptions: { seed: 1 } });
 
   describe('an empty value for an option that takes a number', () => {
@@ -36,9 +34,9 @@ describe('boundaries found by mutation testing', () => {
 });
 
 describe('until Ctrl-C, and what it prints', () => {
-  // `cip sandbox` in-process, beyond test/commands/sandbox.test.ts: a sandbox that runs until Ctrl-C (a client
-  // that uses the printed lines works while it runs; it stops on the signal and says so), every line it prints
-  // for each kind of setting, the edges of its number options, masking under GitHub Actions, and listenFailure.
+  // A sandbox that runs until Ctrl-C (a client that uses the printed lines works while it runs; it stops on the
+  // signal and says so), every line it prints for each kind of setting, the edges of its number options, masking
+  // under GitHub Actions, and listenFailure.
 
   const { apiKey, subscriptionKey, enterpriseId, readOnlyApiKey } = SANDBOX_DEFAULTS;
 

@@ -1,6 +1,5 @@
-// The everyday workflow: get one, find by name, update one field without losing the others, dry runs, delete
-// many at once, lists in pages, checked columns. In-process against the sandbox; what the server received
-// is the proof of what was sent.
+// The promise "--dry-run": every write command given --dry-run says what it would send and sends nothing but its
+// reads. In-process against the sandbox; what the server received is the proof.
 import { describe, expect } from 'vitest';
 import { it, test } from '../helpers/fixture.js';
 import { writes } from '../helpers/requests.js';

@@ -8,8 +8,6 @@ import { configWith, sandboxProfile } from '../helpers/stored-profiles.js';
 import { keyFiles } from '../helpers/profiles.js';
 
 describe('profiles and the config file', () => {
-  // auth login/status/switch/logout, profiles, and the config file, against the sandbox.
-
   test.override({ sandboxOptions: { seed: 2 } });
 
   describe('the config file', () => {
@@ -56,9 +54,6 @@ describe('profiles and the config file', () => {
 });
 
 describe('boundaries found by mutation testing', () => {
-  // Rules whose edge was left untested by one-fixture tests: each case here sits on the boundary a careless
-  // change would move (found by mutation testing).
-
   test.override({ sandboxOptions: { seed: 1 } });
 
   describe("cip's own folder and file are private to their owner", () => {

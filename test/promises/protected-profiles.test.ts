@@ -1,3 +1,6 @@
+// The promise "protected profiles": a script needs --confirm NAME for a destructive or wide change to a protected
+// profile (--yes alone never does), a person types the name at a terminal, and a wrong name sends nothing.
+// In-process, against the sandbox; the profiles are written as another tool (or an older cip) would write them.
 import { describe, expect } from 'vitest';
 import { checkShape } from '../../src/config/store/profile.js';
 import { expectOneErrorLine, tempDir } from '../helpers/cli.js';

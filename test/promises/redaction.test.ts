@@ -8,9 +8,6 @@ import { type Sandbox } from '../../src/sandbox/index.js';
 import { configWith, sandboxProfile } from '../helpers/stored-profiles.js';
 
 describe('boundaries found by mutation testing', () => {
-  // Rules whose edge was left untested by one-fixture tests: each case here sits on the boundary a careless
-  // change would move (found by mutation testing).
-
   test.override({ sandboxOptions: { seed: 1 } });
 
   describe('keys read from a profile are secrets too', () => {

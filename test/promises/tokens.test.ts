@@ -293,10 +293,6 @@ describe('the token is a secret everywhere', () => {
 });
 
 describe('with the keychain and at the edges', () => {
-  // auth login, status and logout with the keys in a keychain: a stand-in keychain helper (a script that keeps its
-  // entries in a JSON file and logs each visit), so no D-Bus is needed. Also login's key inputs and messages,
-  // whether a profile becomes active, what a failed check points at, --migrate, and logout's active profile.
-
   test.override({ sandboxOptions: { seed: 1 } });
 
   describe('a token in the keychain', () => {

@@ -29,10 +29,6 @@ import { keyFiles, configPath, service, KEYS, FILE, otherUrl, noKeys, writeConfi
 import { login, OTHER_ENTERPRISE, keyFiles as profileKeyFiles } from '../../helpers/profiles.js';
 
 describe('with the keychain and at the edges', () => {
-  // auth login, status and logout with the keys in a keychain: a stand-in keychain helper (a script that keeps its
-  // entries in a JSON file and logs each visit), so no D-Bus is needed. Also login's key inputs and messages,
-  // whether a profile becomes active, what a failed check points at, --migrate, and logout's active profile.
-
   test.override({ sandboxOptions: { seed: 1 } });
 
   describe('auth login with the keychain', () => {
@@ -578,8 +574,6 @@ describe('with the keychain and at the edges', () => {
 });
 
 describe('profiles and the config file', () => {
-  // auth login/status/switch/logout, profiles, and the config file, against the sandbox.
-
   test.override({ sandboxOptions: { seed: 2 } });
 
   // The keys in files of their own, as auth login reads them (not the keychain tests' keyFiles above).
@@ -1263,9 +1257,6 @@ describe('what login asks and takes', () => {
 });
 
 describe('what a new user hits first', () => {
-  // The small things a new user hits in the first minutes: help, typos, a first login, conflicting flags and
-  // the record view on a narrow terminal.
-
   test.override({ sandboxOptions: { seed: [{ id: 'e1', name: 'alpha' }] } });
 
   describe('auth login: what a failed check points at', () => {
@@ -1354,11 +1345,6 @@ describe('what a new user hits first', () => {
 });
 
 describe('protected profiles', () => {
-  // Protected profiles: `auth protect`/`unprotect`, `login --protect`, and the guard every destructive or wide
-  // change passes (domain/profiles/protect.ts): a script needs --confirm NAME (--yes alone never does), a person
-  // types the name at a terminal, and a wrong name sends nothing. In-process, against the sandbox; the profiles
-  // are written as another tool (or an older cip) would write them.
-
   test.override({ sandboxOptions: PROTECTED_SANDBOX });
 
   // The test's config folder holds two profiles for the sandbox: prod (protected, active) and staging.

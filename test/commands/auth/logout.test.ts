@@ -11,10 +11,6 @@ import { configWith, sandboxProfile } from '../../helpers/stored-profiles.js';
 import { service, KEYS, writeConfig, keychainProfile, plainProfile } from '../../helpers/keychain-profiles.js';
 
 describe('with the keychain and at the edges', () => {
-  // auth login, status and logout with the keys in a keychain: a stand-in keychain helper (a script that keeps its
-  // entries in a JSON file and logs each visit), so no D-Bus is needed. Also login's key inputs and messages,
-  // whether a profile becomes active, what a failed check points at, --migrate, and logout's active profile.
-
   test.override({ sandboxOptions: { seed: 1 } });
 
   describe('auth logout', () => {
@@ -96,9 +92,6 @@ describe('with the keychain and at the edges', () => {
 });
 
 describe('boundaries found by mutation testing', () => {
-  // Rules whose edge was left untested by one-fixture tests: each case here sits on the boundary a careless
-  // change would move (found by mutation testing).
-
   test.override({ sandboxOptions: { seed: 1 } });
 
   describe('auth logout', () => {
@@ -160,8 +153,6 @@ describe('the project file', () => {
 });
 
 describe('small edges', () => {
-  // Small edges of list, update and logout.
-
   test.override({ sandboxOptions: { seed: [{ id: 'e1', name: 'alpha', type: 'Test' }] } });
 
   describe('auth logout', () => {

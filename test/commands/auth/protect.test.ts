@@ -1,3 +1,5 @@
+// `cip auth protect` and `auth unprotect` in-process against the sandbox: what a user sees (exit code, stdout,
+// stderr) and what the config file holds afterwards.
 import { describe, expect } from 'vitest';
 import { expectOneErrorLine, loginArgs, readConfig, tempDir } from '../../helpers/cli.js';
 import { it, test } from '../../helpers/fixture.js';

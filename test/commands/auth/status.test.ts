@@ -22,10 +22,6 @@ import {
 import { TIME, NOTE, threeProfiles, lines, table, LONG_NAME_SANDBOX } from '../../helpers/fitted-tables.js';
 
 describe('with the keychain and at the edges', () => {
-  // auth login, status and logout with the keys in a keychain: a stand-in keychain helper (a script that keeps its
-  // entries in a JSON file and logs each visit), so no D-Bus is needed. Also login's key inputs and messages,
-  // whether a profile becomes active, what a failed check points at, --migrate, and logout's active profile.
-
   test.override({ sandboxOptions: { seed: 1 } });
 
   describe('auth status with the keychain', () => {
@@ -230,9 +226,6 @@ describe('with the keychain and at the edges', () => {
 });
 
 describe('boundaries found by mutation testing', () => {
-  // Rules whose edge was left untested by one-fixture tests: each case here sits on the boundary a careless
-  // change would move (found by mutation testing).
-
   test.override({ sandboxOptions: { seed: 1 } });
 
   /** A config folder holding these profiles, written as cip writes it (folder 0700, file 0600). */
@@ -340,9 +333,6 @@ describe('at a narrow terminal', () => {
 });
 
 describe('what a new user hits first', () => {
-  // The small things a new user hits in the first minutes: help, typos, a first login, conflicting flags and
-  // the record view on a narrow terminal.
-
   test.override({ sandboxOptions: { seed: [{ id: 'e1', name: 'alpha' }] } });
 
   describe('auth status with no profile', () => {

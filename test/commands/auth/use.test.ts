@@ -8,8 +8,6 @@ import { setup, sent, projectTest } from '../../helpers/project-file.js';
 import { OTHER_ENTERPRISE, OTHER, login } from '../../helpers/profiles.js';
 
 describe('profiles and the config file', () => {
-  // auth login/status/switch/logout, profiles, and the config file, against the sandbox.
-
   test.override({ sandboxOptions: { seed: 2 } });
 
   describe('profiles', () => {

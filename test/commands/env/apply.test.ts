@@ -1,3 +1,6 @@
+// `cip env apply` in-process against the sandbox (environments as code): the plan and result lines, the JSON
+// results, the confirmation, YAML as other tools write it, and what the server received; a second apply sends
+// nothing but its list read.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect } from 'vitest';
@@ -10,9 +13,6 @@ import { AT_TERMINAL } from '../../helpers/harness.js';
 import { UNLISTED, file, idOfName, AS_CODE_SANDBOX } from '../../helpers/environments-file.js';
 
 describe('environments as code', () => {
-  // Environments as code: export, diff (plan), apply, and create --if-exists, against the sandbox. What the server
-  // received proves what was sent; a second apply must send nothing but its list read.
-
   const SEED = [
     '{"id":"a1","name":"alpha","type":"Test","quota":12345678901234567890,"settings":{"retention":30},"createdAt":"2024-01-01T00:00:00Z","updatedAt":"2024-01-02T00:00:00Z"}',
     '{"id":"b2","name":"beta","type":"Production","isActive":true,"createdAt":"2024-01-01T00:00:00Z","updatedAt":"2024-01-01T00:00:00Z"}',

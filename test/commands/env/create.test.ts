@@ -232,7 +232,7 @@ describe('env create at its edges', () => {
 });
 
 describe('the basics', () => {
-  // env list/create/update/delete against the sandbox, with credentials from the environment (the CI case).
+  // With credentials from the environment (the CI case).
 
   test.override({ sandboxOptions: { seed: 3 } });
 
@@ -352,9 +352,6 @@ describe('the basics', () => {
 });
 
 describe('what a new user hits first', () => {
-  // The small things a new user hits in the first minutes: help, typos, a first login, conflicting flags and
-  // the record view on a narrow terminal.
-
   test.override({ sandboxOptions: { seed: [{ id: 'e1', name: 'alpha' }] } });
 
   describe('the record view keeps the id whole', () => {

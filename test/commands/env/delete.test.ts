@@ -336,9 +336,6 @@ describe('asking first', () => {
 });
 
 describe('at the edges', () => {
-  // Edges of env delete, list, update and their shared options, in-process against the sandbox (what stdout and
-  // stderr say, the exit code, and the requests the server received), and of how records are named (target.ts).
-
   test.override({ sandboxOptions: TWO_ENVIRONMENTS_SANDBOX });
 
   describe('env delete', () => {
@@ -450,7 +447,7 @@ describe('at the edges', () => {
 });
 
 describe('the basics', () => {
-  // env list/create/update/delete against the sandbox, with credentials from the environment (the CI case).
+  // With credentials from the environment (the CI case).
 
   test.override({ sandboxOptions: { seed: 3 } });
 

@@ -1,3 +1,4 @@
+// `cip env diff` in-process against the sandbox: the plan of what an apply would change, and that it sends no write.
 import { describe, expect } from 'vitest';
 import { it, test } from '../../helpers/fixture.js';
 import { AT_TERMINAL } from '../../helpers/harness.js';

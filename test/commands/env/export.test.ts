@@ -12,9 +12,6 @@ import { awkwardString } from '../../helpers/yaml.js';
 import { SEED, AS_CODE_SANDBOX } from '../../helpers/environments-file.js';
 
 describe('environments as code', () => {
-  // Environments as code: export, diff (plan), apply, and create --if-exists, against the sandbox. What the server
-  // received proves what was sent; a second apply must send nothing but its list read.
-
   const SEED = [
     '{"id":"a1","name":"alpha","type":"Test","quota":12345678901234567890,"settings":{"retention":30},"createdAt":"2024-01-01T00:00:00Z","updatedAt":"2024-01-02T00:00:00Z"}',
     '{"id":"b2","name":"beta","type":"Production","isActive":true,"createdAt":"2024-01-01T00:00:00Z","updatedAt":"2024-01-01T00:00:00Z"}',

@@ -1,6 +1,5 @@
-// The tables people read at a terminal of 100 and 80 columns (the in-process harness's terminal width):
-// `auth status` and `env history` keep what matters whole (the entry id `env restore` takes, times to the second,
-// the enterprise id), give up the rest first, and say on stderr what they hid. `env history` also takes the
+// `cip env history` in-process: the table at a terminal of 100 and 80 columns keeps what matters whole (the entry
+// id `env restore` takes, times to the second), gives up the rest first and says on stderr what it hid; and the
 // formats and --columns every listing takes.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';

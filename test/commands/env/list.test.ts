@@ -1,3 +1,4 @@
+// `cip env list` in-process against the sandbox: what a user sees (exit code, stdout, stderr) and what the server received.
 import { describe, expect } from 'vitest';
 import { expectOneErrorLine, sandboxEnv } from '../../helpers/cli.js';
 import { it, test, type Fixtures } from '../../helpers/fixture.js';
@@ -10,9 +11,6 @@ import { TWO_ENVIRONMENTS_SANDBOX } from '../../helpers/two-environments.js';
 import { ID, WIDE, ESC, WIDE_SANDBOX } from '../../helpers/wide-record.js';
 
 describe('boundaries found by mutation testing', () => {
-  // Rules whose edge was left untested by one-fixture tests: each case here sits on the boundary a careless
-  // change would move (found by mutation testing).
-
   test.override({ sandboxOptions: { seed: 1 } });
 
   describe('the list envelope', () => {
@@ -39,9 +37,6 @@ describe('boundaries found by mutation testing', () => {
 });
 
 describe('at the edges', () => {
-  // Edges of env delete, list, update and their shared options, in-process against the sandbox (what stdout and
-  // stderr say, the exit code, and the requests the server received), and of how records are named (target.ts).
-
   test.override({ sandboxOptions: TWO_ENVIRONMENTS_SANDBOX });
 
   describe('env list', () => {
@@ -132,7 +127,7 @@ describe('at the edges', () => {
 });
 
 describe('the basics', () => {
-  // env list/create/update/delete against the sandbox, with credentials from the environment (the CI case).
+  // With credentials from the environment (the CI case).
 
   test.override({ sandboxOptions: { seed: 3 } });
 
@@ -233,11 +228,6 @@ describe('the basics', () => {
 });
 
 describe("the base URL's origin", () => {
-  // The keys go only to the base URL's origin, and no URL cip shows carries a password: `cip api` paths that a URL
-  // parser reads as another host, an http:// URL beside an https:// base URL, next-page links and redirects with
-  // credentials, and a base URL with a password in doctor and auth status. In-process, against two sandboxes on
-  // 127.0.0.1 that record what they received.
-
   test.override({ sandboxOptions: { seed: [{ id: 'e1', name: 'alpha' }] } });
 
   describe('a next-page link with a user name and password', () => {
@@ -342,8 +332,6 @@ describe('at a terminal', () => {
 });
 
 describe('small edges', () => {
-  // Small edges of list, update and logout.
-
   test.override({ sandboxOptions: { seed: [{ id: 'e1', name: 'alpha', type: 'Test' }] } });
 
   describe('env list --columns', () => {

@@ -1,3 +1,4 @@
+// `cip env restore` in-process against the sandbox: a journal entry put back exactly, and what a restore refuses.
 import { describe, expect } from 'vitest';
 import { expectOneErrorLine, loginArgs } from '../../helpers/cli.js';
 import { it, test } from '../../helpers/journal.js';

@@ -11,9 +11,6 @@ import { host } from '../../helpers/protected-profiles.js';
 import { LIST, BY_ID, TWO_ENVIRONMENTS_SANDBOX } from '../../helpers/two-environments.js';
 
 describe('at the edges', () => {
-  // Edges of env delete, list, update and their shared options, in-process against the sandbox (what stdout and
-  // stderr say, the exit code, and the requests the server received), and of how records are named (target.ts).
-
   test.override({ sandboxOptions: TWO_ENVIRONMENTS_SANDBOX });
 
   describe('env update', () => {
@@ -35,7 +32,7 @@ describe('at the edges', () => {
 });
 
 describe('the basics', () => {
-  // env list/create/update/delete against the sandbox, with credentials from the environment (the CI case).
+  // With credentials from the environment (the CI case).
 
   test.override({ sandboxOptions: { seed: 3 } });
 
@@ -87,8 +84,6 @@ describe('the basics', () => {
 });
 
 describe('small edges', () => {
-  // Small edges of list, update and logout.
-
   test.override({ sandboxOptions: { seed: [{ id: 'e1', name: 'alpha', type: 'Test' }] } });
 
   describe('env update --file', () => {

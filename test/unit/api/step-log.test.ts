@@ -1,6 +1,6 @@
 // The log step (src/api/step-log.ts, --verbose): what it writes for a request, its answer or its failure, with
 // secret header values masked, bodies redacted whole before they are cut, and the proxy named. The lines of a
-// whole retried call are checked through the client in http-more.test.ts.
+// whole retried call are checked through the client in test/unit/api/http.test.ts.
 import { describe, expect, it } from 'vitest';
 import { BrokenAnswer, type Outgoing, type RawAnswer, type Step } from '../../../src/api/chain.js';
 import { logged } from '../../../src/api/step-log.js';

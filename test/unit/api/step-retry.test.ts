@@ -1,6 +1,6 @@
 // The retry policy (src/api/step-retry.ts), decision by decision: which answers and failures are asked again and
 // after which wait, which attempts may have been carried out, and when a failed write may have happened. The
-// waits themselves (ky's) are checked through the client in http-more.test.ts and faults.test.ts.
+// waits themselves (ky's) are checked through the client in test/unit/api/http.test.ts and faults.test.ts.
 import { describe, expect, it } from 'vitest';
 import { BrokenAnswer } from '../../../src/api/chain.js';
 import { mayHaveBeenCarriedOut, retryAnswer, retryError, writeMayHaveHappened } from '../../../src/api/step-retry.js';
@@ -28,7 +28,7 @@ describe('retryAnswer: after an answer that is not a success', () => {
     [409, false],
     [413, false],
     [501, false],
-    // Again, after the wait ky chooses: what Retry-After says for 429 and 503 (the waits: http-more.test.ts).
+    // Again, after the wait ky chooses: what Retry-After says for 429 and 503 (the waits: test/unit/api/http.test.ts).
     [408, undefined],
     [429, undefined],
     [500, undefined],

@@ -1,6 +1,6 @@
 // The project file (src/config/project.ts): where it is found, what it may hold, when it is ignored, and how
-// `auth use --here` writes it. The rule it takes part in is tested in settings-project.test.ts, the commands in
-// test/commands/project.test.ts.
+// `auth use --here` writes it. The rule it takes part in is tested in credentials/settings.test.ts, the commands in
+// test/promises/project-file.test.ts.
 import { execFileSync } from 'node:child_process';
 import { chmodSync, chownSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
