@@ -6,11 +6,11 @@ import { X509Certificate } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { createServer, type AddressInfo } from 'node:net';
 import { createServer as createTlsServer, type ConnectionOptions } from 'node:tls';
-import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, describe, expect, vi } from 'vitest';
 import { dateOf, openTcp, ping, PROBE_TIMEOUT_MS, proxyOf, resolveName, verifyTls } from '../../../src/api/probe.js';
 import { NetworkError } from '../../../src/errors.js';
-import { startSandbox } from '../../../src/sandbox/index.js';
 import { tempDir } from '../../helpers/cli.js';
+import { it } from '../../helpers/fixture.js';
 import { refusedPort } from '../../helpers/ports.js';
 import { makeCertificate } from '../../helpers/tls.js';
 
@@ -254,9 +254,6 @@ describe('proxyOf', () => {
   });
 });
 
-const sandbox = await startSandbox({ seed: 0 });
-afterAll(() => sandbox.close());
-
 describe('ping', () => {
   const options = {
     signal: new AbortController().signal,
@@ -265,8 +262,7 @@ describe('ping', () => {
     redact: (text: string) => text,
   };
 
-  it('GETs the URL without keys, and returns the status and the server clock', async () => {
-    sandbox.reset();
+  it('GETs the URL without keys, and returns the status and the server clock', async ({ sandbox }) => {
     const answer = await ping(`${sandbox.url}/ping`, {}, options);
     expect(answer.status).toBe(200);
     expect(answer.date).toBeInstanceOf(Date);
@@ -277,17 +273,12 @@ describe('ping', () => {
     expect(request!.headers.authorization).toBeUndefined();
   });
 
-  it('returns an error status as an answer, without a clock', async () => {
-    const down = await startSandbox({ seed: 0, pingFails: true });
-    try {
-      expect(await ping(`${down.url}/ping`, {}, options)).toEqual({ status: 503, date: undefined });
-    } finally {
-      await down.close();
-    }
+  it('returns an error status as an answer, without a clock', async ({ startSandbox }) => {
+    const down = await startSandbox({ pingFails: true });
+    expect(await ping(`${down.url}/ping`, {}, options)).toEqual({ status: 503, date: undefined });
   });
 
-  it('throws a network failure, its message redacted', async () => {
-    sandbox.reset();
+  it('throws a network failure, its message redacted', async ({ sandbox }) => {
     sandbox.inject({ fault: { kind: 'reset-before' }, times: Infinity });
     const failure = ping(`${sandbox.url}/ping`, {}, { ...options, redact: (text) => text.replaceAll(String(sandbox.port), 'PORT') });
     await expect(failure).rejects.toThrow(NetworkError);

@@ -2,7 +2,7 @@
 // Environments resource as the documented contract has it (keys, ProblemDetails, ETags, paging, faults), at
 // scale, closing, and with latency.
 import { connect } from 'node:net';
-import { describe, it, expect, beforeAll, afterAll, afterEach, beforeEach } from 'vitest';
+import { describe, expect, afterEach } from 'vitest';
 import {
   SANDBOX_DEFAULTS,
   readOnlyKeyFor,
@@ -11,6 +11,7 @@ import {
   type Sandbox,
   type SandboxOptions,
 } from '../../../src/sandbox/index.js';
+import { it, test } from '../../helpers/fixture.js';
 
 const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 const TRACE_ID = /^00-[0-9a-f]{32}-[0-9a-f]{16}-00$/;
@@ -57,27 +58,17 @@ async function expectProblem(res: Response, status: number, title: string): Prom
 }
 
 describe('sandbox server', () => {
-  let sandbox: Sandbox;
-
-  beforeAll(async () => {
-    sandbox = await startSandbox({ seed: 3 });
-  });
-  afterAll(async () => {
-    await sandbox.close();
-  });
-  beforeEach(() => {
-    sandbox.reset();
-  });
+  test.override({ sandboxOptions: { seed: 3 } });
 
   describe('startup', () => {
-    it('exposes the base URL, port and default keys', () => {
+    it('exposes the base URL, port and default keys', ({ sandbox }) => {
       expect(sandbox.url).toBe(`http://127.0.0.1:${sandbox.port}/ms`);
       expect(sandbox.port).toBeGreaterThan(0);
       expect(sandbox.keys).toEqual({ ...SANDBOX_DEFAULTS });
       expect(sandbox.environments.size).toBe(3);
     });
 
-    it('generates realistic, varied seed records', () => {
+    it('generates realistic, varied seed records', ({ sandbox }) => {
       const records = [...sandbox.environments.values()];
       expect(records.map((r) => r.name)).toEqual(['env-0001', 'env-0002', 'env-0003']);
       for (const record of records) {
@@ -151,20 +142,20 @@ describe('sandbox server', () => {
   });
 
   describe('routing', () => {
-    it.each(['/Other', '/Environments/a/b', '/EnvironmentsX'])('answers 404 in APIM shape for %s', async (path) => {
+    it.for(['/Other', '/Environments/a/b', '/EnvironmentsX'])('answers 404 in APIM shape for %s', async (path, { sandbox }) => {
       const res = await call(sandbox, path);
       expect(res.status).toBe(404);
       expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
       expect(await res.json()).toEqual({ statusCode: 404, message: 'Resource not found' });
     });
 
-    it('answers 404 outside the base path', async () => {
+    it('answers 404 outside the base path', async ({ sandbox }) => {
       const res = await fetch(`http://127.0.0.1:${sandbox.port}/Environments`, { headers: authHeaders() });
       expect(res.status).toBe(404);
       expect(await res.json()).toEqual({ statusCode: 404, message: 'Resource not found' });
     });
 
-    it('matches the path case-insensitively, with a trailing slash and a query string', async () => {
+    it('matches the path case-insensitively, with a trailing slash and a query string', async ({ sandbox }) => {
       for (const path of ['/environments', '/ENVIRONMENTS/', '/Environments?top=5']) {
         const res = await call(sandbox, path);
         expect(res.status).toBe(200);
@@ -172,14 +163,14 @@ describe('sandbox server', () => {
       }
     });
 
-    it('answers 404 before checking keys', async () => {
+    it('answers 404 before checking keys', async ({ sandbox }) => {
       const res = await fetch(`${sandbox.url}/Nope`);
       expect(res.status).toBe(404);
     });
   });
 
   describe('subscription key (APIM)', () => {
-    it('rejects a missing key with APIM 401 body', async () => {
+    it('rejects a missing key with APIM 401 body', async ({ sandbox }) => {
       const res = await call(sandbox, '/Environments', { headers: { 'Ocp-Apim-Subscription-Key': undefined } });
       expect(res.status).toBe(401);
       expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
@@ -190,7 +181,7 @@ describe('sandbox server', () => {
       });
     });
 
-    it('rejects a wrong key with APIM 401 body', async () => {
+    it('rejects a wrong key with APIM 401 body', async ({ sandbox }) => {
       const res = await call(sandbox, '/Environments', { headers: { 'Ocp-Apim-Subscription-Key': 'wrong' } });
       expect(res.status).toBe(401);
       expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
@@ -200,7 +191,7 @@ describe('sandbox server', () => {
       });
     });
 
-    it('checks the subscription key before the API key', async () => {
+    it('checks the subscription key before the API key', async ({ sandbox }) => {
       const res = await call(sandbox, '/Environments', {
         headers: { 'Ocp-Apim-Subscription-Key': undefined, Authorization: undefined },
       });
@@ -209,12 +200,12 @@ describe('sandbox server', () => {
   });
 
   describe('API key', () => {
-    it.each([
+    it.for([
       ['missing', undefined],
       ['wrong key', 'ApiKey nope'],
       ['another scheme', `Basic ${SANDBOX_DEFAULTS.apiKey}`],
       ['bare key', SANDBOX_DEFAULTS.apiKey],
-    ])('rejects %s with 401 ProblemDetails', async (_label, authorization) => {
+    ])('rejects %s with 401 ProblemDetails', async ([, authorization], { sandbox }) => {
       const res = await call(sandbox, '/Environments', { headers: { Authorization: authorization } });
       expect(res.headers.get('www-authenticate')).toBe('ApiKey');
       const body = await expectProblem(res, 401, 'Unauthorized');
@@ -224,23 +215,23 @@ describe('sandbox server', () => {
       });
     });
 
-    it('accepts the scheme word in any case', async () => {
+    it('accepts the scheme word in any case', async ({ sandbox }) => {
       const res = await call(sandbox, '/Environments', { headers: { Authorization: `apikey ${SANDBOX_DEFAULTS.apiKey}` } });
       expect(res.status).toBe(200);
     });
   });
 
   describe('EnterpriseId', () => {
-    it.each([
+    it.for([
       ['missing', undefined],
       ['not a GUID', 'acme'],
-    ])('answers 400 when %s', async (_label, enterpriseId) => {
+    ])('answers 400 when %s', async ([, enterpriseId], { sandbox }) => {
       const res = await call(sandbox, '/Environments', { headers: { EnterpriseId: enterpriseId } });
       const body = await expectProblem(res, 400, 'One or more validation errors occurred.');
       expect(body.errors).toEqual({ EnterpriseId: ['The EnterpriseId header must be a GUID.'] });
     });
 
-    it('answers 403 for another enterprise', async () => {
+    it('answers 403 for another enterprise', async ({ sandbox }) => {
       const res = await call(sandbox, '/Environments', {
         headers: { EnterpriseId: '11111111-2222-4333-8444-555555555555' },
       });
@@ -248,7 +239,7 @@ describe('sandbox server', () => {
       expect(body.detail).toBe('The API key has no access to this enterprise.');
     });
 
-    it('compares the GUID case-insensitively', async () => {
+    it('compares the GUID case-insensitively', async ({ sandbox }) => {
       const res = await call(sandbox, '/Environments', {
         headers: { EnterpriseId: SANDBOX_DEFAULTS.enterpriseId.toUpperCase() },
       });
@@ -259,16 +250,16 @@ describe('sandbox server', () => {
   describe('read-only key', () => {
     const readOnly = { Authorization: `ApiKey ${SANDBOX_DEFAULTS.readOnlyApiKey}` };
 
-    it('may list', async () => {
+    it('may list', async ({ sandbox }) => {
       const res = await call(sandbox, '/Environments', { headers: readOnly });
       expect(res.status).toBe(200);
     });
 
-    it.each([
+    it.for<[string, string]>([
       ['POST', '/Environments'],
       ['PUT', '/Environments/x'],
       ['DELETE', '/Environments/x'],
-    ])('may not %s', async (method, path) => {
+    ])('may not %s', async ([method, path], { sandbox }) => {
       const res = await call(sandbox, path, { method, headers: readOnly, json: { name: 'x' } });
       const body = await expectProblem(res, 403, 'Forbidden');
       expect(body.detail).toBe('The API key lacks sufficient permissions.');
@@ -277,14 +268,14 @@ describe('sandbox server', () => {
   });
 
   describe('list', () => {
-    it('returns a bare array of the store with JSON content type', async () => {
+    it('returns a bare array of the store with JSON content type', async ({ sandbox }) => {
       const res = await call(sandbox, '/Environments');
       expect(res.status).toBe(200);
       expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
       expect(await res.json()).toEqual([...sandbox.environments.values()]);
     });
 
-    it('reflects changes made to the store directly', async () => {
+    it('reflects changes made to the store directly', async ({ sandbox }) => {
       sandbox.environments.set('manual', { id: 'manual', name: 'Manual' });
       try {
         const list = (await (await call(sandbox, '/Environments')).json()) as Environment[];
@@ -308,7 +299,7 @@ describe('sandbox server', () => {
   });
 
   describe('create', () => {
-    it('answers 201 with the record and a Location that addresses it', async () => {
+    it('answers 201 with the record and a Location that addresses it', async ({ sandbox }) => {
       const before = Date.now();
       const res = await call(sandbox, '/Environments', {
         method: 'POST',
@@ -328,7 +319,7 @@ describe('sandbox server', () => {
       expect(del.status).toBe(204);
     });
 
-    it('accepts a charset parameter on the content type', async () => {
+    it('accepts a charset parameter on the content type', async ({ sandbox }) => {
       const res = await call(sandbox, '/Environments', {
         method: 'POST',
         headers: { 'Content-Type': 'application/json; charset=utf-8' },
@@ -338,7 +329,7 @@ describe('sandbox server', () => {
       sandbox.environments.delete(String(((await res.json()) as Environment).id));
     });
 
-    it('accepts a body of several megabytes', async () => {
+    it('accepts a body of several megabytes', async ({ sandbox }) => {
       const blob = 'x'.repeat(5 * 1024 * 1024);
       const res = await call(sandbox, '/Environments', { method: 'POST', json: { name: 'big', blob } });
       expect(res.status).toBe(201);
@@ -347,11 +338,11 @@ describe('sandbox server', () => {
       sandbox.environments.delete(String(record.id));
     });
 
-    it.each([
+    it.for([
       ['no content type', undefined],
       ['text/plain', 'text/plain'],
       ['form data', 'application/x-www-form-urlencoded'],
-    ])('answers 415 for %s', async (_label, contentType) => {
+    ])('answers 415 for %s', async ([, contentType], { sandbox }) => {
       const res = await call(sandbox, '/Environments', {
         method: 'POST',
         headers: { 'Content-Type': contentType },
@@ -362,13 +353,13 @@ describe('sandbox server', () => {
 
     const bodyRequired = { environment: ['The environment field is required.'] };
 
-    it.each([
+    it.for<[string, string, Record<string, string[]>]>([
       ['invalid JSON', '{"name":', { $: ['The JSON value could not be converted.'], ...bodyRequired }],
       ['an empty body', '', { '': ['A non-empty request body is required.'], ...bodyRequired }],
       ['an array', '[{"name":"x"}]', { $: ['The JSON value could not be converted.'], ...bodyRequired }],
       ['a string', '"x"', { $: ['The JSON value could not be converted.'], ...bodyRequired }],
       ['null', 'null', { '': ['A non-empty request body is required.'], ...bodyRequired }],
-    ])('answers 400 for %s, naming the body parameter as ASP.NET does', async (_label, body, errors) => {
+    ])('answers 400 for %s, naming the body parameter as ASP.NET does', async ([, body, errors], { sandbox }) => {
       const res = await call(sandbox, '/Environments', {
         method: 'POST',
         headers: { 'Content-Type': 'application/json' },
@@ -378,22 +369,22 @@ describe('sandbox server', () => {
       expect(problem.errors).toEqual(errors);
     });
 
-    it.each([
+    it.for([
       ['missing', {}],
       ['empty', { name: '' }],
       ['blank', { name: '   ' }],
       ['null', { name: null }],
-    ])('answers 400 when name is %s', async (_label, json) => {
+    ])('answers 400 when name is %s', async ([, json], { sandbox }) => {
       const res = await call(sandbox, '/Environments', { method: 'POST', json });
       const problem = await expectProblem(res, 400, 'One or more validation errors occurred.');
       expect(problem.errors).toEqual({ Name: ['The Name field is required.'] });
       expect(sandbox.environments.size).toBe(3);
     });
 
-    it.each([
+    it.for([
       ['name', { name: 42 }],
       ['Name', { Name: true }],
-    ])('answers 400 with a JSON path when %s is not a string', async (key, json) => {
+    ])('answers 400 with a JSON path when %s is not a string', async ([key, json], { sandbox }) => {
       const res = await call(sandbox, '/Environments', { method: 'POST', json });
       const problem = await expectProblem(res, 400, 'One or more validation errors occurred.');
       expect(problem.errors).toEqual({
@@ -402,7 +393,7 @@ describe('sandbox server', () => {
       });
     });
 
-    it.each(['text/json', 'application/merge-patch+json'])('reads %s as JSON, as ASP.NET does', async (contentType) => {
+    it.for(['text/json', 'application/merge-patch+json'])('reads %s as JSON, as ASP.NET does', async (contentType, { sandbox }) => {
       const res = await call(sandbox, '/Environments', {
         method: 'POST',
         headers: { 'Content-Type': contentType },
@@ -416,7 +407,7 @@ describe('sandbox server', () => {
   });
 
   describe('update', () => {
-    it('replaces the fields, keeping id and createdAt', async () => {
+    it('replaces the fields, keeping id and createdAt', async ({ sandbox }) => {
       const original = [...sandbox.environments.values()][0]!;
       const snapshot = { ...original };
       try {
@@ -443,23 +434,23 @@ describe('sandbox server', () => {
 
     const missingGuid = '0b7e4c52-3d1f-4a8e-9c6b-2f5d8e1a7c34';
 
-    it('answers 404 ProblemDetails for an unknown GUID', async () => {
+    it('answers 404 ProblemDetails for an unknown GUID', async ({ sandbox }) => {
       const res = await call(sandbox, `/Environments/${missingGuid}`, { method: 'PUT', json: { name: 'x' } });
       const body = await expectProblem(res, 404, 'Not Found');
       expect(body.detail).toBe(`Environment '${missingGuid}' was not found.`);
     });
 
-    it.each([
+    it.for([
       ['an id that is no GUID', 'missing%20one'],
       ['invalid URL encoding', '%E0%A4%A'],
-    ])("answers an empty 404 for %s, as ASP.NET's {id:guid} route constraint does", async (_label, path) => {
+    ])("answers an empty 404 for %s, as ASP.NET's {id:guid} route constraint does", async ([, path], { sandbox }) => {
       const res = await call(sandbox, `/Environments/${path}`, { method: 'PUT', json: { name: '' } });
       expect(res.status).toBe(404);
       expect(res.headers.get('content-type')).toBeNull();
       expect(await res.text()).toBe('');
     });
 
-    it('validates the body before looking the record up', async () => {
+    it('validates the body before looking the record up', async ({ sandbox }) => {
       const res = await call(sandbox, `/Environments/${missingGuid}`, { method: 'PUT', json: { name: '' } });
       const body = await expectProblem(res, 400, 'One or more validation errors occurred.');
       expect(body.errors).toEqual({ Name: ['The Name field is required.'] });
@@ -475,7 +466,7 @@ describe('sandbox server', () => {
       await expectProblem(wrongType, 415, 'Unsupported Media Type');
     });
 
-    it('finds ids that need URL encoding', async () => {
+    it('finds ids that need URL encoding', async ({ sandbox }) => {
       sandbox.environments.set('a/b c', { id: 'a/b c', name: 'odd' });
       const res = await call(sandbox, `/Environments/${encodeURIComponent('a/b c')}`, {
         method: 'PUT',
@@ -488,7 +479,7 @@ describe('sandbox server', () => {
   });
 
   describe('delete', () => {
-    it('answers 204 without a body, then 404', async () => {
+    it('answers 204 without a body, then 404', async ({ sandbox }) => {
       const doomed = 'd00bed00-0000-4000-8000-000000000000';
       sandbox.environments.set(doomed, { id: doomed, name: 'Doomed' });
       const res = await call(sandbox, `/Environments/${doomed}`, { method: 'DELETE' });
@@ -501,7 +492,7 @@ describe('sandbox server', () => {
       expect(body.detail).toBe(`Environment '${doomed}' was not found.`);
     });
 
-    it('serves an id a test stored whatever its form, and routes it away once gone', async () => {
+    it('serves an id a test stored whatever its form, and routes it away once gone', async ({ sandbox }) => {
       sandbox.environments.set('doomed', { id: 'doomed', name: 'Doomed' });
       expect((await call(sandbox, '/Environments/doomed', { method: 'DELETE' })).status).toBe(204);
       const again = await call(sandbox, '/Environments/doomed', { method: 'DELETE' });
@@ -511,13 +502,13 @@ describe('sandbox server', () => {
   });
 
   describe('unsupported methods', () => {
-    it.each([
+    it.for<[string, string, string]>([
       ['PATCH', '/Environments', 'GET, POST'],
       ['DELETE', '/Environments', 'GET, POST'],
       ['GET', '/Environments/x', 'PUT, DELETE'],
       ['POST', '/Environments/x', 'PUT, DELETE'],
       ['DELETE', '/ping', 'GET'],
-    ])('answers 405 to %s %s with Allow and no body, as ASP.NET routing does', async (method, path, allow) => {
+    ])('answers 405 to %s %s with Allow and no body, as ASP.NET routing does', async ([method, path, allow], { sandbox }) => {
       const res = await call(sandbox, path, { method });
       expect(res.status).toBe(405);
       expect(res.headers.get('allow')).toBe(allow);
@@ -527,7 +518,7 @@ describe('sandbox server', () => {
   });
 
   describe('integrations', () => {
-    it('lists the integrations on GET {base}/Integrations, as the gateway serves them', async () => {
+    it('lists the integrations on GET {base}/Integrations, as the gateway serves them', async ({ sandbox }) => {
       for (const path of ['/Integrations', '/integrations/']) {
         const res = await call(sandbox, path);
         expect(res.status).toBe(200);
@@ -538,7 +529,7 @@ describe('sandbox server', () => {
       }
     });
 
-    it('checks the keys as for environments, and lets the read-only key read', async () => {
+    it('checks the keys as for environments, and lets the read-only key read', async ({ sandbox }) => {
       const missing = await call(sandbox, '/Integrations', { headers: { 'Ocp-Apim-Subscription-Key': undefined } });
       expect(missing.status).toBe(401);
       const badKey = await call(sandbox, '/Integrations', { headers: authHeaders('wrong-api-key-0123456789') });
@@ -548,14 +539,14 @@ describe('sandbox server', () => {
       expect((await call(sandbox, '/Integrations', { headers: authHeaders(SANDBOX_DEFAULTS.readOnlyApiKey) })).status).toBe(200);
     });
 
-    it.each(['POST', 'PUT', 'DELETE', 'PATCH'])('is read-only: %s is 405 with Allow: GET and no body', async (method) => {
+    it.for(['POST', 'PUT', 'DELETE', 'PATCH'])('is read-only: %s is 405 with Allow: GET and no body', async (method, { sandbox }) => {
       const res = await call(sandbox, '/Integrations', { method, json: { name: 'x' } });
       expect(res.status).toBe(405);
       expect(res.headers.get('allow')).toBe('GET');
       expect(await res.text()).toBe('');
     });
 
-    it('has no item paths', async () => {
+    it('has no item paths', async ({ sandbox }) => {
       const res = await call(sandbox, '/Integrations/a1f3c2d4-5b6e-4f70-8a91-b2c3d4e5f601');
       expect(res.status).toBe(404);
       expect(await res.json()).toEqual({ statusCode: 404, message: 'Resource not found' });
@@ -563,7 +554,7 @@ describe('sandbox server', () => {
   });
 
   describe('ping', () => {
-    it('answers GET {base}/ping without keys, as every Copyl service does', async () => {
+    it('answers GET {base}/ping without keys, as every Copyl service does', async ({ sandbox }) => {
       const res = await fetch(`${sandbox.url}/PING`);
       expect(res.status).toBe(200);
       expect(res.headers.get('content-type')).toBe('text/plain; charset=utf-8');
@@ -572,7 +563,7 @@ describe('sandbox server', () => {
   });
 
   describe('faults', () => {
-    it('answers with an injected status, JSON body and headers', async () => {
+    it('answers with an injected status, JSON body and headers', async ({ sandbox }) => {
       sandbox.inject({
         fault: { kind: 'status', status: 503, body: '{"message":"busy"}', headers: { 'Retry-After': '2' } },
       });
@@ -583,7 +574,7 @@ describe('sandbox server', () => {
       expect(await res.json()).toEqual({ message: 'busy' });
     });
 
-    it('labels HTML and plain-text fault bodies, and lets headers override the type', async () => {
+    it('labels HTML and plain-text fault bodies, and lets headers override the type', async ({ sandbox }) => {
       sandbox.inject(
         { fault: { kind: 'status', status: 502, body: '<html><body>Bad Gateway</body></html>' } },
         { fault: { kind: 'status', status: 500, body: 'boom' } },
@@ -599,7 +590,7 @@ describe('sandbox server', () => {
       expect(csv.headers.get('content-type')).toBe('text/csv');
     });
 
-    it('answers an empty 200, a 429 and a redirect', async () => {
+    it('answers an empty 200, a 429 and a redirect', async ({ sandbox }) => {
       sandbox.inject(
         { fault: { kind: 'status', status: 200 } },
         { fault: { kind: 'status', status: 429, headers: { 'Retry-After': '1' } } },
@@ -617,13 +608,13 @@ describe('sandbox server', () => {
       expect(redirect.headers.get('location')).toBe('https://login.example/');
     });
 
-    it('applies faults before routing and authentication', async () => {
+    it('applies faults before routing and authentication', async ({ sandbox }) => {
       sandbox.inject({ fault: { kind: 'status', status: 408 } });
       const res = await fetch(`${sandbox.url}/nowhere`);
       expect(res.status).toBe(408);
     });
 
-    it('delays a normal answer', async () => {
+    it('delays a normal answer', async ({ sandbox }) => {
       sandbox.inject({ fault: { kind: 'delay', ms: 150 } });
       const started = performance.now();
       const res = await call(sandbox, '/Environments');
@@ -632,19 +623,19 @@ describe('sandbox server', () => {
       expect(await res.json()).toHaveLength(3);
     });
 
-    it('lets a client time out on a delay', async () => {
+    it('lets a client time out on a delay', async ({ sandbox }) => {
       sandbox.inject({ fault: { kind: 'delay', ms: 2000 } });
       const res = fetch(`${sandbox.url}/Environments`, { headers: authHeaders(), signal: AbortSignal.timeout(50) });
       await expect(res).rejects.toThrow();
     });
 
-    it('resets the connection before answering', async () => {
+    it('resets the connection before answering', async ({ sandbox }) => {
       sandbox.inject({ fault: { kind: 'reset-before' } });
       await expect(call(sandbox, '/Environments')).rejects.toThrow(TypeError);
       expect((await call(sandbox, '/Environments')).status).toBe(200);
     });
 
-    it('resets the connection in the middle of the body', async () => {
+    it('resets the connection in the middle of the body', async ({ sandbox }) => {
       sandbox.inject({ fault: { kind: 'reset-mid-body' } });
       const res = await call(sandbox, '/Environments');
       expect(res.status).toBe(200);
@@ -652,7 +643,7 @@ describe('sandbox server', () => {
       await expect(res.text()).rejects.toThrow();
     });
 
-    it('answers 200 JSON with a body that is not JSON', async () => {
+    it('answers 200 JSON with a body that is not JSON', async ({ sandbox }) => {
       sandbox.inject({ fault: { kind: 'invalid-json' } });
       const res = await call(sandbox, '/Environments');
       expect(res.status).toBe(200);
@@ -661,21 +652,21 @@ describe('sandbox server', () => {
       expect(() => JSON.parse(text)).toThrow();
     });
 
-    it('applies a rule as many times as asked, then answers normally', async () => {
+    it('applies a rule as many times as asked, then answers normally', async ({ sandbox }) => {
       sandbox.inject({ fault: { kind: 'status', status: 500 }, times: 2 });
       expect((await call(sandbox, '/Environments')).status).toBe(500);
       expect((await call(sandbox, '/Environments')).status).toBe(500);
       expect((await call(sandbox, '/Environments')).status).toBe(200);
     });
 
-    it('applies an Infinity rule until cleared', async () => {
+    it('applies an Infinity rule until cleared', async ({ sandbox }) => {
       sandbox.inject({ fault: { kind: 'status', status: 503 }, times: Infinity });
       for (let i = 0; i < 5; i++) expect((await call(sandbox, '/Environments')).status).toBe(503);
       sandbox.clearFaults();
       expect((await call(sandbox, '/Environments')).status).toBe(200);
     });
 
-    it('filters by method, and consumes the first matching rule', async () => {
+    it('filters by method, and consumes the first matching rule', async ({ sandbox }) => {
       sandbox.inject(
         { fault: { kind: 'status', status: 502 }, method: 'post' },
         { fault: { kind: 'status', status: 503 } },
@@ -687,13 +678,13 @@ describe('sandbox server', () => {
       expect((await call(sandbox, '/Environments')).status).toBe(200);
     });
 
-    it('rejects a rule that could never apply', () => {
+    it('rejects a rule that could never apply', ({ sandbox }) => {
       expect(() => sandbox.inject({ fault: { kind: 'reset-before' }, times: 0 })).toThrow(RangeError);
     });
   });
 
   describe('request recording', () => {
-    it('records method, url, headers and body of every request, including rejected and faulted ones', async () => {
+    it('records method, url, headers and body of every request, including rejected and faulted ones', async ({ sandbox }) => {
       sandbox.inject({ fault: { kind: 'status', status: 500 }, method: 'DELETE' });
       await call(sandbox, '/Environments?top=1&skip=2');
       await call(sandbox, '/Environments', { method: 'POST', json: { name: '' } });
@@ -715,7 +706,7 @@ describe('sandbox server', () => {
       expect(sandbox.requests[3]!.headers.authorization).toBeUndefined();
     });
 
-    it('reset() clears requests and faults but keeps the store', async () => {
+    it('reset() clears requests and faults but keeps the store', async ({ sandbox }) => {
       await call(sandbox, '/Environments');
       sandbox.inject({ fault: { kind: 'status', status: 500 } });
       const requests = sandbox.requests;
@@ -728,7 +719,7 @@ describe('sandbox server', () => {
   });
 
   describe('robustness', () => {
-    it('survives a malformed request line and keeps serving', async () => {
+    it('survives a malformed request line and keeps serving', async ({ sandbox }) => {
       const reply = await new Promise<string>((resolve, reject) => {
         const socket = connect(sandbox.port, '127.0.0.1', () => socket.write('NOT HTTP AT ALL\r\n\r\n'));
         let data = '';
@@ -740,7 +731,7 @@ describe('sandbox server', () => {
       expect((await call(sandbox, '/Environments')).status).toBe(200);
     });
 
-    it('survives a client that disconnects mid-upload', async () => {
+    it('survives a client that disconnects mid-upload', async ({ sandbox }) => {
       await new Promise<void>((resolve, reject) => {
         const socket = connect(sandbox.port, '127.0.0.1', () => {
           socket.write('POST /ms/Environments HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\n{"name":');

@@ -3,10 +3,11 @@
 // token's write, the tokens it mints, and its token secret. test/reference-api/conformance.test.ts holds the
 // same cases against ASP.NET Core.
 import { createHmac } from 'node:crypto';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { SANDBOX_DEFAULTS, startSandbox, type Sandbox } from '../../../src/sandbox/index.js';
 import { CLOCK_SKEW_SECONDS, bearerChallenge, checkToken, invariantDate, signToken, tokenMayWrite } from '../../../src/sandbox/token.js';
 import { epochSeconds, makeJwt } from '../../helpers/jwt.js';
+import { it, test } from '../../helpers/fixture.js';
 
 const SECRET: string = SANDBOX_DEFAULTS.tokenSecret;
 const OTHER_SECRET = 'another-secret-0123456789abcdefghijkl';
@@ -138,19 +139,13 @@ describe('the pieces of an answer', () => {
 });
 
 describe('a sandbox and Bearer tokens', () => {
-  let sandbox: Sandbox;
+  test.override({ sandboxOptions: { seed: 2 } });
 
-  beforeAll(async () => {
-    sandbox = await startSandbox({ seed: 2 });
-  });
-  afterAll(async () => {
-    await sandbox.close();
-  });
-  beforeEach(() => {
-    sandbox.reset();
-  });
-
-  function call(authorization: string, options: { method?: string; headers?: Record<string, string> } = {}): Promise<Response> {
+  function call(
+    sandbox: Sandbox,
+    authorization: string,
+    options: { method?: string; headers?: Record<string, string> } = {},
+  ): Promise<Response> {
     const write = options.method === 'POST';
     return fetch(`${sandbox.url}/Environments`, {
       method: options.method ?? 'GET',
@@ -171,16 +166,16 @@ describe('a sandbox and Bearer tokens', () => {
     expect(await res.text()).toBe('');
   }
 
-  it('lists and creates with a token it minted, without an EnterpriseId header', async () => {
-    const list = await call(`Bearer ${sandbox.token()}`);
+  it('lists and creates with a token it minted, without an EnterpriseId header', async ({ sandbox }) => {
+    const list = await call(sandbox, `Bearer ${sandbox.token()}`);
     expect(list.status).toBe(200);
     expect(await list.json()).toHaveLength(sandbox.environments.size);
-    const create = await call(`bearer ${sandbox.token()}`, { method: 'POST' });
+    const create = await call(sandbox, `bearer ${sandbox.token()}`, { method: 'POST' });
     expect(create.status).toBe(201);
     expect([...sandbox.environments.values()].map((record) => record.name)).toContain('by-token');
   });
 
-  it('mints a token for an hour by default, for its enterprise, signed with its secret', () => {
+  it('mints a token for an hour by default, for its enterprise, signed with its secret', ({ sandbox }) => {
     const before = epochSeconds();
     const checked = checkToken(sandbox.token(), SANDBOX_DEFAULTS.tokenSecret, before);
     expect(checked.valid).toBe(true);
@@ -192,18 +187,18 @@ describe('a sandbox and Bearer tokens', () => {
     expect(() => sandbox.token({ expiresIn: Number.NaN })).toThrow(RangeError);
   });
 
-  it('answers an expired token with 401 and the handler challenge, having changed nothing', async () => {
+  it('answers an expired token with 401 and the handler challenge, having changed nothing', async ({ sandbox }) => {
     const size = sandbox.environments.size;
     const expired = sandbox.token({ expiresIn: -HOUR });
     const exp = Number(JSON.parse(Buffer.from(expired.split('.')[1]!, 'base64url').toString()).exp);
     await expectChallenge(
-      await call(`Bearer ${expired}`, { method: 'POST' }),
+      await call(sandbox, `Bearer ${expired}`, { method: 'POST' }),
       `Bearer error="invalid_token", error_description="The token expired at '${invariantDate(exp)}'"`,
     );
     expect(sandbox.environments.size).toBe(size);
   });
 
-  it.each([
+  it.for<[string, () => string, string]>([
     [
       'a token signed with another secret',
       () => makeJwt({ enterpriseId: ENTERPRISE, exp: epochSeconds(HOUR) }, { secret: OTHER_SECRET }),
@@ -212,55 +207,55 @@ describe('a sandbox and Bearer tokens', () => {
     ['no JWT', () => 'x', ''],
     // Once the API key's scheme: a key after "Bearer" is a token that is no JWT.
     ['the API key after Bearer', () => SANDBOX_DEFAULTS.apiKey, ''],
-  ])('answers %s with 401 invalid_token', async (_what, make, description) => {
-    await expectChallenge(await call(`Bearer ${make()}`), bearerChallenge(description));
+  ])('answers %s with 401 invalid_token', async ([, make, description], { sandbox }) => {
+    await expectChallenge(await call(sandbox, `Bearer ${make()}`), bearerChallenge(description));
   });
 
-  it('checks the subscription key first, as API Management stands in front', async () => {
-    const res = await call(`Bearer ${sandbox.token({ expiresIn: -HOUR })}`, { headers: { 'Ocp-Apim-Subscription-Key': 'wrong' } });
+  it('checks the subscription key first, as API Management stands in front', async ({ sandbox }) => {
+    const res = await call(sandbox, `Bearer ${sandbox.token({ expiresIn: -HOUR })}`, { headers: { 'Ocp-Apim-Subscription-Key': 'wrong' } });
     expect(res.status).toBe(401);
     expect(((await res.json()) as { message: string }).message).toMatch(/invalid subscription key/);
   });
 
-  it('takes an EnterpriseId header that names the token enterprise, and refuses another or one that is no GUID', async () => {
+  it('takes an EnterpriseId header that names the token enterprise, and refuses another or one that is no GUID', async ({ sandbox }) => {
     const valid = `Bearer ${sandbox.token()}`;
-    expect((await call(valid, { headers: { EnterpriseId: ENTERPRISE.toUpperCase() } })).status).toBe(200);
-    const other = await call(valid, { headers: { EnterpriseId: OTHER_ENTERPRISE } });
+    expect((await call(sandbox, valid, { headers: { EnterpriseId: ENTERPRISE.toUpperCase() } })).status).toBe(200);
+    const other = await call(sandbox, valid, { headers: { EnterpriseId: OTHER_ENTERPRISE } });
     expect(other.status).toBe(403);
     expect(await other.json()).toMatchObject({ detail: 'The token has no access to this enterprise.' });
     // A token minted for another enterprise does not make it this sandbox's, whatever the header says.
     const minted = `Bearer ${sandbox.token({ enterpriseId: OTHER_ENTERPRISE })}`;
-    expect((await call(minted, { headers: { EnterpriseId: OTHER_ENTERPRISE } })).status).toBe(403);
-    const bad = await call(valid, { headers: { EnterpriseId: 'acme' } });
+    expect((await call(sandbox, minted, { headers: { EnterpriseId: OTHER_ENTERPRISE } })).status).toBe(403);
+    const bad = await call(sandbox, valid, { headers: { EnterpriseId: 'acme' } });
     expect(bad.status).toBe(400);
     expect(await bad.json()).toMatchObject({ errors: { EnterpriseId: ['The EnterpriseId header must be a GUID.'] } });
   });
 
-  it.each([
+  it.for([
     ['another enterprise', { enterpriseId: OTHER_ENTERPRISE }],
     ['no enterprise', {}],
     ['an enterprise that is no GUID', { enterpriseId: 'acme' }],
-  ])('refuses a token for %s with 403, whatever the EnterpriseId header says', async (_what, claims) => {
+  ] as const)('refuses a token for %s with 403, whatever the EnterpriseId header says', async ([, claims], { sandbox }) => {
     const text = makeJwt({ exp: epochSeconds(HOUR), ...claims }, { secret: sandbox.keys.tokenSecret });
-    const res = await call(`Bearer ${text}`, { headers: { EnterpriseId: OTHER_ENTERPRISE } });
-    expect((await call(`Bearer ${text}`)).status).toBe(403);
+    const res = await call(sandbox, `Bearer ${text}`, { headers: { EnterpriseId: OTHER_ENTERPRISE } });
+    expect((await call(sandbox, `Bearer ${text}`)).status).toBe(403);
     expect(res.status).toBe(403);
     expect(await res.json()).toMatchObject({ status: 403, detail: 'The token has no access to this enterprise.' });
   });
 
-  it('lets a read-only token read and refuses its writes with 403', async () => {
+  it('lets a read-only token read and refuses its writes with 403', async ({ sandbox }) => {
     const size = sandbox.environments.size;
     const readOnly = `Bearer ${sandbox.token({ readOnly: true })}`;
-    expect((await call(readOnly)).status).toBe(200);
-    const write = await call(readOnly, { method: 'POST' });
+    expect((await call(sandbox, readOnly)).status).toBe(200);
+    const write = await call(sandbox, readOnly, { method: 'POST' });
     expect(write.status).toBe(403);
     expect(await write.json()).toMatchObject({ detail: 'The token lacks sufficient permissions.' });
     expect(sandbox.environments.size).toBe(size);
   });
 
-  it('records the Authorization header as sent', async () => {
+  it('records the Authorization header as sent', async ({ sandbox }) => {
     const text = sandbox.token();
-    await call(`Bearer ${text}`);
+    await call(sandbox, `Bearer ${text}`);
     expect(sandbox.requests[0]?.headers.authorization).toBe(`Bearer ${text}`);
   });
 });
@@ -288,19 +283,15 @@ describe('a sandbox with its own token secret', () => {
 });
 
 describe("a sandbox that refuses as the framework does by itself (authErrors: 'framework')", () => {
-  let sandbox: Sandbox;
-  beforeAll(async () => {
-    sandbox = await startSandbox({ seed: 1, authErrors: 'framework' });
-  });
-  afterAll(() => sandbox.close());
+  test.override({ sandboxOptions: { seed: 1, authErrors: 'framework' } });
 
-  const send = (headers: Record<string, string>, method = 'GET') =>
+  const send = (sandbox: Sandbox, headers: Record<string, string>, method = 'GET') =>
     fetch(`${sandbox.url}/Environments`, {
       method,
       headers: { 'Ocp-Apim-Subscription-Key': sandbox.keys.subscriptionKey, 'Content-Type': 'application/json', ...headers },
       body: method === 'POST' ? '{"name":"refused"}' : undefined,
     });
-  const key = (apiKey: string, enterpriseId = sandbox.keys.enterpriseId) => ({
+  const key = (apiKey: string, enterpriseId: string = ENTERPRISE) => ({
     Authorization: `ApiKey ${apiKey}`,
     EnterpriseId: enterpriseId,
   });
@@ -314,29 +305,29 @@ describe("a sandbox that refuses as the framework does by itself (authErrors: 'f
     expect(await res.text()).toBe('');
   }
 
-  it("a refused token: the JWT bearer handler's 401, as in the default style", async () => {
+  it("a refused token: the JWT bearer handler's 401, as in the default style", async ({ sandbox }) => {
     await expectBare(
-      await send(bearer(makeJwt({ enterpriseId: ENTERPRISE, exp: epochSeconds(HOUR) }, { secret: OTHER_SECRET }))),
+      await send(sandbox, bearer(makeJwt({ enterpriseId: ENTERPRISE, exp: epochSeconds(HOUR) }, { secret: OTHER_SECRET }))),
       401,
       bearerChallenge('The signature key was not found'),
     );
   });
 
-  it("a refused API key: an authentication handler's 401 challenge, ApiKey, with no body", async () => {
-    await expectBare(await send(key('wrong-api-key-0123456789')), 401, 'ApiKey');
+  it("a refused API key: an authentication handler's 401 challenge, ApiKey, with no body", async ({ sandbox }) => {
+    await expectBare(await send(sandbox, key('wrong-api-key-0123456789')), 401, 'ApiKey');
   });
 
-  it('no right: a bare 403 for another enterprise, a read-only key or token writing', async () => {
+  it('no right: a bare 403 for another enterprise, a read-only key or token writing', async ({ sandbox }) => {
     const size = sandbox.environments.size;
-    await expectBare(await send(key(sandbox.keys.apiKey, OTHER_ENTERPRISE)), 403, null);
-    await expectBare(await send(key(sandbox.keys.readOnlyApiKey), 'POST'), 403, null);
-    await expectBare(await send(bearer(sandbox.token({ enterpriseId: OTHER_ENTERPRISE }))), 403, null);
-    await expectBare(await send(bearer(sandbox.token({ readOnly: true })), 'POST'), 403, null);
+    await expectBare(await send(sandbox, key(sandbox.keys.apiKey, OTHER_ENTERPRISE)), 403, null);
+    await expectBare(await send(sandbox, key(sandbox.keys.readOnlyApiKey), 'POST'), 403, null);
+    await expectBare(await send(sandbox, bearer(sandbox.token({ enterpriseId: OTHER_ENTERPRISE }))), 403, null);
+    await expectBare(await send(sandbox, bearer(sandbox.token({ readOnly: true })), 'POST'), 403, null);
     expect(sandbox.environments.size).toBe(size);
-    expect((await send(bearer(sandbox.token({ readOnly: true })))).status).toBe(200);
+    expect((await send(sandbox, bearer(sandbox.token({ readOnly: true })))).status).toBe(200);
   });
 
-  it("API Management's own 401 keeps its body: it is not the framework's", async () => {
+  it("API Management's own 401 keeps its body: it is not the framework's", async ({ sandbox }) => {
     const res = await fetch(`${sandbox.url}/Environments`, { headers: key(sandbox.keys.apiKey) });
     expect(res.status).toBe(401);
     expect(await res.json()).toMatchObject({ statusCode: 401 });

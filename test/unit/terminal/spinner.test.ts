@@ -4,12 +4,11 @@
 import { createRequire } from 'node:module';
 import { PassThrough } from 'node:stream';
 import { pathToFileURL } from 'node:url';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../../src/sandbox/index.js';
+import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { IOStreams } from '../../../src/terminal/io-streams.js';
 import { withSpinner } from '../../../src/terminal/spinner.js';
-import { sandboxEnv } from '../../helpers/cli.js';
 import { cipInProcess as cip } from '../../helpers/harness.js';
+import { it, test } from '../../helpers/fixture.js';
 
 /** ora's first frame (its default spinner, "dots"). */
 const FRAME = '⠋';
@@ -17,28 +16,21 @@ const CYAN = (text: string) => `\u001b[36m${text}\u001b[39m`;
 const HIDE_CURSOR = '\u001b[?25l';
 const SHOW_CURSOR = '\u001b[?25h';
 
-let sandbox: Sandbox;
-let env: Record<string, string | undefined>;
-beforeAll(async () => {
-  sandbox = await startSandbox({ seed: 0 });
-  env = sandboxEnv(sandbox);
-});
-afterAll(async () => {
-  await sandbox.close();
-});
-beforeEach(() => {
-  sandbox.environments.clear();
-  sandbox.environments.set('e1', { id: 'e1', name: 'alpha' });
-  sandbox.environments.set('e2', { id: 'e2', name: 'beta' });
-  sandbox.reset();
+test.override({
+  sandboxOptions: {
+    seed: [
+      { id: 'e1', name: 'alpha' },
+      { id: 'e2', name: 'beta' },
+    ],
+  },
 });
 
-const atTerminal = (args: string[], extra: Record<string, string> = {}) =>
+const atTerminal = (env: Record<string, string | undefined>, args: string[], extra: Record<string, string> = {}) =>
   cip(args, { env: { ...env, ...extra }, terminalColumns: 100, spinners: true });
 
 describe('the spinner at a terminal, in-process', () => {
-  it('shows a spinning frame and the text on stderr while the request runs, then the result on stdout', async () => {
-    const result = await atTerminal(['env', 'list']);
+  it('shows a spinning frame and the text on stderr while the request runs, then the result on stdout', async ({ env }) => {
+    const result = await atTerminal(env, ['env', 'list']);
     expect(result.exitCode).toBe(0);
     expect(result.stdout).toContain('alpha');
     // A frame, as a spinner draws it: not ora's "- text" line for a stream it may not animate.
@@ -46,8 +38,8 @@ describe('the spinner at a terminal, in-process', () => {
     expect(result.stderr).not.toContain('- Loading environments');
   });
 
-  it('shows the text as it changes: each step of a batch', async () => {
-    const result = await atTerminal(['env', 'delete', 'e1', 'e2', '--yes']);
+  it('shows the text as it changes: each step of a batch', async ({ sandbox, env }) => {
+    const result = await atTerminal(env, ['env', 'delete', 'e1', 'e2', '--yes']);
     expect(result.exitCode).toBe(0);
     expect(result.stderr).toContain(`${FRAME} Deleting 0/2`);
     expect(result.stderr).toContain(' Deleting 1/2');
@@ -55,19 +47,19 @@ describe('the spinner at a terminal, in-process', () => {
     expect(sandbox.environments.size).toBe(0);
   });
 
-  it('draws the frame without colour when colour is off (FORCE_COLOR=0)', async () => {
-    const result = await atTerminal(['env', 'list'], { FORCE_COLOR: '0' });
+  it('draws the frame without colour when colour is off (FORCE_COLOR=0)', async ({ env }) => {
+    const result = await atTerminal(env, ['env', 'list'], { FORCE_COLOR: '0' });
     expect(result.exitCode).toBe(0);
     expect(result.stderr).toContain(`${FRAME} Loading environments`);
     expect(result.stderr).not.toContain('\u001b[');
   });
 
-  it.each([
+  it.for([
     ['a terminal without spinners (stderr reports no size)', { terminalColumns: 100 }],
     ['a pipe', {}],
     ['--json', { terminalColumns: 100, spinners: true, args: ['--json'] }],
     ['NO_COLOR', { terminalColumns: 100, spinners: true, extra: { NO_COLOR: '1' } }],
-  ] as const)('shows nothing on stderr at %s', async (_where, options) => {
+  ] as const)('shows nothing on stderr at %s', async ([, options], { env }) => {
     const args = ['env', 'list', ...('args' in options ? options.args : [])];
     const result = await cip(args, { ...options, env: { ...env, ...('extra' in options ? options.extra : {}) } });
     expect(result.exitCode).toBe(0);
@@ -89,14 +81,14 @@ describe('the spinner in colour', async () => {
     chalk.level = level;
   });
 
-  it('draws the frame in cyan where cip uses colour', async () => {
-    const result = await atTerminal(['env', 'list']);
+  it('draws the frame in cyan where cip uses colour', async ({ env }) => {
+    const result = await atTerminal(env, ['env', 'list']);
     expect(result.exitCode).toBe(0);
     expect(result.stderr).toContain(`${CYAN(FRAME)} Loading environments`);
   });
 
-  it('and without colour where it does not (FORCE_COLOR=0)', async () => {
-    const result = await atTerminal(['env', 'list'], { FORCE_COLOR: '0' });
+  it('and without colour where it does not (FORCE_COLOR=0)', async ({ env }) => {
+    const result = await atTerminal(env, ['env', 'list'], { FORCE_COLOR: '0' });
     expect(result.stderr).toContain(`${FRAME} Loading environments`);
     expect(result.stderr).not.toContain(CYAN(FRAME));
   });
