@@ -106,6 +106,8 @@ const offered = (line: string) => completed(line).matches.map((match) => match.t
 
 if (!PWSH) it.skip(`PowerShell completion (${NO_PWSH_MESSAGE})`, () => undefined);
 
+// One sandbox for the file, not the fixture's one a test: every case reads the results of one pwsh run (pwsh takes
+// seconds to start), which completed against this sandbox, and no case changes it.
 describe.skipIf(!PWSH)('PowerShell completion (pwsh, TabExpansion2)', () => {
   beforeAll(async () => {
     sandbox = await startSandbox({ seed: 0 });

@@ -20,6 +20,8 @@ const noOpenssl = certificate === undefined;
 /** A CONNECT refused as squid refuses it: a body, and the connection kept open for the next request. */
 const REFUSAL = 'HTTP/1.1 407 Proxy Authentication Required\r\nProxy-Authenticate: Basic realm="corp"\r\nContent-Length: 4\r\n\r\nauth';
 
+// One TLS sandbox and one proxy for the file, not the fixture's sandbox a test: the last case checks what the proxy
+// saw over all the cases before it (only CONNECT targets, no key in cleartext); each case resets the sandboxes.
 let sandbox: Sandbox;
 let plain: Sandbox;
 let proxy: ConnectProxy;

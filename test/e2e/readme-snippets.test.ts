@@ -6,21 +6,11 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { CIP, ROOT, sandboxEnv, tempDir } from '../helpers/cli.js';
 import { runBlocks, shellBlocks, type Chosen, type Writes } from '../helpers/shell-blocks.js';
-
-let sandbox: Sandbox;
-beforeAll(async () => {
-  sandbox = await startSandbox();
-});
-afterAll(async () => {
-  await sandbox.close();
-});
-beforeEach(() => {
-  sandbox.reset();
-});
+import { it } from '../helpers/fixture.js';
 
 /** The step that creates the environment, as README.md shows it: its lines, unindented. */
 function createStep(): string[] {
@@ -82,7 +72,7 @@ describe("README's GitHub Actions step", () => {
     expect(createStep()).toContain('shell: bash');
   });
 
-  it('writes the new environment id to GITHUB_OUTPUT', async () => {
+  it('writes the new environment id to GITHUB_OUTPUT', async ({ sandbox }) => {
     const result = await runStep(sandboxEnv(sandbox));
     expect(result.exitCode).toBe(0);
     const id = /^environment=(.+)\n$/.exec(result.output)?.[1];
@@ -90,20 +80,20 @@ describe("README's GitHub Actions step", () => {
     expect(sandbox.environments.get(id!)).toMatchObject({ name: 'review-42' });
   });
 
-  it('fails the step after a 403 (the read-only key) and writes no environment= line', async () => {
+  it('fails the step after a 403 (the read-only key) and writes no environment= line', async ({ sandbox }) => {
     const result = await runStep(sandboxEnv(sandbox, { CIP_API_KEY: sandbox.keys.readOnlyApiKey }));
     expect(result.exitCode).toBe(4);
     expect(result.stderr).toMatch(/^error: cannot create the environment: forbidden/m);
     expect(result.output).toBe('');
   });
 
-  it.each([
+  it.for([
     ['an empty answer (204)', { kind: 'status', status: 204 } as const],
     [
       'an answer without an id',
       { kind: 'status', status: 201, body: '{"name":"review-42"}', headers: { 'content-type': 'application/json' } } as const,
     ],
-  ])('fails the step on %s and writes no environment= line', async (_name, fault) => {
+  ] as const)('fails the step on %s and writes no environment= line', async ([, fault], { sandbox }) => {
     sandbox.inject({ fault, method: 'POST' });
     const result = await runStep(sandboxEnv(sandbox));
     expect(result.exitCode).toBe(1);
@@ -373,52 +363,48 @@ describe.skipIf(process.platform !== 'linux')('the shell blocks of README.md and
     expect(count).toBeGreaterThanOrEqual(MIN_COMMANDS[file] ?? 0);
   });
 
-  it('names the block, the command and what it changed when a command writes elsewhere than the table says', async () => {
+  it('names the block, the command and what it changed when a command writes elsewhere than the table says', async ({ startSandbox }) => {
     const sandbox = await startSandbox({
       seed: [
         { id: 'a1', name: 'alpha', description: 'one' },
         { id: 'b2', name: 'beta', description: 'two' },
       ],
     });
-    try {
-      const { home, work, results, env } = readerHome();
-      const markdown = [
-        '## Two environments',
-        '',
-        '```sh',
-        'cip env update beta -f description=three   # the table says alpha',
-        'cip env delete alpha --yes',
-        'cip env create -f name=gamma',
-        'cip env delete gamma --yes &',
-        '```',
-      ].join('\n');
-      const { failures } = await runBlocks({
-        file: 'demo.md',
-        blocks: shellBlocks(markdown),
-        sandboxes: { only: sandbox },
-        first: 'only',
-        home,
-        cwd: work,
-        results,
-        env: { ...env, ...(sandboxEnv(sandbox) as Record<string, string>) },
-        rewrite: (command) => command,
-        writes: {
-          'cip env update beta -f description=three   # the table says alpha': ['~alpha {description}'],
-          'cip env create -f name=gamma': ['+gamma {name}'],
-        },
-        chosen: {},
-      });
-      expect(failures).toEqual([
-        'demo.md:4 (the block at line 3, under "## Two environments"): cip env update beta -f description=three   # the table says alpha\n' +
-          '  changed:  ~beta {description}\n  expected: ~alpha {description}',
-        'demo.md:5 (the block at line 3, under "## Two environments"): cip env delete alpha --yes\n' +
-          '  changed:  -alpha\n  expected: nothing (the test names no change for this command)',
-        'demo.md:7 (the block at line 3, under "## Two environments"): cip env delete gamma --yes &\n' +
-          '  runs in the background: mark its block <!-- readme-test: skip --> and start what it starts in the test',
-      ]);
-      expect(sandbox.environments.size).toBe(2);
-    } finally {
-      await sandbox.close();
-    }
+    const { home, work, results, env } = readerHome();
+    const markdown = [
+      '## Two environments',
+      '',
+      '```sh',
+      'cip env update beta -f description=three   # the table says alpha',
+      'cip env delete alpha --yes',
+      'cip env create -f name=gamma',
+      'cip env delete gamma --yes &',
+      '```',
+    ].join('\n');
+    const { failures } = await runBlocks({
+      file: 'demo.md',
+      blocks: shellBlocks(markdown),
+      sandboxes: { only: sandbox },
+      first: 'only',
+      home,
+      cwd: work,
+      results,
+      env: { ...env, ...(sandboxEnv(sandbox) as Record<string, string>) },
+      rewrite: (command) => command,
+      writes: {
+        'cip env update beta -f description=three   # the table says alpha': ['~alpha {description}'],
+        'cip env create -f name=gamma': ['+gamma {name}'],
+      },
+      chosen: {},
+    });
+    expect(failures).toEqual([
+      'demo.md:4 (the block at line 3, under "## Two environments"): cip env update beta -f description=three   # the table says alpha\n' +
+        '  changed:  ~beta {description}\n  expected: ~alpha {description}',
+      'demo.md:5 (the block at line 3, under "## Two environments"): cip env delete alpha --yes\n' +
+        '  changed:  -alpha\n  expected: nothing (the test names no change for this command)',
+      'demo.md:7 (the block at line 3, under "## Two environments"): cip env delete gamma --yes &\n' +
+        '  runs in the background: mark its block <!-- readme-test: skip --> and start what it starts in the test',
+    ]);
+    expect(sandbox.environments.size).toBe(2);
   });
 });

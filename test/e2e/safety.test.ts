@@ -4,51 +4,55 @@
 import { execa } from 'execa';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { ExactNumber, parseExactJson, stringifyExactJson } from '../../src/json/exact.js';
-import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { type Sandbox } from '../../src/sandbox/index.js';
 import { CIP, expectOneErrorLine, readConfig, sandboxEnv, spawnCip, tempDir, cip as cipSpawned } from '../helpers/cli.js';
 import { cipInProcess as cip } from '../helpers/harness.js';
 import { rawHttpServer } from '../helpers/raw-http.js';
+import { test as base } from '../helpers/fixture.js';
 
 const BIG = '12345678901234567890';
-const sandbox = await startSandbox({
-  seed: [
-    { id: new ExactNumber('9007199254740992'), name: 'keep-me' },
-    { id: new ExactNumber('9007199254740993'), name: 'delete-me' },
-    {
-      id: 'numbers',
-      name: 'numbers',
-      big: new ExactNumber(BIG),
-      huge: new ExactNumber('1e400'),
-      price: new ExactNumber('1.50'),
-      zero: new ExactNumber('-0'),
-      small: 42,
-      nested: { list: [new ExactNumber('9007199254740993'), 0.1] },
-    },
-  ],
-});
 const STAGING_ENTERPRISE = '11111111-2222-4333-8444-555555555555';
-const staging = await startSandbox({
-  seed: 2,
-  enterpriseId: STAGING_ENTERPRISE,
-  apiKey: 'staging-api-key-abcdefghijkl',
-  subscriptionKey: 'staging-sub-key-mnopqrstuvwx',
+
+// Each test gets the main sandbox (the fixture's, holding the exact numbers below) and a staging one of its own.
+const test = base.extend<{ staging: Sandbox }>({
+  staging: async ({ startSandbox }, use) => {
+    await use(
+      await startSandbox({
+        seed: 2,
+        enterpriseId: STAGING_ENTERPRISE,
+        apiKey: 'staging-api-key-abcdefghijkl',
+        subscriptionKey: 'staging-sub-key-mnopqrstuvwx',
+      }),
+    );
+  },
 });
-const env = sandboxEnv(sandbox);
-afterAll(async () => {
-  await sandbox.close();
-  await staging.close();
-});
-beforeEach(() => {
-  sandbox.reset();
-  staging.reset();
+const it = test;
+
+test.override({
+  sandboxOptions: {
+    seed: [
+      { id: new ExactNumber('9007199254740992'), name: 'keep-me' },
+      { id: new ExactNumber('9007199254740993'), name: 'delete-me' },
+      {
+        id: 'numbers',
+        name: 'numbers',
+        big: new ExactNumber(BIG),
+        huge: new ExactNumber('1e400'),
+        price: new ExactNumber('1.50'),
+        zero: new ExactNumber('-0'),
+        small: 42,
+        nested: { list: [new ExactNumber('9007199254740993'), 0.1] },
+      },
+    ],
+  },
 });
 
 const writes = (target: Sandbox) => target.requests.filter((request) => request.method !== 'GET');
 
 /** A config dir with profile 'stg2' (the staging sandbox, active) and 'prod' (the main one). */
-function profiles(active = 'stg2'): string {
+function profiles(sandbox: Sandbox, staging: Sandbox, active = 'stg2'): string {
   const configDir = tempDir();
   const profile = (target: Sandbox) => ({
     baseUrl: target.url,
@@ -65,7 +69,7 @@ function profiles(active = 'stg2'): string {
 }
 
 describe('numbers keep their exact digits', () => {
-  it('the id a script picks from the list is the id that gets deleted (2^53 and 2^53 + 1 stay apart)', async () => {
+  it('the id a script picks from the list is the id that gets deleted (2^53 and 2^53 + 1 stay apart)', async ({ sandbox, env }) => {
     const listed = await cip(['env', 'list', '--json'], { env });
     expect(listed.exitCode).toBe(0);
     expect(listed.stdout).toContain('"id": 9007199254740992,\n    "name": "keep-me"');
@@ -76,10 +80,9 @@ describe('numbers keep their exact digits', () => {
     expect(writes(sandbox).map((request) => `${request.method} ${request.url}`)).toEqual(['DELETE /ms/Environments/9007199254740993']);
     expect(sandbox.environments.has('9007199254740992')).toBe(true);
     expect(sandbox.environments.has('9007199254740993')).toBe(false);
-    sandbox.environments.set('9007199254740993', { id: new ExactNumber('9007199254740993'), name: 'delete-me' });
   });
 
-  it('a list shows every number as the server wrote it, in JSON and in a table', async () => {
+  it('a list shows every number as the server wrote it, in JSON and in a table', async ({ env }) => {
     const json = await cip(['env', 'list', '--json'], { env });
     for (const text of [`"big": ${BIG}`, '"huge": 1e400', '"price": 1.50', '"zero": -0', '"small": 42', '9007199254740993,\n        0.1']) {
       expect(json.stdout).toContain(text);
@@ -89,7 +92,7 @@ describe('numbers keep their exact digits', () => {
     expect(table.stdout).not.toMatch(/Infinity|12345678901234567000/);
   });
 
-  it('create sends the digits given by --data, --file and -F, and prints the record with them', async () => {
+  it('create sends the digits given by --data, --file and -F, and prints the record with them', async ({ sandbox, env }) => {
     const file = join(tempDir(), 'env.json');
     writeFileSync(file, `{"fromFile": ${BIG}, "rate": 0.10}`);
     const result = await cip(
@@ -102,10 +105,9 @@ describe('numbers keep their exact digits', () => {
     for (const text of [`"fromFile": ${BIG}`, '"rate": 0.10', '"huge": 1e400', '"long": 9007199254740993', '1.0,\n    2e5']) {
       expect(result.stdout).toContain(text);
     }
-    sandbox.environments.delete(String(JSON.parse(result.stdout).id));
   });
 
-  it('list --json | pick one | update ID --file - sends back exactly what it read', async () => {
+  it('list --json | pick one | update ID --file - sends back exactly what it read', async ({ sandbox, env }) => {
     const listed = await cip(['env', 'list', '--json'], { env });
     const items = (await parseExactJson(listed.stdout)) as Record<string, unknown>[];
     const item = items.find((candidate) => candidate.name === 'numbers')!;
@@ -120,8 +122,8 @@ describe('numbers keep their exact digits', () => {
 });
 
 describe('which credentials a command uses', () => {
-  it('a named profile wins over every credential variable, and the variables ignored are named', async () => {
-    const configDir = profiles('prod');
+  it('a named profile wins over every credential variable, and the variables ignored are named', async ({ sandbox, staging, env }) => {
+    const configDir = profiles(sandbox, staging, 'prod');
     const [victim] = staging.environments.keys();
     for (const [how, extra] of [
       ['--profile', ['--profile', 'stg2']],
@@ -141,31 +143,30 @@ describe('which credentials a command uses', () => {
     expect(staging.requests.map((request) => request.method)).toEqual(['GET', 'DELETE', 'GET']);
     expect(staging.requests.map((request) => request.headers.enterpriseid)).toEqual(Array(3).fill(STAGING_ENTERPRISE));
     expect(staging.requests.map((request) => request.headers.authorization)).toEqual(Array(3).fill(`ApiKey ${staging.keys.apiKey}`));
-    staging.environments.set(victim!, { id: victim!, name: 'restored' });
   });
 
-  it('flags still override a named profile', async () => {
-    const configDir = profiles();
+  it('flags still override a named profile', async ({ sandbox, staging }) => {
+    const configDir = profiles(sandbox, staging);
     const result = await cip(['env', 'list', '--profile', 'stg2', '--enterprise-id', sandbox.keys.enterpriseId], { configDir });
     expect(result.exitCode).toBe(4);
     expect(staging.requests.at(-1)!.headers.enterpriseid).toBe(sandbox.keys.enterpriseId);
   });
 
-  it('without a named profile, variables that are set override the active profile, with a warning', async () => {
-    const configDir = profiles();
+  it('without a named profile, variables that are set override the active profile, with a warning', async ({ sandbox, staging }) => {
+    const configDir = profiles(sandbox, staging);
     const result = await cip(['env', 'list'], { configDir, env: { CIP_ENTERPRISE_ID: sandbox.keys.enterpriseId, CIP_PROFILE: '' } });
     expect(result.exitCode).toBe(4);
     expect(result.stderr).toContain("warning: CIP_ENTERPRISE_ID from the environment overrides profile 'stg2'\n");
   });
 
-  it.each([
+  it.for<[string[], string]>([
     [['--profile', ''], '--profile'],
     [['--profile='], '--profile'],
     [['-p', ' '], '--profile'],
     [['--base-url', ''], '--base-url'],
     [['--enterprise-id', ''], '--enterprise-id'],
-  ])('an empty value given explicitly (%j) is exit 2, and nothing is sent', async (args, flag) => {
-    const configDir = profiles();
+  ])('an empty value given explicitly (%j) is exit 2, and nothing is sent', async ([args, flag], { sandbox, staging, env }) => {
+    const configDir = profiles(sandbox, staging);
     const result = await cip(['env', 'delete', 'x', '--yes', ...args], { configDir, env });
     expect(result.exitCode).toBe(2);
     expect(expectOneErrorLine(result.stderr)).toMatch(new RegExp(`^error: ${flag} was given an empty value`));
@@ -173,18 +174,18 @@ describe('which credentials a command uses', () => {
     expect(staging.requests).toHaveLength(0);
   });
 
-  it('auth logout --profile "" removes nothing', async () => {
-    const configDir = profiles();
+  it('auth logout --profile "" removes nothing', async ({ sandbox, staging }) => {
+    const configDir = profiles(sandbox, staging);
     const before = readFileSync(join(configDir, 'config.json'), 'utf8');
     const result = await cip(['auth', 'logout', '--profile', ''], { configDir });
     expect(result.exitCode).toBe(2);
     expect(readFileSync(join(configDir, 'config.json'), 'utf8')).toBe(before);
   });
 
-  it.each(['constructor', 'toString', 'hasOwnProperty', '__proto__'])(
+  it.for(['constructor', 'toString', 'hasOwnProperty', '__proto__'])(
     '%s is only a name: an unknown profile, nothing changed',
-    async (name) => {
-      const configDir = profiles();
+    async (name, { sandbox, staging }) => {
+      const configDir = profiles(sandbox, staging);
       const before = readFileSync(join(configDir, 'config.json'), 'utf8');
       for (const args of [
         ['auth', 'switch', name],
@@ -200,8 +201,8 @@ describe('which credentials a command uses', () => {
     },
   );
 
-  it("a profile may be called 'constructor', and then it is found", async () => {
-    const configDir = profiles();
+  it("a profile may be called 'constructor', and then it is found", async ({ sandbox, staging }) => {
+    const configDir = profiles(sandbox, staging);
     const dir = tempDir();
     writeFileSync(join(dir, 'api'), staging.keys.apiKey);
     writeFileSync(join(dir, 'sub'), staging.keys.subscriptionKey);
@@ -229,8 +230,12 @@ describe('which credentials a command uses', () => {
     expect((await cip(['env', 'list'], { configDir })).exitCode).toBe(0);
   });
 
-  it('auth status says which profile a command would use and where each value comes from, CIP_PROFILE included', async () => {
-    const configDir = profiles();
+  it('auth status says which profile a command would use and where each value comes from, CIP_PROFILE included', async ({
+    sandbox,
+    staging,
+    env,
+  }) => {
+    const configDir = profiles(sandbox, staging);
     const result = await cip(['auth', 'status', '--json'], { configDir, env: { CIP_PROFILE: 'prod', CIP_API_KEY: 'x'.repeat(24) } });
     expect(result.exitCode).toBe(0);
     expect((JSON.parse(result.stdout) as { name: string; inUse: boolean }[]).map(({ name, inUse }) => [name, inUse])).toEqual([
@@ -255,8 +260,8 @@ describe('which credentials a command uses', () => {
     expect(fromEnv.stderr).toContain('A command run now would use no profile (every credential from the environment):\n');
   });
 
-  it('the 401 hint names where the keys came from', async () => {
-    const configDir = profiles();
+  it('the 401 hint names where the keys came from', async ({ sandbox, staging, env }) => {
+    const configDir = profiles(sandbox, staging);
     const fromProfile = await cip(['env', 'list'], { configDir, env: { CIP_API_KEY: 'wrong-key-0123456789' } });
     expect(fromProfile.exitCode).toBe(3);
     expect(expectOneErrorLine(fromProfile.stderr)).toMatch(
@@ -286,8 +291,11 @@ describe('which credentials a command uses', () => {
 });
 
 describe('writes say what they did, and to whom', () => {
-  it('create, update and delete each end naming the environment, then the profile and enterprise on a line of their own', async () => {
-    const configDir = profiles('prod');
+  it('create, update and delete each end naming the environment, then the profile and enterprise on a line of their own', async ({
+    sandbox,
+    staging,
+  }) => {
+    const configDir = profiles(sandbox, staging, 'prod');
     const created = await cip(['env', 'create', '-f', 'name=review-42'], { configDir });
     expect(created.exitCode).toBe(0);
     const id = String(JSON.parse(created.stdout).id);
@@ -299,10 +307,9 @@ describe('writes say what they did, and to whom', () => {
     expect(deleted.stderr).toBe(`Deleted environment 'review-43' (${id})\n  ${where}.\n`);
     const quiet = await cip(['env', 'create', '-f', 'name=q', '--quiet'], { configDir });
     expect(quiet.stderr).toBe('');
-    sandbox.environments.delete(String(JSON.parse(quiet.stdout).id));
   });
 
-  it("update refuses a payload whose id is another environment's, and sends nothing", async () => {
+  it("update refuses a payload whose id is another environment's, and sends nothing", async ({ sandbox, env }) => {
     for (const body of ['{"id":"keep-me-too","name":"x"}', '{"Id":9007199254740992,"name":"x"}', '{"ID":["numbers"]}']) {
       const result = await cip(['env', 'update', 'numbers', '--file', '-'], { env, input: body });
       expect(result.exitCode).toBe(2);
@@ -317,7 +324,7 @@ describe('writes say what they did, and to whom', () => {
     expect(nullId.exitCode).toBe(0);
   });
 
-  it.each([['.'], ['..']])('%j is looked up as a name: no environment has it, so nothing is written (exit 5)', async (id) => {
+  it.for(['.', '..'])('%j is looked up as a name: no environment has it, so nothing is written (exit 5)', async (id, { sandbox, env }) => {
     for (const args of [
       ['env', 'delete', id, '--yes'],
       ['env', 'update', id, '-f', 'name=x'],
@@ -334,10 +341,10 @@ describe('writes say what they did, and to whom', () => {
 });
 
 describe('exit codes tell the truth', () => {
-  it('a closed stderr does not stop a multi-delete half-way, nor turn it into success', async () => {
+  it('a closed stderr does not stop a multi-delete half-way, nor turn it into success', async ({ sandbox, staging }) => {
     const ids = ['a', 'b', 'c'];
     for (const id of ids) staging.environments.set(id, { id, name: id });
-    const configDir = profiles();
+    const configDir = profiles(sandbox, staging);
     const script = `node ${CIP} env delete a b c --yes 2>&1 >/dev/null | head -c0; echo "cip=\${PIPESTATUS[0]}"`;
     const result = await execa('bash', ['-c', script], {
       env: { PATH: process.env.PATH, HOME: configDir, CIP_CONFIG_DIR: configDir },
@@ -358,7 +365,7 @@ describe('exit codes tell the truth', () => {
     expect(failed.stdout).toBe('cip=5');
   });
 
-  it('a delete whose answer was lost and whose retry finds nothing is done: exit 0, said so', async () => {
+  it('a delete whose answer was lost and whose retry finds nothing is done: exit 0, said so', async ({ sandbox, env }) => {
     sandbox.environments.set('lost', { id: 'lost', name: 'lost-answer' });
     sandbox.inject({ fault: { kind: 'reset-after' }, method: 'DELETE' });
     const result = await cip(['env', 'delete', 'lost', '--yes'], { env });
@@ -372,10 +379,9 @@ describe('exit codes tell the truth', () => {
     sandbox.inject({ fault: { kind: 'status', status: 404 }, method: 'DELETE' });
     const wrong = await cip(['env', 'delete', 'lost', '--yes'], { env });
     expect(wrong.exitCode).toBe(5);
-    sandbox.environments.delete('lost');
   });
 
-  it('an interrupted multi-delete says what was deleted, what was under way and what was not attempted', async () => {
+  it('an interrupted multi-delete says what was deleted, what was under way and what was not attempted', async ({ sandbox, env }) => {
     for (const id of ['i1', 'i2', 'i3']) sandbox.environments.set(id, { id, name: `review-${id.slice(1)}` });
     let release!: () => void;
     sandbox.inject({
@@ -403,18 +409,17 @@ describe('exit codes tell the truth', () => {
     expect(sandbox.environments.has('i2') || sandbox.environments.has('i3')).toBe(false);
   });
 
-  it('a multi-delete with an id that is not there deletes nothing: every id is looked up first', async () => {
+  it('a multi-delete with an id that is not there deletes nothing: every id is looked up first', async ({ sandbox, env }) => {
     for (const id of ['f1', 'f3']) sandbox.environments.set(id, { id, name: id });
     const result = await cip(['env', 'delete', 'f1', 'f2', 'f3', '--yes'], { env });
     expect(result.exitCode).toBe(5);
     expect(expectOneErrorLine(result.stderr)).toMatch(/^error: no environment has the id or name 'f2'/);
     expect(sandbox.environments.has('f1')).toBe(true);
     expect(sandbox.environments.has('f3')).toBe(true);
-    for (const id of ['f1', 'f3']) sandbox.environments.delete(id);
   });
 
   // Spawned: each run of cip opens its own connections; in one process they would be pooled across runs.
-  it('a 2xx is success whatever its reason phrase; a status outside 200-599 is a broken answer, never retried', async () => {
+  it('a 2xx is success whatever its reason phrase; a status outside 200-599 is a broken answer, never retried', async ({ env }) => {
     const server = await rawHttpServer();
     try {
       const rawEnv = { ...env, CIP_BASE_URL: server.url };
@@ -448,7 +453,7 @@ describe('exit codes tell the truth', () => {
     }
   });
 
-  it('output that cannot be written is one error line and a failure, not a crash', async () => {
+  it('output that cannot be written is one error line and a failure, not a crash', async ({ env }) => {
     const result = await execa('bash', ['-c', `node ${CIP} env list > /dev/full`], {
       env: { PATH: process.env.PATH, HOME: tempDir(), CIP_CONFIG_DIR: tempDir(), ...env },
       extendEnv: false,
@@ -458,22 +463,20 @@ describe('exit codes tell the truth', () => {
     expect(result.stderr).toBe('error: cannot write the output to stdout: ENOSPC (no space left on device)');
   });
 
-  it('output into a regular file that fills up part-way (a file-size limit) is the same error line and exit code, not a cut-short success', async () => {
+  it('output into a regular file that fills up part-way (a file-size limit) is the same error line and exit code, not a cut-short success', async ({
+    startSandbox,
+  }) => {
     // Ten environments are one write of several KiB; bash counts ulimit -f in KiB, so that write is cut short at the
     // limit and the rest of it fails. (Node's own stream for a file dropped the rest and reported success.)
     const ten = await startSandbox({ seed: 10 });
-    try {
-      const out = join(tempDir(), 'list.json');
-      const result = await execa('bash', ['-c', `ulimit -f 1; exec node ${CIP} env list -o json > ${out}`], {
-        env: { PATH: process.env.PATH, HOME: tempDir(), CIP_CONFIG_DIR: tempDir(), ...sandboxEnv(ten) },
-        extendEnv: false,
-        reject: false,
-      });
-      expect(readFileSync(out)).toHaveLength(1024);
-      expect(result.exitCode).toBe(11);
-      expect(result.stderr).toBe('error: cannot write the output to stdout: EFBIG (file too large)');
-    } finally {
-      await ten.close();
-    }
+    const out = join(tempDir(), 'list.json');
+    const result = await execa('bash', ['-c', `ulimit -f 1; exec node ${CIP} env list -o json > ${out}`], {
+      env: { PATH: process.env.PATH, HOME: tempDir(), CIP_CONFIG_DIR: tempDir(), ...sandboxEnv(ten) },
+      extendEnv: false,
+      reject: false,
+    });
+    expect(readFileSync(out)).toHaveLength(1024);
+    expect(result.exitCode).toBe(11);
+    expect(result.stderr).toBe('error: cannot write the output to stdout: EFBIG (file too large)');
   });
 });

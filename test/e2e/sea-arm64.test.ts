@@ -64,6 +64,8 @@ const sandboxEnv = () => ({
 
 if (skipped) it.skip(`the arm64 single executable (${skipped})`, () => undefined);
 
+// One executable and one sandbox for the file, not the fixture's one a test: building the executable and starting
+// it under qemu are slow, and its cases leave the sandbox as they found it.
 describe.skipIf(skipped !== undefined)('the arm64 single executable, under qemu', () => {
   beforeAll(async () => {
     const out = tempDir('cip-arm64-');

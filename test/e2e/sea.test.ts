@@ -68,6 +68,8 @@ const sandboxEnv = () => ({
 
 if (skipped) it.skip(`the single executable (${skipped})`, () => undefined);
 
+// One executable and one sandbox for the file, not the fixture's one a test: building the executable takes a minute,
+// and its cases (each a spawn of it) leave the sandbox as they found it.
 describe.skipIf(skipped !== undefined)('the single executable, with no Node on PATH', () => {
   beforeAll(async () => {
     const out = tempDir('cip-sea-');

@@ -14,6 +14,8 @@ import { CONTROL, holds, isRecord, jsonNumberText, keyArb, nasty, viaJson } from
 import { drain, testContext } from '../helpers/io.js';
 
 describe('cip env end to end (in-process, sandbox)', () => {
+  // One sandbox for the describe, not the fixture's one a test: a property runs its generated cases inside one test,
+  // and each case checks only the requests it sent and the records it wrote.
   let sandbox: Sandbox;
   let configDir: string;
 
