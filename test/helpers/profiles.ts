@@ -2,7 +2,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Sandbox } from '../../src/sandbox/index.js';
-import { tempDir } from './cli.js';
+import { loginArgs, tempDir } from './cli.js';
 import { type Cip } from './fixture.js';
 
 export const OTHER_ENTERPRISE = '11111111-2222-4333-8444-555555555555';
@@ -24,21 +24,5 @@ export function keyFiles(target: Sandbox): { apiKeyFile: string; subscriptionKey
 }
 
 export async function login(cip: Cip, configDir: string, target: Sandbox, extra: string[] = []) {
-  const files = keyFiles(target);
-  return cip(
-    [
-      'auth',
-      'login',
-      '--base-url',
-      target.url,
-      '--enterprise-id',
-      target.keys.enterpriseId,
-      '--api-key-file',
-      files.apiKeyFile,
-      '--subscription-key-file',
-      files.subscriptionKeyFile,
-      ...extra,
-    ],
-    { configDir },
-  );
+  return cip(loginArgs(target, extra), { configDir });
 }

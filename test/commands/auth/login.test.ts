@@ -661,23 +661,8 @@ describe('profiles and the config file', () => {
 
     it('a 401 from the API is exit 3 and nothing is saved', async ({ sandbox, cip }) => {
       const configDir = tempDir();
-      const files = keyFiles(sandbox);
-      writeFileSync(files.apiKeyFile, 'wrong-api-key-000000000000');
-      const result = await cip(
-        [
-          'auth',
-          'login',
-          '--base-url',
-          sandbox.url,
-          '--enterprise-id',
-          sandbox.keys.enterpriseId,
-          '--api-key-file',
-          files.apiKeyFile,
-          '--subscription-key-file',
-          files.subscriptionKeyFile,
-        ],
-        { configDir },
-      );
+      const wrong = { url: sandbox.url, keys: { ...sandbox.keys, apiKey: 'wrong-api-key-000000000000' } };
+      const result = await cip(loginArgs(wrong), { configDir });
       expect(result.exitCode).toBe(3);
       const line = expectOneErrorLine(result.stderr);
       expect(line).toMatch(/HTTP 401.*nothing was saved/);
@@ -687,23 +672,7 @@ describe('profiles and the config file', () => {
 
     it('a network failure is exit 8 and nothing is saved', async ({ sandbox, cip }) => {
       const configDir = tempDir();
-      const url = await refusedUrl('/ms');
-      const files = keyFiles(sandbox);
-      const result = await cip(
-        [
-          'auth',
-          'login',
-          '--base-url',
-          url,
-          '--enterprise-id',
-          sandbox.keys.enterpriseId,
-          '--api-key-file',
-          files.apiKeyFile,
-          '--subscription-key-file',
-          files.subscriptionKeyFile,
-        ],
-        { configDir },
-      );
+      const result = await cip(loginArgs(sandbox, [], await refusedUrl('/ms')), { configDir });
       expect(result.exitCode).toBe(8);
       expect(expectOneErrorLine(result.stderr)).toMatch(/connection refused.*nothing was saved/);
       expect(readConfig(configDir)).toBeUndefined();
@@ -744,6 +713,31 @@ describe('logging in again', () => {
         return [name, join(dir, name)];
       }),
     );
+  }
+
+  /** An API key profile (default 'prod') in the file (CIP_CREDENTIAL_STORE=file, as the tests keep keys). */
+  async function keyProfile({ sandbox, cip }: Pick<Fixtures, 'sandbox' | 'cip'>, profile = 'prod'): Promise<string> {
+    const configDir = tempDir();
+    const paths = files({ api: sandbox.keys.apiKey, sub: sandbox.keys.subscriptionKey });
+    const login = await cip(
+      [
+        'auth',
+        'login',
+        '--profile',
+        profile,
+        '--base-url',
+        sandbox.url,
+        '--enterprise-id',
+        sandbox.keys.enterpriseId,
+        '--api-key-file',
+        paths.api!,
+        '--subscription-key-file',
+        paths.sub!,
+      ],
+      { configDir },
+    );
+    expect(login.exitCode, login.stderr).toBe(0);
+    return configDir;
   }
 
   type Stored = Record<string, unknown>;
@@ -849,31 +843,6 @@ describe('logging in again', () => {
   });
 
   describe('logging in again keeps what it is not given', () => {
-    /** An API key profile 'prod' in the file (CIP_CREDENTIAL_STORE=file, as the tests keep keys). */
-    async function keyProfile({ sandbox, cip }: Pick<Fixtures, 'sandbox' | 'cip'>): Promise<string> {
-      const configDir = tempDir();
-      const paths = files({ api: sandbox.keys.apiKey, sub: sandbox.keys.subscriptionKey });
-      const login = await cip(
-        [
-          'auth',
-          'login',
-          '--profile',
-          'prod',
-          '--base-url',
-          sandbox.url,
-          '--enterprise-id',
-          sandbox.keys.enterpriseId,
-          '--api-key-file',
-          paths.api!,
-          '--subscription-key-file',
-          paths.sub!,
-        ],
-        { configDir },
-      );
-      expect(login.exitCode, login.stderr).toBe(0);
-      return configDir;
-    }
-
     it('a new API key from stdin keeps the subscription key, enterprise id and base URL', async ({ sandbox, cip }) => {
       const configDir = await keyProfile({ sandbox, cip });
       const again = await cip(['auth', 'login', '--profile', 'prod', '--api-key-file', '-'], { configDir, input: sandbox.keys.apiKey });
@@ -984,26 +953,7 @@ describe('logging in again', () => {
 
   describe('a change of kind says what it dropped', () => {
     it('an API key profile given a token: drops the API key and enterprise id, keeps the subscription key', async ({ sandbox, cip }) => {
-      const configDir = tempDir();
-      const paths = files({ api: sandbox.keys.apiKey, sub: sandbox.keys.subscriptionKey });
-      const first = await cip(
-        [
-          'auth',
-          'login',
-          '--profile',
-          'p',
-          '--base-url',
-          sandbox.url,
-          '--enterprise-id',
-          sandbox.keys.enterpriseId,
-          '--api-key-file',
-          paths.api!,
-          '--subscription-key-file',
-          paths.sub!,
-        ],
-        { configDir },
-      );
-      expect(first.exitCode, first.stderr).toBe(0);
+      const configDir = await keyProfile({ sandbox, cip }, 'p');
       const token = sandbox.token();
       const again = await cip(['auth', 'login', '--profile', 'p', '--token-file', '-'], { configDir, input: token });
       expect(again.exitCode, again.stderr).toBe(0);
