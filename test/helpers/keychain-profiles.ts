@@ -4,6 +4,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'vitest';
 import { tempDir } from './cli.js';
+import { fakeKeychain, type FakeKeychain } from './fake-keychain.js';
 import type { Sandbox } from '../../src/sandbox/index.js';
 
 export function keyFiles(sandbox: Sandbox, api = sandbox.keys.apiKey, sub = sandbox.keys.subscriptionKey): { api: string; sub: string } {
@@ -46,3 +47,12 @@ export const plainProfile = (apiKey = 'dev-api-key-0123456789', subscriptionKey 
   apiKey,
   subscriptionKey,
 });
+
+/** A config folder whose active profile 'prod' keeps its keys in a stand-in keychain, beside the profiles given. */
+export function prodInKeychain(sandbox: Sandbox, others: Record<string, object> = {}): { keychain: FakeKeychain; configDir: string } {
+  const keychain = fakeKeychain();
+  const configDir = tempDir();
+  writeConfig(configDir, { activeProfile: 'prod', profiles: { prod: keychainProfile(sandbox), ...others } });
+  keychain.put(service(sandbox), 'prod', KEYS(sandbox));
+  return { keychain, configDir };
+}

@@ -8,17 +8,14 @@ import { it, test } from '../../helpers/fixture.js';
 import type { Sandbox } from '../../../src/sandbox/index.js';
 import { setup, projectTest } from '../../helpers/project-file.js';
 import { configWith, sandboxProfile } from '../../helpers/stored-profiles.js';
-import { service, KEYS, writeConfig, keychainProfile, plainProfile } from '../../helpers/keychain-profiles.js';
+import { service, writeConfig, keychainProfile, plainProfile, prodInKeychain } from '../../helpers/keychain-profiles.js';
 
 describe('with the keychain and at the edges', () => {
   test.override({ sandboxOptions: { seed: 1 } });
 
   describe('auth logout', () => {
     it('removes a keychain profile’s entry from the keychain', async ({ cip, sandbox }) => {
-      const keychain = fakeKeychain();
-      const configDir = tempDir();
-      writeConfig(configDir, { activeProfile: 'prod', profiles: { prod: keychainProfile(sandbox), dev: plainProfile() } });
-      keychain.put(service(sandbox), 'prod', KEYS(sandbox));
+      const { keychain, configDir } = prodInKeychain(sandbox, { dev: plainProfile() });
       const result = await cip(['auth', 'logout'], { keychain, configDir });
       expect(result.exitCode).toBe(0);
       expect(result.stderr).toBe("Removed profile 'prod'. Active profile: 'dev'.\n");
@@ -31,10 +28,7 @@ describe('with the keychain and at the edges', () => {
       cip,
       sandbox,
     }) => {
-      const keychain = fakeKeychain();
-      const configDir = tempDir();
-      writeConfig(configDir, { activeProfile: 'prod', profiles: { prod: keychainProfile(sandbox) } });
-      keychain.put(service(sandbox), 'prod', KEYS(sandbox));
+      const { keychain, configDir } = prodInKeychain(sandbox);
       const result = await cip(['auth', 'logout', '--profile', 'prod'], { keychain, configDir, env: { FAKE_KC_FAIL: 'delete' } });
       expect(result.exitCode).toBe(9);
       expect(result.stderr).toBe(

@@ -12,12 +12,12 @@ import { type StoredProfile } from '../../helpers/stored-profiles.js';
 import {
   configPath,
   service,
-  KEYS,
   otherUrl,
   noKeys,
   writeConfig,
   keychainProfile,
   plainProfile,
+  prodInKeychain,
 } from '../../helpers/keychain-profiles.js';
 import { TIME, NOTE, threeProfiles, lines, table, LONG_NAME_SANDBOX } from '../../helpers/fitted-tables.js';
 
@@ -26,10 +26,7 @@ describe('with the keychain and at the edges', () => {
 
   describe('auth status with the keychain', () => {
     it('reads the keychain profiles’ keys in one visit, masks them, and warns only of keys in plain text', async ({ sandbox, cip }) => {
-      const keychain = fakeKeychain();
-      const configDir = tempDir();
-      writeConfig(configDir, { activeProfile: 'prod', profiles: { prod: keychainProfile(sandbox), dev: plainProfile() } });
-      keychain.put(service(sandbox), 'prod', KEYS(sandbox));
+      const { keychain, configDir } = prodInKeychain(sandbox, { dev: plainProfile() });
       const other = '1a1a1a1a-2b2b-4c4c-8d8d-3e3e3e3e3e3e';
       const result = await cip(['auth', 'status', '--json'], { keychain, configDir, env: { CIP_ENTERPRISE_ID: other } });
       expect(result.exitCode).toBe(0);
