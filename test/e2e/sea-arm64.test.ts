@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { BUILD, ROOT, tempDir } from '../helpers/cli.js';
 import { keychainMissing, startKeychain, type TestKeychain } from '../helpers/keychain.js';
+import { credentialsOf, listAndCreate } from '../helpers/single-executable.js';
 
 const PLATFORM = `${process.platform}-${process.arch}`;
 const QEMU = spawnSync('/bin/sh', ['-c', 'command -v qemu-aarch64-static'], { encoding: 'utf8' }).stdout.trim();
@@ -55,12 +56,7 @@ function runArm64(args: string[], options: { env?: Record<string, string | undef
   });
 }
 
-const sandboxEnv = () => ({
-  CIP_BASE_URL: sandbox.url,
-  CIP_API_KEY: sandbox.keys.apiKey,
-  CIP_SUBSCRIPTION_KEY: sandbox.keys.subscriptionKey,
-  CIP_ENTERPRISE_ID: sandbox.keys.enterpriseId,
-});
+const sandboxEnv = () => credentialsOf(sandbox);
 
 if (skipped) it.skip(`the arm64 single executable (${skipped})`, () => undefined);
 
@@ -96,15 +92,7 @@ describe.skipIf(skipped !== undefined)('the arm64 single executable, under qemu'
     'lists, creates and deletes against the sandbox',
     async () => {
       const env = sandboxEnv();
-      const list = await runArm64(['env', 'list'], { env });
-      expect(list.exitCode, list.stderr).toBe(0);
-      expect(JSON.parse(list.stdout)).toHaveLength(sandbox.environments.size);
-
-      const created = await runArm64(['env', 'create', '-f', 'name=from-arm64', '-F', 'size=12345678901234567890'], { env });
-      expect(created.exitCode, created.stderr).toBe(0);
-      expect(created.stdout).toContain('"size": 12345678901234567890');
-      const { id } = JSON.parse(created.stdout) as { id: string };
-      expect(sandbox.environments.get(id)).toMatchObject({ name: 'from-arm64' });
+      const id = await listAndCreate(runArm64, sandbox, 'from-arm64');
 
       const removed = await runArm64(['env', 'delete', 'from-arm64', '--yes'], { env });
       expect(removed.exitCode, removed.stderr).toBe(0);

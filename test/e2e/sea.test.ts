@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { BUILD, ROOT, cip, expectOneErrorLine, loginArgs, readConfig, tempDir } from '../helpers/cli.js';
 import { keychainMissing, startKeychain, type TestKeychain } from '../helpers/keychain.js';
+import { credentialsOf, listAndCreate } from '../helpers/single-executable.js';
 
 const PLATFORM = `${process.platform}-${process.arch}`;
 const skipped =
@@ -59,12 +60,7 @@ function runSea(
   } as never);
 }
 
-const sandboxEnv = () => ({
-  CIP_BASE_URL: sandbox.url,
-  CIP_API_KEY: sandbox.keys.apiKey,
-  CIP_SUBSCRIPTION_KEY: sandbox.keys.subscriptionKey,
-  CIP_ENTERPRISE_ID: sandbox.keys.enterpriseId,
-});
+const sandboxEnv = () => credentialsOf(sandbox);
 
 if (skipped) it.skip(`the single executable (${skipped})`, () => undefined);
 
@@ -103,15 +99,7 @@ describe.skipIf(skipped !== undefined)('the single executable, with no Node on P
 
   it('lists, creates, updates and deletes against the sandbox, and filters with --jq', async () => {
     const env = sandboxEnv();
-    const list = await runSea(['env', 'list'], { env });
-    expect(list.exitCode, list.stderr).toBe(0);
-    expect(JSON.parse(list.stdout)).toHaveLength(sandbox.environments.size);
-
-    const created = await runSea(['env', 'create', '-f', 'name=from-sea', '-F', 'size=12345678901234567890'], { env });
-    expect(created.exitCode, created.stderr).toBe(0);
-    expect(created.stdout).toContain('"size": 12345678901234567890');
-    const { id } = JSON.parse(created.stdout) as { id: string };
-    expect(sandbox.environments.get(id)).toMatchObject({ name: 'from-sea' });
+    const id = await listAndCreate(runSea, sandbox, 'from-sea');
 
     const updated = await runSea(['env', 'update', id, '--data', '{"name":"from-sea-2"}'], { env });
     expect(updated.exitCode, updated.stderr).toBe(0);

@@ -23,6 +23,11 @@ export interface Entry {
   status: number | null;
   restores?: string;
   error: string | null;
+  /** The record a write sent or received, as the journal keeps it. */
+  record?: unknown;
+  /** What the journal left out, or masked, because it held a key. */
+  withheld?: string[];
+  masked?: string[];
 }
 
 export async function history(run: Run, args: string[] = []): Promise<Entry[]> {

@@ -10,25 +10,12 @@ import { expectOneErrorLine, seedSandbox, tempDir } from '../helpers/cli.js';
 import { expectNoKey, spellings } from '../helpers/key-spellings.js';
 import { it, test, type Run } from '../helpers/journal.js';
 import { writes } from '../helpers/requests.js';
+import { type Entry } from '../helpers/journal-entries.js';
 
 /** The API key of these tests: + and = take other spellings in URLs, JSON and base64. */
 const KEY = 'Zq7+Kd9=Xw2Lp4Rt8Vn6';
 
 test.override({ sandboxOptions: { seed: 0, apiKey: KEY } });
-
-interface Entry {
-  entry: string;
-  action: string;
-  result: string;
-  environment: { id: string | null; name: string | null };
-  request: { method: string; url: string; body?: unknown; text?: string };
-  before: unknown;
-  answeredId: string | null;
-  record: unknown;
-  error: string | null;
-  withheld?: string[];
-  masked?: string[];
-}
 
 /** The journal's bytes hold no key in any reading; its entries, newest first. */
 async function journal(run: Run, configDir: string): Promise<Entry[]> {
