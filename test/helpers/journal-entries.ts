@@ -5,6 +5,7 @@ import { expect } from 'vitest';
 import { parseExactJson, stringifyExactJson } from '../../src/json/exact.js';
 import { type Run } from './journal.js';
 import type { SandboxSetup } from './fixture.js';
+import type { Sandbox } from '../../src/sandbox/index.js';
 
 export const ALPHA =
   '{"id":"e1","name":"alpha","price":12345678901234567890.000,"ratio":1.50,"big":1e400,"nested":{"deep":{"list":[1,{"x":null}],"empty":{}}},"title":"Größe 漢字 🚀","quote":"a\\"b\\\\c\\n\\u0001","flag":false,"createdAt":"2020-01-01T00:00:00Z","updatedAt":"2021-01-01T00:00:00Z"}';
@@ -43,3 +44,8 @@ export async function withoutServerFields(record: unknown): Promise<string> {
 }
 
 export const JOURNAL_SANDBOX: SandboxSetup = { records: [ALPHA, '{"id":"e2","name":"beta","description":"second","tags":["a"]}'] };
+
+/** The server answers the next create with this JSON text, whatever it was sent. */
+export function answerCreateWith(sandbox: Sandbox, body: string): void {
+  sandbox.inject({ fault: { kind: 'status', status: 201, body, headers: { 'content-type': 'application/json' } }, method: 'POST' });
+}

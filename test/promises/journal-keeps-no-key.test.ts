@@ -10,7 +10,7 @@ import { expectOneErrorLine, seedSandbox, tempDir } from '../helpers/cli.js';
 import { expectNoKey, spellings } from '../helpers/key-spellings.js';
 import { it, test, type Run } from '../helpers/journal.js';
 import { writes } from '../helpers/requests.js';
-import { type Entry } from '../helpers/journal-entries.js';
+import { answerCreateWith, type Entry } from '../helpers/journal-entries.js';
 
 /** The API key of these tests: + and = take other spellings in URLs, JSON and base64. */
 const KEY = 'Zq7+Kd9=Xw2Lp4Rt8Vn6';
@@ -147,15 +147,7 @@ describe('a key in the data', () => {
     configDir,
     run,
   }) => {
-    sandbox.inject({
-      fault: {
-        kind: 'status',
-        status: 201,
-        body: JSON.stringify({ id: `${KEY}-9`, name: 'echo' }),
-        headers: { 'content-type': 'application/json' },
-      },
-      method: 'POST',
-    });
+    answerCreateWith(sandbox, JSON.stringify({ id: `${KEY}-9`, name: 'echo' }));
     expect((await run(['env', 'create', '-f', 'name=echo'])).exitCode).toBe(0);
     const [created] = await journal(run, configDir);
     expect(created).toMatchObject({ answeredId: '***-9', masked: ['answeredId'], withheld: ['record'] });

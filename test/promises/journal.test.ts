@@ -7,7 +7,7 @@ import { parseExactJson, stringifyExactJson } from '../../src/json/exact.js';
 import { expectOneErrorLine, seedSandbox, tempDir } from '../helpers/cli.js';
 import { it, test } from '../helpers/journal.js';
 import { writes } from '../helpers/requests.js';
-import { ALPHA, journalFile, type Entry, history, JOURNAL_SANDBOX } from '../helpers/journal-entries.js';
+import { ALPHA, journalFile, type Entry, history, JOURNAL_SANDBOX, answerCreateWith } from '../helpers/journal-entries.js';
 
 test.override({ sandboxOptions: JOURNAL_SANDBOX });
 
@@ -138,15 +138,7 @@ describe('every write is recorded', () => {
     run,
   }) => {
     // A server that echoes the subscription key in its answer.
-    sandbox.inject({
-      fault: {
-        kind: 'status',
-        status: 201,
-        body: `{"id":"n1","name":"echo","seen":"${sandbox.keys.subscriptionKey}"}`,
-        headers: { 'content-type': 'application/json' },
-      },
-      method: 'POST',
-    });
+    answerCreateWith(sandbox, `{"id":"n1","name":"echo","seen":"${sandbox.keys.subscriptionKey}"}`);
     expect((await run(['env', 'create', '-f', 'name=echo'])).exitCode).toBe(0);
     expect((await run(['env', 'delete', 'e2', '--yes'])).exitCode).toBe(0);
     const text = readFileSync(journalFile(configDir), 'utf8');
