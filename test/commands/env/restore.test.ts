@@ -3,9 +3,20 @@ import { describe, expect } from 'vitest';
 import { expectOneErrorLine, loginArgs } from '../../helpers/cli.js';
 import { it, test } from '../../helpers/journal.js';
 import { writes } from '../../helpers/requests.js';
+import type { Fixtures } from '../../helpers/fixture.js';
 import { history, withoutServerFields, JOURNAL_SANDBOX } from '../../helpers/journal-entries.js';
 
 test.override({ sandboxOptions: JOURNAL_SANDBOX });
+
+/** Logs in to the sandbox as the protected profile 'prod'; runs cip in it (CIP_PROFILE=prod, and the env given). */
+async function protectedProd(
+  { sandbox, cip, configDir }: Pick<Fixtures, 'sandbox' | 'cip' | 'configDir'>,
+  env: Record<string, string> = {},
+) {
+  expect(await cip([...loginArgs(sandbox, ['--profile', 'prod']), '--protect'], { configDir })).toMatchObject({ exitCode: 0 });
+  return (args: string[], extra: { input?: string; interactive?: boolean } = {}) =>
+    cip(args, { configDir, env: { CIP_PROFILE: 'prod', ...env }, ...extra });
+}
 
 describe('env restore', () => {
   it('after a delete brings back every field byte for byte (the server gives it a new id), and records it', async ({ sandbox, run }) => {
@@ -148,9 +159,7 @@ describe('env restore', () => {
     configDir,
     run,
   }) => {
-    expect(await cip([...loginArgs(sandbox, ['--profile', 'prod']), '--protect'], { configDir })).toMatchObject({ exitCode: 0 });
-    const prod = (args: string[], extra: { input?: string; interactive?: boolean } = {}) =>
-      cip(args, { configDir, env: { CIP_PROFILE: 'prod' }, ...extra });
+    const prod = await protectedProd({ sandbox, cip, configDir });
     expect((await prod(['env', 'update', 'beta', '-f', 'description=new'])).exitCode).toBe(0);
     const [updated] = await history(run, ['--profile', 'prod']);
     sandbox.reset();
@@ -179,9 +188,7 @@ describe('env restore', () => {
     configDir,
     run,
   }) => {
-    expect(await cip([...loginArgs(sandbox, ['--profile', 'prod']), '--protect'], { configDir })).toMatchObject({ exitCode: 0 });
-    const prod = (args: string[], extra: { input?: string; interactive?: boolean } = {}) =>
-      cip(args, { configDir, env: { CIP_PROFILE: 'prod', NO_COLOR: '1' }, ...extra });
+    const prod = await protectedProd({ sandbox, cip, configDir }, { NO_COLOR: '1' });
     expect((await prod(['env', 'create', '-f', 'name=made-in-prod'])).exitCode).toBe(0);
     const [created] = await history(run, ['--profile', 'prod']);
     expect(created!.action).toBe('create');

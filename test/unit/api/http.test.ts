@@ -73,14 +73,18 @@ async function client(options: { proxy?: typeof PROXY; timeout?: number; verbose
   return { http, ...made };
 }
 
-/** The log with each "N ms" made "N ms", after checking N is no more than the time the call took. */
-function logWithoutTimes(log: string[], elapsed: number): string[] {
-  return log.map((line) =>
+/** Runs the work; what it gave, and the log with each "N ms" made "N ms" after checking N is no more than the work took. */
+async function timed<T>(log: string[], work: () => Promise<T>): Promise<[T, string[]]> {
+  const started = performance.now();
+  const result = await work();
+  const elapsed = performance.now() - started;
+  const lines = log.map((line) =>
     line.replace(/(\(|after )(\d+) ms/, (_, before: string, ms: string) => {
       expect(Number(ms)).toBeLessThanOrEqual(Math.ceil(elapsed) + 1);
       return `${before}N ms`;
     }),
   );
+  return [result, lines];
 }
 
 const failure = (promise: Promise<unknown>) => caught(promise, Error);
@@ -94,12 +98,10 @@ describe('--verbose', () => {
   it('logs the request, its headers with keys hidden, and both bodies, cutting one past 2000 characters', async () => {
     const { http, log } = await client();
     script.push(answer(200, 'b'.repeat(2000), { 'content-type': 'text/plain' }));
-    const started = performance.now();
-    const result = await http.exchange('PUT', 'Environments/1', 'update it', { body: 'a'.repeat(2001) });
-    const elapsed = performance.now() - started;
+    const [result, lines] = await timed(log, () => http.exchange('PUT', 'Environments/1', 'update it', { body: 'a'.repeat(2001) }));
     expect(result.status).toBe(200);
     expect(new TextDecoder().decode(result.body)).toBe('b'.repeat(2000));
-    expect(logWithoutTimes(log, elapsed)).toEqual([
+    expect(lines).toEqual([
       '> PUT http://api.test/ms/Environments/1',
       '>   accept-encoding: gzip, deflate, br',
       '>   accept: application/json',
@@ -118,11 +120,11 @@ describe('--verbose', () => {
   it('logs no body lines for a request without one and an answer without one', async () => {
     const { http, log } = await client();
     script.push(answer(204, null, {}, 'No Content'), answer(200, ''));
-    const started = performance.now();
-    await http.exchange('GET', 'a', 'get a');
-    await http.exchange('GET', 'b', 'get b');
-    const elapsed = performance.now() - started;
-    const lines = logWithoutTimes(log, elapsed).filter((line) => !line.startsWith('>   '));
+    const [, all] = await timed(log, async () => {
+      await http.exchange('GET', 'a', 'get a');
+      await http.exchange('GET', 'b', 'get b');
+    });
+    const lines = all.filter((line) => !line.startsWith('>   '));
     expect(lines).toEqual([
       '> GET http://api.test/ms/a',
       '< 204 No Content (N ms, 0 bytes)',
@@ -141,10 +143,9 @@ describe('--verbose', () => {
   it('logs each failed attempt and each retry, with its reason', async () => {
     const { http, log } = await client();
     script.push(answer(503, 'busy'), netError('ECONNRESET'), answer(200, '[]'));
-    const started = performance.now();
-    expect(await http.request('GET', 'Environments', 'list environments')).toEqual([]);
-    const elapsed = performance.now() - started;
-    const lines = logWithoutTimes(log, elapsed).filter((line) => !line.startsWith('>'));
+    const [listed, all] = await timed(log, () => http.request('GET', 'Environments', 'list environments'));
+    expect(listed).toEqual([]);
+    const lines = all.filter((line) => !line.startsWith('>'));
     expect(lines).toEqual([
       '< 503 (N ms, 4 bytes)',
       '<   body: busy',
@@ -230,19 +231,17 @@ describe('network failures', () => {
     ['POST', MAYBE_DONE],
   ] as const)('a %s with no answer in time: the hint says what to do', async (method, hint) => {
     const { http, log } = await client({ timeout: 0.05 });
-    const started = performance.now();
     script.push(
       ({ signal }) =>
         new Promise((_, reject) => {
           signal.addEventListener('abort', () => reject(signal.reason as Error));
         }),
     );
-    const failed = await failure(http.exchange(method, 'Environments', 'do it'));
-    const elapsed = performance.now() - started;
+    const [failed, lines] = await timed(log, () => failure(http.exchange(method, 'Environments', 'do it')));
     expect(failed).toBeInstanceOf(NetworkError);
     expect(failed.message).toBe('cannot do it: no answer from api.test within 0.05s');
     expect((failed as NetworkError).hint).toBe(hint);
-    const last = logWithoutTimes(log, elapsed).at(-1)!;
+    const last = lines.at(-1)!;
     expect(last).toMatch(/^< failed after N ms: \S/);
     expect(last).not.toMatch(/undefined/);
   });
