@@ -11,32 +11,23 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { CIP, sandboxEnv, tempDir } from '../helpers/cli.js';
 import { NO_PWSH_MESSAGE, findPwsh } from '../helpers/pwsh.js';
+import { HOSTILE_NAMES } from '../helpers/hostile-names.js';
 
 const PWSH = findPwsh();
 const DRIVER = fileURLToPath(new URL('../helpers/pwsh-complete.ps1', import.meta.url));
 const shQuote = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
 
-/** What is typed before Tab, and the one name it must complete to. */
+/** What is typed before Tab, and the one name it must complete to: the names every shell gets, and PowerShell's own. */
 const HOSTILE: [typed: string, name: string][] = [
-  ['ev', 'evil;id'],
-  ['am', 'amp&id'],
-  ['pi', 'pipe|id'],
-  ['do', 'do$(id)'],
-  ['ba', 'back`id`tick'],
-  ['qu', "quo'te"],
+  ...HOSTILE_NAMES,
   // PowerShell reads the typographic quotes as quotes too: a name that closes its quotes with one runs `id`.
   ['sm', 'sm’;id;’'],
-  ['dq', 'dq"te'],
-  ['ha', 'has space'],
-  ['st', 'star*'],
   ['br', 'br[a]ck'],
-  ['gt', 'gt>out'],
   // @ starts a splat: a name that starts with it is typed in quotes.
   ["'@", '@(id)'],
   ['cu', 'cu{id}'],
   ['co', 'co,mma'],
   ['~', '~/tilde'],
-  ['ün', 'ünï'],
 ];
 /** Two names that share a start: each is offered, quoted. */
 const SHARED = ['pre;id one', 'pre;id two'];

@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect } from 'vitest';
 import { CIP, sandboxEnv, tempDir } from '../helpers/cli.js';
 import { test } from '../helpers/fixture.js';
+import { HOSTILE_NAMES } from '../helpers/hostile-names.js';
 
 const SCRIPT = '/usr/bin/script';
 const COMPLETIONS = fileURLToPath(new URL('../../completions/', import.meta.url));
@@ -19,17 +20,7 @@ const quote = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
 
 /** What is typed before Tab, and the one argument the completed word must be. */
 const CASES: [typed: string, name: string][] = [
-  ['ev', 'evil;id'],
-  ['am', 'amp&id'],
-  ['pi', 'pipe|id'],
-  ['do', 'do$(id)'],
-  ['ba', 'back`id`tick'],
-  ['qu', "quo'te"],
-  ['dq', 'dq"te'],
-  ['ha', 'has space'],
-  ['st', 'star*'],
-  ['gt', 'gt>out'],
-  ['ün', 'ünï'],
+  ...HOSTILE_NAMES,
   // Two names that share a start: Tab inserts the shared part, which must be quoted too.
   ['pre', 'pre;id '],
 ];
