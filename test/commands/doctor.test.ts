@@ -7,7 +7,6 @@
 import { X509Certificate } from 'node:crypto';
 import type { LookupAddress } from 'node:dns';
 import { writeFileSync } from 'node:fs';
-import type { AgentOptions } from 'node:https';
 import { join } from 'node:path';
 import type { ConnectionOptions } from 'node:tls';
 import { afterEach, describe, expect, vi } from 'vitest';
@@ -30,15 +29,7 @@ vi.mock('node:tls', async (importOriginal) => {
   return { ...real, connect, default: { ...real, connect } };
 });
 
-vi.mock('node:https', async (importOriginal) => {
-  const real = await importOriginal<typeof import('node:https')>();
-  class Agent extends real.Agent {
-    constructor(options?: AgentOptions) {
-      super(trust.ca ? { ...options, ca: trust.ca } : options);
-    }
-  }
-  return { ...real, Agent, default: { ...real, Agent } };
-});
+vi.mock('node:https', async (importOriginal) => (await import('../helpers/trusted-ca.js')).httpsTrusting(await importOriginal(), trust));
 
 vi.mock('node:dns/promises', async (importOriginal) => {
   const real = await importOriginal<typeof import('node:dns/promises')>();

@@ -8,7 +8,6 @@
 // handed to node:https.
 import { getEventListeners } from 'node:events';
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AgentOptions } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -24,15 +23,7 @@ import { makeCertificate } from '../../helpers/tls.js';
 
 const trust = vi.hoisted(() => ({ ca: undefined as string | undefined }));
 
-vi.mock('node:https', async (importOriginal) => {
-  const real = await importOriginal<typeof import('node:https')>();
-  class Agent extends real.Agent {
-    constructor(options?: AgentOptions) {
-      super(trust.ca ? { ...options, ca: trust.ca } : options);
-    }
-  }
-  return { ...real, Agent, default: { ...real, Agent } };
-});
+vi.mock('node:https', async (importOriginal) => (await import('../../helpers/trusted-ca.js')).httpsTrusting(await importOriginal(), trust));
 
 interface Received {
   method: string;
