@@ -2,47 +2,30 @@
 // rather than Node's: the in-process tests run that ky too (test/helpers/shipped-ky.ts), these the whole binary,
 // where ky's copy of the classes meets cli.cjs's. A retried PUT carries its body and the credentials on every
 // attempt, the answer's headers and JSON come through, and an error answer is the usual error.
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cip, expectOneErrorLine } from '../helpers/cli.js';
+import { recordingServer, type Received, type RecordingServer } from '../helpers/recording-server.js';
 
-interface Received {
-  method: string;
-  url: string;
-  headers: IncomingMessage['headers'];
-  body: string;
-}
-
-const received: Received[] = [];
 let answers: ((response: ServerResponse) => void)[] = [];
-const server = createServer((request, response) => {
-  const chunks: Buffer[] = [];
-  request.on('data', (chunk: Buffer) => chunks.push(chunk));
-  request.on('end', () => {
-    received.push({
-      method: request.method ?? '',
-      url: request.url ?? '',
-      headers: request.headers,
-      body: Buffer.concat(chunks).toString(),
-    });
-    const answer = answers.shift() ?? ((r: ServerResponse) => r.writeHead(500).end());
-    answer(response);
-  });
-});
+let server: RecordingServer;
+let received: Received[];
 let env: Record<string, string>;
 
 beforeAll(async () => {
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  server = await recordingServer((_request, response) => {
+    const answer = answers.shift() ?? ((r: ServerResponse) => r.writeHead(500).end());
+    answer(response);
+  });
+  received = server.received;
   env = {
-    CIP_BASE_URL: `http://127.0.0.1:${port}/ms`,
+    CIP_BASE_URL: `${server.origin}/ms`,
     CIP_API_KEY: 'api-key-web-0123456789',
     CIP_SUBSCRIPTION_KEY: 'sub-key-web-0123456789',
     CIP_ENTERPRISE_ID: '3f2b8c1e-9a4d-4e6f-8b7a-1c2d3e4f5a6b',
   };
 });
-afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+afterAll(() => server.close());
 
 describe("the shipped ky with cip's web classes", () => {
   it('retries a PUT after a 503 with the same body and credentials, and prints the JSON of the answer that followed', async () => {

@@ -7,7 +7,7 @@
 // helpers are also checked as pure functions. A CA that the binary would take from NODE_EXTRA_CA_CERTS is
 // handed to node:https.
 import { getEventListeners } from 'node:events';
-import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -19,27 +19,15 @@ import { tempDir } from '../../helpers/cli.js';
 import { startConnectProxy, type ConnectProxy } from '../../helpers/connect-proxy.js';
 import { refusedUrl } from '../../helpers/ports.js';
 import { rawHttpServer } from '../../helpers/raw-http.js';
+import { recordingServer, type Handler, type RecordingServer } from '../../helpers/recording-server.js';
 import { makeCertificate } from '../../helpers/tls.js';
 
 const trust = vi.hoisted(() => ({ ca: undefined as string | undefined }));
 
 vi.mock('node:https', async (importOriginal) => (await import('../../helpers/trusted-ca.js')).httpsTrusting(await importOriginal(), trust));
 
-interface Received {
-  method: string;
+interface TestServer extends RecordingServer {
   url: string;
-  headers: IncomingHttpHeaders;
-  body: string;
-  /** Which connection it came on: 1 for the server's first, and so on. */
-  connection: number;
-}
-
-interface TestServer {
-  url: string;
-  received: Received[];
-  /** Resolves when the connection of the request numbered `index` (from 0) closes. */
-  closed(index: number): Promise<void>;
-  close(): Promise<void>;
 }
 
 const servers: TestServer[] = [];
@@ -47,41 +35,9 @@ afterEach(async () => {
   await Promise.all(servers.splice(0).map((server) => server.close()));
 });
 
-type Handler = (request: IncomingMessage, response: ServerResponse) => void;
-
-async function serve(handler: Handler, make: (listener: Handler) => ReturnType<typeof createServer> = createServer): Promise<TestServer> {
-  const received: Received[] = [];
-  const closes: Promise<void>[] = [];
-  const sockets = new Map<Socket, number>();
-  const server = make((request, response) => {
-    const chunks: Buffer[] = [];
-    closes.push(new Promise((resolve) => request.socket.once('close', () => resolve())));
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      received.push({
-        method: request.method ?? '',
-        url: request.url ?? '',
-        headers: request.headers,
-        body: Buffer.concat(chunks).toString(),
-        connection: sockets.get(request.socket) ?? 0,
-      });
-      handler(request, response);
-    });
-  });
-  server.on('connection', (socket: Socket) => sockets.set(socket, sockets.size + 1));
-  server.on('secureConnection', (socket: Socket) => sockets.set(socket, sockets.size + 1));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  const test: TestServer = {
-    url: `http://127.0.0.1:${port}/ms/environments`,
-    received,
-    closed: (index) => closes[index]!,
-    close: () =>
-      new Promise((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
-  };
+async function serve(handler: Handler, make?: Parameters<typeof recordingServer>[1]): Promise<TestServer> {
+  const server = await recordingServer(handler, make);
+  const test = { ...server, url: `${server.origin}/ms/environments` };
   servers.push(test);
   return test;
 }
