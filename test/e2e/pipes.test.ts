@@ -21,6 +21,17 @@ function fifo(): string {
   return path;
 }
 
+/** The login ended clean and stored these keys in the default profile. */
+function expectStored(
+  result: { exitCode?: number; stderr: unknown },
+  configDir: string,
+  keys: { apiKey: string; subscriptionKey: string },
+) {
+  expect(result.stderr).not.toContain('error');
+  expect(result.exitCode).toBe(0);
+  expect(readConfig(configDir)).toMatchObject({ profiles: { default: keys } });
+}
+
 describe('keys from pipes', () => {
   it('auth login reads both keys from process substitution, as from `pass show`', async ({ sandbox }) => {
     const configDir = tempDir();
@@ -42,9 +53,7 @@ describe('keys from pipes', () => {
       reject: false,
       timeout: 30_000,
     });
-    expect(result.stderr).not.toContain('error');
-    expect(result.exitCode).toBe(0);
-    expect(readConfig(configDir)).toMatchObject({ profiles: { default: { apiKey, subscriptionKey } } });
+    expectStored(result, configDir, { apiKey, subscriptionKey });
     // The keys were checked against the API: cip sent them.
     expect(sandbox.requests.at(-1)?.headers['ocp-apim-subscription-key']).toBe(subscriptionKey);
   });
@@ -64,9 +73,7 @@ describe('keys from pipes', () => {
       reject: false,
       timeout: 30_000,
     });
-    expect(result.stderr).not.toContain('error');
-    expect(result.exitCode).toBe(0);
-    expect(readConfig(configDir)).toMatchObject({ profiles: { default: { apiKey, subscriptionKey } } });
+    expectStored(result, configDir, { apiKey, subscriptionKey });
   });
 
   it('/dev/stdin that is a socket (a child of Node) cannot be opened: exit 2, saying to give -', async ({ sandbox }) => {

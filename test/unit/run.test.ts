@@ -5,20 +5,12 @@ import { describe, expect, it } from 'vitest';
 import { exitCode } from '../../src/errors.js';
 import { outputFailed, run } from '../../src/run.js';
 import type { Streams } from '../../src/terminal/io-streams.js';
-import { drain, testContext } from '../helpers/io.js';
+import { drain, fakeIO, testContext } from '../helpers/io.js';
 
 const API_KEY = 'run-edges-api-key-0123456789';
 
 function streams(stdout: Writable = new PassThrough()): Streams & { stderr: PassThrough } {
-  return {
-    stdout,
-    stderr: new PassThrough(),
-    stdin: new PassThrough(),
-    stdoutIsTTY: false,
-    stderrIsTTY: false,
-    stdinIsTTY: false,
-    columns: undefined,
-  };
+  return fakeIO({ stdout }) as Streams & { stderr: PassThrough };
 }
 
 const read = drain;
