@@ -9,6 +9,7 @@ import { cip, expectOneErrorLine, loginArgs, readConfig, spawnCip, tempDir } fro
 import { epochSeconds, makeJwt } from '../helpers/jwt.js';
 import { keychainMissing, silentBus, startKeychain, type TestKeychain } from '../helpers/keychain.js';
 import { it, test } from '../helpers/fixture.js';
+import { keychainProfile, writeConfig } from '../helpers/keychain-profiles.js';
 
 // Each test gets a sandbox of its own (test/helpers/fixture.ts), started this way.
 test.override({ sandboxOptions: { seed: 2 } });
@@ -251,14 +252,7 @@ describe.skipIf(process.platform !== 'linux')('no keychain (Linux, where it is a
 
   it('logout of a keychain profile without the keychain removes the profile and is exit 9, naming the entry left', async ({ sandbox }) => {
     const configDir = tempDir();
-    writeFileSync(
-      join(configDir, 'config.json'),
-      JSON.stringify({
-        activeProfile: 'kc',
-        profiles: { kc: { baseUrl: sandbox.url, enterpriseId: sandbox.keys.enterpriseId, keys: 'keychain' } },
-      }),
-      { mode: 0o600 },
-    );
+    writeConfig(configDir, { activeProfile: 'kc', profiles: { kc: keychainProfile(sandbox) } });
     const result = await cip(['auth', 'logout'], { configDir, env: KEYCHAIN_DEFAULT });
     expect(result.exitCode).toBe(9);
     const line = expectOneErrorLine(result.stderr);
@@ -316,14 +310,7 @@ describe.skipIf(process.platform !== 'linux' || keychainMissing?.startsWith('@na
       expect(seconds).toBeLessThan(60);
       expect(readConfig(configDir)).toBeUndefined();
 
-      writeFileSync(
-        join(configDir, 'config.json'),
-        JSON.stringify({
-          activeProfile: 'kc',
-          profiles: { kc: { baseUrl: sandbox.url, enterpriseId: sandbox.keys.enterpriseId, keys: 'keychain' } },
-        }),
-        { mode: 0o600 },
-      );
+      writeConfig(configDir, { activeProfile: 'kc', profiles: { kc: keychainProfile(sandbox) } });
       const list = await cip(['env', 'list'], { configDir, env });
       expect(list.exitCode).toBe(3);
       expect(expectOneErrorLine(list.stderr)).toMatch(
