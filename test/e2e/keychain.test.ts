@@ -3,11 +3,11 @@
 // and a keychain that never answers.
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect } from 'vitest';
+import { describe, expect } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { cip, expectOneErrorLine, loginArgs, readConfig, spawnCip, tempDir } from '../helpers/cli.js';
 import { epochSeconds, makeJwt } from '../helpers/jwt.js';
-import { keychainMissing, silentBus, startKeychain, type TestKeychain } from '../helpers/keychain.js';
+import { describeWithKeychain, keychainMissing, silentBus } from '../helpers/keychain.js';
 import { it, test } from '../helpers/fixture.js';
 import { keychainProfile, writeConfig } from '../helpers/keychain-profiles.js';
 
@@ -27,15 +27,8 @@ function configText(configDir: string): string {
   return readFileSync(join(configDir, 'config.json'), 'utf8');
 }
 
-if (keychainMissing) it.skip(`a real keychain (${keychainMissing})`, () => undefined);
-
-describe.skipIf(keychainMissing !== undefined)('a real keychain (Secret Service: gnome-keyring on a private bus)', () => {
-  let keychain: TestKeychain;
-  beforeAll(async () => {
-    keychain = await startKeychain();
-  });
-  afterAll(() => keychain.close());
-  const env = (extra: Record<string, string | undefined> = {}) => ({ ...keychain.env, ...KEYCHAIN_DEFAULT, ...extra });
+describeWithKeychain('a real keychain (Secret Service: gnome-keyring on a private bus)', (keychain) => {
+  const env = (extra: Record<string, string | undefined> = {}) => ({ ...keychain().env, ...KEYCHAIN_DEFAULT, ...extra });
 
   it('login keeps the keys in the keychain and none in the file; list uses them; logout removes them', async ({ sandbox }) => {
     const configDir = tempDir();
@@ -47,7 +40,7 @@ describe.skipIf(keychainMissing !== undefined)('a real keychain (Secret Service:
       profiles: { kc: { baseUrl: sandbox.url, enterpriseId: sandbox.keys.enterpriseId, keys: 'keychain' } },
     });
     expectNoKeys(sandbox, configText(configDir));
-    expect(JSON.parse(keychain.lookup(service(sandbox), 'kc')!)).toEqual({
+    expect(JSON.parse(keychain().lookup(service(sandbox), 'kc')!)).toEqual({
       apiKey: sandbox.keys.apiKey,
       subscriptionKey: sandbox.keys.subscriptionKey,
     });
@@ -66,7 +59,7 @@ describe.skipIf(keychainMissing !== undefined)('a real keychain (Secret Service:
 
     const logout = await cip(['auth', 'logout'], { configDir, env: env() });
     expect(logout.exitCode, logout.stderr).toBe(0);
-    expect(keychain.lookup(service(sandbox), 'kc')).toBeUndefined();
+    expect(keychain().lookup(service(sandbox), 'kc')).toBeUndefined();
     expect(readConfig(configDir)).toEqual({ profiles: {} });
   });
 
@@ -97,7 +90,7 @@ describe.skipIf(keychainMissing !== undefined)('a real keychain (Secret Service:
       profiles: { tk: { kind: 'token', baseUrl: sandbox.url, keys: 'keychain' } },
     });
     expect(configText(configDir)).not.toContain(token);
-    expect(JSON.parse(keychain.lookup(service(sandbox), 'tk')!)).toEqual({ token, subscriptionKey: sandbox.keys.subscriptionKey });
+    expect(JSON.parse(keychain().lookup(service(sandbox), 'tk')!)).toEqual({ token, subscriptionKey: sandbox.keys.subscriptionKey });
 
     const status = await cip(['auth', 'status', '--json'], { configDir, env: env() });
     expect(status.exitCode, status.stderr).toBe(0);
@@ -126,7 +119,7 @@ describe.skipIf(keychainMissing !== undefined)('a real keychain (Secret Service:
     );
     expectNoKeys(sandbox, configText(configDir));
     expect(readConfig(configDir)).toMatchObject({ profiles: { old: { keys: 'keychain', enterpriseId: sandbox.keys.enterpriseId } } });
-    expect(JSON.parse(keychain.lookup(service(sandbox), 'old')!)).toMatchObject({ apiKey: sandbox.keys.apiKey });
+    expect(JSON.parse(keychain().lookup(service(sandbox), 'old')!)).toMatchObject({ apiKey: sandbox.keys.apiKey });
     // No leftover: the folder holds the config file and nothing with the keys (no temporary copy).
     for (const name of readdirSync(configDir)) expectNoKeys(sandbox, readFileSync(join(configDir, name), 'utf8'));
 
@@ -144,7 +137,7 @@ describe.skipIf(keychainMissing !== undefined)('a real keychain (Secret Service:
   it('a profile whose keychain entry is gone is exit 3, naming the entry and how to log in again', async ({ sandbox }) => {
     const configDir = tempDir();
     expect((await cip(loginArgs(sandbox, ['--profile', 'gone', '--no-verify']), { configDir, env: env() })).exitCode).toBe(0);
-    keychain.clear(service(sandbox), 'gone');
+    keychain().clear(service(sandbox), 'gone');
     sandbox.requests.length = 0;
     const list = await cip(['env', 'list'], { configDir, env: env() });
     expect(list.exitCode).toBe(3);
@@ -159,7 +152,7 @@ describe.skipIf(keychainMissing !== undefined)('a real keychain (Secret Service:
     const relogin = await cip(loginArgs(sandbox, ['--profile', 'gone']), { configDir, env: env() });
     expect(relogin.exitCode, relogin.stderr).toBe(0);
     expect((await cip(['env', 'list'], { configDir, env: env() })).exitCode).toBe(0);
-    keychain.clear(service(sandbox), 'gone');
+    keychain().clear(service(sandbox), 'gone');
     expect((await cip(['auth', 'logout'], { configDir, env: env() })).exitCode).toBe(0);
   });
 
@@ -188,7 +181,7 @@ describe.skipIf(keychainMissing !== undefined)('a real keychain (Secret Service:
       activeProfile: 'again',
       profiles: { again: { kind: 'token', baseUrl: sandbox.url, keys: 'keychain' } },
     });
-    expect(JSON.parse(keychain.lookup(service(sandbox), 'again')!)).toEqual({
+    expect(JSON.parse(keychain().lookup(service(sandbox), 'again')!)).toEqual({
       token: second,
       subscriptionKey: sandbox.keys.subscriptionKey,
     });
@@ -197,10 +190,10 @@ describe.skipIf(keychainMissing !== undefined)('a real keychain (Secret Service:
   it('logging in again with --insecure-storage moves the keys to the file and out of the keychain', async ({ sandbox }) => {
     const configDir = tempDir();
     expect((await cip(loginArgs(sandbox, ['--profile', 'back', '--no-verify']), { configDir, env: env() })).exitCode).toBe(0);
-    expect(keychain.lookup(service(sandbox), 'back')).toBeDefined();
+    expect(keychain().lookup(service(sandbox), 'back')).toBeDefined();
     const plain = await cip(loginArgs(sandbox, ['--profile', 'back', '--no-verify', '--insecure-storage']), { configDir, env: env() });
     expect(plain.exitCode, plain.stderr).toBe(0);
-    expect(keychain.lookup(service(sandbox), 'back')).toBeUndefined();
+    expect(keychain().lookup(service(sandbox), 'back')).toBeUndefined();
     expect(readConfig(configDir)).toMatchObject({ profiles: { back: { keys: 'file', apiKey: sandbox.keys.apiKey } } });
   });
 });

@@ -11,7 +11,7 @@ import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { BUILD, ROOT, tempDir } from '../helpers/cli.js';
-import { keychainMissing, startKeychain, type TestKeychain } from '../helpers/keychain.js';
+import { describeWithKeychain } from '../helpers/keychain.js';
 import { credentialsOf, listAndCreate } from '../helpers/single-executable.js';
 
 const PLATFORM = `${process.platform}-${process.arch}`;
@@ -102,15 +102,7 @@ describe.skipIf(skipped !== undefined)('the arm64 single executable, under qemu'
     SLOW,
   );
 
-  if (keychainMissing) it.skip(`auth login into a real keychain (${keychainMissing})`, () => undefined);
-
-  describe.skipIf(keychainMissing !== undefined)('with a real keychain (Secret Service on a private bus)', () => {
-    let keychain: TestKeychain;
-    beforeAll(async () => {
-      keychain = await startKeychain();
-    });
-    afterAll(() => keychain?.close());
-
+  describeWithKeychain('with a real keychain (Secret Service on a private bus)', (keychain) => {
     // cip starts the helper as `<the executable> --cip-keychain-helper`, which only runs under qemu where the kernel
     // hands arm64 programs to it (binfmt_misc, a setting of the whole machine, not made here): so the helper is
     // started by hand, as cip would, with the request cip would send on stdin.
@@ -125,7 +117,7 @@ describe.skipIf(skipped !== undefined)('the arm64 single executable, under qemu'
           ],
         };
         const helper = await execa(QEMU, [executable, '--cip-keychain-helper'], {
-          env: { ...keychain.env, XDG_CACHE_HOME: xdg, PATH: emptyPath },
+          env: { ...keychain().env, XDG_CACHE_HOME: xdg, PATH: emptyPath },
           extendEnv: false,
           reject: false,
           input: JSON.stringify(request),
@@ -133,7 +125,7 @@ describe.skipIf(skipped !== undefined)('the arm64 single executable, under qemu'
         });
         expect(helper.exitCode, helper.stderr).toBe(0);
         expect(JSON.parse(helper.stdout)).toEqual({ results: [{ ok: true }, { ok: true, value: 'arm64-secret' }] });
-        expect(keychain.lookup(service, 'arm')).toBe('arm64-secret');
+        expect(keychain().lookup(service, 'arm')).toBe('arm64-secret');
         const addons = readdirSync(join(xdg, 'cip')).filter((name) => /^keyring-[0-9a-f]{64}\.node$/.test(name));
         expect(addons.map((name) => elfMachine(join(xdg, 'cip', name)))).toEqual(['aarch64']);
       },

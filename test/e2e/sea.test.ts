@@ -12,7 +12,7 @@ import { execa, type ResultPromise } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { BUILD, ROOT, cip, expectOneErrorLine, loginArgs, readConfig, tempDir } from '../helpers/cli.js';
-import { keychainMissing, startKeychain, type TestKeychain } from '../helpers/keychain.js';
+import { describeWithKeychain } from '../helpers/keychain.js';
 import { credentialsOf, listAndCreate } from '../helpers/single-executable.js';
 
 const PLATFORM = `${process.platform}-${process.arch}`;
@@ -234,24 +234,16 @@ describe.skipIf(skipped !== undefined)('the single executable, with no Node on P
     expect((await server).exitCode).toBe(130);
   });
 
-  if (keychainMissing) it.skip(`auth login into a real keychain (${keychainMissing})`, () => undefined);
-
-  describe.skipIf(keychainMissing !== undefined)('with a real keychain (Secret Service on a private bus)', () => {
-    let keychain: TestKeychain;
-    beforeAll(async () => {
-      keychain = await startKeychain();
-    });
-    afterAll(() => keychain?.close());
-
+  describeWithKeychain('with a real keychain (Secret Service on a private bus)', (keychain) => {
     it('auth login keeps the keys in the keychain (the helper is the executable, the addon from inside it); list uses them', async () => {
       const configDir = tempDir();
       // The keychain's variables (its bus), the keychain as the default store; PATH stays empty (runSea).
-      const env = { ...keychain.env, CIP_CREDENTIAL_STORE: undefined };
+      const env = { ...keychain().env, CIP_CREDENTIAL_STORE: undefined };
       const login = await runSea(loginArgs(sandbox, ['--profile', 'kc']), { configDir, env });
       expect(login.exitCode, login.stderr).toBe(0);
       expect(readConfig(configDir)).toMatchObject({ profiles: { kc: { keys: 'keychain' } } });
       const service = `cip:${new URL(sandbox.url).origin}`;
-      expect(JSON.parse(keychain.lookup(service, 'kc')!)).toEqual({
+      expect(JSON.parse(keychain().lookup(service, 'kc')!)).toEqual({
         apiKey: sandbox.keys.apiKey,
         subscriptionKey: sandbox.keys.subscriptionKey,
       });
@@ -269,12 +261,12 @@ describe.skipIf(skipped !== undefined)('the single executable, with no Node on P
 
       const logout = await runSea(['auth', 'logout'], { configDir, env });
       expect(logout.exitCode, logout.stderr).toBe(0);
-      expect(keychain.lookup(service, 'kc')).toBeUndefined();
+      expect(keychain().lookup(service, 'kc')).toBeUndefined();
     });
 
     it('an addon removed or changed between runs (a cleaner, a disk error) is written again', async () => {
       const configDir = tempDir();
-      const env = { ...keychain.env, CIP_CREDENTIAL_STORE: undefined };
+      const env = { ...keychain().env, CIP_CREDENTIAL_STORE: undefined };
       const own = tempDir('cip-sea-cache-');
       const addon = join(own, 'cip', `keyring-${ADDON_SHA256}.node`);
       const login = await runSea(loginArgs(sandbox, ['--profile', 'again']), { configDir, env: { ...env, XDG_CACHE_HOME: own } });
@@ -296,7 +288,7 @@ describe.skipIf(skipped !== undefined)('the single executable, with no Node on P
       const wrap = noexecMount(own);
       if (!wrap) return test.skip('needs root and unshare to mount a noexec tmpfs');
       const configDir = tempDir();
-      const env = { ...keychain.env, CIP_CREDENTIAL_STORE: undefined, XDG_CACHE_HOME: own };
+      const env = { ...keychain().env, CIP_CREDENTIAL_STORE: undefined, XDG_CACHE_HOME: own };
       const login = await runSea(loginArgs(sandbox), { configDir, env, wrap });
       expect(login.exitCode).toBe(2);
       expect(expectOneErrorLine(login.stderr)).toMatch(
@@ -309,7 +301,7 @@ describe.skipIf(skipped !== undefined)('the single executable, with no Node on P
       const file = join(tempDir(), 'file');
       writeFileSync(file, 'a file where a folder should be');
       const configDir = tempDir();
-      const env = { ...keychain.env, CIP_CREDENTIAL_STORE: undefined, XDG_CACHE_HOME: file, TMPDIR: file };
+      const env = { ...keychain().env, CIP_CREDENTIAL_STORE: undefined, XDG_CACHE_HOME: file, TMPDIR: file };
       const login = await runSea(loginArgs(sandbox), { configDir, env });
       expect(login.exitCode).toBe(2);
       expect(expectOneErrorLine(login.stderr)).toMatch(

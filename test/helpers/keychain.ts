@@ -6,6 +6,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import { join } from 'node:path';
+import { afterAll, beforeAll, describe, it } from 'vitest';
 import { ROOT, tempDir } from './cli.js';
 
 function installed(program: string): boolean {
@@ -130,4 +131,20 @@ export async function silentBus(): Promise<SilentBus> {
       return new Promise((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/**
+ * A describe whose cases share one real keychain (starting one takes a D-Bus and gnome-keyring), given to the body
+ * as a getter; where there is none, one skipped case says why.
+ */
+export function describeWithKeychain(title: string, body: (keychain: () => TestKeychain) => void): void {
+  if (keychainMissing) it.skip(`${title} (${keychainMissing})`, () => undefined);
+  describe.skipIf(keychainMissing !== undefined)(title, () => {
+    let keychain: TestKeychain | undefined;
+    beforeAll(async () => {
+      keychain = await startKeychain();
+    });
+    afterAll(() => keychain?.close());
+    body(() => keychain!);
+  });
 }
