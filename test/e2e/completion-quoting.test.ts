@@ -9,14 +9,13 @@ import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect } from 'vitest';
-import { CIP, sandboxEnv, tempDir } from '../helpers/cli.js';
+import { CIP, sandboxEnv, shellQuote, tempDir } from '../helpers/cli.js';
 import { test } from '../helpers/fixture.js';
 import { HOSTILE_NAMES } from '../helpers/hostile-names.js';
 
 const SCRIPT = '/usr/bin/script';
 const COMPLETIONS = fileURLToPath(new URL('../../completions/', import.meta.url));
 const installed = (name: string) => execaSync('sh', ['-c', `command -v ${name}`], { reject: false }).exitCode === 0;
-const quote = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
 
 /** What is typed before Tab, and the one argument the completed word must be. */
 const CASES: [typed: string, name: string][] = [
@@ -37,7 +36,7 @@ const it = test.extend<{ shell: Shell }>({
   shell: async ({ sandbox }, use) => {
     const home = tempDir();
     mkdirSync(join(home, 'bin'));
-    writeFileSync(join(home, 'bin', 'cip'), `#!/bin/sh\nexec ${quote(process.execPath)} ${quote(CIP)} "$@"\n`, { mode: 0o755 });
+    writeFileSync(join(home, 'bin', 'cip'), `#!/bin/sh\nexec ${shellQuote(process.execPath)} ${shellQuote(CIP)} "$@"\n`, { mode: 0o755 });
     const configDir = join(home, 'config');
     mkdirSync(configDir);
     chmodSync(configDir, 0o700);
@@ -93,13 +92,13 @@ describe.skipIf(!existsSync(SCRIPT))('Tab on a real command line', () => {
     writeFileSync(
       rc,
       [
-        `source ${quote(join(COMPLETIONS, 'cip.bash'))}`,
+        `source ${shellQuote(join(COMPLETIONS, 'cip.bash'))}`,
         `cip() { if [[ $1 == __complete ]]; then command cip "$@"; else printf 'ARG<%s>\\n' "$@"; fi; }`,
         'id() { echo PLANTED; }',
         "PS1='$ '",
       ].join('\n'),
     );
-    const output = await typeInto(shell, `bash --rcfile ${quote(rc)} -i`);
+    const output = await typeInto(shell, `bash --rcfile ${shellQuote(rc)} -i`);
     expect(output).not.toContain('PLANTED');
     expect(argumentsSeen(output)).toEqual(EXPECTED);
   }, 120_000);
@@ -113,13 +112,13 @@ describe.skipIf(!existsSync(SCRIPT))('Tab on a real command line', () => {
         join(zdot, '.zshrc'),
         [
           'autoload -U compinit && compinit -u -D',
-          `source ${quote(join(COMPLETIONS, '_cip'))}`,
+          `source ${shellQuote(join(COMPLETIONS, '_cip'))}`,
           `cip() { if [[ $1 == __complete ]]; then command cip "$@"; else printf 'ARG<%s>\\n' "$@"; fi; }`,
           'id() { echo PLANTED; }',
           "PS1='$ '",
         ].join('\n'),
       );
-      const output = await typeInto(shell, `ZDOTDIR=${quote(zdot)} zsh -i`);
+      const output = await typeInto(shell, `ZDOTDIR=${shellQuote(zdot)} zsh -i`);
       expect(output).not.toContain('PLANTED');
       expect(argumentsSeen(output)).toEqual(EXPECTED);
     },
@@ -133,13 +132,13 @@ describe.skipIf(!existsSync(SCRIPT))('Tab on a real command line', () => {
       writeFileSync(
         rc,
         [
-          `source ${quote(join(COMPLETIONS, 'cip.fish'))}`,
+          `source ${shellQuote(join(COMPLETIONS, 'cip.fish'))}`,
           `function cip; if test "$argv[1]" = __complete; command cip $argv; else; printf 'ARG<%s>\\n' $argv; end; end`,
           'function id; echo PLANTED; end',
           "function fish_prompt; echo '$ '; end",
         ].join('\n'),
       );
-      const output = await typeInto(shell, `fish --no-config -C ${quote(`source ${quote(rc)}`)} -i`);
+      const output = await typeInto(shell, `fish --no-config -C ${shellQuote(`source ${shellQuote(rc)}`)} -i`);
       expect(output).not.toContain('PLANTED');
       expect(argumentsSeen(output)).toEqual(EXPECTED);
     },

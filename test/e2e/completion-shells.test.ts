@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateCompletion } from '../../src/completion/index.js';
 import { SHELLS, type Shell } from '../../src/completion/shells.js';
 import { buildProgram } from '../../src/program.js';
-import { CIP } from '../helpers/cli.js';
+import { CIP, shellQuote } from '../helpers/cli.js';
 import { fakeIO, testContext } from '../helpers/io.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -23,8 +23,6 @@ const hasZsh = installed('zsh');
 const hasFish = installed('fish');
 
 const program = (version = '0.0.0') => buildProgram(testContext(fakeIO(), {}, version));
-
-const shellQuote = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
 
 // A temp home: bin/cip on PATH (so scripts can call `cip __complete`), a config with two profiles, a file to find.
 let home: string;

@@ -7,13 +7,11 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect } from 'vitest';
-import { CIP, expectOneErrorLine, readConfig, sandboxEnv, spawnCip, tempDir, TEST_CREDENTIAL_STORE } from '../helpers/cli.js';
+import { CIP, expectOneErrorLine, readConfig, sandboxEnv, shellQuote, spawnCip, tempDir, TEST_CREDENTIAL_STORE } from '../helpers/cli.js';
 import { it, test } from '../helpers/fixture.js';
 
 // Each test gets a sandbox of its own (test/helpers/fixture.ts), started this way.
 test.override({ sandboxOptions: { seed: 0 } });
-
-const quote = (arg: string) => `'${arg.replace(/'/g, `'\\''`)}'`;
 
 function fifo(): string {
   const path = join(tempDir(), 'fifo');
@@ -38,7 +36,7 @@ describe('keys from pipes', () => {
     const { apiKey, subscriptionKey, enterpriseId } = sandbox.keys;
     // The keys reach bash through its environment, never through an argument list.
     const script =
-      `exec node ${quote(CIP)} auth login --base-url ${quote(sandbox.url)} --enterprise-id ${enterpriseId} ` +
+      `exec node ${shellQuote(CIP)} auth login --base-url ${shellQuote(sandbox.url)} --enterprise-id ${enterpriseId} ` +
       `--api-key-file <(printf '%s\\n' "$API") --subscription-key-file <(printf '%s\\n' "$SUB")`;
     const result = await execa('bash', ['-c', script], {
       env: {
@@ -65,8 +63,8 @@ describe('keys from pipes', () => {
     writeFileSync(join(keys, 'sub'), subscriptionKey);
     // A shell's | is a pipe (Node gives a child a socket as stdin, which /dev/stdin cannot open).
     const script =
-      `printf '%s\\n' "$API" | exec node ${quote(CIP)} auth login --base-url ${quote(sandbox.url)} --enterprise-id ${enterpriseId} ` +
-      `--api-key-file /dev/stdin --subscription-key-file ${quote(join(keys, 'sub'))}`;
+      `printf '%s\\n' "$API" | exec node ${shellQuote(CIP)} auth login --base-url ${shellQuote(sandbox.url)} --enterprise-id ${enterpriseId} ` +
+      `--api-key-file /dev/stdin --subscription-key-file ${shellQuote(join(keys, 'sub'))}`;
     const result = await execa('bash', ['-c', script], {
       env: { PATH: process.env.PATH, HOME: configDir, CIP_CONFIG_DIR: configDir, ...TEST_CREDENTIAL_STORE, API: apiKey },
       extendEnv: false,
@@ -122,7 +120,7 @@ const SCRIPT = '/usr/bin/script';
 
 describe.skipIf(!existsSync(SCRIPT))('at a terminal', () => {
   it('--file /dev/stdin is the terminal itself: exit 2 at once, nothing read or sent', async ({ sandbox }) => {
-    const command = `exec node ${quote(CIP)} env create --file /dev/stdin`;
+    const command = `exec node ${shellQuote(CIP)} env create --file /dev/stdin`;
     const result = await execa(SCRIPT, ['-qfec', command, '/dev/null'], {
       env: { PATH: process.env.PATH, HOME: tempDir(), CIP_CONFIG_DIR: tempDir(), TERM: 'dumb', ...sandboxEnv(sandbox) },
       extendEnv: false,

@@ -5,7 +5,7 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
-import { CIP, tempDir, TEST_CREDENTIAL_STORE } from '../helpers/cli.js';
+import { CIP, shellQuote, tempDir, TEST_CREDENTIAL_STORE } from '../helpers/cli.js';
 import { sandboxProfile } from '../helpers/stored-profiles.js';
 import { it, test } from '../helpers/fixture.js';
 
@@ -13,7 +13,6 @@ const SCRIPT = '/usr/bin/script';
 // Each test gets a sandbox of its own (test/helpers/fixture.ts), started this way.
 test.override({ sandboxOptions: { seed: 3 } });
 
-const quote = (arg: string) => `'${arg.replace(/'/g, `'\\''`)}'`;
 const QUESTION = "Type the profile's name, 'prod', to go on:";
 
 /** A config folder whose active profile, 'prod', points at the sandbox and is protected. */
@@ -26,7 +25,7 @@ function protectedConfig(sandbox: Sandbox): string {
 
 /** Runs cip on a pty and types `typed` once the question is on screen; returns the exit code and the screen. */
 async function answerAtTerminal(sandbox: Sandbox, args: string[], typed: string, env: Record<string, string> = {}) {
-  const command = `stty cols 200 rows 50 2>/dev/null; exec node ${quote(CIP)} ${args.map(quote).join(' ')}`;
+  const command = `stty cols 200 rows 50 2>/dev/null; exec node ${shellQuote(CIP)} ${args.map(shellQuote).join(' ')}`;
   const child = execa(SCRIPT, ['-qfec', command, '/dev/null'], {
     env: {
       PATH: process.env.PATH,

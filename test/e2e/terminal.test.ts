@@ -5,7 +5,7 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect } from 'vitest';
 import { startSandbox } from '../../src/sandbox/index.js';
-import { CIP, readConfig, sandboxEnv, tempDir, TEST_CREDENTIAL_STORE } from '../helpers/cli.js';
+import { CIP, readConfig, sandboxEnv, shellQuote, tempDir, TEST_CREDENTIAL_STORE } from '../helpers/cli.js';
 import { cipInProcess } from '../helpers/harness.js';
 import { sandboxProfile } from '../helpers/stored-profiles.js';
 import { it, test } from '../helpers/fixture.js';
@@ -14,15 +14,13 @@ const SCRIPT = '/usr/bin/script';
 // Each test gets a sandbox of its own (test/helpers/fixture.ts), started this way.
 test.override({ sandboxOptions: { seed: 3 } });
 
-const quote = (arg: string) => `'${arg.replace(/'/g, `'\\''`)}'`;
-
 /** Runs cip on a pseudo-terminal (stdin, stdout and stderr all terminals); returns the screen output. */
 async function onTerminal(
   env: Record<string, string | undefined>,
   args: string[],
   options: { env?: Record<string, string | undefined>; input?: string; columns?: number } = {},
 ) {
-  const command = `stty cols ${options.columns ?? 200} rows 50 2>/dev/null; exec node ${quote(CIP)} ${args.map(quote).join(' ')}`;
+  const command = `stty cols ${options.columns ?? 200} rows 50 2>/dev/null; exec node ${shellQuote(CIP)} ${args.map(shellQuote).join(' ')}`;
   const result = await execa(SCRIPT, ['-qfec', command, '/dev/null'], {
     env: {
       PATH: process.env.PATH,
@@ -220,7 +218,7 @@ describe.skipIf(!existsSync(SCRIPT))('at a terminal', () => {
 
   it('auth login asks for what is missing, hiding the keys as they are typed', async ({ sandbox }) => {
     const configDir = tempDir();
-    const command = `stty cols 200 rows 50 2>/dev/null; exec node ${quote(CIP)} auth login --base-url ${quote(sandbox.url)}`;
+    const command = `stty cols 200 rows 50 2>/dev/null; exec node ${shellQuote(CIP)} auth login --base-url ${shellQuote(sandbox.url)}`;
     const child = execa(SCRIPT, ['-qfec', command, '/dev/null'], {
       env: { PATH: process.env.PATH, HOME: tempDir(), CIP_CONFIG_DIR: configDir, TERM: 'xterm-256color', ...TEST_CREDENTIAL_STORE },
       extendEnv: false,
@@ -294,7 +292,7 @@ describe('in a pipe', () => {
   it('a reader that goes away (| head) ends quietly', async () => {
     const big = await startSandbox({ seed: 20_000 });
     try {
-      const result = await execa('bash', ['-o', 'pipefail', '-c', `node ${quote(CIP)} env list -o table | head -n 2`], {
+      const result = await execa('bash', ['-o', 'pipefail', '-c', `node ${shellQuote(CIP)} env list -o table | head -n 2`], {
         env: { PATH: process.env.PATH, HOME: tempDir(), CIP_CONFIG_DIR: tempDir(), ...sandboxEnv(big) },
         extendEnv: false,
         reject: false,

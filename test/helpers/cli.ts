@@ -235,3 +235,6 @@ export function sandboxOutput(server: ReturnType<typeof spawnCip>): Promise<stri
     server.nodeChildProcess.once('exit', () => reject(new Error('the sandbox exited before printing its settings')));
   });
 }
+
+/** A word for a POSIX shell's command line, in single quotes (the tests' own: not cip's quoting, which they test). */
+export const shellQuote = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
