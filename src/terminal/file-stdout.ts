@@ -5,7 +5,7 @@
 // more; a write after that is refused with ERR_STREAM_DESTROYED. A terminal, a pipe or another device keeps
 // Node's own stream: writing to a pipe may have to wait, which must not hold the process (Ctrl-C).
 import { EventEmitter } from 'node:events';
-import { writeSync } from 'node:fs';
+import { writeWhole } from './write-whole.js';
 
 type Callback = (error?: Error | null) => void;
 
@@ -33,17 +33,16 @@ export class FileStdout extends EventEmitter {
       this.defer(() => done?.(error));
       return false;
     }
-    try {
-      const bytes = typeof chunk === 'string' ? Buffer.from(chunk, typeof encoding === 'string' ? encoding : 'utf8') : chunk;
-      // A write may be cut short (a file-size limit reached part-way): the rest is written, or fails, in turn.
-      // Node's own stream for a file drops the rest, and a run that lost part of its output succeeded.
-      for (let written = 0; written < bytes.byteLength;) written += writeSync(this.fd, bytes, written);
-    } catch (error) {
+    const bytes = typeof chunk === 'string' ? Buffer.from(chunk, typeof encoding === 'string' ? encoding : 'utf8') : chunk;
+    // A write may be cut short (a file-size limit reached part-way): the rest is written, or fails, in turn.
+    // Node's own stream for a file drops the rest, and a run that lost part of its output succeeded.
+    const written = writeWhole(this.fd, bytes);
+    if (!written.ok) {
       this.failed = true;
       this.defer(() => {
         this.destroyed = true;
-        done?.(error as Error);
-        this.emit('error', error);
+        done?.(written.error);
+        this.emit('error', written.error);
         this.emit('close');
       });
       return false;

@@ -1,6 +1,7 @@
-// Writes bytes to a file descriptor at once, with writeSync, for what is answered without loading cli.cjs (main.ts:
-// `cip --help` into a file or a pipe). A write may be cut short (a file-size limit, a pipe that is full and does
-// not wait): the rest is written in turn, after a pause while the pipe is full.
+// Writes bytes to a file descriptor at once, with writeSync: stdout when it is a regular file (file-stdout.ts),
+// and what is answered without loading cli.cjs (main.ts: `cip --help` into a file or a pipe). A write may be cut
+// short (a file-size limit, a pipe that is full and does not wait): the rest is written in turn, after a pause
+// while the pipe is full.
 import { writeSync } from 'node:fs';
 
 /** What writing came to: all of it written, nothing written (and why), or part written before `error`. */
