@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { chmodSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname, join, relative } from 'node:path';
 import { execa, type ResultPromise } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
@@ -174,10 +174,10 @@ describe.skipIf(skipped !== undefined)('the single executable, with no Node on P
     const env = sandboxEnv();
     expect((await runSea(['env', 'list', '--jq', '.[0].name'], { env })).stdout).toBe('env-0001\n');
     // What a temp cleaner takes first: the largest file, the jq module, wherever it was written.
-    const jqFiles = [xdg, tmp].flatMap((root) => filesUnder(root).filter((path) => /jq/.test(path)));
+    const jqFiles = [xdg, tmp].flatMap(jqFilesUnder);
     for (const path of jqFiles) rmSync(path);
     expect((await runSea(['env', 'list', '--jq', '.[0].name'], { env })).stdout).toBe('env-0001\n');
-    expect([xdg, tmp].flatMap((root) => filesUnder(root).filter((path) => /jq/.test(path)))).toEqual([]);
+    expect([xdg, tmp].flatMap(jqFilesUnder)).toEqual([]);
     // And everything: the code cache is written again.
     rmSync(join(xdg, 'cip'), { recursive: true });
     expect(await runSea(['env', 'list', '--jq', '.[0].name'], { env })).toMatchObject({ exitCode: 0, stdout: 'env-0001\n', stderr: '' });
@@ -348,6 +348,14 @@ const ADDON_SHA256 = (() => {
 })();
 
 /** Every file under a folder, by its path. */
+/**
+ * The files under root that are jq's, by their path inside root: root's own name is mkdtemp's, whose random letters
+ * may spell "jq" and would make every file under it one.
+ */
+function jqFilesUnder(root: string): string[] {
+  return filesUnder(root).filter((path) => /jq/.test(relative(root, path)));
+}
+
 function filesUnder(root: string): string[] {
   return readdirSync(root, { recursive: true, withFileTypes: true })
     .filter((entry) => entry.isFile())
